@@ -1,0 +1,277 @@
+"""Combat: declarations, who deals damage in which step, and the legal damage divisions in
+each rule edition (pre-M10, M10, FDN).
+
+The attacking player's choices are explicit: ``legal_divisions`` lists every legal way one
+attacker can divide its damage, and ``AssignCombatDamage`` must pick one of them whenever
+there is more than one. The three editions differ only in which divisions are legal and in
+when the damage is dealt:
+
+* pre-M10 (310.2c, 310.4): any split among the blockers; the assignment goes on the stack
+  and players may respond (e.g. regenerate) before it is dealt, as assigned.
+* M10 (509.2, 510.1c of 2009-2024): the blockers were put in an order when they were
+  declared; a blocker may get damage only if every blocker before it got lethal damage.
+* FDN (510.1c from 2024-11-08): any split among the blockers, dealt at once (510.2).
+
+Trample (702.19b) in every edition: the player may get damage only once every blocker has
+been assigned lethal damage; a blocked trampler whose blockers are all gone assigns everything
+to the player (702.19d). One point of deathtouch damage counts as lethal (702.2c).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import permutations
+
+from regen_model.engine.errors import IllegalAction
+from regen_model.engine.work import Work
+from regen_model.model.derived import (
+    Board,
+    controller,
+    has,
+    is_creature_on_battlefield,
+    power,
+    toughness,
+)
+from regen_model.model.enums import Edition, Keyword, Step
+from regen_model.model.events import EventKind
+from regen_model.model.state import Card
+
+PLAYER = -1  # recipient index meaning "the defending player" in a division
+Division = tuple[tuple[int, int], ...]  # (recipient slot or PLAYER, amount), amounts > 0 only
+
+
+def current_blockers(
+    board: Board, attacker: int, orders: tuple[tuple[int, tuple[int, ...]], ...]
+) -> list[int]:
+    """Creatures blocking ``attacker`` now, in its damage assignment order if it has one."""
+    blockers = [i for i, c in enumerate(board.cards) if c.on_battlefield and c.blocking == attacker]
+    for a, order in orders:
+        if a == attacker:
+            ranked = [b for b in order if b in blockers]
+            return ranked + [b for b in blockers if b not in ranked]
+    return blockers
+
+
+def lethal_for(board: Board, blocker: Card, deathtouch: bool) -> int:
+    """Lethal damage for assignment: toughness minus damage already marked; 1 with deathtouch
+    (702.2c). Shields do not change what counts as lethal."""
+    if deathtouch:
+        return 1
+    return max(0, toughness(board, blocker) - blocker.damage)
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    if parts == 0:
+        if total == 0:
+            yield ()
+        return
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+def legal_divisions(
+    board: Board,
+    edition: Edition,
+    attacker: int,
+    orders: tuple[tuple[int, tuple[int, ...]], ...],
+) -> list[Division]:
+    """Every legal damage assignment of a blocked ``attacker`` (510.1c, 702.19)."""
+    card = board.cards[attacker]
+    amount = power(board, card)
+    if amount <= 0:
+        return [()]
+    blockers = current_blockers(board, attacker, orders)
+    trample = has(board, card, Keyword.TRAMPLE)
+    if not blockers:
+        return [((PLAYER, amount),)] if trample else [()]
+    deathtouch = has(board, card, Keyword.DEATHTOUCH)
+    lethal = [lethal_for(board, board.cards[b], deathtouch) for b in blockers]
+    recipients = [*blockers, PLAYER] if trample else list(blockers)
+    result: list[Division] = []
+    for split in _compositions(amount, len(recipients)):
+        to_blockers = split[: len(blockers)]
+        if (
+            trample
+            and split[-1] > 0
+            and any(g < need for g, need in zip(to_blockers, lethal, strict=False))
+        ):
+            continue  # 702.19b: the player only after lethal to every blocker
+        if edition is Edition.M10 and not _respects_order(to_blockers, lethal):
+            continue
+        result.append(tuple((r, n) for r, n in zip(recipients, split, strict=False) if n > 0))
+    return result
+
+
+def _respects_order(split: tuple[int, ...], lethal: list[int]) -> bool:
+    """M10 510.1c: a blocker may get damage only if all earlier blockers got lethal damage."""
+    for k, got in enumerate(split):
+        if got > 0 and any(split[j] < lethal[j] for j in range(k)):
+            return False
+    return True
+
+
+def dealers(w: Work, step: Step) -> list[int]:
+    """Creatures that assign combat damage in this step (510.1, 510.4)."""
+    in_combat = [
+        i
+        for i, c in enumerate(w.cards)
+        if c.on_battlefield and c.in_combat and is_creature_on_battlefield(w, c)
+    ]
+    if step is Step.FIRST_STRIKE_DAMAGE:
+        return [i for i in in_combat if has(w, w.cards[i], Keyword.FIRST_STRIKE)]
+    if w.combat.first_strike_step:
+        return [i for i in in_combat if i not in w.combat.first_strikers]
+    return in_combat
+
+
+def attackers_needing_choice(w: Work, step: Step) -> list[int]:
+    """Attackers dealing damage now whose damage can legally be divided in several ways."""
+    out = []
+    for i in dealers(w, step):
+        card = w.cards[i]
+        if (
+            card.attacking
+            and card.blocked
+            and len(legal_divisions(w, w.edition, i, w.combat.orders)) > 1
+        ):
+            out.append(i)
+    return out
+
+
+def plan_hits(w: Work, step: Step, chosen: dict[int, Division]) -> list[tuple[int, int, int]]:
+    """All combat damage of this step as (source slot, recipient slot or PLAYER, amount)."""
+    hits: list[tuple[int, int, int]] = []
+    for i in dealers(w, step):
+        card = w.cards[i]
+        amount = power(w, card)
+        if amount <= 0:
+            continue
+        if card.attacking:
+            if not card.blocked:
+                hits.append((i, PLAYER, amount))
+                continue
+            options = legal_divisions(w, w.edition, i, w.combat.orders)
+            division = chosen.get(i, options[0])
+            if not division:
+                w.emit(
+                    EventKind.NO_COMBAT_DAMAGE,
+                    "combat.blocked-stays",
+                    w.name(i),
+                    reason="blocked, no blockers left",
+                )
+            hits.extend((i, r, n) for r, n in division)
+        elif card.blocking is not None:
+            target = w.cards[card.blocking]
+            if target.on_battlefield and target.attacking:
+                hits.append((i, card.blocking, amount))
+            else:
+                w.emit(
+                    EventKind.NO_COMBAT_DAMAGE,
+                    "combat.damage.assign",
+                    w.name(i),
+                    reason="blocks nothing now",
+                )
+    return hits
+
+
+def validate_declared_attackers(w: Work, handles: tuple[str, ...]) -> list[int]:
+    slots = []
+    for h in handles:
+        slot = w.on_battlefield(h, "combat.declare-attackers", "attackers")
+        card = w.cards[slot]
+        if not is_creature_on_battlefield(w, card):
+            raise IllegalAction(
+                f"{h} is not a creature and can't attack", "combat.declare-attackers", "attackers"
+            )
+        if controller(card) != w.active:
+            raise IllegalAction(
+                f"{h} is not controlled by the attacking player",
+                "combat.declare-attackers",
+                "attackers",
+            )
+        if card.tapped:
+            raise IllegalAction(
+                f"{h} is tapped and can't attack (508.1a)", "combat.declare-attackers", "attackers"
+            )
+        if slot in slots:
+            raise IllegalAction(f"{h} is declared twice", "combat.declare-attackers", "attackers")
+        slots.append(slot)
+    return slots
+
+
+def validate_declared_blockers(
+    w: Work, blocks: tuple[tuple[str, str], ...]
+) -> list[tuple[int, int]]:
+    pairs = []
+    used: set[int] = set()
+    for blocker_h, attacker_h in blocks:
+        b = w.on_battlefield(blocker_h, "combat.declare-blockers", "blocks")
+        a = w.on_battlefield(attacker_h, "combat.declare-blockers", "blocks")
+        bc = w.cards[b]
+        if not is_creature_on_battlefield(w, bc):
+            raise IllegalAction(
+                f"{blocker_h} is not a creature and can't block",
+                "combat.declare-blockers",
+                "blocks",
+            )
+        if controller(bc) != w.defending:
+            raise IllegalAction(
+                f"{blocker_h} is not controlled by the defending player",
+                "combat.declare-blockers",
+                "blocks",
+            )
+        if bc.tapped:
+            raise IllegalAction(
+                f"{blocker_h} is tapped and can't block (509.1a)",
+                "combat.declare-blockers",
+                "blocks",
+            )
+        if not w.cards[a].attacking:
+            raise IllegalAction(
+                f"{attacker_h} is not attacking", "combat.declare-blockers", "blocks"
+            )
+        if b in used:
+            raise IllegalAction(
+                f"{blocker_h} can block only one attacker", "combat.declare-blockers", "blocks"
+            )
+        used.add(b)
+        pairs.append((b, a))
+    return pairs
+
+
+def can_attack(w: Work) -> bool:
+    return any(
+        is_creature_on_battlefield(w, c) and controller(c) == w.active and not c.tapped
+        for c in w.cards
+    )
+
+
+def can_block(w: Work) -> bool:
+    return any(
+        is_creature_on_battlefield(w, c) and controller(c) == w.defending and not c.tapped
+        for c in w.cards
+    )
+
+
+def any_first_strike(w: Work) -> bool:
+    return any(
+        c.on_battlefield and c.in_combat and has(w, c, Keyword.FIRST_STRIKE) for c in w.cards
+    )
+
+
+def needs_order(w: Work) -> list[int]:
+    """M10: blocked attackers with two or more blockers and no order yet."""
+    ordered = {a for a, _ in w.combat.orders}
+    out = []
+    for i, c in enumerate(w.cards):
+        if c.attacking and i not in ordered and len(current_blockers(w, i, ())) >= 2:
+            out.append(i)
+    return out
+
+
+def all_orders(blockers: list[int]) -> list[tuple[int, ...]]:
+    return list(permutations(blockers))

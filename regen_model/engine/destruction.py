@@ -1,0 +1,297 @@
+"""Destruction and the effects that replace it: regeneration shields, static regeneration,
+umbra armor and shield counters (701.8, 701.19, 702.89, 122.1c, 616.1).
+
+The order of questions for one permanent that would be destroyed:
+
+1. Is it indestructible? Then nothing happens at all (702.12b): no effect is asked, no shield
+   is used.
+2. Which replacement effects apply? Shields and static regeneration apply unless "can't be
+   regenerated" covers this destruction (a rider on the effect, or the permanent is
+   unregenerable this turn, 701.19c). Umbra armor always applies; shield counters only to a
+   destruction caused by an effect (122.1c), not to the lethal-damage or deathtouch checks.
+3. If effects with different outcomes apply, the permanent's controller chooses one (616.1);
+   the answer must be among the action's choices. Only one is applied: the event is replaced
+   and no longer exists, so the other effects are not used (614.6, 616.1f) and remain.
+4. If none applies, the permanent goes to its owner's graveyard as a new object.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from regen_model.engine.errors import IllegalAction, MissingChoice
+from regen_model.engine.work import Work
+from regen_model.engine.zones import change_control, move_zone, remove_from_combat
+from regen_model.model.derived import controller, has
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import (
+    Attachment,
+    CounterKind,
+    Keyword,
+    Mutant,
+    ReplacementKind,
+    Rider,
+    StackKind,
+    Zone,
+)
+from regen_model.model.events import EventKind
+from regen_model.model.state import StackObject, Target
+
+
+class Option(NamedTuple):
+    """One applicable replacement effect. ``ref``: the shield's index, or the Aura's slot."""
+
+    kind: ReplacementKind
+    ref: int = -1
+
+    def label(self, w: Work, slot: int) -> str:
+        if self.kind is ReplacementKind.SHIELD:
+            s = w.cards[slot].shields[self.ref]
+            return f"shield#{self.ref + 1} ({s.origin})"
+        if self.kind is ReplacementKind.UMBRA:
+            return f"umbra:{w.name(self.ref)}"
+        return self.kind.value
+
+
+def destroy(w: Work, slot: int, *, cant_regen: bool, by_effect: bool, clause: str) -> None:
+    """One permanent would be destroyed; apply 702.12b, 701.19, 616.1 as described above."""
+    card = w.cards[slot]
+    if not card.on_battlefield:
+        return
+    name = w.name(slot)
+    indestructible = has(w, card, Keyword.INDESTRUCTIBLE)
+    if indestructible and not w.mutant(Mutant.INDESTRUCTIBLE_USES_SHIELD):
+        w.emit(EventKind.NOT_DESTROYED, "destroy.indestructible", name, reason="indestructible")
+        return
+    w.cards[slot] = card._replace(
+        ghost=card.ghost._replace(destructions=card.ghost.destructions + 1)
+    )
+    w.emit(EventKind.WOULD_BE_DESTROYED, clause, name)
+    options = applicable_options(w, slot, cant_regen=cant_regen, by_effect=by_effect)
+    if not options:
+        if indestructible:  # mutant path: nothing applied, still not destroyed
+            w.emit(EventKind.NOT_DESTROYED, "destroy.indestructible", name, reason="indestructible")
+            return
+        w.emit(EventKind.DESTROYED, clause, name)
+        move_zone(w, slot, Zone.GRAVEYARD, "zone.new-object", "destroyed")
+        return
+    option = choose(w, slot, options)
+    apply_option(w, slot, option)
+
+
+def applicable_options(w: Work, slot: int, *, cant_regen: bool, by_effect: bool) -> list[Option]:
+    """The destruction-replacement effects that would apply to this destruction."""
+    card = w.cards[slot]
+    template = w.setup.templates[slot]
+    name = w.name(slot)
+    options: list[Option] = []
+    regen_blocked = (cant_regen or card.cant_regen) and not w.mutant(Mutant.CANT_REGEN_IGNORED)
+    regen_effects = list(card.active_shields)
+    has_static = template.static_regeneration and not (
+        w.mutant(Mutant.STATIC_REGEN_USED_UP) and card.ghost.by_static > 0
+    )
+    if regen_blocked:
+        if regen_effects or has_static:
+            which = "regen.cant.rider" if cant_regen else "regen.cant.this-turn"
+            w.emit(
+                EventKind.SHIELD_NOT_APPLIED,
+                which,
+                name,
+                shields=len(regen_effects),
+                static=has_static,
+            )
+    else:
+        options.extend(Option(ReplacementKind.SHIELD, i) for i in regen_effects)
+        if has_static:
+            options.append(Option(ReplacementKind.STATIC))
+    for i, other in enumerate(w.cards):
+        if (
+            other.on_battlefield
+            and other.attached_to == slot
+            and w.setup.templates[i].attachment is Attachment.AURA
+            and has(w, other, Keyword.UMBRA_ARMOR)
+        ):
+            options.append(Option(ReplacementKind.UMBRA, i))
+    if by_effect and card.shield_counters > 0:
+        options.append(Option(ReplacementKind.SHIELD_COUNTER))
+    return options
+
+
+def _outcome_class(w: Work, slot: int, option: Option) -> tuple[object, ...]:
+    """Options with the same class have the same outcome: plain shields are interchangeable,
+    shields with a rider differ by rider and by who would benefit."""
+    if option.kind is ReplacementKind.SHIELD:
+        s = w.cards[slot].shields[option.ref]
+        return (option.kind, s.rider, s.creator if s.rider is not Rider.NONE else None)
+    return (option.kind, option.ref)
+
+
+def choose(w: Work, slot: int, options: list[Option]) -> Option:
+    """616.1: the affected permanent's controller picks one option when they differ."""
+    classes: dict[tuple[object, ...], Option] = {}
+    for option in options:  # the first (oldest shield) of each class represents it
+        classes.setdefault(_outcome_class(w, slot, option), option)
+    if len(classes) == 1:
+        return options[0]
+    card = w.cards[slot]
+    chooser = w.setup.owners[slot] if w.mutant(Mutant.CHOICE_BY_OWNER) else controller(card)
+    name = w.name(slot)
+    labels = ", ".join(o.label(w, slot) for o in classes.values())
+    for choice in w.choices:
+        if choice.permanent == name and choice.by == chooser:
+            picked = _resolve_use(w, slot, choice.use, options)
+            w.emit(
+                EventKind.NOTE,
+                "replace.choice",
+                name,
+                chooser=w.pname(chooser),
+                chose=picked.label(w, slot),
+                among=labels,
+            )
+            return picked
+    raise MissingChoice(
+        f"{name} would be destroyed and several replacement effects apply ({labels}); "
+        f"its controller {w.pname(chooser)} must choose one (616.1)",
+        "replace.choice",
+        "choices",
+    )
+
+
+def _resolve_use(w: Work, slot: int, use: str, options: list[Option]) -> Option:
+    card = w.cards[slot]
+    for option in options:
+        if option.kind is ReplacementKind.SHIELD:
+            s = card.shields[option.ref]
+            if (
+                (use == "shield" and s.rider is Rider.NONE)
+                or use == f"shield:{s.origin}"
+                or use == f"shield#{option.ref + 1}"
+            ):
+                return option
+        elif option.kind is ReplacementKind.UMBRA:
+            if use == f"umbra:{w.name(option.ref)}":
+                return option
+        elif use == option.kind.value:
+            return option
+    labels = ", ".join(o.label(w, slot) for o in options)
+    raise IllegalAction(
+        f"choice {use!r} for {w.name(slot)} is not an applicable replacement effect "
+        f"(applicable: {labels})",
+        "replace.choice",
+        "choices",
+    )
+
+
+def apply_option(w: Work, slot: int, option: Option) -> None:
+    card = w.cards[slot]
+    name = w.name(slot)
+    if option.kind is ReplacementKind.SHIELD:
+        shield = card.shields[option.ref]
+        shields = list(card.shields)
+        if w.mutant(Mutant.ONE_DESTRUCTION_USES_ALL):
+            shields = [s._replace(used=True) for s in shields]
+        elif not w.mutant(Mutant.SHIELD_NOT_CONSUMED):
+            shields[option.ref] = shield._replace(used=True)
+        ghost = card.ghost._replace(by_shield=card.ghost.by_shield + 1)
+        w.cards[slot] = card._replace(shields=tuple(shields), ghost=ghost)
+        w.emit(
+            EventKind.REGENERATED,
+            "regen.shield.apply",
+            name,
+            shield=option.ref + 1,
+            origin=shield.origin,
+        )
+        _regenerate(w, slot)
+        remaining = len(w.cards[slot].active_shields)
+        if remaining:
+            w.emit(
+                EventKind.NOTE,
+                "regen.shield.one-per-destruction",
+                name,
+                unused_shields_remain=remaining,
+            )
+        apply_rider(w, slot, shield.rider, shield.creator, shield.origin)
+    elif option.kind is ReplacementKind.STATIC:
+        ghost = card.ghost._replace(by_static=card.ghost.by_static + 1)
+        w.cards[slot] = card._replace(ghost=ghost)
+        w.emit(EventKind.REGENERATED, "regen.static", name, origin="static regeneration")
+        _regenerate(w, slot)
+    elif option.kind is ReplacementKind.UMBRA:
+        ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
+        w.cards[slot] = card._replace(ghost=ghost)
+        aura = option.ref
+        w.emit(EventKind.REPLACED, "replace.umbra-armor", name, by=f"umbra:{w.name(aura)}")
+        _remove_damage(w, slot, "replace.umbra-armor")
+        # The Aura is destroyed instead; that destruction can itself be replaced (its own
+        # shields) and is caused by an effect.
+        destroy(w, aura, cant_regen=False, by_effect=True, clause="replace.umbra-armor")
+    else:
+        ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
+        w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1, ghost=ghost)
+        w.emit(EventKind.REPLACED, "replace.shield-counter", name, by="shield-counter")
+        w.emit(
+            EventKind.COUNTERS_REMOVED,
+            "replace.shield-counter",
+            name,
+            counter=CounterKind.SHIELD.value,
+            amount=1,
+        )
+
+
+def _remove_damage(w: Work, slot: int, clause: str) -> None:
+    card = w.cards[slot]
+    if card.damage:
+        w.cards[slot] = card._replace(damage=0)
+        w.emit(EventKind.DAMAGE_REMOVED, clause, w.name(slot), amount=card.damage)
+
+
+def _regenerate(w: Work, slot: int) -> None:
+    """The replacement event of 701.19a/b: remove all damage, tap, leave combat."""
+    name = w.name(slot)
+    if not w.mutant(Mutant.REGEN_KEEPS_DAMAGE):
+        _remove_damage(w, slot, "regen.apply.remove-damage")
+    card = w.cards[slot]
+    if not w.mutant(Mutant.REGEN_DOES_NOT_TAP):
+        if card.tapped:
+            w.emit(EventKind.NOTE, "regen.apply.tap", name, already_tapped=True)
+        else:
+            w.cards[slot] = card._replace(tapped=True)
+            w.emit(
+                EventKind.BECAME_TAPPED,
+                "regen.apply.tap",
+                name,
+                by=w.pname(controller(card)),
+            )
+    card = w.cards[slot]
+    if (card.in_combat or card.blocked) and not w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
+        remove_from_combat(w, slot, "regen.apply.remove-from-combat", "regenerated")
+    w.emit(EventKind.NOTE, "regen.same-object", name, stays_on_battlefield=True)
+    kept = [
+        p
+        for p in w.pending
+        if p.source == slot and p.effect is not None and p.effect.kind is EffectKind.LIFE
+    ]
+    if w.mutant(Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN):
+        w.pending = [p for p in w.pending if p not in kept]
+    elif kept:
+        w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
+
+
+def apply_rider(w: Work, slot: int, rider: Rider, creator: int, origin: str) -> None:
+    """An "if it regenerates this way" rider of the shield that was just used (701.19c)."""
+    if rider is Rider.GAIN_CONTROL:
+        change_control(w, slot, creator, until_eot=False, clause="regen.rider.control")
+    elif rider in (Rider.MINUS_COUNTER, Rider.PLUS_COUNTER):
+        counter = CounterKind.MINUS if rider is Rider.MINUS_COUNTER else CounterKind.PLUS
+        card = w.cards[slot]
+        trigger = StackObject(
+            kind=StackKind.TRIGGER,
+            name=f"rider of {origin}",
+            controller=controller(card),
+            effect=Effect(EffectKind.COUNTERS, amount=1, counter=counter),
+            targets=(Target(card=slot, gen=card.gen),),
+            source=slot,
+            source_gen=card.gen,
+        )
+        w.pending.append(trigger)
+        w.emit(EventKind.TRIGGERED, "regen.rider.trigger", w.name(slot), ability=trigger.name)

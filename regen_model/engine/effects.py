@@ -1,0 +1,316 @@
+"""Effects: what resolving spells and abilities do (and what the direct actions do).
+
+Each function changes one ``Work`` and emits events citing the clause it implements. None of
+them checks state-based actions: damage marks, counters and toughness changes only take their
+deadly consequences at the next check (704.3), exactly as in the game, where nothing dies
+mid-resolution (704.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from regen_model.engine.destruction import apply_rider, destroy
+from regen_model.engine.errors import IllegalAction
+from regen_model.engine.work import Work
+from regen_model.engine.zones import change_control, move_zone
+from regen_model.model.cards import TriggerEffect
+from regen_model.model.derived import controller, is_creature_on_battlefield
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import CounterKind, Keyword, Mutant, Rider, StackKind, Zone
+from regen_model.model.events import EventKind
+from regen_model.model.state import Hit, Player, Shield, StackObject, Target
+
+
+def create_shield(w: Work, slot: int, origin: str, rider: Rider, creator: int) -> None:
+    """701.19a: a one-use shield for this object, this turn. Creating it is not regenerating
+    (701.19c): nothing is tapped and no damage is removed; riders wait for its use."""
+    card = w.cards[slot]
+    name = w.name(slot)
+    shield = Shield(origin=origin, creator=creator, rider=rider)
+    ghost = card.ghost._replace(shields_made=card.ghost.shields_made + 1)
+    w.cards[slot] = card._replace(shields=(*card.shields, shield), ghost=ghost)
+    w.emit(
+        EventKind.SHIELD_CREATED,
+        "regen.shield.create",
+        name,
+        shield=len(card.shields) + 1,
+        origin=origin,
+        rider=rider.value,
+        creator=w.pname(creator),
+    )
+    if card.cant_regen:
+        w.emit(EventKind.NOTE, "regen.cant.this-turn", name, shield_made_but_will_not_apply=True)
+    if w.mutant(Mutant.CREATE_TAPS) and not card.tapped:
+        w.cards[slot] = w.cards[slot]._replace(tapped=True)
+        w.emit(EventKind.BECAME_TAPPED, "regen.shield.create", name, by="mutant")
+    if w.mutant(Mutant.RIDER_ON_CREATE) and rider is not Rider.NONE:
+        apply_rider(w, slot, rider, creator, origin)
+
+
+class Damage(NamedTuple):
+    """One share of a (possibly simultaneous, multi-source) damage event."""
+
+    source: str
+    source_slot: int | None
+    keywords: frozenset[Keyword]
+    controller: int
+    hit: Hit
+
+
+def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: bool) -> None:
+    """Deal every share at once (120.3, 510.2). Damage to a creature is marked (120.3e) or,
+    from a wither/infect source, becomes -1/-1 counters (120.3d); deathtouch damage is
+    recorded for the next check (702.2b); a shield counter prevents the damage and is removed
+    (122.1c). Damage triggers trigger now (603.2), whatever happens to the creature later."""
+    for share in shares:
+        hit = share.hit
+        if hit.amount <= 0:
+            who = w.pname(hit.player) if hit.player is not None else w.name(hit.card or 0)
+            w.emit(EventKind.NO_DAMAGE, "damage.zero", who, source=share.source)
+            continue
+        if hit.player is not None:
+            _damage_player(w, share)
+            continue
+        assert hit.card is not None
+        slot = hit.card
+        card = w.cards[slot]
+        if not card.on_battlefield or card.gen != hit.gen:
+            continue  # the recipient left (310.4c, 608.2b): no damage
+        name = w.name(slot)
+        if card.shield_counters > 0:
+            w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1)
+            w.emit(
+                EventKind.DAMAGE_PREVENTED,
+                "replace.shield-counter",
+                name,
+                amount=hit.amount,
+                source=share.source,
+            )
+            w.emit(
+                EventKind.COUNTERS_REMOVED,
+                "replace.shield-counter",
+                name,
+                counter=CounterKind.SHIELD.value,
+                amount=1,
+            )
+            continue
+        kws = share.keywords
+        if Keyword.WITHER in kws or Keyword.INFECT in kws:
+            card = card._replace(minus=card.minus + hit.amount)
+            clause = "damage.wither-infect"
+        else:
+            card = card._replace(damage=card.damage + hit.amount)
+            clause = "damage.mark"
+        if Keyword.DEATHTOUCH in kws:
+            card = card._replace(deathtouched=True)
+        w.cards[slot] = card
+        w.emit(
+            EventKind.DAMAGE_DEALT,
+            clause,
+            name,
+            amount=hit.amount,
+            source=share.source,
+            combat=combat,
+            deathtouch=Keyword.DEATHTOUCH in kws,
+            as_counters=clause == "damage.wither-infect",
+        )
+        if Keyword.DEATHTOUCH in kws:
+            w.emit(EventKind.NOTE, "damage.deathtouch", name, deathtouch_recorded=True)
+        if cant_regen and not card.cant_regen:
+            w.cards[slot] = w.cards[slot]._replace(cant_regen=True)
+            w.emit(EventKind.UNREGENERABLE, "cant-regen.make", name, source=share.source)
+        _damage_trigger(w, slot, hit.amount, combat)
+
+
+def _damage_player(w: Work, share: Damage) -> None:
+    hit = share.hit
+    assert hit.player is not None
+    p = w.players[hit.player]
+    if Keyword.INFECT in share.keywords:
+        w.players[hit.player] = p._replace(poison=p.poison + hit.amount)
+        w.emit(EventKind.POISONED, "damage.player", w.pname(hit.player), amount=hit.amount)
+    else:
+        w.players[hit.player] = p._replace(life=p.life - hit.amount)
+        w.emit(
+            EventKind.LIFE_CHANGED,
+            "damage.player",
+            w.pname(hit.player),
+            amount=-hit.amount,
+            source=share.source,
+        )
+
+
+def _damage_trigger(w: Work, slot: int, amount: int, combat: bool) -> None:
+    trigger = w.setup.templates[slot].damage_trigger
+    if trigger is None or (trigger.combat_only and not combat):
+        return
+    card = w.cards[slot]
+    delta = amount if trigger.effect is TriggerEffect.GAIN_LIFE else -amount
+    owner = controller(card)
+    obj = StackObject(
+        kind=StackKind.TRIGGER,
+        name=f"damage trigger of {w.name(slot)}",
+        controller=owner,
+        effect=Effect(EffectKind.LIFE, amount=delta),
+        targets=(Target(player=owner),),
+        source=slot,
+        source_gen=card.gen,
+    )
+    w.pending.append(obj)
+    w.emit(EventKind.TRIGGERED, "damage.trigger", w.name(slot), ability=obj.name, life=delta)
+
+
+def modify_pt(w: Work, slot: int, dp: int, dt: int) -> None:
+    card = w.cards[slot]
+    w.cards[slot] = card._replace(
+        power_eot=card.power_eot + dp, toughness_eot=card.toughness_eot + dt
+    )
+    w.emit(EventKind.PT_MODIFIED, "pt.modify", w.name(slot), power=dp, toughness=dt)
+
+
+def add_counters(w: Work, slot: int, kind: CounterKind, amount: int) -> None:
+    card = w.cards[slot]
+    if kind is CounterKind.PLUS:
+        card = card._replace(plus=card.plus + amount)
+    elif kind is CounterKind.MINUS:
+        card = card._replace(minus=card.minus + amount)
+    else:
+        card = card._replace(shield_counters=card.shield_counters + amount)
+    w.cards[slot] = card
+    w.emit(
+        EventKind.COUNTERS_PLACED, "counters.add", w.name(slot), counter=kind.value, amount=amount
+    )
+
+
+def grant_keyword(w: Work, slot: int, keyword: Keyword, remove: bool) -> None:
+    """Until end of turn; the latest grant or removal wins (613.7)."""
+    card = w.cards[slot]
+    if remove:
+        card = card._replace(
+            kw_granted=card.kw_granted - {keyword}, kw_removed=card.kw_removed | {keyword}
+        )
+    else:
+        card = card._replace(
+            kw_granted=card.kw_granted | {keyword}, kw_removed=card.kw_removed - {keyword}
+        )
+    w.cards[slot] = card
+    w.emit(
+        EventKind.KEYWORD_CHANGED,
+        "keyword.grant",
+        w.name(slot),
+        keyword=keyword.value,
+        gained=not remove,
+    )
+
+
+def make_unregenerable(w: Work, slot: int) -> None:
+    """701.19c: shields can still be made, but none applies to it this turn."""
+    card = w.cards[slot]
+    w.cards[slot] = card._replace(cant_regen=True)
+    w.emit(EventKind.UNREGENERABLE, "cant-regen.make", w.name(slot))
+
+
+def sacrifice(w: Work, slot: int) -> None:
+    """701.21a: not destruction, so no shield applies (the mutant wrongly uses one)."""
+    card = w.cards[slot]
+    if w.mutant(Mutant.SACRIFICE_USES_SHIELD) and card.active_shields:
+        destroy(w, slot, cant_regen=False, by_effect=True, clause="zone.sacrifice")
+        return
+    move_zone(w, slot, Zone.GRAVEYARD, "zone.sacrifice", "sacrificed")
+
+
+def exile(w: Work, slot: int) -> None:
+    move_zone(w, slot, Zone.EXILE, "zone.exile", "exiled")
+
+
+def leave_and_return(w: Work, slot: int) -> None:
+    """Exile and return at once: two zone changes, a new object (400.7) under its owner."""
+    move_zone(w, slot, Zone.EXILE, "zone.exile", "exiled")
+    move_zone(w, slot, Zone.BATTLEFIELD, "zone.new-object", "returned")
+
+
+def set_life(w: Work, player: int, delta: int, clause: str) -> None:
+    p: Player = w.players[player]
+    w.players[player] = p._replace(life=p.life + delta)
+    w.emit(EventKind.LIFE_CHANGED, clause, w.pname(player), amount=delta)
+
+
+def legal_target(w: Work, target: Target) -> bool:
+    """608.2b: a card target must still be the same object on the battlefield."""
+    if target.player is not None:
+        return True
+    assert target.card is not None
+    card = w.cards[target.card]
+    return card.on_battlefield and card.gen == target.gen and is_creature_on_battlefield(w, card)
+
+
+def apply_effect(
+    w: Work,
+    effect: Effect,
+    controller_: int,
+    targets: Sequence[Target],
+    source_name: str,
+) -> None:
+    """Apply a resolving spell's or ability's effect to its (already checked) targets."""
+    k = effect.kind
+    cards = [t.card for t in targets if t.card is not None]
+    if k is EffectKind.DAMAGE:
+        shares = [
+            Damage(
+                source_name,
+                None,
+                effect.keywords,
+                controller_,
+                Hit(effect.amount, card=t.card, gen=t.gen, player=t.player),
+            )
+            for t in targets
+        ]
+        deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
+    elif k is EffectKind.DAMAGE_EACH_CREATURE:
+        shares = [
+            Damage(
+                source_name,
+                None,
+                effect.keywords,
+                controller_,
+                Hit(effect.amount, card=i, gen=c.gen),
+            )
+            for i, c in enumerate(w.cards)
+            if is_creature_on_battlefield(w, c)
+        ]
+        deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
+    elif k is EffectKind.DESTROY:
+        for slot in cards:
+            destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
+    elif k is EffectKind.DESTROY_ALL_CREATURES:
+        victims = [i for i, c in enumerate(w.cards) if is_creature_on_battlefield(w, c)]
+        if len(victims) > 1:
+            w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(victims))
+        for slot in victims:
+            destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
+    elif k is EffectKind.REGENERATE:
+        for slot in cards:
+            create_shield(w, slot, source_name, effect.rider, controller_)
+    elif k is EffectKind.PUMP:
+        for slot in cards:
+            modify_pt(w, slot, effect.power, effect.toughness)
+    elif k is EffectKind.UNREGENERABLE:
+        for slot in cards:
+            make_unregenerable(w, slot)
+    elif k is EffectKind.COUNTERS:
+        for slot in cards:
+            add_counters(w, slot, effect.counter, effect.amount)
+    elif k is EffectKind.LIFE:
+        for t in targets:
+            if t.player is not None:
+                set_life(w, t.player, effect.amount, "stack.resolve")
+    elif k is EffectKind.FLICKER:
+        for slot in cards:
+            leave_and_return(w, slot)
+    elif k is EffectKind.GAIN_CONTROL:
+        for slot in cards:
+            change_control(w, slot, controller_, effect.until_end_of_turn, "control.change")
+    else:  # pragma: no cover - the enum is closed
+        raise IllegalAction(f"unknown effect {k}")

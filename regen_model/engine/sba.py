@@ -1,0 +1,183 @@
+"""State-based actions (704) and the cleanup step's simultaneous actions (514.2).
+
+``run_sba_loop`` is the whole process of 704.3: look at the state once, perform every
+applicable state-based action at the same time, repeat while something was performed; then put
+waiting triggered abilities on the stack and check again. The game runs it whenever a player
+would receive priority (117.5), so no player ever holds priority with lethal damage pending:
+a shield must already exist when the damage is dealt (614.4).
+"""
+
+from __future__ import annotations
+
+from regen_model.engine.destruction import destroy
+from regen_model.engine.work import Work
+from regen_model.engine.zones import move_zone
+from regen_model.model.derived import (
+    aura_illegal,
+    controller,
+    counters_annihilate,
+    deathtouch_pending,
+    lethal_damage_pending,
+    player_loses,
+    zero_toughness_pending,
+)
+from regen_model.model.enums import Mutant, Zone
+from regen_model.model.events import EventKind
+from regen_model.model.state import Shield
+
+# A pass can only make permanents leave or lose damage, so a handful of passes always ends the
+# loop; the bound only guards against a modelling error turning into an endless loop.
+MAX_PASSES = 64
+
+
+def sba_pass(w: Work) -> bool:
+    """One check (704.3): perform all applicable state-based actions as one event.
+    Returns whether anything was performed."""
+    zero: list[int] = []
+    destroyed: list[tuple[int, bool, bool]] = []  # (slot, lethal damage, deathtouch)
+    auras: list[int] = []
+    annihilate: list[int] = []
+    for i, card in enumerate(w.cards):
+        if not card.on_battlefield:
+            continue
+        if zero_toughness_pending(w, card):
+            zero.append(i)
+            continue  # 704.5g/h require toughness greater than 0
+        lethal = lethal_damage_pending(w, card)
+        touched = deathtouch_pending(w, card)
+        if lethal or touched:
+            destroyed.append((i, lethal, touched))
+        if aura_illegal(w, card):
+            auras.append(i)
+        if counters_annihilate(card):
+            annihilate.append(i)
+    losers = [p for p in range(len(w.players)) if player_loses(w, p)]
+
+    # The deathtouch record covers damage since the last check only (704.5h).
+    if not w.mutant(Mutant.DEATHTOUCH_REMEMBERED):
+        for i, card in enumerate(w.cards):
+            if card.deathtouched:
+                w.cards[i] = card._replace(deathtouched=False)
+
+    performed = bool(zero or destroyed or auras or annihilate or losers)
+    if not performed:
+        return False
+    for i in zero:
+        if w.mutant(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION):
+            destroy(w, i, cant_regen=False, by_effect=False, clause="sba.toughness-zero")
+        else:
+            move_zone(w, i, Zone.GRAVEYARD, "sba.toughness-zero", "toughness 0 or less")
+    for i, lethal, touched in destroyed:
+        if lethal and touched:
+            # 704.7: both checks destroy the same creature: one event, one replacement.
+            w.emit(
+                EventKind.NOTE, "sba.single-replacement", w.name(i), lethal=True, deathtouch=True
+            )
+        clause = "sba.lethal-damage" if lethal else "sba.deathtouch"
+        destroy(w, i, cant_regen=False, by_effect=False, clause=clause)
+    for i in auras:
+        if w.cards[i].on_battlefield:
+            move_zone(w, i, Zone.GRAVEYARD, "sba.aura", "Aura attached to nothing")
+    for i in annihilate:
+        card = w.cards[i]
+        if card.on_battlefield and card.plus and card.minus:
+            n = min(card.plus, card.minus)
+            w.cards[i] = card._replace(plus=card.plus - n, minus=card.minus - n)
+            w.emit(
+                EventKind.COUNTERS_REMOVED,
+                "sba.counters",
+                w.name(i),
+                counter="+1/+1 and -1/-1",
+                amount=n,
+            )
+    for p in losers:
+        w.players[p] = w.players[p]._replace(lost=True)
+        w.emit(EventKind.PLAYER_LOST, "sba.player-loses", w.pname(p))
+    return True
+
+
+def run_sba_loop(w: Work, *, check_sba: bool = True) -> None:
+    """704.3: checks until none applies, then waiting triggers go on the stack, and again."""
+    passes = 0
+    performed_any = False
+    while True:
+        passes += 1
+        if passes > MAX_PASSES:  # pragma: no cover - guards a modelling error
+            raise RuntimeError("state-based actions did not settle")
+        if check_sba and sba_pass(w):
+            performed_any = True
+            continue
+        if w.pending:
+            _triggers_to_stack(w)
+            continue
+        break
+    if performed_any:
+        w.emit(EventKind.SBA_CHECK, "sba.loop", None, checks=passes)
+
+
+def _triggers_to_stack(w: Work) -> None:
+    """603.3b: the active player's waiting triggers go on the stack first (lowest), then the
+    other player's. Within one player's triggers the order is the order they triggered in; our
+    trigger effects (life and counters) commute, so that choice is not modelled."""
+    ordered = sorted(w.pending, key=lambda t: 0 if t.controller == w.active else 1)
+    w.pending = []
+    for obj in ordered:
+        w.stack.append(obj)
+        w.emit(
+            EventKind.PUT_ON_STACK, "stack.triggers", obj.name, controller=w.pname(obj.controller)
+        )
+
+
+def cleanup_effects(w: Work) -> None:
+    """514.2: at one moment, all marked damage is removed and every "until end of turn" and
+    "this turn" effect ends: P/T changes, keyword changes, temporary control, "can't be
+    regenerated this turn", and regeneration shields (701.19a: they last this turn)."""
+    removed_damage = ended_shields = 0
+    for i, card in enumerate(w.cards):
+        if not card.on_battlefield:
+            continue
+        name = w.name(i)
+        keep_shields: tuple[Shield, ...] = ()
+        if w.mutant(Mutant.SHIELDS_SURVIVE_CLEANUP):
+            keep_shields = tuple(s for s in card.shields if not s.used)
+        unused = len(card.active_shields)
+        if card.damage:
+            removed_damage += 1
+            w.emit(EventKind.DAMAGE_REMOVED, "cleanup.simultaneous", name, amount=card.damage)
+        if unused and not keep_shields:
+            ended_shields += unused
+            w.emit(EventKind.EFFECTS_ENDED, "regen.shield.expire", name, unused_shields=unused)
+        before = controller(card)
+        keep_cant = card.cant_regen and w.mutant(Mutant.CANT_REGEN_SURVIVES_CLEANUP)
+        if card.cant_regen and not keep_cant:
+            w.emit(EventKind.EFFECTS_ENDED, "regen.cant.this-turn", name, unregenerable=False)
+        new = card._replace(
+            damage=0,
+            power_eot=0,
+            toughness_eot=0,
+            kw_granted=frozenset(),
+            kw_removed=frozenset(),
+            control_eot=None,
+            cant_regen=keep_cant,
+            shields=keep_shields,
+            ghost=card.ghost._replace(
+                shields_made=len(keep_shields), destructions=0, by_shield=0, by_static=0, by_other=0
+            ),
+        )
+        w.cards[i] = new
+        if controller(new) != before:
+            w.emit(
+                EventKind.CONTROL_CHANGED,
+                "cleanup.simultaneous",
+                name,
+                origin=w.pname(before),
+                to=w.pname(controller(new)),
+                until_end_of_turn=True,
+            )
+    w.emit(
+        EventKind.CLEANUP,
+        "cleanup.simultaneous",
+        None,
+        damage_removed_from=removed_damage,
+        shields_ended=ended_shields,
+    )

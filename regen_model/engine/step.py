@@ -1,0 +1,321 @@
+"""``step(state, action) -> (state, events)``: the one entry point of the reference engine.
+
+The engine is deterministic: every choice a player makes is a field of the action, so the same
+state and action always give the same successor. Illegal actions raise an ``EngineError``
+subclass and leave nothing half-done (the input state is immutable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from regen_model.engine import effects as fx
+from regen_model.engine import turn
+from regen_model.engine.destruction import destroy
+from regen_model.engine.errors import IllegalAction
+from regen_model.engine.sba import cleanup_effects, run_sba_loop
+from regen_model.engine.work import Work
+from regen_model.engine.zones import change_control
+from regen_model.model import actions as A
+from regen_model.model.derived import controller, is_creature_on_battlefield, keywords
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import StackKind, Step
+from regen_model.model.events import Event, EventKind
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState, Hit, StackObject, Target
+
+
+class StepResult(NamedTuple):
+    state: GameState
+    events: tuple[Event, ...]
+
+
+def step(state: GameState, action: A.Action, rules: Rules = CORRECT) -> StepResult:
+    """Apply ``action`` to ``state`` under ``rules``; return the successor and its events."""
+    w = Work(state, rules, action.choices)
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise IllegalAction(f"unknown action {type(action).__name__}")
+    handler(w, action)
+    return StepResult(w.freeze(), tuple(w.events))
+
+
+# --- effects ---------------------------------------------------------------------------------
+
+
+def _create_shield(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.CreateShield)
+    slot = w.on_battlefield(a.target, "regen.shield.create")
+    creator = controller(w.cards[slot]) if a.creator is None else a.creator
+    w.check_player(creator, "creator")
+    fx.create_shield(w, slot, a.origin, a.rider, creator)
+
+
+def _deal_damage(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.DealDamage)
+    kws = a.keywords
+    ctrl = a.controller
+    source_slot: int | None = None
+    if a.source in w.setup.handles:
+        source_slot = w.slot(a.source, "source")
+        src = w.cards[source_slot]
+        if src.on_battlefield:
+            kws = kws | keywords(w, src)
+        if ctrl is None:
+            ctrl = controller(src)
+    if ctrl is None:
+        ctrl = 0
+    w.check_player(ctrl, "controller")
+    shares = []
+    for share in a.shares:
+        if share.amount < 0:
+            raise IllegalAction("damage amounts can't be negative", "damage.mark", "amount")
+        if (share.card is None) == (share.player is None):
+            raise IllegalAction(
+                "each damage share names exactly one card or one player", "damage.mark", "to"
+            )
+        if share.card is not None:
+            slot = w.on_battlefield(share.card, "damage.mark", "to")
+            if not is_creature_on_battlefield(w, w.cards[slot]):
+                raise IllegalAction(
+                    f"{share.card} is not a creature and can't be dealt damage", "damage.mark", "to"
+                )
+            hit = Hit(share.amount, card=slot, gen=w.cards[slot].gen)
+        else:
+            assert share.player is not None
+            w.check_player(share.player, "to")
+            hit = Hit(share.amount, player=share.player)
+        shares.append(fx.Damage(a.source, source_slot, kws, ctrl, hit))
+    fx.deal_damage(w, shares, combat=a.combat, cant_regen=a.cant_regen)
+
+
+def _destroy(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.Destroy)
+    slots = [w.on_battlefield(t, "destroy.effect", "targets") for t in a.targets]
+    if len(set(slots)) != len(slots):
+        raise IllegalAction("a permanent is listed twice", "destroy.effect", "targets")
+    if len(slots) > 1:
+        w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(slots))
+    for slot in slots:
+        destroy(w, slot, cant_regen=a.cant_be_regenerated, by_effect=True, clause="destroy.effect")
+
+
+_OneTarget = A.Sacrifice | A.Exile | A.LeaveAndReturn | A.MakeUnregenerable
+
+
+def _one_target(clause: str, fn: Callable[[Work, int], None]) -> Callable[[Work, A.Action], None]:
+    def handler(w: Work, a: A.Action) -> None:
+        assert isinstance(a, _OneTarget)
+        fn(w, w.on_battlefield(a.target, clause))
+
+    return handler
+
+
+def _change_control(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.ChangeControl)
+    slot = w.on_battlefield(a.target, "control.change")
+    w.check_player(a.player)
+    change_control(w, slot, a.player, a.until_end_of_turn, "control.change")
+
+
+def _modify_pt(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.ModifyPowerToughness)
+    fx.modify_pt(w, w.on_battlefield(a.target, "pt.modify"), a.power, a.toughness)
+
+
+def _add_counters(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.AddCounters)
+    if a.amount < 1:
+        raise IllegalAction("the number of counters must be at least 1", "counters.add", "amount")
+    fx.add_counters(w, w.on_battlefield(a.target, "counters.add"), a.counter, a.amount)
+
+
+def _grant_keyword(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.GrantKeyword)
+    fx.grant_keyword(w, w.on_battlefield(a.target, "keyword.grant"), a.keyword, a.remove)
+
+
+def _check_sba(w: Work, a: A.Action) -> None:
+    run_sba_loop(w)
+    if not any(e.kind is EventKind.SBA_CHECK for e in w.events):
+        w.emit(EventKind.SBA_CHECK, "sba.loop", None, checks=1, performed=False)
+
+
+def _cleanup(w: Work, a: A.Action) -> None:
+    cleanup_effects(w)
+
+
+# --- game actions ----------------------------------------------------------------------------
+
+
+def _pass(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.PassPriority)
+    w.check_player(a.player)
+    turn.pass_priority(w, a.player)
+
+
+_TARGETED = {
+    EffectKind.DAMAGE,
+    EffectKind.DESTROY,
+    EffectKind.REGENERATE,
+    EffectKind.PUMP,
+    EffectKind.UNREGENERABLE,
+    EffectKind.COUNTERS,
+    EffectKind.FLICKER,
+    EffectKind.GAIN_CONTROL,
+}
+
+
+def _cast(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.CastSpell)
+    w.check_player(a.player)
+    turn.require_priority(w, a.player, "stack.cast")
+    if a.sorcery and not (
+        w.step in (Step.MAIN1, Step.MAIN2) and w.active == a.player and not w.stack
+    ):
+        raise IllegalAction(
+            f"{a.name} is a sorcery: only the active player, in a main phase, with an empty stack (117.1a)",
+            "stack.cast",
+            "player",
+        )
+    targets = _targets(w, a)
+    obj = StackObject(StackKind.SPELL, a.name, a.player, a.effect, targets)
+    w.stack.append(obj)
+    w.emit(
+        EventKind.SPELL_CAST,
+        "stack.cast",
+        a.name,
+        caster=w.pname(a.player),
+        targets=",".join(_target_name(w, t) for t in targets),
+        effect=a.effect.describe(),
+    )
+    w.passed = frozenset()
+    turn.give_priority(w, a.player)  # 117.3c
+
+
+def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
+    needs = a.effect.kind in _TARGETED
+    if needs and not a.targets:
+        raise IllegalAction(f"{a.name} needs a target", "stack.cast", "targets")
+    if not needs and a.targets:
+        raise IllegalAction(f"{a.name} has no targets", "stack.cast", "targets")
+    out = []
+    for t in a.targets:
+        if t.player is not None:
+            if a.effect.kind is not EffectKind.DAMAGE:
+                raise IllegalAction(f"{a.name} can only target creatures", "stack.cast", "targets")
+            w.check_player(t.player, "targets")
+            out.append(Target(player=t.player))
+            continue
+        if t.card is None:
+            raise IllegalAction("a target names a card or a player", "stack.cast", "targets")
+        slot = w.on_battlefield(t.card, "stack.cast", "targets")
+        card = w.cards[slot]
+        if not is_creature_on_battlefield(w, card):
+            raise IllegalAction(f"{t.card} is not a creature", "stack.cast", "targets")
+        if a.effect.kind is EffectKind.FLICKER and controller(card) != a.player:
+            raise IllegalAction(f"{a.name} targets a creature you control", "stack.cast", "targets")
+        out.append(Target(card=slot, gen=card.gen))
+    return tuple(out)
+
+
+def _target_name(w: Work, t: Target) -> str:
+    if t.player is not None:
+        return w.pname(t.player)
+    return w.name(t.card or 0)
+
+
+def _activate(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.ActivateAbility)
+    w.check_player(a.player)
+    turn.require_priority(w, a.player, "stack.activate")
+    slot = w.on_battlefield(a.source, "stack.activate", "source")
+    card = w.cards[slot]
+    abilities = w.setup.templates[slot].abilities
+    if not 0 <= a.ability < len(abilities):
+        raise IllegalAction(
+            f"{a.source} has no activated ability number {a.ability}", "stack.activate", "ability"
+        )
+    ability = abilities[a.ability]
+    ctrl = controller(card)
+    if ability.opponent_only and a.player == ctrl:
+        raise IllegalAction(
+            f"only an opponent of {a.source}'s controller may activate this ability",
+            "stack.activate",
+            "player",
+        )
+    if not ability.opponent_only and a.player != ctrl:
+        raise IllegalAction(
+            f"{w.pname(a.player)} does not control {a.source}", "stack.activate", "player"
+        )
+    obj = StackObject(
+        StackKind.ABILITY,
+        f"{a.source}: {ability.describe()}",
+        a.player,
+        ability.effect(),
+        (Target(card=slot, gen=card.gen),),
+        source=slot,
+        source_gen=card.gen,
+    )
+    w.stack.append(obj)
+    w.emit(
+        EventKind.ABILITY_ACTIVATED,
+        "stack.activate",
+        a.source,
+        by=w.pname(a.player),
+        ability=ability.describe(),
+    )
+    w.passed = frozenset()
+    turn.give_priority(w, a.player)  # 117.3c
+
+
+def _declare_attackers(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.DeclareAttackers)
+    turn.declare_attackers(w, a.player, a.attackers)
+
+
+def _declare_blockers(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.DeclareBlockers)
+    turn.declare_blockers(w, a.player, a.blocks)
+
+
+def _order_blockers(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.OrderBlockers)
+    turn.order_blockers(w, a.player, a.attacker, a.order)
+
+
+def _assign(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.AssignCombatDamage)
+    divisions: dict[str, tuple[tuple[str, int], ...]] = {}
+    for d in a.divisions:
+        if d.attacker in divisions:
+            raise IllegalAction(
+                f"two divisions for {d.attacker}", "combat.damage.assign", "divisions"
+            )
+        divisions[d.attacker] = d.shares
+    turn.assign_combat_damage(w, a.player, divisions)
+
+
+_HANDLERS: dict[type[A.Action], Callable[[Work, A.Action], None]] = {
+    A.CreateShield: _create_shield,
+    A.DealDamage: _deal_damage,
+    A.Destroy: _destroy,
+    A.Sacrifice: _one_target("zone.sacrifice", fx.sacrifice),
+    A.Exile: _one_target("zone.exile", fx.exile),
+    A.LeaveAndReturn: _one_target("zone.new-object", fx.leave_and_return),
+    A.ChangeControl: _change_control,
+    A.ModifyPowerToughness: _modify_pt,
+    A.AddCounters: _add_counters,
+    A.GrantKeyword: _grant_keyword,
+    A.MakeUnregenerable: _one_target("cant-regen.make", fx.make_unregenerable),
+    A.CheckStateBasedActions: _check_sba,
+    A.Cleanup: _cleanup,
+    A.PassPriority: _pass,
+    A.CastSpell: _cast,
+    A.ActivateAbility: _activate,
+    A.DeclareAttackers: _declare_attackers,
+    A.DeclareBlockers: _declare_blockers,
+    A.OrderBlockers: _order_blockers,
+    A.AssignCombatDamage: _assign,
+}

@@ -1,0 +1,408 @@
+"""Priority, the stack, and the progress of a turn through its steps.
+
+Who may act is decided here: the player holding priority casts, activates or passes (117);
+when every player has passed in succession, the top of the stack resolves, or, with an empty
+stack, the step ends and the next begins with its turn-based actions (500.2, 117.4). Every
+time a player would receive priority, ``give_priority`` first runs the state-based-action
+loop (117.5, 704.3).
+"""
+
+from __future__ import annotations
+
+from regen_model.engine import combat as cb
+from regen_model.engine.effects import Damage, apply_effect, deal_damage, legal_target
+from regen_model.engine.errors import IllegalAction
+from regen_model.engine.sba import cleanup_effects, run_sba_loop
+from regen_model.engine.work import Work
+from regen_model.model.derived import (
+    controller,
+    has,
+    is_creature_on_battlefield,
+    keywords,
+    sba_pending,
+)
+from regen_model.model.enums import (
+    STEP_ORDER,
+    Decision,
+    Edition,
+    Keyword,
+    Mutant,
+    StackKind,
+    Step,
+)
+from regen_model.model.events import EventKind
+from regen_model.model.state import Combat, Hit, StackObject
+
+NUM_PLAYERS = 2
+
+
+def give_priority(w: Work, player: int) -> None:
+    """117.5: state-based actions and waiting triggers first, then ``player`` gets priority."""
+    run_sba_loop(w, check_sba=not w.mutant(Mutant.NO_SBA_BEFORE_PRIORITY))
+    w.priority = player
+    w.decision = Decision.NONE
+    w.emit(EventKind.PRIORITY, "priority.receive", w.pname(player))
+
+
+def pass_priority(w: Work, player: int) -> None:
+    if w.priority != player:
+        holder = "nobody" if w.priority is None else w.pname(w.priority)
+        raise IllegalAction(
+            f"{w.pname(player)} can't pass: {holder} holds priority", "priority.pass", "player"
+        )
+    w.passed = w.passed | {player}
+    w.emit(EventKind.PASSED, "priority.pass", w.pname(player))
+    if len(w.passed) < NUM_PLAYERS:
+        give_priority(w, (player + 1) % NUM_PLAYERS)
+        return
+    w.passed = frozenset()
+    w.priority = None
+    if w.stack:
+        resolve_top(w)
+        give_priority(w, w.active)  # 117.3b
+    else:
+        end_step(w)
+
+
+def resolve_top(w: Work) -> None:
+    """608.2: the top object resolves; pre-M10 combat damage is dealt as assigned (310.4)."""
+    obj = w.stack.pop()
+    if obj.kind is StackKind.COMBAT_DAMAGE:
+        w.emit(EventKind.RESOLVED, "combat.edition.pre-m10", obj.name)
+        shares = []
+        kw = dict(obj.combat_keywords)
+        for source, hit in obj.combat_hits:
+            shares.append(
+                Damage(w.name(source), source, kw.get(source, frozenset()), obj.controller, hit)
+            )
+        deal_damage(w, shares, combat=True, cant_regen=False)
+        return
+    assert obj.effect is not None
+    targets = list(obj.targets)
+    if targets:
+        legal = [t for t in targets if legal_target(w, t)]
+        if not legal:
+            w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
+            return
+        targets = legal
+    w.emit(EventKind.RESOLVED, "stack.resolve", obj.name, effect=obj.effect.describe())
+    apply_effect(w, obj.effect, obj.controller, targets, obj.name)
+
+
+def end_step(w: Work) -> None:
+    """The current step ends (500.2) and the next begins."""
+    step = w.step
+    if step is Step.END_COMBAT:
+        # 511.3: as the end of combat step ends, every creature leaves combat.
+        for i, c in enumerate(w.cards):
+            if c.in_combat or c.blocked:
+                w.cards[i] = c._replace(attacking=False, blocking=None, blocked=False)
+        w.combat = Combat()
+        w.emit(EventKind.NOTE, "combat.end", None, removed_from_combat="all")
+    if step is Step.CLEANUP:
+        next_turn(w)
+        return
+    begin_step(w, next_step(w, step))
+
+
+def next_step(w: Work, step: Step) -> Step:
+    if step is Step.DECLARE_ATTACKERS and not any(c.attacking for c in w.cards):
+        return Step.END_COMBAT  # 508.8: no attackers, skip blockers and damage
+    if step is Step.DECLARE_BLOCKERS:
+        return Step.FIRST_STRIKE_DAMAGE if cb.any_first_strike(w) else Step.COMBAT_DAMAGE
+    if step is Step.FIRST_STRIKE_DAMAGE:
+        return Step.COMBAT_DAMAGE
+    if step is Step.BEGIN_COMBAT:
+        return Step.DECLARE_ATTACKERS
+    if step is Step.MAIN1:
+        return Step.BEGIN_COMBAT
+    index = STEP_ORDER.index(step)
+    nxt = STEP_ORDER[index + 1]
+    if nxt is Step.FIRST_STRIKE_DAMAGE:  # only reached from declare blockers
+        nxt = Step.COMBAT_DAMAGE
+    return nxt
+
+
+def next_turn(w: Work) -> None:
+    w.turn += 1
+    w.active = (w.active + 1) % NUM_PLAYERS
+    w.combat = Combat()
+    w.emit(EventKind.TURN_BEGAN, "turn.steps", w.pname(w.active), turn=w.turn)
+    begin_step(w, Step.UNTAP)
+
+
+def begin_step(w: Work, step: Step) -> None:
+    w.step = step
+    w.priority = None
+    w.passed = frozenset()
+    w.emit(EventKind.STEP_BEGAN, "turn.steps", None, step=step.value)
+    if step is Step.UNTAP:
+        for i, c in enumerate(w.cards):  # 502.3
+            if c.on_battlefield and c.tapped and controller(c) == w.active:
+                w.cards[i] = c._replace(tapped=False)
+                w.emit(EventKind.BECAME_UNTAPPED, "turn.untap", w.name(i))
+        begin_step(w, Step.UPKEEP)  # 502.4: nobody gets priority in the untap step
+    elif step is Step.DECLARE_ATTACKERS:
+        if cb.can_attack(w):
+            w.decision = Decision.DECLARE_ATTACKERS
+        else:
+            _declare_attackers(w, [])
+    elif step is Step.DECLARE_BLOCKERS:
+        if cb.can_block(w):
+            w.decision = Decision.DECLARE_BLOCKERS
+        else:
+            _declare_blockers(w, [])
+    elif step in (Step.FIRST_STRIKE_DAMAGE, Step.COMBAT_DAMAGE):
+        _begin_damage_step(w, step)
+    elif step is Step.CLEANUP:
+        cleanup_effects(w)
+        if sba_pending(w) or w.pending:
+            # 514.3a: players get priority in this cleanup step; another one follows.
+            w.emit(EventKind.NOTE, "cleanup.repeat", None, priority_in_cleanup=True)
+            give_priority(w, w.active)
+        else:
+            w.emit(EventKind.NOTE, "cleanup.repeat", None, priority_in_cleanup=False)
+            next_turn(w)
+    else:
+        give_priority(w, w.active)  # 117.3a
+
+
+# --- combat ---------------------------------------------------------------------------------
+
+
+def declare_attackers(w: Work, player: int, handles: tuple[str, ...]) -> None:
+    if w.decision is not Decision.DECLARE_ATTACKERS or player != w.active:
+        raise IllegalAction(
+            "attackers are declared by the active player at the start of the declare attackers step",
+            "combat.declare-attackers",
+            "player",
+        )
+    _declare_attackers(w, cb.validate_declared_attackers(w, handles))
+
+
+def _declare_attackers(w: Work, slots: list[int]) -> None:
+    for slot in slots:
+        c = w.cards[slot]
+        w.cards[slot] = c._replace(attacking=True, tapped=True)
+        w.emit(EventKind.BECAME_TAPPED, "combat.declare-attackers", w.name(slot), by="attacking")
+    w.combat = w.combat._replace(declared=True)
+    w.emit(
+        EventKind.ATTACKERS_DECLARED,
+        "combat.declare-attackers" if slots else "combat.no-attackers",
+        w.pname(w.active),
+        attackers=",".join(w.name(s) for s in slots),
+    )
+    w.decision = Decision.NONE
+    give_priority(w, w.active)
+
+
+def declare_blockers(w: Work, player: int, blocks: tuple[tuple[str, str], ...]) -> None:
+    if w.decision is not Decision.DECLARE_BLOCKERS or player != w.defending:
+        raise IllegalAction(
+            "blockers are declared by the defending player at the start of the declare blockers step",
+            "combat.declare-blockers",
+            "player",
+        )
+    _declare_blockers(w, cb.validate_declared_blockers(w, blocks))
+
+
+def _declare_blockers(w: Work, pairs: list[tuple[int, int]]) -> None:
+    for b, a in pairs:
+        w.cards[b] = w.cards[b]._replace(blocking=a)
+        w.cards[a] = w.cards[a]._replace(blocked=True)
+    w.emit(
+        EventKind.BLOCKERS_DECLARED,
+        "combat.declare-blockers",
+        w.pname(w.defending),
+        blocks=",".join(f"{w.name(b)}->{w.name(a)}" for b, a in pairs),
+    )
+    if pairs:
+        w.emit(
+            EventKind.NOTE,
+            "combat.blocked-stays",
+            None,
+            blocked=",".join(sorted({w.name(a) for _, a in pairs})),
+        )
+    w.decision = Decision.NONE
+    if w.edition is Edition.M10:
+        # 509.2 (2009-2024): one-blocker orders are forced; several blockers need a choice.
+        orders = list(w.combat.orders)
+        for a in sorted({a for _, a in pairs}):
+            blockers = cb.current_blockers(w, a, ())
+            if len(blockers) == 1:
+                orders.append((a, (blockers[0],)))
+        w.combat = w.combat._replace(orders=tuple(orders))
+        if cb.needs_order(w):
+            w.decision = Decision.ORDER_BLOCKERS
+            return
+    give_priority(w, w.active)
+
+
+def order_blockers(w: Work, player: int, attacker: str, order: tuple[str, ...]) -> None:
+    if w.edition is not Edition.M10:
+        raise IllegalAction(
+            f"damage assignment orders exist only in the M10 edition (this game uses {w.edition.value})",
+            "combat.edition.m10",
+            "attacker",
+        )
+    if w.decision is not Decision.ORDER_BLOCKERS or player != w.active:
+        raise IllegalAction(
+            "blockers are ordered by the active player right after blockers are declared",
+            "combat.edition.m10",
+            "player",
+        )
+    a = w.slot(attacker, "attacker")
+    if a not in cb.needs_order(w):
+        raise IllegalAction(
+            f"{attacker} has no blockers to order", "combat.edition.m10", "attacker"
+        )
+    slots = tuple(w.slot(h, "order") for h in order)
+    if sorted(slots) != sorted(cb.current_blockers(w, a, ())):
+        raise IllegalAction(
+            f"the order must list exactly the creatures blocking {attacker}",
+            "combat.edition.m10",
+            "order",
+        )
+    w.combat = w.combat._replace(orders=(*w.combat.orders, (a, slots)))
+    w.emit(EventKind.BLOCKERS_ORDERED, "combat.edition.m10", attacker, order=",".join(order))
+    if not cb.needs_order(w):
+        w.decision = Decision.NONE
+        give_priority(w, w.active)
+
+
+def _begin_damage_step(w: Work, step: Step) -> None:
+    if step is Step.FIRST_STRIKE_DAMAGE:
+        strikers = frozenset(
+            i for i, c in enumerate(w.cards) if c.in_combat and has(w, c, Keyword.FIRST_STRIKE)
+        )
+        w.combat = w.combat._replace(first_strike_step=True, first_strikers=strikers)
+        w.emit(
+            EventKind.NOTE,
+            "combat.damage.first-strike",
+            None,
+            first_strikers=",".join(w.name(i) for i in sorted(strikers)),
+        )
+    if cb.attackers_needing_choice(w, step):
+        w.decision = Decision.ASSIGN_COMBAT_DAMAGE
+        return
+    _assign_and_deal(w, step, {})
+
+
+def assign_combat_damage(
+    w: Work, player: int, divisions: dict[str, tuple[tuple[str, int], ...]]
+) -> None:
+    if w.decision is not Decision.ASSIGN_COMBAT_DAMAGE or player != w.active:
+        raise IllegalAction(
+            "combat damage is assigned by the active player as the combat damage step begins",
+            "combat.damage.assign",
+            "player",
+        )
+    needing = cb.attackers_needing_choice(w, w.step)
+    chosen: dict[int, cb.Division] = {}
+    for handle, shares in divisions.items():
+        a = w.slot(handle, "divisions")
+        legal = cb.legal_divisions(w, w.edition, a, w.combat.orders)
+        division = tuple(
+            (cb.PLAYER if r == "player" else w.slot(r, "divisions"), n) for r, n in shares if n > 0
+        )
+        if a not in cb.dealers(w, w.step) or not w.cards[a].attacking:
+            raise IllegalAction(
+                f"{handle} deals no combat damage in this step", "combat.damage.assign", "divisions"
+            )
+        if _norm(division) not in {_norm(d) for d in legal}:
+            raise IllegalAction(
+                f"illegal damage division for {handle}: {describe_division(w, division)}; legal: "
+                + "; ".join(describe_division(w, d) for d in legal),
+                _edition_clause(w.edition),
+                "divisions",
+            )
+        chosen[a] = division
+    missing = [w.name(a) for a in needing if a not in chosen]
+    if missing:
+        raise IllegalAction(
+            "the attacking player must choose how to divide the damage of " + ", ".join(missing),
+            _edition_clause(w.edition),
+            "divisions",
+        )
+    w.decision = Decision.NONE
+    _assign_and_deal(w, w.step, chosen)
+
+
+def _norm(d: cb.Division) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(d))
+
+
+def _edition_clause(edition: Edition) -> str:
+    return {
+        Edition.PRE_M10: "combat.edition.pre-m10",
+        Edition.M10: "combat.edition.m10",
+        Edition.FDN: "combat.edition.fdn",
+    }[edition]
+
+
+def describe_division(w: Work, d: cb.Division) -> str:
+    if not d:
+        return "no damage"
+    return ", ".join(f"{n} to {'player' if r == cb.PLAYER else w.name(r)}" for r, n in d)
+
+
+def _assign_and_deal(w: Work, step: Step, chosen: dict[int, cb.Division]) -> None:
+    planned = cb.plan_hits(w, step, chosen)
+    defending = w.defending
+    hits: list[tuple[int, Hit]] = []
+    for source, recipient, amount in planned:
+        if recipient == cb.PLAYER:
+            hits.append((source, Hit(amount, player=defending)))
+        else:
+            hits.append((source, Hit(amount, card=recipient, gen=w.cards[recipient].gen)))
+    w.emit(
+        EventKind.COMBAT_DAMAGE_ASSIGNED,
+        "combat.damage.assign",
+        None,
+        assignment="; ".join(
+            f"{w.name(s)}: {h.amount} to "
+            + (w.pname(h.player) if h.player is not None else w.name(h.card or 0))
+            for s, h in hits
+        )
+        or "none",
+    )
+    w.emit(EventKind.NOTE, _edition_clause(w.edition), None, edition=w.edition.value)
+    if any(has(w, w.cards[s], Keyword.TRAMPLE) and h.player is not None for s, h in hits):
+        w.emit(EventKind.NOTE, "combat.damage.trample", None, trample_to_player=True)
+    kws = tuple((s, keywords(w, w.cards[s])) for s in {s for s, _ in hits})
+    if w.edition is Edition.PRE_M10:
+        # 310.1/310.4 (pre-M10): the assignment is one object on the stack; players respond.
+        if hits:
+            w.stack.append(
+                StackObject(
+                    kind=StackKind.COMBAT_DAMAGE,
+                    name="combat damage",
+                    controller=w.active,
+                    effect=None,
+                    combat_hits=tuple(hits),
+                    combat_keywords=kws,
+                )
+            )
+            w.emit(EventKind.PUT_ON_STACK, "combat.edition.pre-m10", "combat damage")
+        give_priority(w, w.active)
+        return
+    kw = dict(kws)
+    shares = [Damage(w.name(s), s, kw[s], controller(w.cards[s]), h) for s, h in hits]
+    w.emit(EventKind.NOTE, "combat.damage.dealt", None, simultaneous=True)
+    deal_damage(w, shares, combat=True, cant_regen=False)
+    give_priority(w, w.active)
+
+
+# --- casting and activating -------------------------------------------------------------------
+
+
+def require_priority(w: Work, player: int, clause: str) -> None:
+    if w.priority != player:
+        holder = "nobody" if w.priority is None else w.pname(w.priority)
+        raise IllegalAction(
+            f"{w.pname(player)} does not hold priority ({holder} does)", clause, "player"
+        )
+
+
+def is_creature_slot(w: Work, slot: int) -> bool:
+    return is_creature_on_battlefield(w, w.cards[slot])

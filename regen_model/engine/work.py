@@ -1,0 +1,123 @@
+"""The engine's scratch pad for one step: a mutable copy of the state plus the event log.
+
+``step`` copies the immutable ``GameState`` into a ``Work``, the rule functions change the
+copy in place and append events, and ``freeze`` turns it back into a new ``GameState``. The
+caller never sees a mutable state; inside one step, in-place updates keep the code short and
+fast.
+"""
+
+from __future__ import annotations
+
+from regen_model.engine.errors import IllegalAction, UnknownName
+from regen_model.model.actions import ReplacementChoice
+from regen_model.model.enums import Decision, Edition, Mutant, Step
+from regen_model.model.events import Event, EventKind, Value, event
+from regen_model.model.rules import Rules
+from regen_model.model.state import (
+    Card,
+    Combat,
+    GameState,
+    Player,
+    Setup,
+    StackObject,
+)
+
+
+class Work:
+    """Mutable copy of a ``GameState`` for the duration of one step."""
+
+    __slots__ = (
+        "active",
+        "cards",
+        "choices",
+        "combat",
+        "decision",
+        "edition",
+        "events",
+        "passed",
+        "pending",
+        "players",
+        "priority",
+        "rules",
+        "setup",
+        "stack",
+        "step",
+        "turn",
+    )
+
+    def __init__(
+        self, state: GameState, rules: Rules, choices: tuple[ReplacementChoice, ...] = ()
+    ) -> None:
+        self.setup: Setup = state.setup
+        self.rules = rules
+        self.choices = choices
+        self.edition: Edition = state.edition
+        self.turn = state.turn
+        self.active = state.active
+        self.step: Step = state.step
+        self.priority: int | None = state.priority
+        self.passed: frozenset[int] = state.passed
+        self.decision: Decision = state.decision
+        self.stack: list[StackObject] = list(state.stack)
+        self.pending: list[StackObject] = list(state.pending)
+        self.players: list[Player] = list(state.players)
+        self.cards: list[Card] = list(state.cards)
+        self.combat: Combat = state.combat
+        self.events: list[Event] = []
+
+    def freeze(self) -> GameState:
+        return GameState(
+            setup=self.setup,
+            edition=self.edition,
+            turn=self.turn,
+            active=self.active,
+            step=self.step,
+            priority=self.priority,
+            passed=self.passed,
+            decision=self.decision,
+            stack=tuple(self.stack),
+            pending=tuple(self.pending),
+            players=tuple(self.players),
+            cards=tuple(self.cards),
+            combat=self.combat,
+        )
+
+    # --- small helpers used by every rule module ---------------------------------------------
+
+    def mutant(self, m: Mutant) -> bool:
+        return m in self.rules.mutants
+
+    def emit(self, kind: EventKind, clause: str, subject: str | None = None, **data: Value) -> None:
+        self.events.append(event(kind, clause, subject, **data))
+
+    def name(self, slot: int) -> str:
+        return self.setup.handles[slot]
+
+    def pname(self, player: int) -> str:
+        return self.setup.player_names[player]
+
+    def slot(self, handle: str, field: str = "target") -> int:
+        try:
+            return self.setup.handles.index(handle)
+        except ValueError:
+            raise UnknownName(f"no card named {handle!r} in this scenario", field=field) from None
+
+    def on_battlefield(self, handle: str, clause: str, field: str = "target") -> int:
+        """Slot of ``handle``, which must be a permanent on the battlefield."""
+        slot = self.slot(handle, field)
+        card = self.cards[slot]
+        if not card.on_battlefield:
+            raise IllegalAction(
+                f"{handle} is not on the battlefield (it is in the {card.zone.value})",
+                clause,
+                field,
+            )
+        return slot
+
+    def check_player(self, player: int, field: str = "player") -> None:
+        if not 0 <= player < len(self.players):
+            raise UnknownName(f"no player with index {player}", field=field)
+
+    @property
+    def defending(self) -> int:
+        return 1 - self.active

@@ -1,0 +1,289 @@
+"""Actions: everything that can happen next, with every player choice as an explicit field.
+
+Two families share one ``step`` function:
+
+* *Effects* (``CreateShield`` ... ``Cleanup``): "an effect now does this", as if a spell or
+  ability resolved or a rule applied. They ignore priority, so a scenario can state a situation
+  directly. ``CheckStateBasedActions`` and ``Cleanup`` run the rules of 704.3 and 514.2.
+* *Game actions* (``PassPriority`` ... ``AssignCombatDamage``): what players do in a real turn.
+  They are legal only for the player holding priority or owing the pending turn-based choice.
+
+Every action carries ``choices``: answers to questions the rules may ask while it happens,
+each naming the player who gives it. Today the only question is which destruction-replacement
+effect to apply (616.1); the engine uses the answer of the player the rules designate (the
+affected permanent's controller) and raises ``MissingChoice`` when that answer is needed and
+absent. Answers by other players are ignored.
+
+Cards are named by their scenario handle, players by index (0 is the first player).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from regen_model.model.effects import Effect
+from regen_model.model.enums import CounterKind, Keyword, Rider
+
+
+@dataclass(frozen=True, slots=True)
+class ReplacementChoice:
+    """Player ``by`` chooses which replacement effect applies when ``permanent`` would be
+    destroyed. ``use`` is ``"shield"`` (any unused shield without a rider), ``"shield:ORIGIN"``
+    (an unused shield made by ORIGIN), ``"shield#N"`` (the N-th shield made for it this turn,
+    from 1), ``"static"``, ``"umbra:HANDLE"`` or ``"shield-counter"``."""
+
+    permanent: str
+    by: int
+    use: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action:
+    """Base of all actions. ``kind`` is the action's name in files and reports."""
+
+    kind: ClassVar[str] = "action"
+    choices: tuple[ReplacementChoice, ...] = ()
+
+
+# --- effects ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateShield(Action):
+    """A resolving spell or ability regenerates ``target``: a shield is created (701.19a).
+    ``creator`` defaults to the target's controller."""
+
+    kind: ClassVar[str] = "create-shield"
+    target: str
+    origin: str = "regeneration shield"
+    rider: Rider = Rider.NONE
+    creator: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DamageShare:
+    """``amount`` damage to a card (by handle) or a player (by index)."""
+
+    amount: int
+    card: str | None = None
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealDamage(Action):
+    """A source deals damage, possibly to several recipients at once (120.3).
+
+    ``source`` names the source; if it is a card handle on the battlefield its current keywords
+    count (plus ``keywords``). ``controller`` is the source's controller (for wither/infect
+    counters and triggers); it defaults to the card's controller, else player 0.
+    ``cant_regen``: a creature dealt damage this way can't be regenerated this turn.
+    """
+
+    kind: ClassVar[str] = "deal-damage"
+    source: str
+    shares: tuple[DamageShare, ...]
+    keywords: frozenset[Keyword] = frozenset()
+    controller: int | None = None
+    combat: bool = False
+    cant_regen: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Destroy(Action):
+    """Destroy one or more permanents at once (701.8), optionally with the rider "they can't
+    be regenerated" for this destruction only (608.2c)."""
+
+    kind: ClassVar[str] = "destroy"
+    targets: tuple[str, ...]
+    cant_be_regenerated: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sacrifice(Action):
+    kind: ClassVar[str] = "sacrifice"
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Exile(Action):
+    kind: ClassVar[str] = "exile"
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeaveAndReturn(Action):
+    """The permanent is exiled and returned at once (a flicker): a new object (400.7)."""
+
+    kind: ClassVar[str] = "leave-and-return"
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeControl(Action):
+    kind: ClassVar[str] = "change-control"
+    target: str
+    player: int
+    until_end_of_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModifyPowerToughness(Action):
+    """+power/+toughness until end of turn (negative values shrink)."""
+
+    kind: ClassVar[str] = "modify-pt"
+    target: str
+    power: int = 0
+    toughness: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AddCounters(Action):
+    kind: ClassVar[str] = "add-counters"
+    target: str
+    counter: CounterKind
+    amount: int = 1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GrantKeyword(Action):
+    """Until end of turn, ``target`` gains (or, with ``remove``, loses) ``keyword``."""
+
+    kind: ClassVar[str] = "grant-keyword"
+    target: str
+    keyword: Keyword
+    remove: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MakeUnregenerable(Action):
+    """``target`` can't be regenerated this turn (701.19c)."""
+
+    kind: ClassVar[str] = "make-unregenerable"
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckStateBasedActions(Action):
+    """The full 704.3 process: checks until none apply, then waiting triggers go on the stack."""
+
+    kind: ClassVar[str] = "check-sba"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cleanup(Action):
+    """The simultaneous cleanup actions of 514.2 (damage removal, "this turn" effects end)."""
+
+    kind: ClassVar[str] = "cleanup"
+
+
+# --- game actions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PassPriority(Action):
+    kind: ClassVar[str] = "pass"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class TargetChoice:
+    """A target named in a game action: a card handle or a player index."""
+
+    card: str | None = None
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CastSpell(Action):
+    """``player`` casts a spell named ``name`` with ``effect`` (costs are not modelled)."""
+
+    kind: ClassVar[str] = "cast"
+    player: int
+    name: str
+    effect: Effect
+    targets: tuple[TargetChoice, ...] = ()
+    sorcery: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActivateAbility(Action):
+    """``player`` activates the ``ability``-th activated ability of ``source``."""
+
+    kind: ClassVar[str] = "activate"
+    player: int
+    source: str
+    ability: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareAttackers(Action):
+    kind: ClassVar[str] = "declare-attackers"
+    player: int
+    attackers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareBlockers(Action):
+    """``blocks``: (blocker, attacker) pairs; each blocker blocks one attacker."""
+
+    kind: ClassVar[str] = "declare-blockers"
+    player: int
+    blocks: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OrderBlockers(Action):
+    """M10 only: the damage assignment order for one attacker's blockers (509.2 of that era)."""
+
+    kind: ClassVar[str] = "order-blockers"
+    player: int
+    attacker: str
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Division:
+    """How one attacking creature divides its combat damage: (recipient, amount) pairs, where
+    the recipient is a blocker's handle or ``"player"`` (the defending player)."""
+
+    attacker: str
+    shares: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssignCombatDamage(Action):
+    """The active player's damage assignment (510.1): a ``Division`` for each attacker whose
+    damage can be divided in more than one legal way. Forced assignments need no entry."""
+
+    kind: ClassVar[str] = "assign-combat-damage"
+    player: int
+    divisions: tuple[Division, ...] = ()
+
+
+EFFECT_ACTIONS: tuple[type[Action], ...] = (
+    CreateShield,
+    DealDamage,
+    Destroy,
+    Sacrifice,
+    Exile,
+    LeaveAndReturn,
+    ChangeControl,
+    ModifyPowerToughness,
+    AddCounters,
+    GrantKeyword,
+    MakeUnregenerable,
+    CheckStateBasedActions,
+    Cleanup,
+)
+GAME_ACTIONS: tuple[type[Action], ...] = (
+    PassPriority,
+    CastSpell,
+    ActivateAbility,
+    DeclareAttackers,
+    DeclareBlockers,
+    OrderBlockers,
+    AssignCombatDamage,
+)
+ALL_ACTIONS: tuple[type[Action], ...] = EFFECT_ACTIONS + GAME_ACTIONS
+ACTION_BY_KIND: dict[str, type[Action]] = {cls.kind: cls for cls in ALL_ACTIONS}

@@ -1,0 +1,86 @@
+"""Building a starting state from plain descriptions (used by scenarios, tests and searches)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from regen_model.model.cards import CardTemplate
+from regen_model.model.enums import Decision, Edition, Keyword, Step, Zone
+from regen_model.model.state import Card, GameState, Player, Setup, Shield
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """A card as a scenario sets it up. ``controller`` defaults to the owner."""
+
+    handle: str
+    template: CardTemplate
+    owner: int
+    controller: int | None = None
+    zone: Zone = Zone.BATTLEFIELD
+    tapped: bool = False
+    damage: int = 0
+    plus: int = 0
+    minus: int = 0
+    shield_counters: int = 0
+    attached_to: str | None = None
+    shields: tuple[Shield, ...] = ()
+    cant_regen: bool = False
+    deathtouched: bool = False
+    granted: frozenset[Keyword] = field(default_factory=frozenset)
+
+
+def make_state(
+    player_names: Sequence[str],
+    cards: Sequence[CardSpec],
+    *,
+    edition: Edition = Edition.FDN,
+    turn: int = 1,
+    active: int = 0,
+    step: Step = Step.MAIN1,
+    priority: int | None = 0,
+    life: Sequence[int] | None = None,
+) -> GameState:
+    handles = tuple(c.handle for c in cards)
+    setup = Setup(
+        player_names=tuple(player_names),
+        handles=handles,
+        templates=tuple(c.template for c in cards),
+        owners=tuple(c.owner for c in cards),
+    )
+    built = []
+    for slot, c in enumerate(cards):
+        built.append(
+            Card(
+                slot=slot,
+                zone=c.zone,
+                gen=0,
+                control=c.owner if c.controller is None else c.controller,
+                tapped=c.tapped,
+                damage=c.damage,
+                deathtouched=c.deathtouched,
+                plus=c.plus,
+                minus=c.minus,
+                shield_counters=c.shield_counters,
+                kw_granted=c.granted,
+                cant_regen=c.cant_regen,
+                attached_to=None if c.attached_to is None else handles.index(c.attached_to),
+                shields=c.shields,
+            )
+        )
+    lives = list(life) if life is not None else [20] * len(player_names)
+    return GameState(
+        setup=setup,
+        edition=edition,
+        turn=turn,
+        active=active,
+        step=step,
+        priority=priority,
+        passed=frozenset(),
+        decision=Decision.NONE,
+        stack=(),
+        pending=(),
+        players=tuple(Player(life=v) for v in lives),
+        cards=tuple(built),
+    )

@@ -1,0 +1,139 @@
+"""Characteristics computed from the state: controller, power, toughness, keywords, and
+whether a state-based action is pending.
+
+These are the only places where layers are applied (613): control (layer 2), abilities
+(layer 6) and power/toughness (layer 7c: counters, Aura/Equipment bonuses, until-end-of-turn
+modifications; all of them add, so their order does not matter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from regen_model.model.enums import Attachment, Keyword
+from regen_model.model.state import Card, Player, Setup
+
+
+class Board(Protocol):
+    """Anything with a setup, cards and players: a ``GameState`` or the engine's workspace."""
+
+    @property
+    def setup(self) -> Setup: ...
+
+    @property
+    def cards(self) -> Sequence[Card]: ...
+
+    @property
+    def players(self) -> Sequence[Player]: ...
+
+
+def controller(card: Card) -> int:
+    """The controller: a later until-end-of-turn change wins over the base controller."""
+    return card.control if card.control_eot is None else card.control_eot
+
+
+def keywords(state: Board, card: Card) -> frozenset[Keyword]:
+    """Printed keywords, then until-end-of-turn grants and removals (latest wins, 613.7)."""
+    printed = state.setup.templates[card.slot].keywords
+    if not card.kw_granted and not card.kw_removed:
+        return printed
+    return (printed | card.kw_granted) - card.kw_removed
+
+
+def has(state: Board, card: Card, keyword: Keyword) -> bool:
+    return keyword in keywords(state, card)
+
+
+def _attach_bonus(state: Board, card: Card) -> tuple[int, int]:
+    dp = dt = 0
+    for other in state.cards:
+        if other.attached_to == card.slot and other.on_battlefield:
+            bp, bt = state.setup.templates[other.slot].attach_bonus
+            dp += bp
+            dt += bt
+    return dp, dt
+
+
+def power(state: Board, card: Card) -> int:
+    t = state.setup.templates[card.slot]
+    bonus, _ = _attach_bonus(state, card)
+    return t.power + card.plus - card.minus + card.power_eot + bonus
+
+
+def toughness(state: Board, card: Card) -> int:
+    t = state.setup.templates[card.slot]
+    _, bonus = _attach_bonus(state, card)
+    return t.toughness + card.plus - card.minus + card.toughness_eot + bonus
+
+
+def is_creature(state: Board, card: Card) -> bool:
+    return state.setup.templates[card.slot].is_creature
+
+
+def is_creature_on_battlefield(state: Board, card: Card) -> bool:
+    return card.on_battlefield and state.setup.templates[card.slot].is_creature
+
+
+def lethal_damage_pending(state: Board, card: Card) -> bool:
+    """704.5g would destroy this card now (an indestructible one ignores it, 702.12b)."""
+    if not is_creature_on_battlefield(state, card) or card.damage <= 0:
+        return False
+    t = toughness(state, card)
+    return t > 0 and card.damage >= t and not has(state, card, Keyword.INDESTRUCTIBLE)
+
+
+def deathtouch_pending(state: Board, card: Card) -> bool:
+    """704.5h would destroy this card now (never an indestructible one, 702.12b)."""
+    if not card.deathtouched or not is_creature_on_battlefield(state, card):
+        return False
+    return toughness(state, card) > 0 and not has(state, card, Keyword.INDESTRUCTIBLE)
+
+
+def zero_toughness_pending(state: Board, card: Card) -> bool:
+    """704.5f: a creature with toughness 0 or less goes to the graveyard."""
+    return is_creature_on_battlefield(state, card) and toughness(state, card) <= 0
+
+
+def aura_illegal(state: Board, card: Card) -> bool:
+    """704.5m: an Aura on the battlefield attached to nothing, or to a non-creature or an
+    object that is no longer on the battlefield (our Auras all enchant creatures)."""
+    if not card.on_battlefield:
+        return False
+    if state.setup.templates[card.slot].attachment is not Attachment.AURA:
+        return False
+    if card.attached_to is None:
+        return True
+    host = state.cards[card.attached_to]
+    return not is_creature_on_battlefield(state, host)
+
+
+def counters_annihilate(card: Card) -> bool:
+    """704.5q: +1/+1 and -1/-1 counters on one permanent cancel in pairs."""
+    return card.on_battlefield and card.plus > 0 and card.minus > 0
+
+
+def player_loses(state: Board, index: int) -> bool:
+    """704.5a/704.5c: 0 or less life, or 10 or more poison counters."""
+    p = state.players[index]
+    return not p.lost and (p.life <= 0 or p.poison >= 10)
+
+
+def sba_pending(state: Board) -> bool:
+    """Some state-based action would be performed by a check now (704.3).
+
+    A leftover deathtouch record on a card that cannot be destroyed (indestructible, not a
+    creature, toughness 0 handled by 704.5f) does not count: no action would be performed.
+    """
+    for card in state.cards:
+        if not card.on_battlefield:
+            continue
+        if (
+            zero_toughness_pending(state, card)
+            or lethal_damage_pending(state, card)
+            or deathtouch_pending(state, card)
+            or aura_illegal(state, card)
+            or counters_annihilate(card)
+        ):
+            return True
+    return any(player_loses(state, i) for i in range(len(state.players)))

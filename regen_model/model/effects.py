@@ -1,0 +1,88 @@
+"""What a spell or ability does when it resolves, as plain data.
+
+One flat ``Effect`` record with a ``kind`` keeps the vocabulary closed and small, which the Z3
+encoding needs (a stack object is a fixed set of fields there). The same effects are reached
+two ways: a stack object resolving (608.2), and the direct actions of ``actions.py`` that a
+scenario uses to say "an effect now does this" without casting anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from regen_model.model.enums import CounterKind, Keyword, Rider
+
+
+class EffectKind(StrEnum):
+    DAMAGE = "damage"  # N damage to the target (120.3)
+    DAMAGE_EACH_CREATURE = "damage-each-creature"  # Pyroclasm
+    DESTROY = "destroy"  # destroy the target(s) (701.8)
+    DESTROY_ALL_CREATURES = "destroy-all-creatures"  # Wrath of God
+    REGENERATE = "regenerate"  # create a regeneration shield (701.19a)
+    PUMP = "pump"  # +X/+Y until end of turn (611.2a)
+    UNREGENERABLE = "unregenerable"  # can't be regenerated this turn (701.19c)
+    COUNTERS = "counters"  # put counters (122.1)
+    LIFE = "life"  # a player gains (or loses) life
+    FLICKER = "flicker"  # exile and return (400.7)
+    GAIN_CONTROL = "gain-control"  # the effect's controller gains control (613.1b)
+
+
+class TargetRule(StrEnum):
+    """What a spell may target (115.1). ``NONE``: untargeted (Pyroclasm, Wrath)."""
+
+    NONE = "none"
+    ANY = "any"  # creature or player
+    CREATURE = "creature"
+    CREATURE_YOU_CONTROL = "creature-you-control"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One effect. Unused fields keep their defaults.
+
+    ``cant_regen`` means, for ``DESTROY``/``DESTROY_ALL_CREATURES``, the rider "it can't be
+    regenerated" (that destruction only, 608.2c); for damage, "a creature dealt damage this way
+    can't be regenerated this turn" (Incinerate).
+    """
+
+    kind: EffectKind
+    amount: int = 0
+    power: int = 0
+    toughness: int = 0
+    keywords: frozenset[Keyword] = frozenset()
+    cant_regen: bool = False
+    rider: Rider = Rider.NONE
+    counter: CounterKind = CounterKind.PLUS
+    until_end_of_turn: bool = False
+
+    def describe(self) -> str:
+        """A short human reading of the effect, for narration."""
+        k = self.kind
+        if k is EffectKind.DAMAGE:
+            extra = "; dealt damage -> can't be regenerated this turn" if self.cant_regen else ""
+            return f"{self.amount} damage{_kw(self.keywords)}{extra}"
+        if k is EffectKind.DAMAGE_EACH_CREATURE:
+            return f"{self.amount} damage to each creature{_kw(self.keywords)}"
+        if k in (EffectKind.DESTROY, EffectKind.DESTROY_ALL_CREATURES):
+            what = "destroy" if k is EffectKind.DESTROY else "destroy all creatures"
+            return what + ("; can't be regenerated" if self.cant_regen else "")
+        if k is EffectKind.REGENERATE:
+            return "regenerate" + ("" if self.rider is Rider.NONE else f" (rider {self.rider})")
+        if k is EffectKind.PUMP:
+            return f"{self.power:+d}/{self.toughness:+d} until end of turn"
+        if k is EffectKind.UNREGENERABLE:
+            return "can't be regenerated this turn"
+        if k is EffectKind.COUNTERS:
+            return f"{self.amount} {self.counter.value} counter(s)"
+        if k is EffectKind.LIFE:
+            return f"{self.amount:+d} life"
+        if k is EffectKind.FLICKER:
+            return "exile and return"
+        return "gain control" + (" until end of turn" if self.until_end_of_turn else "")
+
+
+def _kw(keywords: frozenset[Keyword]) -> str:
+    if not keywords:
+        return ""
+    return " (" + ", ".join(sorted(k.value for k in keywords)) + ")"

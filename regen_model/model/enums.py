@@ -1,0 +1,175 @@
+"""Small closed vocabularies shared by the engine, the Z3 encoding and the file formats.
+
+Every enum is a ``StrEnum`` whose value is the spelling used in scenario files, JSON output and
+ITF traces, so that a value read from a file and a value printed in a report are the same string.
+The Z3 encoding maps each enum to a finite domain in declaration order (see ``ordinal``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Zone(StrEnum):
+    """Zones a card of the model can be in (400.1). Hand and library are not modelled."""
+
+    BATTLEFIELD = "battlefield"
+    GRAVEYARD = "graveyard"
+    EXILE = "exile"
+
+
+class CardType(StrEnum):
+    """Card types that matter for regeneration: only creatures are hit by 704.5f-h."""
+
+    CREATURE = "creature"
+    ARTIFACT = "artifact"
+    ENCHANTMENT = "enchantment"
+    LAND = "land"
+
+
+class Attachment(StrEnum):
+    """Whether a permanent attaches to another (303.4, 301.5): Auras fall off to 704.5m."""
+
+    NONE = "none"
+    AURA = "aura"
+    EQUIPMENT = "equipment"
+
+
+class Keyword(StrEnum):
+    """Keyword abilities the model knows (702.x). Umbra armor only means something on an Aura."""
+
+    INDESTRUCTIBLE = "indestructible"
+    DEATHTOUCH = "deathtouch"
+    WITHER = "wither"
+    INFECT = "infect"
+    TRAMPLE = "trample"
+    FIRST_STRIKE = "first-strike"
+    UMBRA_ARMOR = "umbra-armor"
+
+
+class Rider(StrEnum):
+    """What an "if it regenerates this way" rider on a shield does (701.19c).
+
+    ``GAIN_CONTROL`` is Debt of Loyalty: part of the replacement itself, so it happens at once.
+    The counter riders are triggered abilities ("When it regenerates this way ..."), as on
+    Matopi Golem (-1/-1) and Skeleton Scavengers (+1/+1): they go on the stack.
+    """
+
+    NONE = "none"
+    GAIN_CONTROL = "gain-control"
+    MINUS_COUNTER = "minus-counter"
+    PLUS_COUNTER = "plus-counter"
+
+
+class CounterKind(StrEnum):
+    """Counters the model tracks (122.1a, 122.1c)."""
+
+    PLUS = "+1/+1"
+    MINUS = "-1/-1"
+    SHIELD = "shield"
+
+
+class Step(StrEnum):
+    """Steps of a turn in order (500.1). Main phases are listed as steps for uniformity.
+
+    ``FIRST_STRIKE_DAMAGE`` is the extra combat damage step of 510.4; it exists only in a
+    combat where an attacking or blocking creature has first strike as damage begins.
+    """
+
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    MAIN1 = "main1"
+    BEGIN_COMBAT = "begin-combat"
+    DECLARE_ATTACKERS = "declare-attackers"
+    DECLARE_BLOCKERS = "declare-blockers"
+    FIRST_STRIKE_DAMAGE = "first-strike-damage"
+    COMBAT_DAMAGE = "combat-damage"
+    END_COMBAT = "end-combat"
+    MAIN2 = "main2"
+    END = "end"
+    CLEANUP = "cleanup"
+
+
+STEP_ORDER: tuple[Step, ...] = tuple(Step)
+COMBAT_STEPS: frozenset[Step] = frozenset(
+    {
+        Step.BEGIN_COMBAT,
+        Step.DECLARE_ATTACKERS,
+        Step.DECLARE_BLOCKERS,
+        Step.FIRST_STRIKE_DAMAGE,
+        Step.COMBAT_DAMAGE,
+        Step.END_COMBAT,
+    }
+)
+
+
+class Edition(StrEnum):
+    """The three rule editions of combat damage a scenario can select.
+
+    ``PRE_M10``: until 2009-07, combat damage used the stack and was divided freely.
+    ``M10``: 2009-07 to 2024-09, damage assignment order chosen when blockers are declared.
+    ``FDN``: 2024-11 on, free division among blockers at damage time (the current rules).
+    """
+
+    PRE_M10 = "pre-M10"
+    M10 = "M10"
+    FDN = "FDN"
+
+
+class Decision(StrEnum):
+    """A turn-based choice the game is waiting for; no player holds priority meanwhile."""
+
+    NONE = "none"
+    DECLARE_ATTACKERS = "declare-attackers"
+    DECLARE_BLOCKERS = "declare-blockers"
+    ORDER_BLOCKERS = "order-blockers"
+    ASSIGN_COMBAT_DAMAGE = "assign-combat-damage"
+
+
+class StackKind(StrEnum):
+    """What sort of object sits on the stack (405.1; pre-M10 combat damage, 310.1)."""
+
+    SPELL = "spell"
+    ABILITY = "ability"
+    TRIGGER = "trigger"
+    COMBAT_DAMAGE = "combat-damage"
+
+
+class ReplacementKind(StrEnum):
+    """Destruction-replacement effects a permanent's controller can choose among (616.1)."""
+
+    SHIELD = "shield"
+    STATIC = "static"
+    UMBRA = "umbra"
+    SHIELD_COUNTER = "shield-counter"
+
+
+class Mutant(StrEnum):
+    """Deliberately wrong rule variants. Both views consult the same names, so one switch
+    breaks the engine and the encoding in the same way (see ``regen_model.mutants``)."""
+
+    SHIELD_NOT_CONSUMED = "shield-not-consumed"
+    CREATE_TAPS = "create-taps"
+    SHIELDS_SURVIVE_CLEANUP = "shields-survive-cleanup"
+    CANT_REGEN_IGNORED = "cant-regen-ignored"
+    CANT_REGEN_SURVIVES_CLEANUP = "cant-regen-survives-cleanup"
+    TOUGHNESS_ZERO_IS_DESTRUCTION = "toughness-zero-is-destruction"
+    INDESTRUCTIBLE_USES_SHIELD = "indestructible-uses-shield"
+    ONE_DESTRUCTION_USES_ALL = "one-destruction-uses-all"
+    REGEN_KEEPS_DAMAGE = "regen-keeps-damage"
+    REGEN_STAYS_IN_COMBAT = "regen-stays-in-combat"
+    REGEN_DOES_NOT_TAP = "regen-does-not-tap"
+    DEATHTOUCH_REMEMBERED = "deathtouch-remembered"
+    RIDER_ON_CREATE = "rider-on-create"
+    CHOICE_BY_OWNER = "choice-by-owner"
+    SHIELD_FOLLOWS_ZONE_CHANGE = "shield-follows-zone-change"
+    STATIC_REGEN_USED_UP = "static-regen-used-up"
+    SACRIFICE_USES_SHIELD = "sacrifice-uses-shield"
+    NO_SBA_BEFORE_PRIORITY = "no-sba-before-priority"
+    DAMAGE_TRIGGER_SKIPPED_ON_REGEN = "damage-trigger-skipped-on-regen"
+
+
+def ordinal(value: StrEnum) -> int:
+    """Position of an enum member in its class: the integer the Z3 encoding uses for it."""
+    return list(type(value)).index(value)

@@ -1,0 +1,214 @@
+"""The game state: immutable records, one per player, card, shield, stack object and combat.
+
+Design notes (why it looks like this):
+
+* Records are ``NamedTuple``s: immutable, hashable (explicit-state exploration hashes whole
+  states), cheap to copy with ``_replace`` (the engine's throughput goal is 50k steps/s).
+* A *card slot* follows one physical card through zones. ``slot`` never changes; ``gen`` counts
+  its incarnations. Rule 400.7 (a card that changes zones becomes a new object) is ``gen + 1``,
+  so the object identity is the pair ``(slot, gen)``: see ``Card.oid``. Per-slot generations
+  instead of a global counter keep equal situations equal for state hashing.
+* Everything that is static for a scenario (names, printed characteristics, owners) sits in
+  ``Setup``, shared by every state of a run and compared by identity.
+* ``Ghost`` fields are bookkeeping for the invariants (how many shields were made for this
+  object this turn, how many destructions were replaced by what). They do not influence any
+  rule and are not observable by other engines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from regen_model.model.cards import CardTemplate
+from regen_model.model.effects import Effect
+from regen_model.model.enums import Decision, Edition, Keyword, Rider, StackKind, Step, Zone
+
+
+@dataclass(frozen=True, eq=False)
+class Setup:
+    """What never changes during a run: names, card definitions and owners.
+
+    Compared by identity (``eq=False``): states of one run share one ``Setup``.
+    """
+
+    player_names: tuple[str, ...]
+    handles: tuple[str, ...]
+    templates: tuple[CardTemplate, ...]
+    owners: tuple[int, ...]
+
+    def slot_of(self, handle: str) -> int:
+        """The slot of a card handle; raises ``KeyError`` for an unknown handle."""
+        return self.handles.index(handle)
+
+    def player_index(self, name: str) -> int:
+        return self.player_names.index(name)
+
+
+class Shield(NamedTuple):
+    """A regeneration shield (701.19a): a one-use replacement effect for one object, this turn.
+
+    ``creator`` is the player who controlled the spell or ability that made it; a
+    ``GAIN_CONTROL`` rider gives that player control (Debt of Loyalty). A used shield stays in
+    the card's list with ``used=True`` until cleanup, so "used at most once" can be checked.
+    """
+
+    origin: str
+    creator: int
+    rider: Rider
+    used: bool = False
+
+
+class Ghost(NamedTuple):
+    """Per-object bookkeeping for this turn (reset at cleanup and on a zone change)."""
+
+    shields_made: int = 0
+    destructions: int = 0  # times it would have been destroyed (replaced or not)
+    by_shield: int = 0  # destructions replaced by a regeneration shield
+    by_static: int = 0  # destructions replaced by static regeneration
+    by_other: int = 0  # destructions replaced by umbra armor or a shield counter
+
+
+class Card(NamedTuple):
+    """The changing state of one card slot.
+
+    ``control`` is the controller set by the latest control effect without a duration (the
+    owner at first); ``control_eot`` is a later "until end of turn" control effect, if any. The
+    later effect wins (613.7), and one without duration overrides all earlier ones, so these two
+    fields capture every sequence of control changes exactly (see ``derived.controller``).
+    Keyword effects until end of turn work the same way: the latest grant or removal wins.
+    """
+
+    slot: int
+    zone: Zone
+    gen: int
+    control: int
+    control_eot: int | None = None
+    tapped: bool = False
+    damage: int = 0
+    deathtouched: bool = False
+    plus: int = 0
+    minus: int = 0
+    shield_counters: int = 0
+    power_eot: int = 0
+    toughness_eot: int = 0
+    kw_granted: frozenset[Keyword] = frozenset()
+    kw_removed: frozenset[Keyword] = frozenset()
+    cant_regen: bool = False
+    attached_to: int | None = None
+    shields: tuple[Shield, ...] = ()
+    attacking: bool = False
+    blocking: int | None = None
+    blocked: bool = False
+    ghost: Ghost = Ghost()
+
+    @property
+    def oid(self) -> tuple[int, int]:
+        """Object identity (400.7): the slot and its incarnation number."""
+        return (self.slot, self.gen)
+
+    @property
+    def on_battlefield(self) -> bool:
+        return self.zone is Zone.BATTLEFIELD
+
+    @property
+    def active_shields(self) -> tuple[int, ...]:
+        """Indices of the unused shields."""
+        return tuple(i for i, s in enumerate(self.shields) if not s.used)
+
+    @property
+    def in_combat(self) -> bool:
+        return self.attacking or self.blocking is not None
+
+
+class Player(NamedTuple):
+    life: int = 20
+    poison: int = 0
+    lost: bool = False
+
+
+class Target(NamedTuple):
+    """A target chosen for a spell or ability: a card object or a player.
+
+    For a card, ``gen`` is its incarnation when targeted; if the card has changed zones since,
+    the target is illegal on resolution (608.2b, 400.7).
+    """
+
+    card: int | None = None
+    gen: int = 0
+    player: int | None = None
+
+
+class Hit(NamedTuple):
+    """One share of a damage event: ``amount`` damage to a card slot or to a player."""
+
+    amount: int
+    card: int | None = None
+    gen: int = 0
+    player: int | None = None
+
+
+class StackObject(NamedTuple):
+    """A spell, ability, trigger or (pre-M10) combat-damage assignment on the stack."""
+
+    kind: StackKind
+    name: str
+    controller: int
+    effect: Effect | None
+    targets: tuple[Target, ...] = ()
+    source: int | None = None  # slot of the source permanent, for abilities and triggers
+    source_gen: int = 0
+    combat_hits: tuple[tuple[int, Hit], ...] = ()  # (source slot, hit) for pre-M10 damage
+    combat_keywords: tuple[tuple[int, frozenset[Keyword]], ...] = ()
+
+
+class Combat(NamedTuple):
+    """Combat bookkeeping beyond the per-card attacking/blocking fields.
+
+    ``orders``: M10 damage assignment orders (attacker slot, blocker slots in order).
+    ``first_strikers``: the creatures that had first strike when the first-strike damage step
+    began (510.4): they do not deal damage again in the regular step.
+    ``first_strike_step``: this combat has a first-strike damage step.
+    ``declared``: attackers have been declared this combat (so blockers can be).
+    """
+
+    orders: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    first_strikers: frozenset[int] = frozenset()
+    first_strike_step: bool = False
+    declared: bool = False
+
+
+class GameState(NamedTuple):
+    """The whole game at one moment. ``priority`` is the player holding priority, or ``None``
+    while a turn-based choice (``decision``) is awaited or in steps without priority."""
+
+    setup: Setup
+    edition: Edition
+    turn: int
+    active: int
+    step: Step
+    priority: int | None
+    passed: frozenset[int]
+    decision: Decision
+    stack: tuple[StackObject, ...]
+    pending: tuple[StackObject, ...]
+    players: tuple[Player, ...]
+    cards: tuple[Card, ...]
+    combat: Combat = Combat()
+
+    @property
+    def defending(self) -> int:
+        """The non-active player of a two-player game (506.2)."""
+        return 1 - self.active
+
+    def card(self, handle: str) -> Card:
+        return self.cards[self.setup.slot_of(handle)]
+
+    def handle(self, slot: int) -> str:
+        return self.setup.handles[slot]
+
+    def template(self, slot: int) -> CardTemplate:
+        return self.setup.templates[slot]
+
+    def player_name(self, index: int) -> str:
+        return self.setup.player_names[index]
