@@ -20,7 +20,10 @@ app = typer.Typer(
 )
 
 # Modules under regen_model.cli that define ``register(app)``, in help order.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "run",
+    "verify",
+)
 
 
 def _register_all() -> None:

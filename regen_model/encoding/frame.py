@@ -1,0 +1,1090 @@
+"""The game state as Z3 constants: one ``Frame`` per time step, plus frame-independent
+``Statics`` for what is printed on the cards.
+
+This module is the *abstraction function* between the two views: ``pin`` states that a frame
+equals a concrete ``GameState`` and ``read`` turns a model back into one. Everything else in
+the encoding talks about frames only.
+
+Representation choices, and why:
+
+* Only ``Int`` and ``Bool`` constants (enums are their ordinal, "none" is -1): this is the
+  fragment Spacer's CHC engine handles best, and every frame flattens to one list of
+  variables (``Frame.vars``), which is what CHC predicates and k-induction need.
+* Card slots are fixed; a card's identity is (slot, gen) as in the engine (400.7).
+* Descriptive strings (a shield's origin, a stack object's name) are not represented: no rule
+  depends on them. ``read`` fills them with neutral text.
+* Printed characteristics are symbolic ``Statics`` so a proof covers every card in the scope,
+  not only the cards of one scenario; ``pin_statics`` fixes them to a scenario's cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import z3
+
+from regen_model.encoding.scope import OutOfScope, Scope
+from regen_model.model.cards import (
+    AbilityKind,
+    ActivatedAbility,
+    CardTemplate,
+    DamageTrigger,
+    TriggerEffect,
+)
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import (
+    Attachment,
+    CardType,
+    CounterKind,
+    Decision,
+    Edition,
+    Keyword,
+    Rider,
+    StackKind,
+    Step,
+    Zone,
+    ordinal,
+)
+from regen_model.model.state import (
+    Card,
+    Combat,
+    GameState,
+    Ghost,
+    Hit,
+    Player,
+    Setup,
+    Shield,
+    StackObject,
+    Target,
+)
+
+KEYWORDS: tuple[Keyword, ...] = tuple(Keyword)
+NONE = -1  # "no card / no player" in Int fields
+PLAYER_RECIPIENT = -1  # in combat hits: the defending player
+
+Z3Ref = Any  # z3 ships no type stubs
+
+
+def _int(name: str) -> Z3Ref:
+    return z3.Int(name)
+
+
+def _bool(name: str) -> Z3Ref:
+    return z3.Bool(name)
+
+
+def _ord(value: Any) -> int:
+    return ordinal(value)
+
+
+def _in_enum(term: Z3Ref, enum: type[StrEnum]) -> Z3Ref:
+    return z3.And(term >= 0, term < len(enum.__members__))
+
+
+# --- statics ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardStatics:
+    """Printed characteristics of one card slot (see ``CardTemplate``)."""
+
+    owner: Z3Ref
+    creature: Z3Ref
+    power: Z3Ref
+    toughness: Z3Ref
+    keywords: tuple[Z3Ref, ...]  # one Bool per ``Keyword``
+    attachment: Z3Ref  # ordinal of ``Attachment``
+    static_regen: Z3Ref
+    bonus_power: Z3Ref
+    bonus_toughness: Z3Ref
+    regen_ability: Z3Ref  # has "{cost}: Regenerate this" as ability 0
+    regen_rider: Z3Ref  # ordinal of ``Rider`` for that ability
+    unregen_ability: Z3Ref  # has Knight of the Holy Nimbus's ability (opponents only)
+    trigger: Z3Ref  # 0 none, 1 gain life, 2 lose life (``DamageTrigger``)
+    trigger_combat_only: Z3Ref
+
+    def kw(self, keyword: Keyword) -> Z3Ref:
+        return self.keywords[KEYWORDS.index(keyword)]
+
+
+@dataclass(frozen=True)
+class Statics:
+    scope: Scope
+    cards: tuple[CardStatics, ...]
+
+    @staticmethod
+    def fresh(scope: Scope, tag: str = "s") -> Statics:
+        cards = []
+        for i in range(scope.cards):
+            p = f"{tag}.c{i}"
+            cards.append(
+                CardStatics(
+                    owner=_int(f"{p}.owner"),
+                    creature=_bool(f"{p}.creature"),
+                    power=_int(f"{p}.power"),
+                    toughness=_int(f"{p}.toughness"),
+                    keywords=tuple(_bool(f"{p}.kw.{k.value}") for k in KEYWORDS),
+                    attachment=_int(f"{p}.attachment"),
+                    static_regen=_bool(f"{p}.static_regen"),
+                    bonus_power=_int(f"{p}.bonus_power"),
+                    bonus_toughness=_int(f"{p}.bonus_toughness"),
+                    regen_ability=_bool(f"{p}.regen_ability"),
+                    regen_rider=_int(f"{p}.regen_rider"),
+                    unregen_ability=_bool(f"{p}.unregen_ability"),
+                    trigger=_int(f"{p}.trigger"),
+                    trigger_combat_only=_bool(f"{p}.trigger_combat_only"),
+                )
+            )
+        return Statics(scope, tuple(cards))
+
+    def domain(self) -> list[Z3Ref]:
+        """Which printed cards the scope allows."""
+        out = []
+        sc = self.scope
+        for c in self.cards:
+            out += [
+                z3.Or(c.owner == 0, c.owner == 1),
+                c.power >= 0,
+                c.power <= sc.max_power,
+                c.toughness >= 0,
+                c.toughness <= sc.max_toughness,
+                _in_enum(c.attachment, Attachment),
+                _in_enum(c.regen_rider, Rider),
+                c.trigger >= 0,
+                c.trigger <= 2,
+                c.bonus_power >= 0,
+                c.bonus_power <= sc.max_amount,
+                c.bonus_toughness >= 0,
+                c.bonus_toughness <= sc.max_amount,
+                # Auras and Equipment are not creatures; only they give a bonus; only Auras
+                # have umbra armor; only creatures have abilities or triggers of our kinds.
+                z3.Implies(c.attachment != _ord(Attachment.NONE), z3.Not(c.creature)),
+                z3.Implies(
+                    c.attachment == _ord(Attachment.NONE),
+                    z3.And(c.bonus_power == 0, c.bonus_toughness == 0),
+                ),
+                z3.Implies(c.kw(Keyword.UMBRA_ARMOR), c.attachment == _ord(Attachment.AURA)),
+                z3.Implies(
+                    z3.Not(c.creature),
+                    z3.And(
+                        z3.Not(c.regen_ability),
+                        z3.Not(c.unregen_ability),
+                        c.trigger == 0,
+                        z3.Not(c.static_regen),
+                    ),
+                ),
+                z3.Implies(z3.Not(c.regen_ability), c.regen_rider == _ord(Rider.NONE)),
+                z3.Implies(c.trigger == 0, z3.Not(c.trigger_combat_only)),
+            ]
+        return out
+
+    def vars(self) -> list[Z3Ref]:
+        out: list[Z3Ref] = []
+        for c in self.cards:
+            out += [
+                c.owner,
+                c.creature,
+                c.power,
+                c.toughness,
+                *c.keywords,
+                c.attachment,
+                c.static_regen,
+                c.bonus_power,
+                c.bonus_toughness,
+                c.regen_ability,
+                c.regen_rider,
+                c.unregen_ability,
+                c.trigger,
+                c.trigger_combat_only,
+            ]
+        return out
+
+
+def template_fits(template: CardTemplate) -> str | None:
+    """Why a printed card cannot be represented by ``CardStatics`` (None if it can)."""
+    kinds = [a.kind for a in template.abilities]
+    if kinds not in (
+        [],
+        [AbilityKind.REGENERATE_SELF],
+        [AbilityKind.MAKE_SELF_UNREGENERABLE],
+        [AbilityKind.REGENERATE_SELF, AbilityKind.MAKE_SELF_UNREGENERABLE],
+    ):
+        return f"{template.name}: ability layout {kinds} is not representable"
+    for a in template.abilities:
+        if a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE and not a.opponent_only:
+            return f"{template.name}: only the opponents-only unregenerable ability is modelled"
+        if a.kind is AbilityKind.REGENERATE_SELF and a.opponent_only:
+            return f"{template.name}: an opponents-only regeneration ability is not modelled"
+    if template.types - {CardType.CREATURE, CardType.ARTIFACT, CardType.ENCHANTMENT, CardType.LAND}:
+        return f"{template.name}: unknown card type"
+    return None
+
+
+def ability_index(template: CardTemplate, kind: AbilityKind) -> int:
+    for i, a in enumerate(template.abilities):
+        if a.kind is kind:
+            return i
+    return -1
+
+
+def pin_statics(statics: Statics, setup: Setup) -> list[Z3Ref]:
+    """Equalities fixing the printed cards to a scenario's cards."""
+    if len(setup.templates) > statics.scope.cards:
+        raise OutOfScope(
+            f"{len(setup.templates)} cards do not fit a scope of {statics.scope.cards}"
+        )
+    out = []
+    for i, c in enumerate(statics.cards):
+        if i >= len(setup.templates):
+            # Unused slots: a card that never matters (it stays in exile, see ``pin``).
+            out += [c.owner == 0, z3.Not(c.creature), c.power == 0, c.toughness == 0]
+            out += [z3.Not(k) for k in c.keywords]
+            out += [
+                c.attachment == _ord(Attachment.NONE),
+                z3.Not(c.static_regen),
+                c.bonus_power == 0,
+                c.bonus_toughness == 0,
+                z3.Not(c.regen_ability),
+                c.regen_rider == _ord(Rider.NONE),
+                z3.Not(c.unregen_ability),
+                c.trigger == 0,
+                z3.Not(c.trigger_combat_only),
+            ]
+            continue
+        t = setup.templates[i]
+        reason = template_fits(t)
+        if reason:
+            raise OutOfScope(reason)
+        regen = [a for a in t.abilities if a.kind is AbilityKind.REGENERATE_SELF]
+        trig = t.damage_trigger
+        out += [
+            c.owner == setup.owners[i],
+            c.creature == t.is_creature,
+            c.power == t.power,
+            c.toughness == t.toughness,
+            *[c.kw(k) == (k in t.keywords) for k in KEYWORDS],
+            c.attachment == _ord(t.attachment),
+            c.static_regen == t.static_regeneration,
+            c.bonus_power == t.attach_bonus[0],
+            c.bonus_toughness == t.attach_bonus[1],
+            c.regen_ability == bool(regen),
+            c.regen_rider == _ord(regen[0].rider if regen else Rider.NONE),
+            c.unregen_ability
+            == any(a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE for a in t.abilities),
+            c.trigger
+            == (0 if trig is None else 1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
+            c.trigger_combat_only == (trig is not None and trig.combat_only),
+        ]
+    return out
+
+
+def read_statics(
+    model: Z3Ref, statics: Statics, player_names: tuple[str, ...] = ("A", "B")
+) -> Setup:
+    """Printed cards chosen by the solver, as a ``Setup`` the engine can run."""
+    templates = []
+    owners = []
+    for i, c in enumerate(statics.cards):
+        kws = frozenset(k for k in KEYWORDS if _b(model, c.kw(k)))
+        abilities: list[ActivatedAbility] = []
+        if _b(model, c.regen_ability):
+            abilities.append(
+                ActivatedAbility(
+                    AbilityKind.REGENERATE_SELF, rider=list(Rider)[_i(model, c.regen_rider)]
+                )
+            )
+        if _b(model, c.unregen_ability):
+            abilities.append(
+                ActivatedAbility(AbilityKind.MAKE_SELF_UNREGENERABLE, opponent_only=True)
+            )
+        trig_kind = _i(model, c.trigger)
+        trigger = None
+        if trig_kind:
+            effect = TriggerEffect.GAIN_LIFE if trig_kind == 1 else TriggerEffect.LOSE_LIFE
+            trigger = DamageTrigger(effect, combat_only=_b(model, c.trigger_combat_only))
+        attachment = list(Attachment)[_i(model, c.attachment)]
+        types = (
+            frozenset({CardType.CREATURE})
+            if _b(model, c.creature)
+            else frozenset(
+                {CardType.ENCHANTMENT if attachment is Attachment.AURA else CardType.ARTIFACT}
+            )
+        )
+        templates.append(
+            CardTemplate(
+                name=f"card {i}",
+                types=types,
+                power=_i(model, c.power),
+                toughness=_i(model, c.toughness),
+                keywords=kws,
+                attachment=attachment,
+                static_regeneration=_b(model, c.static_regen),
+                abilities=tuple(abilities),
+                damage_trigger=trigger,
+                attach_bonus=(_i(model, c.bonus_power), _i(model, c.bonus_toughness)),
+            )
+        )
+        owners.append(_i(model, c.owner))
+    return Setup(
+        player_names=player_names,
+        handles=tuple(f"c{i}" for i in range(len(templates))),
+        templates=tuple(templates),
+        owners=tuple(owners),
+    )
+
+
+# --- frames ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShieldVars:
+    present: Z3Ref
+    used: Z3Ref
+    rider: Z3Ref
+    creator: Z3Ref
+
+
+@dataclass(frozen=True)
+class GhostVars:
+    shields_made: Z3Ref
+    destructions: Z3Ref
+    by_shield: Z3Ref
+    by_static: Z3Ref
+    by_other: Z3Ref
+
+
+@dataclass(frozen=True)
+class CardVars:
+    zone: Z3Ref
+    gen: Z3Ref
+    control: Z3Ref
+    control_eot: Z3Ref  # NONE or a player
+    tapped: Z3Ref
+    damage: Z3Ref
+    deathtouched: Z3Ref
+    plus: Z3Ref
+    minus: Z3Ref
+    shield_counters: Z3Ref
+    power_eot: Z3Ref
+    toughness_eot: Z3Ref
+    kw_granted: tuple[Z3Ref, ...]
+    kw_removed: tuple[Z3Ref, ...]
+    cant_regen: Z3Ref
+    attached_to: Z3Ref  # NONE or a slot
+    shields: tuple[ShieldVars, ...]
+    attacking: Z3Ref
+    blocking: Z3Ref  # NONE or the attacker's slot
+    blocked: Z3Ref
+    ghost: GhostVars
+    first_striker: Z3Ref  # in Combat.first_strikers
+    ordered: Z3Ref  # has a damage assignment order (M10)
+    order_pos: Z3Ref  # NONE or its position in its attacker's order (M10)
+
+    def granted(self, k: Keyword) -> Z3Ref:
+        return self.kw_granted[KEYWORDS.index(k)]
+
+    def removed(self, k: Keyword) -> Z3Ref:
+        return self.kw_removed[KEYWORDS.index(k)]
+
+
+@dataclass(frozen=True)
+class StackVars:
+    """One stack object (or waiting trigger). Effect fields mirror ``Effect``."""
+
+    kind: Z3Ref
+    controller: Z3Ref
+    effect: Z3Ref  # ordinal of EffectKind
+    amount: Z3Ref
+    power: Z3Ref
+    toughness: Z3Ref
+    keywords: tuple[Z3Ref, ...]
+    cant_regen: Z3Ref
+    rider: Z3Ref
+    counter: Z3Ref
+    until_eot: Z3Ref
+    n_targets: Z3Ref
+    target_card: tuple[Z3Ref, ...]
+    target_gen: tuple[Z3Ref, ...]
+    target_player: tuple[Z3Ref, ...]
+    source: Z3Ref
+    source_gen: Z3Ref
+    # pre-M10 combat damage: hits[src][r] is the damage from card src to card r, or to the
+    # defending player when r == scope.cards; hit_gen[r] the recipient's incarnation.
+    hits: tuple[tuple[Z3Ref, ...], ...]
+    hit_gen: tuple[Z3Ref, ...]
+    hit_keywords: tuple[tuple[Z3Ref, ...], ...]
+
+
+@dataclass(frozen=True)
+class PlayerVars:
+    life: Z3Ref
+    poison: Z3Ref
+    lost: Z3Ref
+
+
+@dataclass(frozen=True)
+class Frame:
+    tag: str
+    scope: Scope
+    statics: Statics
+    edition: Z3Ref
+    turn: Z3Ref
+    active: Z3Ref
+    step: Z3Ref
+    priority: Z3Ref  # NONE or a player
+    passed: tuple[Z3Ref, ...]
+    decision: Z3Ref
+    stack_size: Z3Ref
+    stack: tuple[StackVars, ...]
+    pending_size: Z3Ref
+    pending: tuple[StackVars, ...]
+    players: tuple[PlayerVars, ...]
+    cards: tuple[CardVars, ...]
+    first_strike_step: Z3Ref
+    declared: Z3Ref
+
+    # --- construction -----------------------------------------------------------------------
+
+    @staticmethod
+    def fresh(statics: Statics, tag: str) -> Frame:
+        sc = statics.scope
+        n = sc.cards
+
+        def stack_obj(p: str) -> StackVars:
+            return StackVars(
+                kind=_int(f"{p}.kind"),
+                controller=_int(f"{p}.controller"),
+                effect=_int(f"{p}.effect"),
+                amount=_int(f"{p}.amount"),
+                power=_int(f"{p}.power"),
+                toughness=_int(f"{p}.toughness"),
+                keywords=tuple(_bool(f"{p}.kw.{k.value}") for k in KEYWORDS),
+                cant_regen=_bool(f"{p}.cant_regen"),
+                rider=_int(f"{p}.rider"),
+                counter=_int(f"{p}.counter"),
+                until_eot=_bool(f"{p}.until_eot"),
+                n_targets=_int(f"{p}.n_targets"),
+                target_card=tuple(_int(f"{p}.t{j}.card") for j in range(sc.targets)),
+                target_gen=tuple(_int(f"{p}.t{j}.gen") for j in range(sc.targets)),
+                target_player=tuple(_int(f"{p}.t{j}.player") for j in range(sc.targets)),
+                source=_int(f"{p}.source"),
+                source_gen=_int(f"{p}.source_gen"),
+                hits=tuple(tuple(_int(f"{p}.hit.{s}.{r}") for r in range(n + 1)) for s in range(n)),
+                hit_gen=tuple(_int(f"{p}.hit_gen.{r}") for r in range(n)),
+                hit_keywords=tuple(
+                    tuple(_bool(f"{p}.hit_kw.{s}.{k.value}") for k in KEYWORDS) for s in range(n)
+                ),
+            )
+
+        cards = []
+        for i in range(n):
+            p = f"{tag}.c{i}"
+            cards.append(
+                CardVars(
+                    zone=_int(f"{p}.zone"),
+                    gen=_int(f"{p}.gen"),
+                    control=_int(f"{p}.control"),
+                    control_eot=_int(f"{p}.control_eot"),
+                    tapped=_bool(f"{p}.tapped"),
+                    damage=_int(f"{p}.damage"),
+                    deathtouched=_bool(f"{p}.deathtouched"),
+                    plus=_int(f"{p}.plus"),
+                    minus=_int(f"{p}.minus"),
+                    shield_counters=_int(f"{p}.shield_counters"),
+                    power_eot=_int(f"{p}.power_eot"),
+                    toughness_eot=_int(f"{p}.toughness_eot"),
+                    kw_granted=tuple(_bool(f"{p}.granted.{k.value}") for k in KEYWORDS),
+                    kw_removed=tuple(_bool(f"{p}.removed.{k.value}") for k in KEYWORDS),
+                    cant_regen=_bool(f"{p}.cant_regen"),
+                    attached_to=_int(f"{p}.attached_to"),
+                    shields=tuple(
+                        ShieldVars(
+                            present=_bool(f"{p}.sh{j}.present"),
+                            used=_bool(f"{p}.sh{j}.used"),
+                            rider=_int(f"{p}.sh{j}.rider"),
+                            creator=_int(f"{p}.sh{j}.creator"),
+                        )
+                        for j in range(sc.shields)
+                    ),
+                    attacking=_bool(f"{p}.attacking"),
+                    blocking=_int(f"{p}.blocking"),
+                    blocked=_bool(f"{p}.blocked"),
+                    ghost=GhostVars(
+                        shields_made=_int(f"{p}.g.shields_made"),
+                        destructions=_int(f"{p}.g.destructions"),
+                        by_shield=_int(f"{p}.g.by_shield"),
+                        by_static=_int(f"{p}.g.by_static"),
+                        by_other=_int(f"{p}.g.by_other"),
+                    ),
+                    first_striker=_bool(f"{p}.first_striker"),
+                    ordered=_bool(f"{p}.ordered"),
+                    order_pos=_int(f"{p}.order_pos"),
+                )
+            )
+        return Frame(
+            tag=tag,
+            scope=sc,
+            statics=statics,
+            edition=_int(f"{tag}.edition"),
+            turn=_int(f"{tag}.turn"),
+            active=_int(f"{tag}.active"),
+            step=_int(f"{tag}.step"),
+            priority=_int(f"{tag}.priority"),
+            passed=tuple(_bool(f"{tag}.passed{p}") for p in range(sc.players)),
+            decision=_int(f"{tag}.decision"),
+            stack_size=_int(f"{tag}.stack_size"),
+            stack=tuple(stack_obj(f"{tag}.stack{j}") for j in range(sc.stack)),
+            pending_size=_int(f"{tag}.pending_size"),
+            pending=tuple(stack_obj(f"{tag}.pending{j}") for j in range(sc.pending)),
+            players=tuple(
+                PlayerVars(
+                    life=_int(f"{tag}.p{p}.life"),
+                    poison=_int(f"{tag}.p{p}.poison"),
+                    lost=_bool(f"{tag}.p{p}.lost"),
+                )
+                for p in range(sc.players)
+            ),
+            cards=tuple(cards),
+            first_strike_step=_bool(f"{tag}.first_strike_step"),
+            declared=_bool(f"{tag}.declared"),
+        )
+
+    # --- flattening and ranges ---------------------------------------------------------------
+
+    def vars(self) -> list[Z3Ref]:
+        """Every state variable of the frame in a fixed order (for CHC and k-induction)."""
+        out: list[Z3Ref] = [
+            self.edition,
+            self.turn,
+            self.active,
+            self.step,
+            self.priority,
+            *self.passed,
+            self.decision,
+            self.stack_size,
+            self.pending_size,
+            self.first_strike_step,
+            self.declared,
+        ]
+        for p in self.players:
+            out += [p.life, p.poison, p.lost]
+        for c in self.cards:
+            out += [
+                c.zone,
+                c.gen,
+                c.control,
+                c.control_eot,
+                c.tapped,
+                c.damage,
+                c.deathtouched,
+                c.plus,
+                c.minus,
+                c.shield_counters,
+                c.power_eot,
+                c.toughness_eot,
+                *c.kw_granted,
+                *c.kw_removed,
+                c.cant_regen,
+                c.attached_to,
+                c.attacking,
+                c.blocking,
+                c.blocked,
+                c.first_striker,
+                c.ordered,
+                c.order_pos,
+                c.ghost.shields_made,
+                c.ghost.destructions,
+                c.ghost.by_shield,
+                c.ghost.by_static,
+                c.ghost.by_other,
+            ]
+            for s in c.shields:
+                out += [s.present, s.used, s.rider, s.creator]
+        for obj in (*self.stack, *self.pending):
+            out += _stack_vars(obj)
+        return out
+
+    def domain(self) -> list[Z3Ref]:
+        """Type and shape constraints every frame satisfies (not rules: just what fits)."""
+        sc = self.scope
+        n = sc.cards
+        out: list[Z3Ref] = [
+            _in_enum(self.edition, Edition),
+            z3.Or(*[self.edition == _ord(e) for e in sc.editions]),
+            self.turn >= 1,
+            z3.Or(self.active == 0, self.active == 1),
+            _in_enum(self.step, Step),
+            z3.Or(self.priority == NONE, self.priority == 0, self.priority == 1),
+            _in_enum(self.decision, Decision),
+            self.stack_size >= 0,
+            self.stack_size <= sc.stack,
+            self.pending_size >= 0,
+            self.pending_size <= sc.pending,
+        ]
+        for p in self.players:
+            out += [p.poison >= 0]
+        for i, c in enumerate(self.cards):
+            out += [
+                _in_enum(c.zone, Zone),
+                c.gen >= 0,
+                z3.Or(c.control == 0, c.control == 1),
+                z3.Or(c.control_eot == NONE, c.control_eot == 0, c.control_eot == 1),
+                c.damage >= 0,
+                c.plus >= 0,
+                c.minus >= 0,
+                c.shield_counters >= 0,
+                c.attached_to >= NONE,
+                c.attached_to < n,
+                c.attached_to != i,
+                c.blocking >= NONE,
+                c.blocking < n,
+                c.blocking != i,
+                c.order_pos >= NONE,
+                c.order_pos < n,
+                c.ghost.shields_made >= 0,
+                c.ghost.destructions >= 0,
+                c.ghost.by_shield >= 0,
+                c.ghost.by_static >= 0,
+                c.ghost.by_other >= 0,
+                *[z3.Not(z3.And(g, r)) for g, r in zip(c.kw_granted, c.kw_removed, strict=True)],
+            ]
+            for j, s in enumerate(c.shields):
+                out += [
+                    _in_enum(s.rider, Rider),
+                    z3.Or(s.creator == 0, s.creator == 1),
+                    z3.Implies(
+                        z3.Not(s.present), z3.And(z3.Not(s.used), s.rider == 0, s.creator == 0)
+                    ),
+                ]
+                if j > 0:  # shields fill slots from the first one (append-only list)
+                    out.append(z3.Implies(s.present, c.shields[j - 1].present))
+        for j, obj in enumerate(self.stack):
+            out += _stack_domain(obj, sc, present=j < self.stack_size)
+        for j, obj in enumerate(self.pending):
+            out += _stack_domain(obj, sc, present=j < self.pending_size)
+        return out
+
+
+def _stack_vars(obj: StackVars) -> list[Z3Ref]:
+    out = [
+        obj.kind,
+        obj.controller,
+        obj.effect,
+        obj.amount,
+        obj.power,
+        obj.toughness,
+        *obj.keywords,
+        obj.cant_regen,
+        obj.rider,
+        obj.counter,
+        obj.until_eot,
+        obj.n_targets,
+        *obj.target_card,
+        *obj.target_gen,
+        *obj.target_player,
+        obj.source,
+        obj.source_gen,
+        *obj.hit_gen,
+    ]
+    for row in obj.hits:
+        out += list(row)
+    for row in obj.hit_keywords:
+        out += list(row)
+    return out
+
+
+def _stack_domain(obj: StackVars, sc: Scope, present: Z3Ref) -> list[Z3Ref]:
+    """Shape constraints of a stack slot; an absent slot is all zeros/NONE (canonical)."""
+    n = sc.cards
+    shape = [
+        _in_enum(obj.kind, StackKind),
+        z3.Or(obj.controller == 0, obj.controller == 1),
+        _in_enum(obj.effect, EffectKind),
+        _in_enum(obj.rider, Rider),
+        _in_enum(obj.counter, CounterKind),
+        obj.n_targets >= 0,
+        obj.n_targets <= sc.targets,
+        obj.source >= NONE,
+        obj.source < n,
+    ]
+    for j in range(sc.targets):
+        shape += [
+            obj.target_card[j] >= NONE,
+            obj.target_card[j] < n,
+            z3.Or(
+                obj.target_player[j] == NONE, obj.target_player[j] == 0, obj.target_player[j] == 1
+            ),
+        ]
+    for row in obj.hits:
+        shape += [h >= 0 for h in row]
+    empty = z3.And(*_zero_stack(obj))
+    return [z3.If(present, z3.And(*shape), empty)]
+
+
+def _zero_stack(obj: StackVars) -> list[Z3Ref]:
+    out = [
+        obj.kind == 0,
+        obj.controller == 0,
+        obj.effect == 0,
+        obj.amount == 0,
+        obj.power == 0,
+        obj.toughness == 0,
+        *[z3.Not(k) for k in obj.keywords],
+        z3.Not(obj.cant_regen),
+        obj.rider == 0,
+        obj.counter == 0,
+        z3.Not(obj.until_eot),
+        obj.n_targets == 0,
+        *[t == NONE for t in obj.target_card],
+        *[g == 0 for g in obj.target_gen],
+        *[p == NONE for p in obj.target_player],
+        obj.source == NONE,
+        obj.source_gen == 0,
+        *[g == 0 for g in obj.hit_gen],
+    ]
+    for row in obj.hits:
+        out += [h == 0 for h in row]
+    for row in obj.hit_keywords:
+        out += [z3.Not(k) for k in row]
+    return out
+
+
+# --- the abstraction function: concrete state <-> frame ---------------------------------------
+
+
+def assignment(frame: Frame, state: GameState) -> list[tuple[Z3Ref, Z3Ref]]:
+    """(variable, value) pairs giving every frame variable its value in ``state``.
+
+    Raises ``OutOfScope`` when the state does not fit the frame's scope. Unused card slots are
+    cards in exile that never matter; absent stack/shield slots are zero (canonical form).
+    """
+    sc = frame.scope
+    n = sc.cards
+    if len(state.cards) > n:
+        raise OutOfScope(f"{len(state.cards)} cards do not fit a scope of {n}")
+    if len(state.stack) > sc.stack:
+        raise OutOfScope(f"a stack of {len(state.stack)} does not fit a scope of {sc.stack}")
+    if len(state.pending) > sc.pending:
+        raise OutOfScope(
+            f"{len(state.pending)} waiting triggers do not fit a scope of {sc.pending}"
+        )
+    if state.edition not in sc.editions:
+        raise OutOfScope(f"edition {state.edition.value} is not in the scope")
+    pairs: list[tuple[Z3Ref, Z3Ref]] = []
+
+    def put(var: Z3Ref, value: int | bool) -> None:
+        pairs.append((var, z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value)))
+
+    put(frame.edition, _ord(state.edition))
+    put(frame.turn, state.turn)
+    put(frame.active, state.active)
+    put(frame.step, _ord(state.step))
+    put(frame.priority, NONE if state.priority is None else state.priority)
+    for p in range(sc.players):
+        put(frame.passed[p], p in state.passed)
+    put(frame.decision, _ord(state.decision))
+    put(frame.stack_size, len(state.stack))
+    put(frame.pending_size, len(state.pending))
+    put(frame.first_strike_step, state.combat.first_strike_step)
+    put(frame.declared, state.combat.declared)
+    for p, pv in enumerate(frame.players):
+        pl = state.players[p]
+        put(pv.life, pl.life)
+        put(pv.poison, pl.poison)
+        put(pv.lost, pl.lost)
+    order_of: dict[int, tuple[int, int]] = {}  # blocker -> (attacker, position)
+    ordered_attackers = set()
+    for attacker, order in state.combat.orders:
+        ordered_attackers.add(attacker)
+        for pos, b in enumerate(order):
+            order_of[b] = (attacker, pos)
+    for i, cv in enumerate(frame.cards):
+        card = (
+            state.cards[i]
+            if i < len(state.cards)
+            else Card(slot=i, zone=Zone.EXILE, gen=0, control=0)
+        )
+        if len(card.shields) > sc.shields:
+            raise OutOfScope(
+                f"card {i} has {len(card.shields)} shields; the scope allows {sc.shields}"
+            )
+        put(cv.zone, _ord(card.zone))
+        put(cv.gen, card.gen)
+        put(cv.control, card.control)
+        put(cv.control_eot, NONE if card.control_eot is None else card.control_eot)
+        put(cv.tapped, card.tapped)
+        put(cv.damage, card.damage)
+        put(cv.deathtouched, card.deathtouched)
+        put(cv.plus, card.plus)
+        put(cv.minus, card.minus)
+        put(cv.shield_counters, card.shield_counters)
+        put(cv.power_eot, card.power_eot)
+        put(cv.toughness_eot, card.toughness_eot)
+        for k, var in zip(KEYWORDS, cv.kw_granted, strict=True):
+            put(var, k in card.kw_granted)
+        for k, var in zip(KEYWORDS, cv.kw_removed, strict=True):
+            put(var, k in card.kw_removed)
+        put(cv.cant_regen, card.cant_regen)
+        put(cv.attached_to, NONE if card.attached_to is None else card.attached_to)
+        for j, sv in enumerate(cv.shields):
+            if j < len(card.shields):
+                s = card.shields[j]
+                put(sv.present, True)
+                put(sv.used, s.used)
+                put(sv.rider, _ord(s.rider))
+                put(sv.creator, s.creator)
+            else:
+                put(sv.present, False)
+                put(sv.used, False)
+                put(sv.rider, 0)
+                put(sv.creator, 0)
+        put(cv.attacking, card.attacking)
+        put(cv.blocking, NONE if card.blocking is None else card.blocking)
+        put(cv.blocked, card.blocked)
+        g = card.ghost
+        put(cv.ghost.shields_made, g.shields_made)
+        put(cv.ghost.destructions, g.destructions)
+        put(cv.ghost.by_shield, g.by_shield)
+        put(cv.ghost.by_static, g.by_static)
+        put(cv.ghost.by_other, g.by_other)
+        put(cv.first_striker, i in state.combat.first_strikers)
+        put(cv.ordered, i in ordered_attackers)
+        put(cv.order_pos, order_of[i][1] if i in order_of else NONE)
+    for objs, slots in ((state.stack, frame.stack), (state.pending, frame.pending)):
+        for j, sv2 in enumerate(slots):
+            _put_stack(put, sv2, objs[j] if j < len(objs) else None, sc)
+    return pairs
+
+
+def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> None:
+    n = sc.cards
+    if obj is None:
+        for eq in _zero_stack(sv):
+            # every zero constraint is ``var == value`` or ``Not(var)``: read it back
+            if z3.is_not(eq):
+                put(eq.arg(0), False)
+            else:
+                put(eq.arg(0), eq.arg(1).as_long())
+        return
+    if len(obj.targets) > sc.targets:
+        raise OutOfScope(
+            f"{obj.name} has {len(obj.targets)} targets; the scope allows {sc.targets}"
+        )
+    e = obj.effect if obj.effect is not None else Effect(EffectKind.DAMAGE)
+    put(sv.kind, _ord(obj.kind))
+    put(sv.controller, obj.controller)
+    put(sv.effect, _ord(e.kind) if obj.effect is not None else 0)
+    put(sv.amount, e.amount if obj.effect is not None else 0)
+    put(sv.power, e.power)
+    put(sv.toughness, e.toughness)
+    for k, var in zip(KEYWORDS, sv.keywords, strict=True):
+        put(var, k in e.keywords)
+    put(sv.cant_regen, e.cant_regen)
+    put(sv.rider, _ord(e.rider))
+    put(sv.counter, _ord(e.counter))
+    put(sv.until_eot, e.until_end_of_turn)
+    put(sv.n_targets, len(obj.targets))
+    for j in range(sc.targets):
+        t = obj.targets[j] if j < len(obj.targets) else None
+        put(sv.target_card[j], NONE if t is None or t.card is None else t.card)
+        put(sv.target_gen[j], 0 if t is None else t.gen)
+        put(sv.target_player[j], NONE if t is None or t.player is None else t.player)
+    put(sv.source, NONE if obj.source is None else obj.source)
+    put(sv.source_gen, obj.source_gen)
+    amounts = [[0] * (n + 1) for _ in range(n)]
+    gens = [0] * n
+    for src, hit in obj.combat_hits:
+        r = n if hit.player is not None else (hit.card if hit.card is not None else n)
+        amounts[src][r] += hit.amount
+        if hit.card is not None:
+            gens[hit.card] = hit.gen
+    kw = dict(obj.combat_keywords)
+    for s in range(n):
+        for r in range(n + 1):
+            put(sv.hits[s][r], amounts[s][r])
+        for k, var in zip(KEYWORDS, sv.hit_keywords[s], strict=True):
+            put(var, k in kw.get(s, frozenset()))
+    for r in range(n):
+        put(sv.hit_gen[r], gens[r])
+
+
+def pin(frame: Frame, state: GameState) -> list[Z3Ref]:
+    """Equalities stating that ``frame`` is ``state`` (see ``assignment``)."""
+    return [var == value for var, value in assignment(frame, state)]
+
+
+def _b(model: Z3Ref, term: Z3Ref) -> bool:
+    return bool(z3.is_true(model.eval(term, model_completion=True)))
+
+
+def _i(model: Z3Ref, term: Z3Ref) -> int:
+    return int(model.eval(term, model_completion=True).as_long())
+
+
+def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
+    """The concrete state a model gives ``frame`` (names from ``setup``; see ``read_statics``)."""
+    sc = frame.scope
+    n = len(setup.templates)
+    orders: dict[int, list[tuple[int, int]]] = {}
+    cards = []
+    first_strikers = []
+    for i in range(n):
+        cv = frame.cards[i]
+        shields = tuple(
+            Shield(
+                origin="regeneration shield",
+                creator=_i(model, sv.creator),
+                rider=list(Rider)[_i(model, sv.rider)],
+                used=_b(model, sv.used),
+            )
+            for sv in cv.shields
+            if _b(model, sv.present)
+        )
+        ceot = _i(model, cv.control_eot)
+        att = _i(model, cv.attached_to)
+        blk = _i(model, cv.blocking)
+        cards.append(
+            Card(
+                slot=i,
+                zone=list(Zone)[_i(model, cv.zone)],
+                gen=_i(model, cv.gen),
+                control=_i(model, cv.control),
+                control_eot=None if ceot == NONE else ceot,
+                tapped=_b(model, cv.tapped),
+                damage=_i(model, cv.damage),
+                deathtouched=_b(model, cv.deathtouched),
+                plus=_i(model, cv.plus),
+                minus=_i(model, cv.minus),
+                shield_counters=_i(model, cv.shield_counters),
+                power_eot=_i(model, cv.power_eot),
+                toughness_eot=_i(model, cv.toughness_eot),
+                kw_granted=frozenset(
+                    k for k, v in zip(KEYWORDS, cv.kw_granted, strict=True) if _b(model, v)
+                ),
+                kw_removed=frozenset(
+                    k for k, v in zip(KEYWORDS, cv.kw_removed, strict=True) if _b(model, v)
+                ),
+                cant_regen=_b(model, cv.cant_regen),
+                attached_to=None if att == NONE else att,
+                shields=shields,
+                attacking=_b(model, cv.attacking),
+                blocking=None if blk == NONE else blk,
+                blocked=_b(model, cv.blocked),
+                ghost=Ghost(
+                    shields_made=_i(model, cv.ghost.shields_made),
+                    destructions=_i(model, cv.ghost.destructions),
+                    by_shield=_i(model, cv.ghost.by_shield),
+                    by_static=_i(model, cv.ghost.by_static),
+                    by_other=_i(model, cv.ghost.by_other),
+                ),
+            )
+        )
+        if _b(model, cv.first_striker):
+            first_strikers.append(i)
+        pos = _i(model, cv.order_pos)
+        if pos != NONE and blk != NONE:
+            orders.setdefault(blk, []).append((pos, i))
+    for i in range(n):
+        if _b(model, frame.cards[i].ordered):
+            orders.setdefault(i, [])
+    order_tuple = tuple(
+        (a, tuple(b for _, b in sorted(entries))) for a, entries in sorted(orders.items())
+    )
+    prio = _i(model, frame.priority)
+    passed = frozenset(p for p in range(sc.players) if _b(model, frame.passed[p]))
+    active = _i(model, frame.active)
+    stack = tuple(
+        _read_stack(model, frame.stack[j], sc, active) for j in range(_i(model, frame.stack_size))
+    )
+    pending = tuple(
+        _read_stack(model, frame.pending[j], sc, active)
+        for j in range(_i(model, frame.pending_size))
+    )
+    return GameState(
+        setup=setup,
+        edition=list(Edition)[_i(model, frame.edition)],
+        turn=_i(model, frame.turn),
+        active=active,
+        step=list(Step)[_i(model, frame.step)],
+        priority=None if prio == NONE else prio,
+        passed=passed,
+        decision=list(Decision)[_i(model, frame.decision)],
+        stack=stack,
+        pending=pending,
+        players=tuple(
+            Player(life=_i(model, p.life), poison=_i(model, p.poison), lost=_b(model, p.lost))
+            for p in frame.players
+        ),
+        cards=tuple(cards),
+        combat=Combat(
+            orders=order_tuple,
+            first_strikers=frozenset(first_strikers),
+            first_strike_step=_b(model, frame.first_strike_step),
+            declared=_b(model, frame.declared),
+        ),
+    )
+
+
+def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObject:
+    n = sc.cards
+    kind = list(StackKind)[_i(model, sv.kind)]
+    targets = []
+    for j in range(_i(model, sv.n_targets)):
+        card = _i(model, sv.target_card[j])
+        player = _i(model, sv.target_player[j])
+        targets.append(
+            Target(
+                card=None if card == NONE else card,
+                gen=_i(model, sv.target_gen[j]),
+                player=None if player == NONE else player,
+            )
+        )
+    source = _i(model, sv.source)
+    if kind is StackKind.COMBAT_DAMAGE:
+        hits = []
+        kws = []
+        for s in range(n):
+            row_kw = frozenset(
+                k for k, v in zip(KEYWORDS, sv.hit_keywords[s], strict=True) if _b(model, v)
+            )
+            any_hit = False
+            for r in range(n + 1):
+                amount = _i(model, sv.hits[s][r])
+                if amount:
+                    any_hit = True
+                    if r == n:
+                        hits.append((s, Hit(amount, player=1 - active)))
+                    else:
+                        hits.append((s, Hit(amount, card=r, gen=_i(model, sv.hit_gen[r]))))
+            if any_hit:
+                kws.append((s, row_kw))
+        return StackObject(
+            kind=kind,
+            name="combat damage",
+            controller=_i(model, sv.controller),
+            effect=None,
+            combat_hits=tuple(hits),
+            combat_keywords=tuple(kws),
+        )
+    effect = Effect(
+        kind=list(EffectKind)[_i(model, sv.effect)],
+        amount=_i(model, sv.amount),
+        power=_i(model, sv.power),
+        toughness=_i(model, sv.toughness),
+        keywords=frozenset(k for k, v in zip(KEYWORDS, sv.keywords, strict=True) if _b(model, v)),
+        cant_regen=_b(model, sv.cant_regen),
+        rider=list(Rider)[_i(model, sv.rider)],
+        counter=list(CounterKind)[_i(model, sv.counter)],
+        until_end_of_turn=_b(model, sv.until_eot),
+    )
+    return StackObject(
+        kind=kind,
+        name=f"{kind.value}",
+        controller=_i(model, sv.controller),
+        effect=effect,
+        targets=tuple(targets),
+        source=None if source == NONE else source,
+        source_gen=_i(model, sv.source_gen),
+    )

@@ -1,0 +1,42 @@
+"""The bounded scope of the symbolic model: how many of each thing a frame has room for.
+
+A concrete state fits a scope when it has at most that many cards, shields per card, stack
+objects and waiting triggers; ``frame.pin`` raises ``OutOfScope`` otherwise. Ranges bound the
+*parameters* of actions (how much damage an action may deal, which printed toughness a card
+may have) so that bounded searches stay finite; state fields themselves are unbounded
+integers, which is what lets induction and CHC proofs speak about every value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regen_model.model.enums import Edition
+
+
+class OutOfScope(ValueError):
+    """A concrete state or action does not fit the symbolic scope."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    cards: int = 3
+    shields: int = 2  # shield slots per card (used shields keep their slot until cleanup)
+    stack: int = 2  # stack objects
+    pending: int = 2  # triggered abilities waiting to be put on the stack
+    targets: int = 2  # targets per stack object
+    max_amount: int = 4  # largest damage / counter / pump amount an action may use
+    max_power: int = 4  # largest printed power of a card
+    max_toughness: int = 4  # largest printed toughness of a card
+    editions: tuple[Edition, ...] = (Edition.PRE_M10, Edition.M10, Edition.FDN)
+    players: int = 2
+
+    def describe(self) -> str:
+        return (
+            f"{self.cards} cards, {self.shields} shields/card, stack {self.stack}, "
+            f"pending {self.pending}, amounts 0..{self.max_amount}, "
+            f"P/T up to {self.max_power}/{self.max_toughness}"
+        )
+
+
+DEFAULT_SCOPE = Scope()
