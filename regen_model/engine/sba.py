@@ -58,6 +58,7 @@ def sba_pass(w: Work) -> bool:
         for i, card in enumerate(w.cards):
             if card.deathtouched:
                 w.cards[i] = card._replace(deathtouched=False)
+                w.emit(EventKind.NOTE, "sba.deathtouch-reset", w.name(i), deathtouch_record=False)
 
     performed = bool(zero or destroyed or auras or annihilate or losers)
     if not performed:

@@ -100,7 +100,10 @@ def end_step(w: Work) -> None:
         w.combat = Combat()
         w.emit(EventKind.NOTE, "combat.end", None, removed_from_combat="all")
     if step is Step.CLEANUP:
-        next_turn(w)
+        # 514.3a: players only get priority in cleanup when something happened there; once
+        # they all pass with an empty stack, another cleanup step begins (it ends the turn
+        # when nothing happens in it).
+        begin_step(w, Step.CLEANUP)
         return
     begin_step(w, next_step(w, step))
 

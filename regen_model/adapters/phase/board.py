@@ -1,0 +1,179 @@
+"""Putting one of our start states onto a phase.rs board.
+
+phase.rs has no "create this board" call; a game starts from two decks and opening hands. The
+quickest faithful route (found by our colleague's experiments, NOTES.md section 2) is: start a
+game whose decks hold exactly the cards we need, keep both hands, switch on debug mode, then move
+each card where it belongs with ``Debug`` actions, and finish with one state edit for what no
+Debug action sets (marked damage, deathtouch marks, regeneration shields, the turn number and
+priority). Cards the actions will cast wait in their owner's library (the "stock"), where they
+affect nothing; library filler keeps both players from drawing from an empty library.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import phase
+
+from regen_model.adapters.phase.carddata import FILLER, FILLER_COUNT
+from regen_model.adapters.phase.errors import AdapterError
+from regen_model.adapters.phase.game import Json, PhaseGame
+from regen_model.model.derived import controller
+from regen_model.model.enums import Step, Zone
+from regen_model.model.state import GameState
+
+SEED = 1
+
+# Steps a scenario may start in: those with priority and no combat in progress.
+STEP_TO_PHASE: dict[Step, str] = {
+    Step.UPKEEP: "Upkeep",
+    Step.DRAW: "Draw",
+    Step.MAIN1: "PreCombatMain",
+    Step.BEGIN_COMBAT: "BeginCombat",
+    Step.END_COMBAT: "EndCombat",
+    Step.MAIN2: "PostCombatMain",
+    Step.END: "End",
+}
+PHASE_TO_STEP: dict[str, Step] = {
+    "Untap": Step.UNTAP,
+    "Upkeep": Step.UPKEEP,
+    "Draw": Step.DRAW,
+    "PreCombatMain": Step.MAIN1,
+    "BeginCombat": Step.BEGIN_COMBAT,
+    "DeclareAttackers": Step.DECLARE_ATTACKERS,
+    "DeclareBlockers": Step.DECLARE_BLOCKERS,
+    "CombatDamage": Step.COMBAT_DAMAGE,
+    "EndCombat": Step.END_COMBAT,
+    "PostCombatMain": Step.MAIN2,
+    "End": Step.END,
+    "Cleanup": Step.CLEANUP,
+}
+ZONE_TO_PHASE: dict[Zone, str] = {
+    Zone.BATTLEFIELD: "Battlefield",
+    Zone.GRAVEYARD: "Graveyard",
+    Zone.EXILE: "Exile",
+}
+
+# Counter spellings on phase.rs objects. "shield" must be lower case: Debug ModifyCounters also
+# accepts "Shield", but that makes a generic counter of the same printed name which phase.rs's
+# damage and destruction code does not recognise (until the state is saved and reloaded).
+PLUS, MINUS, SHIELD = "P1P1", "M1M1", "shield"
+
+# A regeneration shield exactly as phase.rs writes it when "Regenerate target creature."
+# resolves (test_phase_cards checks this against phase.rs's own output). A used shield stays in
+# the list with "is_consumed": true until cleanup.
+SHIELD_TEMPLATE: Json = {
+    "event": "Destroy",
+    "execute": None,
+    "mode": {"type": "Mandatory"},
+    "valid_card": {"type": "SelfRef"},
+    "description": "Regenerate",
+    "condition": None,
+    "shield_kind": "Regeneration",
+    "expiry": {"type": "EndOfTurn"},
+    "origin": "Resolution",
+}
+
+Stock = Counter[tuple[int, str]]  # (owner seat, card name) -> copies waiting in the library
+
+
+def build_board(
+    engine: phase.Engine, state: GameState, stock: Stock, deadline: float | None
+) -> tuple[PhaseGame, dict[str, int]]:
+    """A phase.rs game showing ``state``; returns it and the object id of each card handle."""
+    setup = state.setup
+    decks: list[list[str]] = [[], []]
+    for slot, template in enumerate(setup.templates):
+        decks[setup.owners[slot]].append(template.name)
+    for (seat, name), copies in sorted(stock.items()):
+        decks[seat].extend([name] * copies)
+    for deck in decks:
+        deck.extend([FILLER.name] * FILLER_COUNT)
+    game = engine.new_game(player=decks[0], opponent=decks[1], seed=SEED, first_player=state.active)
+    pg = PhaseGame(engine, game, deadline)
+    for seat in (0, 1):
+        pg.apply(seat, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+    pg.edit(lambda st: st.__setitem__("debug_mode", True))
+
+    free: dict[tuple[int, str], list[int]] = {}
+    for key, obj in sorted(pg.state()["objects"].items(), key=lambda kv: int(kv[0])):
+        if obj["zone"] == "Hand":
+            pg.debug("MoveToZone", object_id=int(key), to_zone="Library")
+        free.setdefault((obj["owner"], obj["name"]), []).append(int(key))
+
+    ids: dict[str, int] = {}
+    for slot, card in enumerate(state.cards):
+        handle, owner, name = setup.handles[slot], setup.owners[slot], setup.templates[slot].name
+        pool = free.get((owner, name))
+        if not pool:
+            raise AdapterError(f"phase.rs did not create {name!r} for player {owner}")
+        oid = ids[handle] = pool.pop(0)
+        pg.debug("MoveToZone", object_id=oid, to_zone=ZONE_TO_PHASE[card.zone])
+        if not card.on_battlefield:
+            continue
+        if controller(card) != owner:
+            pg.debug("SetController", object_id=oid, controller=controller(card))
+        if card.tapped:
+            pg.debug("SetTapped", object_id=oid, tapped=True)
+        for kind, amount in (
+            (PLUS, card.plus),
+            (MINUS, card.minus),
+            (SHIELD, card.shield_counters),
+        ):
+            if amount:
+                pg.debug("ModifyCounters", object_id=oid, counter_type=kind, delta=amount)
+        # The model has no summoning sickness: every creature may attack and tap.
+        pg.debug("SetSummoningSickness", object_id=oid, sick=False)
+    for slot, card in enumerate(state.cards):
+        if card.on_battlefield and card.attached_to is not None:
+            host = ids[setup.handles[card.attached_to]]
+            attachment = ids[setup.handles[slot]]
+            pg.debug("Attach", object_id=attachment, target={"type": "Object", "data": host})
+    for seat, player in enumerate(state.players):
+        if player.life != 20:
+            pg.debug("SetLife", player_id=seat, life=player.life)
+        if player.poison:
+            pg.debug(
+                "ModifyPlayerCounters", player_id=seat, counter_kind="Poison", delta=player.poison
+            )
+    pg.debug("SetPhase", phase=STEP_TO_PHASE[state.step], active_player=state.active)
+    pg.edit(lambda st: _finish(st, state, ids))
+    return pg, ids
+
+
+def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
+    """What no Debug action sets: damage, deathtouch marks, shields, turn number, priority."""
+    for slot, card in enumerate(state.cards):
+        if not card.on_battlefield:
+            continue
+        obj = st["objects"][str(ids[state.handle(slot)])]
+        obj["damage_marked"] = card.damage
+        obj["dealt_deathtouch_damage"] = card.deathtouched
+        obj["replacement_definitions"] = list(obj["replacement_definitions"]) + [
+            shield_definition(used=s.used) for s in card.shields
+        ]
+    st["turn_number"] = state.turn
+    if state.priority is not None and state.priority != state.active:
+        # Supported only as "the active player has passed" (see support.py).
+        set_priority(st, state.priority, [state.active])
+
+
+def shield_definition(*, used: bool = False) -> Json:
+    shield = dict(SHIELD_TEMPLATE)
+    if used:
+        shield["is_consumed"] = True
+    return shield
+
+
+def set_priority(st: Json, seat: int, passes: list[int]) -> None:
+    """Give ``seat`` priority with ``passes`` (the players who passed in succession)."""
+    st["priority_player"] = seat
+    st["priority_passes"] = list(passes)
+    st["priority_pass_count"] = len(passes)
+    st["waiting_for"] = {"type": "Priority", "data": {"player": seat}}
+
+
+def priority_of(st: Json) -> tuple[int, list[int]]:
+    passes: list[Any] = st["priority_passes"]
+    return int(st["priority_player"]), [int(p) for p in passes]

@@ -1,0 +1,481 @@
+"""Our own card data for phase.rs: MTGJSON-shaped card dicts, written by hand.
+
+phase.rs reads cards from a ``card-data.json`` that its tools normally build from a full MTGJSON
+download. We build the few cards our scenarios need ourselves, offline, so the cross-check never
+depends on a download.
+
+Why the texts follow our model and not always the printed Oracle text: the cross-check compares
+*rules*, so each phase.rs card must mean what the model's card means. Abilities the model does
+not know (flying, hexproof, defender, Mossbridge Troll's pump, ...) are left out, and targeting
+restrictions the model drops (Terror's "nonartifact, nonblack") are dropped here too; otherwise
+every difference in what a card *is* would show up as a false divergence. Each such deviation is
+recorded in the card's ``note``. Mana costs are the printed ones: the adapter pays them, since
+our model does not model costs.
+
+``harness_card`` makes cost-{0} spells for the generic effects of our ``CastSpell`` actions and
+for the direct effect actions that phase.rs can only perform through a resolving spell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import CounterKind, Keyword, Rider
+
+_COLOURS = ("W", "U", "B", "R", "G")
+
+# Our keywords -> (MTGJSON spelling that phase.rs reads from ``keywords``, the spelling phase.rs
+# stores on the face and on game objects). phase.rs reads keywords only from the list, not from
+# the rules text, so the list must be given.
+KEYWORDS: dict[Keyword, tuple[str, str]] = {
+    Keyword.INDESTRUCTIBLE: ("Indestructible", "Indestructible"),
+    Keyword.DEATHTOUCH: ("Deathtouch", "Deathtouch"),
+    Keyword.WITHER: ("Wither", "Wither"),
+    Keyword.INFECT: ("Infect", "Infect"),
+    Keyword.TRAMPLE: ("Trample", "Trample"),
+    Keyword.FIRST_STRIKE: ("First strike", "FirstStrike"),
+    Keyword.UMBRA_ARMOR: ("Umbra armor", "TotemArmor"),
+}
+
+_REMINDER: dict[Keyword, str] = {
+    Keyword.INDESTRUCTIBLE: "Indestructible",
+    Keyword.DEATHTOUCH: "Deathtouch",
+    Keyword.WITHER: "Wither",
+    Keyword.INFECT: "Infect",
+    Keyword.TRAMPLE: "Trample",
+    Keyword.FIRST_STRIKE: "First strike",
+    Keyword.UMBRA_ARMOR: (
+        "Umbra armor (If enchanted creature would be destroyed, instead remove all damage "
+        "from it and destroy this Aura.)"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class PhaseCard:
+    """One card as we describe it to phase.rs.
+
+    ``keywords`` are our keywords (turned into the MTGJSON list and checked on the built face).
+    ``note`` says how the text deviates from the printed card, and why.
+    """
+
+    name: str
+    mana_cost: str | None
+    type_line: str
+    text: str = ""
+    power: int | None = None
+    toughness: int | None = None
+    keywords: frozenset[Keyword] = frozenset()
+    note: str = ""
+
+    def mtgjson(self) -> dict[str, object]:
+        """The MTGJSON AtomicCard-shaped dict ``phase.build_oracle_face`` expects.
+
+        ``name``, ``colors``, ``colorIdentity``, ``manaValue``, ``layout`` and ``identifiers``
+        are required by phase.rs's deserializer; the rest is optional.
+        """
+        head, _, subs = self.type_line.partition(" — ")
+        words = head.split()
+        supertypes = [w for w in words if w in ("Basic", "Legendary", "Snow", "World")]
+        symbols = re.findall(r"\{([^}]+)\}", self.mana_cost or "")
+        colours = sorted({c for s in symbols for c in s.split("/") if c in _COLOURS})
+        value = sum(int(s) if s.isdigit() else 1 for s in symbols)
+        card: dict[str, object] = {
+            "name": self.name,
+            "colors": colours,
+            "colorIdentity": colours,
+            "manaValue": float(value),
+            "type": self.type_line,
+            "types": [w for w in words if w not in supertypes],
+            "subtypes": subs.split() if subs else [],
+            "supertypes": supertypes,
+            "text": self.text,
+            "layout": "normal",
+            "legalities": {"vintage": "Legal"},
+            "identifiers": {},
+        }
+        if self.mana_cost is not None:
+            card["manaCost"] = self.mana_cost
+        if self.power is not None and self.toughness is not None:
+            card["power"], card["toughness"] = str(self.power), str(self.toughness)
+        if self.keywords:
+            card["keywords"] = sorted(KEYWORDS[k][0] for k in self.keywords)
+        return card
+
+    @property
+    def phase_keywords(self) -> frozenset[str]:
+        """The keywords phase.rs should show on the built face."""
+        return frozenset(KEYWORDS[k][1] for k in self.keywords)
+
+
+def _creature(
+    name: str,
+    cost: str,
+    types: str,
+    power: int,
+    toughness: int,
+    text: str = "",
+    keywords: frozenset[Keyword] = frozenset(),
+    note: str = "",
+) -> PhaseCard:
+    lines = [_REMINDER[k] for k in sorted(keywords)]
+    if text:
+        lines.append(text)
+    return PhaseCard(name, cost, types, "\n".join(lines), power, toughness, keywords, note)
+
+
+def _aura(name: str, cost: str, bonus: str, umbra: bool, note: str = "") -> PhaseCard:
+    text = f"Enchant creature\nEnchanted creature gets {bonus}."
+    keywords: frozenset[Keyword] = frozenset()
+    if umbra:
+        text += "\n" + _REMINDER[Keyword.UMBRA_ARMOR]
+        keywords = frozenset({Keyword.UMBRA_ARMOR})
+    return PhaseCard(name, cost, "Enchantment — Aura", text, keywords=keywords, note=note)
+
+
+def _basic(name: str, symbol: str) -> PhaseCard:
+    return PhaseCard(name, None, f"Basic Land — {name}", f"({{T}}: Add {{{symbol}}}.)")
+
+
+def _spell(name: str, cost: str, text: str, sorcery: bool = False, note: str = "") -> PhaseCard:
+    return PhaseCard(name, cost, "Sorcery" if sorcery else "Instant", text, note=note)
+
+
+_I, _D, _W, _N, _T, _F = (
+    Keyword.INDESTRUCTIBLE,
+    Keyword.DEATHTOUCH,
+    Keyword.WITHER,
+    Keyword.INFECT,
+    Keyword.TRAMPLE,
+    Keyword.FIRST_STRIKE,
+)
+_REGEN = "Regenerate this creature."
+_STATIC = "If this creature would be destroyed, regenerate it."
+
+MODEL_CARDS: dict[str, PhaseCard] = {
+    c.name: c
+    for c in (
+        _creature("Grizzly Bears", "{1}{G}", "Creature — Bear", 2, 2),
+        _creature("Foot Soldiers", "{3}{W}", "Creature — Human Soldier", 2, 4),
+        _creature("Hill Giant", "{3}{R}", "Creature — Giant", 3, 3),
+        _creature("Horned Troll", "{2}{G}", "Creature — Troll", 2, 2, "{G}: " + _REGEN),
+        _creature("Uthden Troll", "{2}{R}", "Creature — Troll", 2, 2, "{R}: " + _REGEN),
+        _creature(
+            "River Boa",
+            "{1}{G}",
+            "Creature — Snake",
+            2,
+            1,
+            "{G}: " + _REGEN,
+            note="islandwalk left out: the model has no landwalk",
+        ),
+        _creature("Drudge Skeletons", "{1}{B}", "Creature — Skeleton", 1, 1, "{B}: " + _REGEN),
+        _creature(
+            "Troll Ascetic",
+            "{1}{G}{G}",
+            "Creature — Troll Shaman",
+            3,
+            2,
+            "{1}{G}: " + _REGEN,
+            note="hexproof left out: the model has no hexproof",
+        ),
+        _creature(
+            "Mossbridge Troll",
+            "{5}{G}{G}",
+            "Creature — Troll",
+            5,
+            5,
+            _STATIC,
+            note="the +20/+20 tapping ability is left out: the model does not know it",
+        ),
+        _creature(
+            "Knight of the Holy Nimbus",
+            "{W}{W}",
+            "Creature — Human Rebel Knight",
+            2,
+            2,
+            _STATIC + "\n{2}: This creature can't be regenerated this turn. "
+            "Only any opponent may activate this ability.",
+            note="flying left out: the model has no flying",
+        ),
+        _creature(
+            "Matopi Golem",
+            "{5}",
+            "Artifact Creature — Golem",
+            1,
+            1,
+            "{1}: " + _REGEN + " When it regenerates this way, put a -1/-1 counter on it.",
+        ),
+        _creature(
+            "Skeleton Scavengers",
+            "{2}{B}",
+            "Creature — Skeleton",
+            1,
+            1,
+            "{1}: " + _REGEN + " When it regenerates this way, put a +1/+1 counter on it.",
+            note="printed as 0/0 entering with a +1/+1 counter and a variable cost; the model "
+            "has a 1/1 with a fixed cost, which the {1} stands for",
+        ),
+        _creature(
+            "Skithiryx, the Blight Dragon",
+            "{3}{B}{B}",
+            "Legendary Creature — Phyrexian Dragon Skeleton",
+            4,
+            4,
+            "{B}{B}: " + _REGEN,
+            frozenset({_N}),
+            note="flying and the haste ability left out: the model has neither",
+        ),
+        _creature(
+            "Wall of Essence",
+            "{1}{W}",
+            "Creature — Wall",
+            0,
+            4,
+            "Whenever this creature is dealt combat damage, you gain that much life.",
+            note="defender left out: the model has no defender",
+        ),
+        _creature(
+            "Jackal Pup",
+            "{R}",
+            "Creature — Jackal",
+            2,
+            1,
+            "Whenever this creature is dealt damage, it deals that much damage to you.",
+        ),
+        _creature("Typhoid Rats", "{B}", "Creature — Rat", 1, 1, keywords=frozenset({_D})),
+        _creature(
+            "Darksteel Myr", "{3}", "Artifact Creature — Myr", 0, 1, keywords=frozenset({_I})
+        ),
+        _creature(
+            "Darksteel Colossus",
+            "{11}",
+            "Artifact Creature — Golem",
+            11,
+            11,
+            keywords=frozenset({_I, _T}),
+            note="the shuffle-into-library replacement left out: the model has no library",
+        ),
+        _creature(
+            "Youthful Knight", "{1}{W}", "Creature — Human Knight", 2, 1, keywords=frozenset({_F})
+        ),
+        _creature(
+            "Colossal Dreadmaw", "{4}{G}{G}", "Creature — Dinosaur", 6, 6, keywords=frozenset({_T})
+        ),
+        _creature(
+            "Boggart Ram-Gang",
+            "{R/G}{R/G}{R/G}",
+            "Creature — Goblin Warrior",
+            3,
+            3,
+            keywords=frozenset({_W}),
+            note="haste left out: the model has no summoning sickness",
+        ),
+        _creature(
+            "Glistener Elf",
+            "{G}",
+            "Creature — Phyrexian Elf Warrior",
+            1,
+            1,
+            keywords=frozenset({_N}),
+        ),
+        _aura("Eland Umbra", "{1}{W}", "+0/+4", umbra=True),
+        _aura(
+            "Snake Umbra",
+            "{2}{G}",
+            "+1/+1",
+            umbra=True,
+            note="the card-draw trigger left out: the model has no library",
+        ),
+        _aura("Holy Strength", "{W}", "+1/+2", umbra=False),
+        PhaseCard(
+            "Bonesplitter",
+            "{1}",
+            "Artifact — Equipment",
+            "Equipped creature gets +2/+0.\nEquip {1}",
+        ),
+        _basic("Forest", "G"),
+        _basic("Mountain", "R"),
+        _spell("Lightning Bolt", "{R}", "Lightning Bolt deals 3 damage to any target."),
+        _spell("Shock", "{R}", "Shock deals 2 damage to any target."),
+        _spell(
+            "Incinerate",
+            "{1}{R}",
+            "Incinerate deals 3 damage to any target. "
+            "A creature dealt damage this way can't be regenerated this turn.",
+        ),
+        _spell("Pyroclasm", "{1}{R}", "Pyroclasm deals 2 damage to each creature.", sorcery=True),
+        _spell("Murder", "{1}{B}{B}", "Destroy target creature."),
+        _spell(
+            "Terror",
+            "{1}{B}",
+            "Destroy target creature. It can't be regenerated.",
+            note="'nonartifact, nonblack' left out: the model's Terror targets any creature",
+        ),
+        _spell(
+            "Wrath of God",
+            "{2}{W}{W}",
+            "Destroy all creatures. They can't be regenerated.",
+            sorcery=True,
+        ),
+        _spell("Day of Judgment", "{2}{W}{W}", "Destroy all creatures.", sorcery=True),
+        _spell("Death Ward", "{W}", "Regenerate target creature."),
+        _spell("Regenerate", "{1}{G}", "Regenerate target creature."),
+        _spell(
+            "Debt of Loyalty",
+            "{1}{W}{W}",
+            "Regenerate target creature. You gain control of that creature if it "
+            "regenerates this way.",
+        ),
+        _spell("Giant Growth", "{G}", "Target creature gets +3/+3 until end of turn."),
+        _spell("Last Gasp", "{1}{B}", "Target creature gets -3/-3 until end of turn."),
+        _spell("Disfigure", "{B}", "Target creature gets -2/-2 until end of turn."),
+        _spell(
+            "Cloudshift",
+            "{W}",
+            "Exile target creature you control, then return that card to the battlefield "
+            "under its owner's control.",
+            note="the model returns the card under its owner's control (printed: yours)",
+        ),
+        _spell(
+            "Act of Treason",
+            "{2}{R}",
+            "Gain control of target creature until end of turn.",
+            sorcery=True,
+            note="untap and haste left out: the model models neither",
+        ),
+    )
+}
+
+# Library filler: both players draw, and an empty library loses the game (704.5b), which the
+# model does not have. Plains is not a card of the model, so it can never be confused with one.
+FILLER = _basic("Plains", "W")
+FILLER_COUNT = 20
+
+
+def model_card_names() -> tuple[str, ...]:
+    """Every card and spell name the model knows, in a stable order."""
+    return tuple(PERMANENT_CARDS) + tuple(SPELLS)
+
+
+# --- harness cards -----------------------------------------------------------------------------
+
+_NUMBERS = ("a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_COUNTER_WORDS = {
+    CounterKind.PLUS: "+1/+1",
+    CounterKind.MINUS: "-1/-1",
+    CounterKind.SHIELD: "shield",
+}
+_RIDER_TEXT = {
+    Rider.GAIN_CONTROL: " You gain control of that creature if it regenerates this way.",
+    Rider.MINUS_COUNTER: " When it regenerates this way, put a -1/-1 counter on it.",
+    Rider.PLUS_COUNTER: " When it regenerates this way, put a +1/+1 counter on it.",
+}
+
+
+class NoHarness(ValueError):
+    """An effect that no harness spell can express; the message says why."""
+
+
+def harness_card(effect: Effect, *, sorcery: bool = False) -> PhaseCard:
+    """A cost-{0} spell whose resolution does ``effect`` to its targets.
+
+    The name encodes the effect so that equal effects share one card. Raises ``NoHarness`` for
+    effects that no spell text can say the way the model means them.
+    """
+    words, text = _harness_text(effect)
+    name = "Harness " + ("Sorcery " if sorcery else "") + words
+    text = text.replace("~", name)
+    keywords = effect.keywords if effect.kind in _DAMAGE_KINDS else frozenset()
+    lines = [_REMINDER[k] for k in sorted(keywords)]
+    lines.append(text)
+    return PhaseCard(
+        name,
+        "{0}",
+        "Sorcery" if sorcery else "Instant",
+        "\n".join(lines),
+        keywords=keywords,
+        note="harness spell for a generic effect",
+    )
+
+
+_DAMAGE_KINDS = (EffectKind.DAMAGE, EffectKind.DAMAGE_EACH_CREATURE)
+
+
+def _kw_words(effect: Effect) -> str:
+    return "".join(" " + KEYWORDS[k][1] for k in sorted(effect.keywords))
+
+
+def _harness_text(e: Effect) -> tuple[str, str]:
+    """(name words, rules text with ``~`` for the name) for one effect."""
+    k = e.kind
+    if k in _DAMAGE_KINDS and e.keywords - {_D, _W, _N}:
+        raise NoHarness(f"a spell can't have {sorted(x.value for x in e.keywords)}")
+    if k is EffectKind.DAMAGE:
+        rider = " A creature dealt damage this way can't be regenerated this turn."
+        return (
+            f"Damage {e.amount}{_kw_words(e)}" + (" Unregenerable" if e.cant_regen else ""),
+            f"~ deals {e.amount} damage to any target." + (rider if e.cant_regen else ""),
+        )
+    if k is EffectKind.DAMAGE_EACH_CREATURE:
+        if e.cant_regen:
+            raise NoHarness("damage to each creature with a can't-be-regenerated rider")
+        return (
+            f"Damage Each {e.amount}{_kw_words(e)}",
+            f"~ deals {e.amount} damage to each creature.",
+        )
+    if k is EffectKind.DESTROY:
+        rider = " It can't be regenerated." if e.cant_regen else ""
+        return "Destroy" + (
+            " Unregenerable" if e.cant_regen else ""
+        ), "Destroy target creature." + rider
+    if k is EffectKind.DESTROY_ALL_CREATURES:
+        rider = " They can't be regenerated." if e.cant_regen else ""
+        words = "Destroy All" + (" Unregenerable" if e.cant_regen else "")
+        return words, "Destroy all creatures." + rider
+    if k is EffectKind.REGENERATE:
+        suffix = "" if e.rider is Rider.NONE else f" {e.rider.value}"
+        return "Shield" + suffix, "Regenerate target creature." + _RIDER_TEXT.get(e.rider, "")
+    if k is EffectKind.PUMP:
+        if e.power == 0 and e.toughness == 0:
+            raise NoHarness("a +0/+0 modification has no spell text")
+        pt = f"{e.power:+d}/{e.toughness:+d}"
+        return f"Pump {pt}", f"Target creature gets {pt} until end of turn."
+    if k is EffectKind.UNREGENERABLE:
+        return "Unregenerable", "Target creature can't be regenerated this turn."
+    if k is EffectKind.COUNTERS:
+        if not 1 <= e.amount <= len(_NUMBERS):
+            raise NoHarness(f"{e.amount} counters")
+        word = _COUNTER_WORDS[e.counter]
+        plural = "" if e.amount == 1 else "s"
+        return (
+            f"Counters {e.amount} {word}",
+            f"Put {_NUMBERS[e.amount - 1]} {word} counter{plural} on target creature.",
+        )
+    if k is EffectKind.FLICKER:
+        return "Flicker", (
+            "Exile target creature you control, then return that card to the battlefield "
+            "under its owner's control."
+        )
+    if k is EffectKind.GAIN_CONTROL:
+        eot = " until end of turn" if e.until_end_of_turn else ""
+        return "Gain Control" + (" EOT" if eot else ""), f"Gain control of target creature{eot}."
+    raise NoHarness(f"no spell text for a {k.value} effect")
+
+
+def keyword_grant_card(keyword: Keyword, *, remove: bool) -> PhaseCard:
+    """A cost-{0} instant "Target creature gains/loses KEYWORD until end of turn."."""
+    if keyword is Keyword.UMBRA_ARMOR:
+        raise NoHarness("umbra armor only means something on an Aura")
+    verb = "loses" if remove else "gains"
+    spelled = KEYWORDS[keyword][0].lower()
+    return PhaseCard(
+        f"Harness {'Lose' if remove else 'Gain'} {KEYWORDS[keyword][1]}",
+        "{0}",
+        "Instant",
+        f"Target creature {verb} {spelled} until end of turn.",
+        note="harness spell for a keyword change",
+    )

@@ -1,0 +1,82 @@
+"""A thin wrapper around one live ``phase.Game``: every call in one place.
+
+Why a wrapper: four things must happen around every phase.rs call and are easy to forget at
+call sites. Errors (phase.rs raises ``ValueError`` for anything it rejects) become
+``AdapterError`` with the action that caused them; events are collected for the next
+observation; the scenario's wall-clock budget is checked (phase.rs runs in-process, so a slow
+call can only be noticed when it returns); and state edits, which replace the ``Game`` object
+(``engine.load_game``), keep the wrapper pointing at the current one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import phase
+
+from regen_model.adapters.phase.errors import AdapterError, AdapterTimeout
+
+Json = dict[str, Any]
+
+
+class PhaseGame:
+    """One phase.rs game with debug actions enabled, and the events it produced so far."""
+
+    def __init__(self, engine: phase.Engine, game: phase.Game, deadline: float | None) -> None:
+        self.engine = engine
+        self.game = game
+        self.deadline = deadline
+        self.events: list[Json] = []
+
+    # --- calls ---------------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Json | phase.GameAction) -> Any:
+        """Apply one game action as ``seat``; returns phase.rs's ``ActionResult``."""
+        try:
+            result = self.game.apply(seat, action)
+        except ValueError as exc:
+            shown = action.to_dict() if isinstance(action, phase.GameAction) else action
+            raise AdapterError(f"phase.rs rejected {shown} by seat {seat}: {exc}") from exc
+        finally:
+            self._check_budget()
+        self.events.extend(result.events)
+        return result
+
+    def debug(self, kind: str, **data: object) -> None:
+        """A ``Debug`` action; unit variants (no fields) must be sent without ``data``."""
+        inner: Json = {"type": kind, "data": data} if data else {"type": kind}
+        self.apply(0, {"type": "Debug", "data": inner})
+
+    def edit(self, change: Callable[[Json], None]) -> None:
+        """Edit the full game state and resume from it (phase.rs does not validate edits)."""
+        snapshot = self.game.state()
+        change(snapshot["state"])
+        try:
+            self.game = self.engine.load_game(snapshot)
+        except ValueError as exc:
+            raise AdapterError(f"phase.rs could not load the edited state: {exc}") from exc
+        finally:
+            self._check_budget()
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def state(self) -> Json:
+        result: Json = self.game.state()["state"]
+        return result
+
+    def waiting(self) -> Json:
+        result: Json = self.game.waiting_for()
+        return result
+
+    def obj(self, object_id: int) -> Json:
+        result: Json = self.game.object(object_id)
+        return result
+
+    def legal(self) -> list[phase.GameAction]:
+        return self.game.actions()
+
+    def _check_budget(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise AdapterTimeout("the scenario exceeded its wall-clock budget in phase.rs")

@@ -1,0 +1,158 @@
+"""What phase.rs can express: the static check of a scenario before it runs.
+
+Everything here looks only at the start state and the action list, never runs an engine, so a
+runner can decide cheaply which scenarios to skip. What can only be found out while running
+(phase.rs performing a state-based action that our effect action leaves pending) is raised as
+``Unexpressible`` by the translation instead.
+
+The action matrix (docs/phase-adapter.md has the same table with the phase.rs side):
+
+* game actions: pass, cast, activate, declare attackers and blockers, assign combat damage are
+  supported; ordering blockers (M10 only) is not, nor is combat in the pre-M10 and M10
+  editions, since phase.rs implements the current (FDN) combat damage rules.
+* effects: shields without a rider, damage (no "can't be regenerated" rider, no recipient with a
+  damage trigger), destroying one permanent, sacrifice, exile, leave-and-return, control change,
+  P/T change, counters, keyword change, "can't be regenerated this turn" and the SBA check are
+  supported; a cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from regen_model.adapters.phase.board import STEP_TO_PHASE
+from regen_model.adapters.phase.carddata import (
+    MODEL_CARDS,
+    NoHarness,
+    PhaseCard,
+    harness_card,
+    keyword_grant_card,
+)
+from regen_model.adapters.phase.errors import Unsupported
+from regen_model.model import actions as A
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import Decision, Edition, Rider
+from regen_model.model.state import Combat, GameState
+
+
+def spell_card(action: A.CastSpell) -> PhaseCard:
+    """The phase.rs card a cast maps to: the real card when the action casts a built-in spell
+    exactly as defined, else a harness spell with the same effect. Raises ``NoHarness``."""
+    builtin = SPELLS.get(action.name)
+    if (
+        builtin is not None
+        and builtin.effect == action.effect
+        and builtin.sorcery == action.sorcery
+        and action.name in MODEL_CARDS
+    ):
+        return MODEL_CARDS[action.name]
+    if action.effect.kind is EffectKind.LIFE:
+        raise NoHarness("a cast life effect has no target in the model and changes nothing")
+    return harness_card(action.effect, sorcery=action.sorcery)
+
+
+def effect_card(action: A.Action) -> PhaseCard | None:
+    """The harness spell an effect action is performed with, if it needs one."""
+    if isinstance(action, A.Destroy):
+        return harness_card(Effect(EffectKind.DESTROY, cant_regen=action.cant_be_regenerated))
+    if isinstance(action, A.ModifyPowerToughness):
+        return harness_card(Effect(EffectKind.PUMP, power=action.power, toughness=action.toughness))
+    if isinstance(action, A.MakeUnregenerable):
+        return harness_card(Effect(EffectKind.UNREGENERABLE))
+    if isinstance(action, A.ChangeControl):
+        effect = Effect(EffectKind.GAIN_CONTROL, until_end_of_turn=action.until_end_of_turn)
+        return harness_card(effect)
+    if isinstance(action, A.GrantKeyword):
+        return keyword_grant_card(action.keyword, remove=action.remove)
+    return None
+
+
+def check_state(state: GameState) -> Unsupported | None:
+    """Why phase.rs cannot start from ``state``, or ``None``."""
+    if len(state.players) != 2:
+        return Unsupported("phase.rs games here have exactly two players")
+    if state.stack or state.pending:
+        return Unsupported("objects on the stack or waiting triggers cannot be set up in phase.rs")
+    if state.decision is not Decision.NONE or state.combat != Combat():
+        return Unsupported("a start state in the middle of combat cannot be set up in phase.rs")
+    if state.step not in STEP_TO_PHASE:
+        return Unsupported(f"a start in the {state.step.value} step cannot be set up in phase.rs")
+    if not (
+        (state.priority == state.active and not state.passed)
+        or (state.priority == state.defending and state.passed == frozenset({state.active}))
+    ):
+        return Unsupported(
+            "priority must be with the active player, or with the other player after the "
+            "active player passed"
+        )
+    if any(p.lost for p in state.players):
+        return Unsupported("a player who has lost cannot be set up")
+    for slot, card in enumerate(state.cards):
+        template = state.setup.templates[slot]
+        handle = state.handle(slot)
+        if PERMANENT_CARDS.get(template.name) != template or template.name not in MODEL_CARDS:
+            return Unsupported(f"{handle}: {template.name!r} is not a built-in card")
+        if card.in_combat or card.blocked:
+            return Unsupported(f"{handle} is in combat")
+        if card.power_eot or card.toughness_eot or card.kw_granted or card.kw_removed:
+            return Unsupported(f"{handle} has until-end-of-turn effects, which need a spell")
+        if card.control_eot is not None:
+            return Unsupported(f"{handle} is controlled until end of turn, which needs a spell")
+        if card.cant_regen:
+            return Unsupported(f"{handle} can't be regenerated this turn, which needs a spell")
+        if any(s.rider is not Rider.NONE for s in card.shields):
+            return Unsupported(f"{handle} has a shield with a rider; phase.rs shields have none")
+    return None
+
+
+def check_action(state: GameState, index: int, action: A.Action) -> Unsupported | None:
+    """Why phase.rs cannot perform ``action`` (the ``index``-th), or ``None``."""
+
+    def no(reason: str) -> Unsupported:
+        return Unsupported(f"{action.kind}: {reason}", index)
+
+    try:
+        if isinstance(action, A.CastSpell):
+            spell_card(action)
+        else:
+            effect_card(action)
+    except NoHarness as exc:
+        return no(str(exc))
+    if isinstance(action, A.OrderBlockers):
+        return no("damage assignment order exists only in the M10 edition")
+    if (
+        isinstance(action, A.DeclareAttackers)
+        and action.attackers
+        and state.edition is not Edition.FDN
+    ):
+        return no(f"phase.rs implements FDN combat damage, not {state.edition.value}")
+    if isinstance(action, A.Cleanup):
+        return no("phase.rs performs cleanup only in its cleanup step")
+    if isinstance(action, A.CreateShield) and action.rider is not Rider.NONE:
+        return no("phase.rs shields carry no rider")
+    if isinstance(action, A.Destroy) and len(action.targets) != 1:
+        return no("phase.rs destroys several permanents at once only with 'destroy all'")
+    if isinstance(action, A.DealDamage):
+        if action.cant_regen:
+            return no("damage with a can't-be-regenerated rider needs a spell (use CastSpell)")
+        for share in action.shares:
+            if share.card is None:
+                continue
+            if share.card not in state.setup.handles:
+                return no(f"unknown card {share.card!r}")
+            if state.template(state.setup.slot_of(share.card)).damage_trigger is not None:
+                return no(f"{share.card} has a damage trigger, which direct damage would skip")
+    return None
+
+
+def check(state: GameState, actions: Sequence[A.Action]) -> Unsupported | None:
+    """The first reason phase.rs cannot express the scenario, or ``None``."""
+    found = check_state(state)
+    if found is not None:
+        return found
+    for index, action in enumerate(actions):
+        found = check_action(state, index, action)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,482 @@
+"""Turning one of our actions into phase.rs actions.
+
+Game actions (pass, cast, activate, combat declarations, damage division) go through phase.rs's
+own machinery: that is what the cross-check tests. Mana is paid by adding exactly the cost to
+the player's pool right before (phase.rs spends pool mana before tapping lands), since our model
+does not model costs.
+
+Our *effect* actions ("an effect now does this") do not check state-based actions: that is what
+lets a scenario state "3 damage, then a shield, then the check". phase.rs checks them whenever a
+player would get priority, so each effect uses the most direct phase.rs route that does not:
+
+* state edits and ``Debug`` actions where they say exactly the same thing (damage marked,
+  -1/-1 counters from wither, a regeneration shield, counters, sacrifice, exile, the SBA check);
+* otherwise a cost-{0} harness spell, cast and resolved at once. phase.rs then checks
+  state-based actions before anyone gets priority; if that check did anything, the step had no
+  faithful equivalent and ``Unexpressible`` is raised. Priority is put back as it was, since an
+  effect action does not move it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from regen_model.adapters.phase.board import (
+    MINUS,
+    PLUS,
+    SHIELD,
+    priority_of,
+    set_priority,
+    shield_definition,
+)
+from regen_model.adapters.phase.carddata import PhaseCard
+from regen_model.adapters.phase.errors import AdapterError, Unexpressible
+from regen_model.adapters.phase.game import Json, PhaseGame
+from regen_model.adapters.phase.observation import DAMAGE
+from regen_model.adapters.phase.support import effect_card, spell_card
+from regen_model.model import actions as A
+from regen_model.model.cards import AbilityKind
+from regen_model.model.enums import CounterKind, Keyword, ReplacementKind
+from regen_model.model.state import GameState
+
+MAX_PROMPTS = 64  # answers to automatic prompts after one action; more means a loop
+_COLOURS = {"White", "Blue", "Black", "Red", "Green"}
+_COUNTER = {CounterKind.PLUS: PLUS, CounterKind.MINUS: MINUS, CounterKind.SHIELD: SHIELD}
+# Events phase.rs emits after a spell resolved that are not state-based actions.
+_QUIET = {"PriorityPassed", "DebugActionUsed", "ManaExpended", "PhaseChanged"}
+
+
+class NeedCard(Exception):
+    """No copy of ``card`` owned by ``seat`` is available to cast: the board must be rebuilt
+    with one more copy in the stock."""
+
+    def __init__(self, seat: int, card: PhaseCard) -> None:
+        super().__init__(f"no {card.name} for player {seat}")
+        self.seat = seat
+        self.card = card
+
+
+class Translator:
+    """Applies our actions to one phase.rs game."""
+
+    def __init__(self, pg: PhaseGame, ids: dict[str, int], start: GameState) -> None:
+        self.pg = pg
+        self.ids = ids
+        self.setup = start.setup
+        self.defending = {0: 1, 1: 0}
+        self.handles = {oid: h for h, oid in ids.items()}
+
+    def apply(self, action: A.Action) -> frozenset[str]:
+        """Perform ``action``; returns the event kinds phase.rs could not report for it."""
+        handler = getattr(self, "_" + type(action).__name__, None)
+        if handler is None:
+            raise AdapterError(f"{action.kind} has no phase.rs equivalent")
+        result: frozenset[str] = handler(action) or frozenset()
+        self._settle(action.choices)
+        return result
+
+    def oid(self, handle: str) -> int:
+        try:
+            return self.ids[handle]
+        except KeyError:
+            raise AdapterError(f"no card {handle!r} in this scenario") from None
+
+    # --- game actions ----------------------------------------------------------------------------
+
+    def _PassPriority(self, a: A.PassPriority) -> None:
+        self._expect_priority(a.player, "pass")
+        self.pg.apply(a.player, {"type": "PassPriority"})
+
+    def _CastSpell(self, a: A.CastSpell) -> None:
+        self._expect_priority(a.player, f"cast {a.name}")
+        self._cast(a.player, spell_card(a), a.targets)
+
+    def _ActivateAbility(self, a: A.ActivateAbility) -> None:
+        self._expect_priority(a.player, f"activate {a.source}")
+        oid = self.oid(a.source)
+        ours = self.setup.templates[self.setup.slot_of(a.source)].abilities
+        if not 0 <= a.ability < len(ours):
+            raise AdapterError(f"{a.source} has no ability {a.ability}")
+        obj = self.pg.obj(oid)
+        index = _ability_index(obj["abilities"], ours[a.ability].kind)
+        if index is None:
+            raise AdapterError(f"phase.rs's {obj['name']} has no {ours[a.ability].kind} ability")
+        cost = obj["abilities"][index].get("cost") or {}
+        self._add_mana(a.player, cost.get("cost") if cost.get("type") == "Mana" else None)
+        self.pg.apply(
+            a.player,
+            {"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}},
+        )
+
+    def _DeclareAttackers(self, a: A.DeclareAttackers) -> None:
+        self._expect_prompt("DeclareAttackers", a.player)
+        target = {"type": "Player", "data": self.defending[a.player]}
+        attacks = [[self.oid(h), target] for h in a.attackers]
+        self.pg.apply(a.player, {"type": "DeclareAttackers", "data": {"attacks": attacks}})
+
+    def _DeclareBlockers(self, a: A.DeclareBlockers) -> None:
+        self._expect_prompt("DeclareBlockers", a.player)
+        pairs = [[self.oid(b), self.oid(t)] for b, t in a.blocks]
+        self.pg.apply(a.player, {"type": "DeclareBlockers", "data": {"assignments": pairs}})
+
+    def _AssignCombatDamage(self, a: A.AssignCombatDamage) -> None:
+        self._expect_prompt("AssignCombatDamage", a.player)
+        divisions = {self.oid(d.attacker): d.shares for d in a.divisions}
+        for _ in range(MAX_PROMPTS):
+            waiting = self.pg.waiting()
+            if waiting["type"] != "AssignCombatDamage":
+                return
+            data = waiting["data"]
+            shares = divisions.pop(int(data["attacker_id"]), None)
+            if shares is None:
+                # Our engine asks only when several divisions are legal; phase.rs also asks for
+                # every blocked trampler and double block. Its own suggestion is the forced one.
+                self.pg.apply(data["player"], self.pg.legal()[0])
+                continue
+            to_player = sum(n for r, n in shares if r == "player")
+            assignments = [[self.oid(r), n] for r, n in shares if r != "player"]
+            self.pg.apply(
+                data["player"],
+                {
+                    "type": "AssignCombatDamage",
+                    "data": {
+                        "mode": "Normal",
+                        "assignments": assignments,
+                        "trample_damage": to_player,
+                        "controller_damage": 0,
+                    },
+                },
+            )
+        raise AdapterError("phase.rs kept asking for combat damage assignments")
+
+    # --- effect actions: direct --------------------------------------------------------------------
+
+    def _CreateShield(self, a: A.CreateShield) -> None:
+        oid = self._on_battlefield(a.target)
+
+        def add(st: Json) -> None:
+            obj = st["objects"][str(oid)]
+            obj["replacement_definitions"] = [*obj["replacement_definitions"], shield_definition()]
+
+        self.pg.edit(add)
+
+    def _DealDamage(self, a: A.DealDamage) -> frozenset[str]:
+        keywords = set(a.keywords)
+        if a.source in self.ids:
+            source = self.pg.obj(self.ids[a.source])
+            if source["zone"] == "Battlefield":
+                keywords |= {k for k, v in _PHASE_KEYWORDS.items() if v in source["keywords"]}
+        as_counters = bool(keywords & {Keyword.WITHER, Keyword.INFECT})
+        deathtouch = Keyword.DEATHTOUCH in keywords
+        targets = [(self._on_battlefield(s.card), s.amount) for s in a.shares if s.card is not None]
+        for oid, _ in targets:
+            if self.pg.obj(oid)["counters"].get(SHIELD):
+                raise Unexpressible("direct damage to a permanent with a shield counter (122.1c)")
+
+        def mark(st: Json) -> None:
+            for oid, amount in targets:
+                obj = st["objects"][str(oid)]
+                if amount <= 0:
+                    continue
+                if as_counters:
+                    obj["counters"][MINUS] = obj["counters"].get(MINUS, 0) + amount
+                else:
+                    obj["damage_marked"] += amount
+                if deathtouch:
+                    obj["dealt_deathtouch_damage"] = True
+            for share in a.shares:
+                if share.player is None or share.amount <= 0:
+                    continue
+                player = st["players"][share.player]
+                if Keyword.INFECT in keywords:
+                    player["poison_counters"] += share.amount
+                else:
+                    player["life"] -= share.amount
+
+        self.pg.edit(mark)
+        return frozenset({DAMAGE})  # marked by an edit: phase.rs emits no damage event
+
+    def _Sacrifice(self, a: A.Sacrifice) -> None:
+        self.pg.debug("Sacrifice", object_id=self._on_battlefield(a.target))
+
+    def _Exile(self, a: A.Exile) -> None:
+        self.pg.debug("MoveToZone", object_id=self._on_battlefield(a.target), to_zone="Exile")
+
+    def _LeaveAndReturn(self, a: A.LeaveAndReturn) -> None:
+        oid = self._on_battlefield(a.target)
+        self.pg.debug("MoveToZone", object_id=oid, to_zone="Exile")
+        self.pg.debug("MoveToZone", object_id=oid, to_zone="Battlefield")
+        self.pg.debug("SetSummoningSickness", object_id=oid, sick=False)
+
+    def _AddCounters(self, a: A.AddCounters) -> None:
+        oid = self._on_battlefield(a.target)
+        self.pg.debug(
+            "ModifyCounters", object_id=oid, counter_type=_COUNTER[a.counter], delta=a.amount
+        )
+
+    def _CheckStateBasedActions(self, a: A.CheckStateBasedActions) -> None:
+        self.pg.debug("RunStateBasedActions")
+
+    # --- effect actions: harness spells ------------------------------------------------------------
+
+    def _Destroy(self, a: A.Destroy) -> None:
+        self._resolve_effect(a, a.targets[0], None)
+
+    def _ModifyPowerToughness(self, a: A.ModifyPowerToughness) -> None:
+        self._resolve_effect(a, a.target, None)
+
+    def _MakeUnregenerable(self, a: A.MakeUnregenerable) -> None:
+        self._resolve_effect(a, a.target, None)
+
+    def _GrantKeyword(self, a: A.GrantKeyword) -> None:
+        self._resolve_effect(a, a.target, None)
+
+    def _ChangeControl(self, a: A.ChangeControl) -> None:
+        self._resolve_effect(a, a.target, a.player)
+
+    def _resolve_effect(self, a: A.Action, target: str, caster: int | None) -> None:
+        card = effect_card(a)
+        assert card is not None
+        oid = self._on_battlefield(target)
+        waiting = self.pg.waiting()
+        if waiting["type"] != "Priority":
+            raise Unexpressible(f"phase.rs is waiting for {waiting['type']}: no spell can be cast")
+        pending = self._pending_sba()
+        if pending:
+            raise Unexpressible(
+                f"a state-based action is pending ({', '.join(pending)}); phase.rs would perform "
+                f"it right after the spell that stands for the {a.kind} effect"
+            )
+        # What the effect itself may move, destroy or regenerate: only a destroyed target and
+        # the Auras and Equipment that umbra armor or the zone change concern.
+        allowed = {oid, *(_attached(self.pg.obj(oid)))} if isinstance(a, A.Destroy) else set()
+        saved = priority_of(self.pg.state())
+        seat = saved[0] if caster is None else caster
+        if seat != saved[0]:
+            self.pg.edit(lambda st: set_priority(st, seat, []))
+        depth = len(self.pg.state()["stack"])
+        mark = len(self.pg.events)
+        spell = self._cast(seat, card, (A.TargetChoice(card=target),))
+        for _ in range(MAX_PROMPTS):
+            self._settle(a.choices)
+            if len(self.pg.state()["stack"]) <= depth:
+                break
+            self.pg.apply(self.pg.game.priority_player(), {"type": "PassPriority"})
+        else:
+            raise AdapterError(f"{card.name} did not resolve")
+        if isinstance(a, A.Destroy) and self.pg.obj(oid)["zone"] != "Battlefield":
+            auras = [x for x in allowed - {oid} if self.pg.obj(x)["zone"] == "Battlefield"]
+            if auras:
+                allowed -= set(auras)  # they fall off by a state-based action (704.5m)
+        _require_quiet(self.pg.events[mark:], spell, allowed, a.kind)
+        self.pg.edit(lambda st: set_priority(st, *saved))
+
+    def _pending_sba(self) -> list[str]:
+        """What phase.rs's state-based-action check would do now, tried on a scratch copy."""
+        scratch = self.pg.engine.load_game(self.pg.game.state())
+        result = scratch.apply(0, {"type": "Debug", "data": {"type": "RunStateBasedActions"}})
+        found = [str(e.get("type")) for e in result.events if e.get("type") not in _QUIET]
+        if scratch.waiting_for().get("type") == "ReplacementChoice":
+            found.append("a replacement choice")
+        return found
+
+    # --- shared steps ------------------------------------------------------------------------------
+
+    def _cast(self, seat: int, card: PhaseCard, targets: Sequence[A.TargetChoice]) -> int:
+        """Cast ``card`` as ``seat`` with ``targets``; returns the spell's object id."""
+        oid = self._take(seat, card)
+        obj = self.pg.obj(oid)
+        self._add_mana(seat, obj.get("mana_cost"))
+        self.pg.apply(
+            seat,
+            {
+                "type": "CastSpell",
+                "data": {"object_id": oid, "card_id": obj["card_id"], "targets": []},
+            },
+        )
+        refs = [
+            {"Player": t.player} if t.player is not None else {"Object": self.oid(t.card or "")}
+            for t in targets
+        ]
+        pending = list(refs)
+        while self.pg.waiting()["type"] == "TargetSelection":
+            if not pending:
+                raise AdapterError(f"phase.rs wants more targets for {card.name}")
+            self.pg.apply(seat, {"type": "ChooseTarget", "data": {"target": pending.pop(0)}})
+        # phase.rs picks a lone legal target itself without asking: check what it chose.
+        chosen = [
+            entry["kind"]["data"]["ability"]["targets"]
+            for entry in self.pg.state()["stack"]
+            if entry["id"] == oid and entry["kind"]["type"] == "Spell"
+        ]
+        if not chosen:
+            raise AdapterError(f"{card.name} is not on the stack after casting it")
+        if chosen[0] != refs:
+            raise AdapterError(f"phase.rs targeted {chosen[0]} with {card.name}, not {refs}")
+        return oid
+
+    def _take(self, seat: int, card: PhaseCard) -> int:
+        """A copy of ``card`` owned by ``seat``, moved to its hand (spells are reused: a
+        resolved copy goes back from the graveyard)."""
+        st = self.pg.state()
+        for key, obj in sorted(st["objects"].items(), key=lambda kv: int(kv[0])):
+            if (
+                obj["name"] == card.name
+                and obj["owner"] == seat
+                and obj["zone"] in ("Hand", "Library", "Graveyard")
+                and int(key) not in self.handles
+            ):
+                if obj["zone"] != "Hand":
+                    self.pg.debug("MoveToZone", object_id=int(key), to_zone="Hand")
+                return int(key)
+        raise NeedCard(seat, card)
+
+    def _add_mana(self, seat: int, cost: Json | None) -> None:
+        if not cost or cost.get("type") != "Cost":
+            return
+        mana = ["Colorless"] * int(cost.get("generic", 0))
+        for shard in cost.get("shards", []):
+            if shard not in _COLOURS:
+                raise AdapterError(f"cannot pay the mana symbol {shard!r}")
+            mana.append(shard)
+        if mana:
+            self.pg.debug("AddMana", player_id=seat, mana=mana)
+
+    def _expect_priority(self, seat: int, what: str) -> None:
+        waiting = self.pg.waiting()
+        if waiting["type"] != "Priority":
+            raise AdapterError(f"cannot {what}: phase.rs is waiting for {waiting['type']}")
+        holder = self.pg.game.priority_player()
+        if holder != seat:
+            raise AdapterError(
+                f"cannot {what} as player {seat}: phase.rs gives priority to {holder}"
+            )
+
+    def _expect_prompt(self, kind: str, seat: int) -> None:
+        waiting = self.pg.waiting()
+        if waiting["type"] != kind or waiting["data"].get("player") != seat:
+            raise AdapterError(
+                f"expected phase.rs to ask player {seat} for {kind}, it waits for {waiting}"
+            )
+
+    def _on_battlefield(self, handle: str) -> int:
+        oid = self.oid(handle)
+        if self.pg.obj(oid)["zone"] != "Battlefield":
+            raise AdapterError(f"{handle} is not on the battlefield in phase.rs")
+        return oid
+
+    def _settle(self, choices: Sequence[A.ReplacementChoice]) -> None:
+        """Answer the prompts our actions have no counterpart for: a replacement choice (from
+        the action's choices, 616.1) and declarations with nothing to declare."""
+        for _ in range(MAX_PROMPTS):
+            waiting = self.pg.waiting()
+            kind, data = waiting["type"], waiting.get("data") or {}
+            if kind == "ReplacementChoice":
+                index = self._replacement_index(data, choices)
+                self.pg.apply(
+                    data["player"], {"type": "ChooseReplacement", "data": {"index": index}}
+                )
+            elif kind == "DeclareAttackers" and not data.get("valid_attacker_ids"):
+                self.pg.apply(data["player"], {"type": "DeclareAttackers", "data": {"attacks": []}})
+            elif kind == "DeclareBlockers" and not data.get("valid_blocker_ids"):
+                self.pg.apply(
+                    data["player"], {"type": "DeclareBlockers", "data": {"assignments": []}}
+                )
+            else:
+                return
+        raise AdapterError("phase.rs kept prompting after the action")
+
+    def _replacement_index(self, data: Json, choices: Sequence[A.ReplacementChoice]) -> int:
+        candidates: list[Json] = data["candidates"]
+        kinds = [_candidate_kind(c) for c in candidates]
+        affected = {self.handles.get(int(c["source_id"])) for c in candidates}
+        for choice in choices:
+            if choice.by != data["player"] or choice.permanent not in affected:
+                continue
+            wanted = _use_kind(choice.use)
+            for index, (kind, cand) in enumerate(zip(kinds, candidates, strict=True)):
+                if kind is wanted and (
+                    kind is not ReplacementKind.UMBRA
+                    or self.handles.get(int(cand["source_id"])) == choice.use.partition(":")[2]
+                ):
+                    return index
+            raise AdapterError(f"phase.rs offers no {choice.use!r} replacement: {candidates}")
+        if all(k is ReplacementKind.SHIELD for k in kinds):
+            return 0  # identical regeneration shields: any one (phase.rs shields have no origin)
+        raise AdapterError(
+            f"phase.rs asks which replacement applies and the action does not say: {candidates}"
+        )
+
+
+_PHASE_KEYWORDS = {
+    Keyword.DEATHTOUCH: "Deathtouch",
+    Keyword.WITHER: "Wither",
+    Keyword.INFECT: "Infect",
+}
+
+
+def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
+    for index, ability in enumerate(abilities):
+        if ability.get("kind") != "Activated":
+            continue
+        is_regen = (ability.get("effect") or {}).get("type") == "Regenerate"
+        if is_regen == (kind is AbilityKind.REGENERATE_SELF):
+            return index
+    return None
+
+
+def _candidate_kind(candidate: Json) -> ReplacementKind:
+    text = str(candidate.get("description") or "")
+    if text == "Regenerate":
+        return ReplacementKind.SHIELD
+    if "regenerate it" in text:
+        return ReplacementKind.STATIC
+    if "shield counter" in text.lower():
+        return ReplacementKind.SHIELD_COUNTER
+    return ReplacementKind.UMBRA
+
+
+def _use_kind(use: str) -> ReplacementKind:
+    if use.startswith("shield-counter"):
+        return ReplacementKind.SHIELD_COUNTER
+    if use.startswith("shield"):
+        return ReplacementKind.SHIELD
+    if use.startswith("umbra"):
+        return ReplacementKind.UMBRA
+    return ReplacementKind.STATIC
+
+
+def _attached(obj: Json) -> list[int]:
+    return [int(x) for x in obj.get("attachments") or ()]
+
+
+def _subjects(event: Json) -> set[int]:
+    data = event.get("data") or {}
+    keys = ("object_id", "source_id", "attachment_id")
+    return {int(data[k]) for k in keys if isinstance(data.get(k), int)}
+
+
+def _require_quiet(events: list[Json], spell: int, allowed: set[int], kind: str) -> None:
+    """After the harness spell resolved, nothing but the effect itself may have happened.
+
+    phase.rs reports a replacement choice made during the resolution after the spell's
+    ``StackResolved``, so events about the objects the effect concerns (``allowed``) are part
+    of the resolution; anything else after it is phase.rs's state-based-action check.
+    """
+    after = None
+    for index, event in enumerate(events):
+        data = event.get("data") or {}
+        if event.get("type") == "StackResolved" and data.get("object_id") == spell:
+            after = index
+    if after is None:
+        raise AdapterError(f"the harness spell for {kind} did not resolve")
+    loud = [
+        str(e.get("type"))
+        for e in events[after + 1 :]
+        if e.get("type") not in _QUIET and not (_subjects(e) and _subjects(e) <= allowed | {spell})
+    ]
+    if loud:
+        raise Unexpressible(
+            f"phase.rs performed state-based actions right after the {kind} effect "
+            f"({', '.join(loud)}); the model leaves them to the next check"
+        )

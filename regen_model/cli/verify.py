@@ -1,0 +1,143 @@
+"""``regen-model verify``: the project's main job, one table per verify section.
+
+The sections (``regen_model.verify.SECTIONS``) each return rows with a typed verdict; the
+command prints them, a summary, and exits with the code of the worst verdict. ``--json`` prints
+the same rows as one JSON document (format ``regen-model/verify``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, exit_code, worst
+from regen_model.verify import SECTIONS, Row, Section, section_names
+
+STYLE = {
+    Verdict.PROVED: "bold green",
+    Verdict.PASSED: "bold green",
+    Verdict.SKIPPED: "yellow",
+}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("verify")
+    def verify(
+        section: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--section",
+                "-s",
+                help=f"Run only these sections (of: {', '.join(section_names())}).",
+                show_default=False,
+            ),
+        ] = None,
+        json_output: Annotated[
+            bool, typer.Option("--json", help="Print one JSON document instead of tables.")
+        ] = False,
+    ) -> None:
+        """Run every verification section and exit with the worst verdict's code."""
+        raise typer.Exit(verify_sections(section or [], json_output=json_output))
+
+
+def verify_sections(selected: list[str], *, json_output: bool = False) -> int:
+    unknown = [s for s in selected if s not in section_names()]
+    if unknown:
+        Console(stderr=True).print(
+            f"unknown section {unknown[0]!r} (sections: {', '.join(section_names())})",
+            style="bold red",
+        )
+        return EXIT_INPUT_ERROR
+    chosen = [s for s in SECTIONS if not selected or s.name in selected]
+    out = Console(highlight=False)
+    results: list[tuple[Section, list[Row], float]] = []
+    for section in chosen:
+        started = time.perf_counter()
+        rows = section.load()()
+        results.append((section, rows, time.perf_counter() - started))
+        if not json_output:
+            out.print(_table(section, rows))
+    verdicts = [r.verdict for _, rows, _ in results for r in rows]
+    code = exit_code(verdicts)
+    if json_output:
+        sys.stdout.write(json.dumps(_document(results, verdicts, code), indent=2) + "\n")
+    else:
+        _summary(out, results, verdicts)
+    return code
+
+
+def _table(section: Section, rows: list[Row]) -> Table:
+    table = Table(title=section.title, title_justify="left")
+    table.add_column(section.item_label)
+    detail_names = list(dict.fromkeys(k for r in rows for k, _ in r.details))
+    for name in detail_names:
+        table.add_column(name, style="cyan" if name == "edition" else "")
+    table.add_column("verdict")
+    table.add_column("time", justify="right")
+    for r in rows:
+        details = dict(r.details)
+        item = Text(r.item)
+        if r.message:
+            item.append("\n" + r.message, style="red")
+        table.add_row(
+            item,
+            *(details.get(n, "") for n in detail_names),
+            Text(r.verdict.value, style=STYLE.get(r.verdict, "bold red")),
+            f"{r.seconds * 1000:.1f} ms",
+        )
+    return table
+
+
+def _summary(
+    out: Console, results: list[tuple[Section, list[Row], float]], verdicts: list[Verdict]
+) -> None:
+    overall = worst(verdicts)
+    counts: dict[Verdict, int] = {}
+    for v in verdicts:
+        counts[v] = counts.get(v, 0) + 1
+    spent = sum(t for _, _, t in results)
+    parts = ", ".join(
+        f"{n} {v.value}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)
+    )
+    line = Text()
+    line.append(f"verify: {overall.value}", style=STYLE.get(overall, "bold red"))
+    line.append(f"  ({parts or 'nothing to verify'}; {len(results)} section(s), {spent:.2f} s)")
+    out.print(line)
+
+
+def _document(
+    results: list[tuple[Section, list[Row], float]], verdicts: list[Verdict], code: int
+) -> dict[str, Any]:
+    return {
+        "format": "regen-model/verify",
+        "version": 1,
+        "verdict": worst(verdicts).value,
+        "exit_code": code,
+        "exit_codes": {v.value: c for v, c in EXIT_CODES.items()},
+        "sections": [
+            {
+                "name": s.name,
+                "title": s.title,
+                "seconds": round(t, 6),
+                "verdict": worst(r.verdict for r in rows).value,
+                "rows": [
+                    {
+                        "item": r.item,
+                        "verdict": r.verdict.value,
+                        "seconds": round(r.seconds, 6),
+                        "details": dict(r.details),
+                        "message": r.message,
+                    }
+                    for r in rows
+                ],
+            }
+            for s, rows, t in results
+        ],
+    }

@@ -1,0 +1,317 @@
+"""The setup part of a scenario: players, the turn, permanents and spells -> a start state.
+
+The schema has already checked shapes and vocabularies; this module checks what a schema
+cannot: that names refer to something, that a built-in card exists, and that the state makes
+sense for the zone the card is in (only a permanent on the battlefield can have damage, shields
+or an attachment: anything else would be a state the rules never produce).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import (
+    PERMANENT_CARDS,
+    SPELLS,
+    AbilityKind,
+    ActivatedAbility,
+    CardTemplate,
+    DamageTrigger,
+    SpellTemplate,
+    TriggerEffect,
+)
+from regen_model.model.effects import Effect, EffectKind, TargetRule
+from regen_model.model.enums import (
+    Attachment,
+    CardType,
+    CounterKind,
+    Edition,
+    Keyword,
+    Rider,
+    Step,
+    Zone,
+)
+from regen_model.model.state import GameState, Player, Shield
+from regen_model.scenario.names import Names, suggest
+from regen_model.scenario.schema import expect_keys
+from regen_model.scenario.source import FieldPath, Source
+
+# Fields describing the printed card (inline cards only) and its state at the start.
+CARD_FIELDS = (
+    "name",
+    "types",
+    "power",
+    "toughness",
+    "keywords",
+    "static-regeneration",
+    "abilities",
+    "damage-trigger",
+    "attachment",
+    "attach-bonus",
+    "text",
+)
+BATTLEFIELD_ONLY = (
+    "tapped",
+    "damage",
+    "counters",
+    "attached-to",
+    "shields",
+    "cant-be-regenerated",
+    "granted-keywords",
+    "deathtouched",
+)
+
+# Which spell fields mean something for which effect (anything else is a mistake).
+EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
+    EffectKind.DAMAGE: frozenset({"amount", "keywords", "cant-be-regenerated"}),
+    EffectKind.DAMAGE_EACH_CREATURE: frozenset({"amount", "keywords", "cant-be-regenerated"}),
+    EffectKind.DESTROY: frozenset({"cant-be-regenerated"}),
+    EffectKind.DESTROY_ALL_CREATURES: frozenset({"cant-be-regenerated"}),
+    EffectKind.REGENERATE: frozenset({"rider"}),
+    EffectKind.PUMP: frozenset({"power", "toughness"}),
+    EffectKind.UNREGENERABLE: frozenset(),
+    EffectKind.COUNTERS: frozenset({"counter", "amount"}),
+    EffectKind.FLICKER: frozenset(),
+    EffectKind.GAIN_CONTROL: frozenset({"until-end-of-turn"}),
+}
+DEFAULT_TARGETS: dict[EffectKind, TargetRule] = {
+    EffectKind.DAMAGE: TargetRule.ANY,
+    EffectKind.DAMAGE_EACH_CREATURE: TargetRule.NONE,
+    EffectKind.DESTROY_ALL_CREATURES: TargetRule.NONE,
+    EffectKind.FLICKER: TargetRule.CREATURE_YOU_CONTROL,
+}
+SPELL_COMMON_FIELDS = frozenset({"name", "effect", "targets", "sorcery", "text"})
+
+
+def parse_players(data: list[Any]) -> tuple[tuple[str, ...], tuple[Player, ...]]:
+    names: list[str] = []
+    players: list[Player] = []
+    for raw in data:
+        if isinstance(raw, str):
+            names.append(raw)
+            players.append(Player())
+        else:
+            names.append(str(raw["name"]))
+            players.append(Player(life=int(raw.get("life", 20)), poison=int(raw.get("poison", 0))))
+    return tuple(names), tuple(players)
+
+
+def check_player_names(source: Source, names: tuple[str, ...]) -> None:
+    if len(set(names)) != len(names):
+        raise source.error(("players", 1), f"two players are both called {names[0]!r}")
+
+
+def parse_spells(source: Source, data: Mapping[str, Any]) -> dict[str, SpellTemplate]:
+    spells = dict(SPELLS)
+    for name, raw in data.items():
+        path: FieldPath = ("spells", name)
+        if name in SPELLS:
+            raise source.error(path, f"{name!r} is a built-in spell; give this one another name")
+        if "name" in raw and raw["name"] != name:
+            raise source.error(
+                (*path, "name"), "a spell listed under spells is named by its key; drop name:"
+            )
+        spells[name] = spell_template(source, name, raw, path)
+    return spells
+
+
+def spell_template(
+    source: Source, name: str, raw: Mapping[str, Any], path: FieldPath
+) -> SpellTemplate:
+    kind = EffectKind(raw["effect"])
+    allowed = EFFECT_FIELDS[kind] | SPELL_COMMON_FIELDS
+    for key in raw:
+        if key not in allowed:
+            raise source.error((*path, key), f"{key!r} means nothing for a {kind.value} effect")
+    effect = Effect(
+        kind,
+        amount=int(raw.get("amount", 1 if kind is EffectKind.COUNTERS else 0)),
+        power=int(raw.get("power", 0)),
+        toughness=int(raw.get("toughness", 0)),
+        keywords=frozenset(Keyword(k) for k in raw.get("keywords", ())),
+        cant_regen=bool(raw.get("cant-be-regenerated", False)),
+        rider=Rider(raw.get("rider", Rider.NONE.value)),
+        counter=CounterKind(raw.get("counter", CounterKind.PLUS.value)),
+        until_end_of_turn=bool(raw.get("until-end-of-turn", False)),
+    )
+    default = DEFAULT_TARGETS.get(kind, TargetRule.CREATURE)
+    targets = TargetRule(raw.get("targets", default.value))
+    return SpellTemplate(
+        name=name,
+        effect=effect,
+        targets=targets,
+        sorcery=bool(raw.get("sorcery", False)),
+        text=str(raw.get("text", "")),
+    )
+
+
+def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTemplate:
+    path: FieldPath = ("permanents", handle)
+    if "card" in raw:
+        for key in CARD_FIELDS:
+            if key in raw:
+                raise source.error(
+                    (*path, key),
+                    f"{raw['card']!r} is a built-in card, so its printed characteristics are "
+                    "fixed; leave out card: to define an inline card instead",
+                )
+        name = str(raw["card"])
+        if name not in PERMANENT_CARDS:
+            raise source.error(
+                (*path, "card"),
+                f"{name!r} is not a built-in card{suggest(name, list(PERMANENT_CARDS))}",
+            )
+        return PERMANENT_CARDS[name]
+    if "types" not in raw:
+        raise source.error(
+            path, "give either card: (a built-in card by name) or types: (an inline card)"
+        )
+    bonus = raw.get("attach-bonus", {})
+    trigger = raw.get("damage-trigger")
+    return CardTemplate(
+        name=str(raw.get("name", handle)),
+        types=frozenset(CardType(t) for t in raw["types"]),
+        power=int(raw.get("power", 0)),
+        toughness=int(raw.get("toughness", 0)),
+        keywords=frozenset(Keyword(k) for k in raw.get("keywords", ())),
+        attachment=Attachment(raw.get("attachment", Attachment.NONE.value)),
+        static_regeneration=bool(raw.get("static-regeneration", False)),
+        abilities=tuple(_ability(a) for a in raw.get("abilities", ())),
+        damage_trigger=None
+        if trigger is None
+        else DamageTrigger(
+            TriggerEffect(trigger["effect"]), combat_only=bool(trigger.get("combat-only", False))
+        ),
+        attach_bonus=(int(bonus.get("power", 0)), int(bonus.get("toughness", 0))),
+        text=str(raw.get("text", "")),
+    )
+
+
+def _ability(raw: Any) -> ActivatedAbility:
+    if isinstance(raw, str):
+        return ActivatedAbility(AbilityKind(raw))
+    return ActivatedAbility(
+        AbilityKind(raw["kind"]),
+        rider=Rider(raw.get("rider", Rider.NONE.value)),
+        opponent_only=bool(raw.get("opponent-only", False)),
+    )
+
+
+def reserved_handles() -> frozenset[str]:
+    """Words a handle may not be: they mean something else in ``expect`` and in divisions."""
+    return frozenset({*expect_keys(), "player"})
+
+
+def check_handles(source: Source, handles: tuple[str, ...], players: tuple[str, ...]) -> None:
+    reserved = reserved_handles()
+    for handle in handles:
+        path: FieldPath = ("permanents", handle)
+        if handle in reserved:
+            raise source.error(
+                path, f"{handle!r} is a reserved word in expectations; pick another handle"
+            )
+        if handle in players:
+            raise source.error(
+                path,
+                f"{handle!r} is also a player's name; permanents and players need different names",
+            )
+
+
+def card_specs(names: Names, data: Mapping[str, Any]) -> list[CardSpec]:
+    return [_card_spec(names, handle, raw) for handle, raw in data.items()]
+
+
+def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
+    path: FieldPath = ("permanents", handle)
+    template = names.template(handle)
+    if "owner" not in raw and "controller" not in raw:
+        raise names.error(path, "say who owns or controls it (owner: or controller:)")
+    # Each defaults to the other; an error points at the field actually written.
+    owner_key = "owner" if "owner" in raw else "controller"
+    controller_key = "controller" if "controller" in raw else "owner"
+    owner = names.player(raw[owner_key], (*path, owner_key))
+    controller = names.player(raw[controller_key], (*path, controller_key))
+    zone = Zone(raw.get("zone", Zone.BATTLEFIELD.value))
+    if zone is not Zone.BATTLEFIELD:
+        for key in BATTLEFIELD_ONLY:
+            if key in raw:
+                raise names.error(
+                    (*path, key),
+                    f"{handle} is in the {zone.value}; only a permanent on the battlefield can "
+                    f"have {key.replace('-', ' ')}",
+                )
+        if controller != owner:
+            raise names.error(
+                (*path, "controller"),
+                f"{handle} is in the {zone.value}: a card there is controlled by nobody",
+            )
+    if raw.get("damage", 0) and not template.is_creature:
+        raise names.error((*path, "damage"), f"{handle} is not a creature and can't have damage")
+    counters = raw.get("counters", {})
+    attached = raw.get("attached-to")
+    if attached is not None:
+        attached = names.handle(attached, (*path, "attached-to"))
+        if template.attachment is Attachment.NONE:
+            raise names.error(
+                (*path, "attached-to"), f"{handle} is neither an Aura nor an Equipment"
+            )
+        if attached == handle:
+            raise names.error((*path, "attached-to"), f"{handle} can't be attached to itself")
+        host = names.source.data["permanents"][attached]
+        if host.get("zone", Zone.BATTLEFIELD.value) != Zone.BATTLEFIELD.value:
+            raise names.error((*path, "attached-to"), f"{attached} is not on the battlefield")
+    shields = tuple(
+        _shield(names, s, controller, (*path, "shields", i))
+        for i, s in enumerate(raw.get("shields", ()))
+    )
+    return CardSpec(
+        handle=handle,
+        template=template,
+        owner=owner,
+        controller=controller,
+        zone=zone,
+        tapped=bool(raw.get("tapped", False)),
+        damage=int(raw.get("damage", 0)),
+        plus=int(counters.get(CounterKind.PLUS.value, 0)),
+        minus=int(counters.get(CounterKind.MINUS.value, 0)),
+        shield_counters=int(counters.get(CounterKind.SHIELD.value, 0)),
+        attached_to=attached,
+        shields=shields,
+        cant_regen=bool(raw.get("cant-be-regenerated", False)),
+        deathtouched=bool(raw.get("deathtouched", False)),
+        granted=frozenset(Keyword(k) for k in raw.get("granted-keywords", ())),
+    )
+
+
+def _shield(names: Names, raw: Any, controller: int, path: FieldPath) -> Shield:
+    if isinstance(raw, str):
+        return Shield(origin=raw, creator=controller, rider=Rider.NONE)
+    creator = controller
+    if "creator" in raw:
+        creator = names.player(raw["creator"], (*path, "creator"))
+    return Shield(
+        origin=str(raw["origin"]),
+        creator=creator,
+        rider=Rider(raw.get("rider", Rider.NONE.value)),
+    )
+
+
+def start_state(
+    names: Names, data: Mapping[str, Any], players: tuple[Player, ...], edition: Edition
+) -> GameState:
+    turn = data.get("turn", {})
+    path: FieldPath = ("turn",)
+    active = names.player(turn.get("active", names.players[0]), (*path, "active"))
+    priority = names.player(turn.get("priority", names.players[active]), (*path, "priority"))
+    state = make_state(
+        names.players,
+        card_specs(names, data.get("permanents", {})),
+        edition=edition,
+        turn=int(turn.get("number", 1)),
+        active=active,
+        step=Step(turn.get("step", Step.MAIN1.value)),
+        priority=priority,
+    )
+    return state._replace(players=players)

@@ -1,0 +1,56 @@
+"""The sections of ``regen-model verify``, the project's main job.
+
+``verify`` runs a list of sections and reports one table per section and an overall verdict.
+A section is any function returning ``Row``s (one per scenario, proof obligation, mutant...),
+named in ``SECTIONS`` as ``"module:function"`` so the CLI imports only what it runs. Adding a
+check to the main job means writing that function and appending one ``Section`` here; the
+command, its table and its JSON output need no change.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from regen_model.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class Row:
+    """One verified item. ``details`` are extra columns, in order (e.g. edition, clauses);
+    ``message`` explains a verdict other than a success (a failure, a solver's reason)."""
+
+    item: str
+    verdict: Verdict
+    seconds: float
+    details: tuple[tuple[str, str], ...] = ()
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str  # what ``--section`` selects
+    title: str  # the table title
+    item_label: str  # the header of the first column
+    runner: str  # "module:function", a function taking nothing and returning list[Row]
+
+    def load(self) -> Callable[[], list[Row]]:
+        module_name, _, function = self.runner.partition(":")
+        module = importlib.import_module(module_name)
+        fn: Callable[[], list[Row]] = getattr(module, function)
+        return fn
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        name="examples",
+        title="Example scenarios shipped with the package",
+        item_label="scenario",
+        runner="regen_model.verify.examples:verify_examples",
+    ),
+)
+
+
+def section_names() -> tuple[str, ...]:
+    return tuple(s.name for s in SECTIONS)

@@ -1,0 +1,178 @@
+"""The card data for phase.rs builds, means what the model's cards mean, and its gaps are known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip(
+    "phase", reason="phase-python is not installed (pip install 'regen-model[phase]')"
+)
+
+import json
+
+import phase
+
+from regen_model.adapters.phase.board import SHIELD_TEMPLATE
+from regen_model.adapters.phase.carddata import (
+    FILLER,
+    MODEL_CARDS,
+    harness_card,
+    keyword_grant_card,
+)
+from regen_model.adapters.phase.database import CardDatabase
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import CounterKind, Keyword, Rider
+
+# What phase.rs 0.103 cannot parse; a new phase.rs that parses them makes this test fail.
+KNOWN_PARTIAL = {
+    "Matopi Golem": "When it regenerates this way, put a -1/-1 counter on it",
+    "Skeleton Scavengers": "When it regenerates this way, put a +1/+1 counter on it",
+    "Knight of the Holy Nimbus": "Only any opponent may activate this ability",
+}
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> CardDatabase:
+    return CardDatabase(tmp_path_factory.mktemp("cache"))
+
+
+def test_every_model_card_has_phase_card_data() -> None:
+    assert set(MODEL_CARDS) == set(PERMANENT_CARDS) | set(SPELLS)
+
+
+@pytest.mark.parametrize("name", sorted(PERMANENT_CARDS))
+def test_permanent_card_data_matches_the_model(name: str, database: CardDatabase) -> None:
+    template, card = PERMANENT_CARDS[name], MODEL_CARDS[name]
+    face = phase.build_oracle_face(card.mtgjson(), None)
+    status = database.build(card)
+    assert status.built and not status.problems, status.describe()
+    if template.is_creature:
+        assert (face["power"]["value"], face["toughness"]["value"]) == (
+            template.power,
+            template.toughness,
+        )
+    assert card.keywords == template.keywords
+    regenerates = any(
+        (a.get("effect") or {}).get("type") == "Regenerate" for a in face["abilities"]
+    )
+    assert regenerates == any(a.kind.value == "regenerate-self" for a in template.abilities)
+    static = any(r.get("event") == "Destroy" for r in face["replacements"])
+    assert static == template.static_regeneration
+
+
+@pytest.mark.parametrize("name", sorted(SPELLS))
+def test_spell_card_data_parses(name: str, database: CardDatabase) -> None:
+    status = database.build(MODEL_CARDS[name])
+    assert status.complete, status.describe()
+
+
+def test_cant_be_regenerated_is_parsed(database: CardDatabase) -> None:
+    terror = phase.build_oracle_face(MODEL_CARDS["Terror"].mtgjson(), None)
+    wrath = phase.build_oracle_face(MODEL_CARDS["Wrath of God"].mtgjson(), None)
+    murder = phase.build_oracle_face(MODEL_CARDS["Murder"].mtgjson(), None)
+    assert terror["abilities"][0]["effect"]["cant_regenerate"] is True
+    assert wrath["abilities"][0]["effect"]["cant_regenerate"] is True
+    assert murder["abilities"][0]["effect"]["cant_regenerate"] is False
+
+
+def test_parse_gaps_are_the_known_ones(database: CardDatabase) -> None:
+    partial = {
+        name: status.unimplemented
+        for name in MODEL_CARDS
+        if (status := database.build(MODEL_CARDS[name])).unimplemented
+    }
+    assert partial == {name: (text,) for name, text in KNOWN_PARTIAL.items()}
+
+
+def test_keywords_come_only_from_the_keyword_list(database: CardDatabase) -> None:
+    rats = MODEL_CARDS["Typhoid Rats"].mtgjson()
+    del rats["keywords"]
+    face = phase.build_oracle_face(rats, None)
+    assert "Deathtouch" not in face["keywords"]
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        Effect(EffectKind.DAMAGE, amount=4),
+        Effect(EffectKind.DAMAGE, amount=1, keywords=frozenset({Keyword.DEATHTOUCH})),
+        Effect(EffectKind.DAMAGE, amount=2, keywords=frozenset({Keyword.WITHER})),
+        Effect(EffectKind.DAMAGE, amount=3, cant_regen=True),
+        Effect(EffectKind.DAMAGE_EACH_CREATURE, amount=1),
+        Effect(EffectKind.DESTROY),
+        Effect(EffectKind.DESTROY, cant_regen=True),
+        Effect(EffectKind.DESTROY_ALL_CREATURES, cant_regen=True),
+        Effect(EffectKind.REGENERATE),
+        Effect(EffectKind.PUMP, power=2, toughness=-1),
+        Effect(EffectKind.UNREGENERABLE),
+        Effect(EffectKind.COUNTERS, amount=2, counter=CounterKind.MINUS),
+        Effect(EffectKind.COUNTERS, amount=1, counter=CounterKind.SHIELD),
+        Effect(EffectKind.FLICKER),
+        Effect(EffectKind.GAIN_CONTROL, until_end_of_turn=True),
+    ],
+)
+def test_harness_cards_parse_completely(effect: Effect, database: CardDatabase) -> None:
+    card = harness_card(effect)
+    status = database.build(card)
+    assert status.complete, status.describe()
+    assert card.mana_cost == "{0}"
+
+
+def test_harness_rider_shield_is_not_complete(database: CardDatabase) -> None:
+    card = harness_card(Effect(EffectKind.REGENERATE, rider=Rider.MINUS_COUNTER))
+    assert not database.build(card).complete
+
+
+@pytest.mark.parametrize("keyword", [k for k in Keyword if k is not Keyword.UMBRA_ARMOR])
+def test_keyword_grant_cards_parse(keyword: Keyword, database: CardDatabase) -> None:
+    assert database.build(keyword_grant_card(keyword, remove=False)).complete
+
+
+def test_card_data_json_is_written_to_the_cache(database: CardDatabase) -> None:
+    engine, path = database.engine(MODEL_CARDS.values())
+    assert path.is_relative_to(database.cache_dir)
+    data = json.loads(Path(path).read_text())
+    assert set(data) == {name.lower() for name in MODEL_CARDS}
+    assert engine.card_count() == len(MODEL_CARDS)
+    assert database.engine(MODEL_CARDS.values())[0] is engine  # cached per card set
+
+
+def test_shield_template_is_what_phase_writes(database: CardDatabase) -> None:
+    """The shield the adapter writes into states is byte for byte the one phase.rs makes."""
+    cards = [MODEL_CARDS["Grizzly Bears"], MODEL_CARDS["Death Ward"], FILLER]
+    engine, _ = database.engine(cards)
+    game = engine.new_game(
+        player=["Grizzly Bears", "Death Ward"] + ["Plains"] * 20,
+        opponent=["Plains"] * 22,
+        seed=1,
+        first_player=0,
+    )
+    for seat in (0, 1):
+        game.apply(seat, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+    st = game.state()
+    st["state"]["debug_mode"] = True
+    game = engine.load_game(st)
+    objects = game.state()["state"]["objects"]
+    bear = next(int(k) for k, o in objects.items() if o["name"] == "Grizzly Bears")
+    ward = next(int(k) for k, o in objects.items() if o["name"] == "Death Ward")
+    for oid, zone in ((bear, "Battlefield"), (ward, "Hand")):
+        game.apply(
+            0,
+            {
+                "type": "Debug",
+                "data": {"type": "MoveToZone", "data": {"object_id": oid, "to_zone": zone}},
+            },
+        )
+    game.apply(
+        0,
+        {"type": "Debug", "data": {"type": "AddMana", "data": {"player_id": 0, "mana": ["White"]}}},
+    )
+    game.apply(
+        0, {"type": "CastSpell", "data": {"object_id": ward, "card_id": ward, "targets": []}}
+    )
+    while game.stack():
+        game.apply(game.priority_player(), {"type": "PassPriority"})
+    assert game.object(bear)["replacement_definitions"] == [SHIELD_TEMPLATE]

@@ -1,0 +1,221 @@
+"""Bad scenario input gets one line naming file, line and field, exit code 2, no traceback.
+
+Each case writes a small broken file and runs ``regen-model run`` on it through Typer's test
+runner (and once through the real console script), checking the exact ``file:line: field:``
+prefix so the message keeps pointing at the right place.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from regen_model.cli import run as run_cli
+from regen_model.cli import verify as verify_cli
+from regen_model.verdicts import EXIT_INPUT_ERROR
+
+BASE = """\
+name: base
+description: A troll and a dead bear.
+players: [A, B]
+permanents:
+  troll: {card: Uthden Troll, controller: B}
+  dead: {card: Grizzly Bears, owner: A, zone: graveyard}
+events:
+  - create-shield: {target: troll, origin: Death Ward}
+    expect:
+      troll: {shields: 1}
+"""
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    run_cli.register(app)
+    verify_cli.register(app)
+    return app
+
+
+def _run(tmp_path: Path, text: str, *args: str, name: str = "x.yaml") -> tuple[int, str, str]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(_app(), ["run", *args, str(path)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+CASES = [
+    pytest.param(
+        BASE.replace("controller: B}", "controller: B"),
+        ":6: broken YAML: expected ',' or '}', but got ':' "
+        "(while parsing a flow mapping that starts on line 5)",
+        id="broken-yaml",
+    ),
+    pytest.param(
+        BASE.replace(
+            "{card: Uthden Troll, controller: B}", "{card: Uthden Troll, controller: B, powr: 3}"
+        ),
+        ":5: permanents.troll.powr: unknown field 'powr' (did you mean 'power'?)",
+        id="unknown-card-field",
+    ),
+    pytest.param(
+        BASE.replace("Uthden Troll", "Uthden Trol"),
+        ":5: permanents.troll.card: 'Uthden Trol' is not a built-in card (did you mean 'Uthden Troll'?)",
+        id="unknown-card-name",
+    ),
+    pytest.param(
+        BASE.replace("target: troll", "target: trol"),
+        ":8: events[0].create-shield.target: 'trol' is not a permanent of this scenario",
+        id="unknown-handle",
+    ),
+    pytest.param(
+        BASE.replace("      troll: {shields: 1}", "      trol: {shields: 1}"),
+        ":10: events[0].expect.trol: 'trol' is not a permanent of this scenario",
+        id="unknown-handle-in-expect",
+    ),
+    pytest.param(
+        BASE.replace("target: troll", "target: dead"),
+        ":8: events[0].create-shield.target: dead is not on the battlefield (it is in the graveyard)",
+        id="shield-event-on-graveyard-card",
+    ),
+    pytest.param(
+        BASE.replace("zone: graveyard}", "zone: graveyard, shields: [Death Ward]}"),
+        ":6: permanents.dead.shields: dead is in the graveyard; only a permanent on the battlefield",
+        id="shield-setup-on-graveyard-card",
+    ),
+    pytest.param(
+        BASE.replace("origin: Death Ward}", "origin: Death Ward}\n  - pass: B"),
+        ":9: events[1].pass: B can't pass: A holds priority [priority.pass]",
+        id="unexpected-engine-error",
+    ),
+    pytest.param(
+        BASE.replace("create-shield:", "create-sheild:"),
+        ":8: events[0]: unknown action 'create-sheild' (did you mean 'create-shield'?)",
+        id="unknown-action",
+    ),
+    pytest.param(
+        BASE.replace("players: [A, B]", "players: [A]"),
+        ":3: players: the model plays two-player games",
+        id="one-player",
+    ),
+    pytest.param(
+        BASE.replace("      troll: {shields: 1}", "      stpe: main1"),
+        ":10: events[0].expect.stpe: 'stpe' is neither a permanent of this scenario nor an "
+        "expectation key (did you mean 'step'?)",
+        id="unknown-expect-key",
+    ),
+    pytest.param(
+        BASE + "  - cast: {player: A, spell: Shock, targets: [troll]}\n  - pass-until: end\n",
+        ":12: events[2].pass-until: the stack is not empty (Shock); pass explicitly",
+        id="pass-until-with-a-spell-on-the-stack",
+    ),
+    pytest.param(
+        BASE + "  - pass-until: main1\n",
+        ":11: events[1].pass-until: the game is already in the main1 step",
+        id="pass-until-already-there",
+    ),
+    pytest.param(
+        BASE + "  - pass-until: combat-damage\n",
+        ":11: events[1].pass-until: the game waits for declare-attackers",
+        id="pass-until-past-a-declaration",
+    ),
+    pytest.param(
+        BASE.replace("shields: 1}", "shields: one}"),
+        ":10: events[0].expect.troll.shields: expected a whole number or a list, got the text 'one'",
+        id="wrong-type",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_bad_input_is_one_line_with_file_line_and_field(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    code, out, err = _run(tmp_path, text)
+    assert code == EXIT_INPUT_ERROR
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(str(tmp_path / "x.yaml") + expected), lines[0]
+    assert "Traceback" not in err + out
+
+
+def test_broken_json_names_the_json_line(tmp_path: Path) -> None:
+    text = '{\n  "name": "x",\n  "players": ["A", "B"],,\n  "events": []\n}\n'
+    code, _, err = _run(tmp_path, text, name="x.json")
+    assert code == EXIT_INPUT_ERROR
+    assert err.strip().startswith(f"{tmp_path / 'x.json'}:3: broken JSON: ")
+
+
+def test_json_output_reports_input_errors(tmp_path: Path) -> None:
+    code, out, _ = _run(tmp_path, BASE.replace("target: troll", "target: trol"), "--json")
+    assert code == EXIT_INPUT_ERROR
+    doc = json.loads(out)
+    assert doc["exit_code"] == EXIT_INPUT_ERROR
+    assert doc["verdict"] == "INPUT_ERROR"
+    (error,) = doc["errors"]
+    assert (error["line"], error["field"]) == (8, "events[0].create-shield.target")
+
+
+def test_a_failed_expectation_exits_1_and_names_its_line(tmp_path: Path) -> None:
+    code, out, _ = _run(tmp_path, BASE.replace("shields: 1}", "shields: 2}"), "--quiet")
+    assert code == 1
+    assert "FAILED" in out
+    assert "x.yaml:10: troll.shields: expected 2, got 1" in out
+
+
+def test_a_passing_file_exits_0_and_narrates_clauses_and_rules(tmp_path: Path) -> None:
+    code, out, _ = _run(tmp_path, BASE)
+    assert code == 0
+    assert "regen.shield.create" in out
+    assert "701.19a" in out  # the clause's current rule number, from the catalog
+    assert "✓" in out
+
+
+def test_json_output_shape(tmp_path: Path) -> None:
+    code, out, _ = _run(tmp_path, BASE, "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert (doc["format"], doc["version"], doc["verdict"]) == ("regen-model/run", 1, "PASSED")
+    (scenario,) = doc["scenarios"]
+    (event,) = scenario["events"]
+    assert event["actions"][0]["kind"] == "create-shield"
+    created = [e for e in event["engine_events"] if e["kind"] == "shield-created"]
+    assert created[0]["clause"] == "regen.shield.create"
+    assert created[0]["data"]["origin"] == "Death Ward"
+    assert event["checks"] == [
+        {"what": "troll.shields", "line": 10, "expected": "1", "actual": "1", "ok": True}
+    ]
+
+
+def test_verify_runs_the_shipped_examples() -> None:
+    result = CliRunner().invoke(_app(), ["verify", "--json"])
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    (section,) = [s for s in doc["sections"] if s["name"] == "examples"]
+    assert len(section["rows"]) >= 15
+    assert {r["verdict"] for r in section["rows"]} == {"PASSED"}
+
+
+def test_verify_rejects_an_unknown_section() -> None:
+    result = CliRunner().invoke(_app(), ["verify", "--section", "nope"])
+    assert result.exit_code == EXIT_INPUT_ERROR
+
+
+def test_console_script_reports_bad_input_without_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text(BASE.replace("target: troll", "target: dead"), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", "from regen_model.cli import main; main()", "run", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == EXIT_INPUT_ERROR
+    assert proc.stderr.strip().splitlines() == [
+        f"{path}:8: events[0].create-shield.target: dead is not on the battlefield "
+        "(it is in the graveyard) [regen.shield.create]"
+    ]
