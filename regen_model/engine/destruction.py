@@ -265,6 +265,12 @@ def _regenerate(w: Work, slot: int) -> None:
     card = w.cards[slot]
     if (card.in_combat or card.blocked) and not w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
         remove_from_combat(w, slot, "regen.apply.remove-from-combat", "regenerated")
+    if w.mutant(Mutant.REGEN_UNATTACHES):
+        # Mutant: regeneration wrongly treated like leaving the battlefield for attachments.
+        for i, other in enumerate(w.cards):
+            if other.attached_to == slot and other.on_battlefield:
+                w.cards[i] = other._replace(attached_to=None)
+                w.emit(EventKind.UNATTACHED, "regen.same-object", w.name(i), origin=name)
     w.emit(EventKind.NOTE, "regen.same-object", name, stays_on_battlefield=True)
     kept = [
         p

@@ -41,7 +41,8 @@ def move_zone(w: Work, slot: int, to: Zone, clause: str, cause: str) -> None:
 
     Everything that belonged to the old object is gone: damage, counters, shields, "this turn"
     effects, combat status, attachments both ways. The card returns to its owner's control.
-    Under the ``shield-follows-zone-change`` mutant, unused shields are (wrongly) kept.
+    Under the ``shield-follows-zone-change`` mutant, unused shields are (wrongly) kept through
+    every zone change, so a flicker (exile, then return) brings them back.
     """
     card = w.cards[slot]
     was = card.zone
@@ -50,7 +51,9 @@ def move_zone(w: Work, slot: int, to: Zone, clause: str, cause: str) -> None:
         card = w.cards[slot]
     owner = w.setup.owners[slot]
     kept: tuple[Shield, ...] = ()
-    if w.mutant(Mutant.SHIELD_FOLLOWS_ZONE_CHANGE) and to is Zone.BATTLEFIELD:
+    if w.mutant(Mutant.SHIELD_FOLLOWS_ZONE_CHANGE):
+        # Kept on the way out too: a flicker is two zone changes (to exile and back), and a
+        # mutant that dropped them on the way to exile could never show (it was equivalent).
         kept = tuple(s for s in card.shields if not s.used)
     w.cards[slot] = Card(slot=slot, zone=to, gen=card.gen + 1, control=owner, shields=kept)
     w.emit(

@@ -168,6 +168,7 @@ class Mutant(StrEnum):
     SACRIFICE_USES_SHIELD = "sacrifice-uses-shield"
     NO_SBA_BEFORE_PRIORITY = "no-sba-before-priority"
     DAMAGE_TRIGGER_SKIPPED_ON_REGEN = "damage-trigger-skipped-on-regen"
+    REGEN_UNATTACHES = "regen-unattaches"
 
 
 def ordinal(value: StrEnum) -> int:

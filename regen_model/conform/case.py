@@ -1,0 +1,260 @@
+"""A differential case: a start and a list of actions, run on two engines side by side.
+
+``run_case`` drives the reference engine and an adapter in lock step and compares their
+observations after every action. Actions the reference rejects are skipped (not sent to the
+engine under test): generated and shrunk scenarios keep going past actions that became
+illegal. The first differing observation ends the case with a ``Divergence``: later steps
+start from different states and would only repeat the news.
+
+Cases are stored as ITF traces of the reference run (``to_trace``/``case_from_trace``), so a
+saved case is at the same time a reproducible scenario for ``crosscheck --case`` and a trace
+that ``check-trace`` accepts.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from regen_model.conform import itf
+from regen_model.conform.adapter import ActionRejected, EngineAdapter, StepUnsupported
+from regen_model.conform.codec import action_to_json
+from regen_model.conform.jsonpos import FormatError
+from regen_model.conform.observe import FieldDiff, Observation, compare, project
+from regen_model.conform.start import Start
+from regen_model.engine import EngineError, step
+from regen_model.model.actions import Action
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    start: Start
+    actions: tuple[Action, ...]
+    origin: str = ""  # where it came from: "witness:regen.static", "random:seed=7#12", a file
+    clauses: tuple[str, ...] = ()  # clauses it is meant to exercise (witnesses)
+
+
+class Outcome(StrEnum):
+    PASSED = "passed"
+    DIVERGED = "diverged"
+    SKIPPED = "skipped"
+    ENGINE_ERROR = "engine-error"
+
+
+OUTCOME_VERDICT = {
+    Outcome.PASSED: Verdict.PASSED,
+    Outcome.DIVERGED: Verdict.DIVERGED,
+    Outcome.SKIPPED: Verdict.SKIPPED,
+    Outcome.ENGINE_ERROR: Verdict.DIVERGED,
+}
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first step at which the engine under test disagreed with the specification."""
+
+    step: int  # 1-based among the actions actually run; 0 = the start state
+    action: Any  # JSON form, or None for the start
+    diffs: tuple[FieldDiff, ...]
+    clauses: tuple[str, ...]  # clause IDs of the reference's events at that step
+    expected: Observation
+    observed: Observation | None  # None when the engine rejected the action
+    rejected: str = ""  # the engine's error when it rejected a legal action
+
+    def summary(self) -> str:
+        if self.rejected:
+            return f"engine rejected a legal action: {self.rejected}"
+        return "; ".join(d.describe() for d in self.diffs[:3]) + (
+            f" (+{len(self.diffs) - 3} more)" if len(self.diffs) > 3 else ""
+        )
+
+    def signature(self) -> tuple[str, ...]:
+        """What kind of divergence this is, for grouping: the action kind and the names of
+        the differing fields (without card handles)."""
+        kind = self.action.get("kind", "?") if isinstance(self.action, dict) else "start"
+        fields = sorted({d.path.rsplit(".", 1)[-1] for d in self.diffs}) or ["rejected"]
+        return (kind, *fields)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "action": self.action,
+            "diffs": [d.to_json() for d in self.diffs],
+            "clauses": list(self.clauses),
+            "rejected": self.rejected,
+            "expected": self.expected.to_json(),
+            "observed": None if self.observed is None else self.observed.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    case: Case
+    outcome: Outcome
+    steps_run: int = 0
+    skipped_actions: int = 0
+    fields_compared: int = 0
+    divergence: Divergence | None = None
+    reason: str = ""
+    elapsed: float = 0.0
+    observed: tuple[Observation, ...] = field(default=(), repr=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        return OUTCOME_VERDICT[self.outcome]
+
+
+def run_case(
+    case: Case, adapter: EngineAdapter, rules: Rules = CORRECT, *, record: bool = False
+) -> CaseResult:
+    """Run ``case`` on the reference (under ``rules``) and on ``adapter``.
+
+    ``EngineFailure`` from the adapter propagates: the caller restarts the engine. With
+    ``record``, the engine's observations are kept (to write the engine's own trace).
+    """
+    t0 = time.perf_counter()
+    state = case.start.build()
+    unsupported = adapter.supports(state, case.actions)
+    if unsupported is not None:
+        return CaseResult(case, Outcome.SKIPPED, reason=unsupported.reason)
+    players = state.setup.player_names
+    adapter.start(state)
+    observed = adapter.observe()
+    seen: list[Observation] = [observed] if record else []
+    expected = project(state)
+    start_obs = Observation(
+        observed.cards, observed.players, None, observed.event_kinds, observed.game
+    )
+    fields = start_obs.field_count()
+    diffs = compare(expected, start_obs)
+    if diffs:
+        div = Divergence(0, None, tuple(diffs), (), expected, observed)
+        return CaseResult(case, Outcome.DIVERGED, 0, 0, fields, div, elapsed=_since(t0))
+    run = skipped = 0
+    for action in case.actions:
+        try:
+            res = step(state, action, rules)
+        except EngineError:
+            skipped += 1
+            continue
+        run += 1
+        expected = project(res.state, res.events)
+        clauses = tuple(dict.fromkeys(e.clause for e in res.events))
+        try:
+            adapter.apply(action)
+        except StepUnsupported as exc:
+            reason = f"step {run} ({action.kind}): {exc}"
+            return CaseResult(case, Outcome.SKIPPED, run, skipped, fields, reason=reason)
+        except ActionRejected as exc:
+            div = Divergence(
+                run, action_to_json(action, players), (), clauses, expected, None, exc.message
+            )
+            return CaseResult(case, Outcome.DIVERGED, run, skipped, fields, div, elapsed=_since(t0))
+        observed = adapter.observe()
+        if record:
+            seen.append(observed)
+        fields += observed.field_count()
+        diffs = compare(expected, observed)
+        if diffs:
+            div = Divergence(
+                run, action_to_json(action, players), tuple(diffs), clauses, expected, observed
+            )
+            return CaseResult(
+                case,
+                Outcome.DIVERGED,
+                run,
+                skipped,
+                fields,
+                div,
+                elapsed=_since(t0),
+                observed=tuple(seen),
+            )
+        state = res.state
+    return CaseResult(
+        case,
+        Outcome.PASSED,
+        run,
+        skipped,
+        fields,
+        elapsed=_since(t0),
+        observed=tuple(seen),
+    )
+
+
+def _since(t0: float) -> float:
+    return time.perf_counter() - t0
+
+
+def legal_actions(case: Case, rules: Rules = CORRECT) -> tuple[Action, ...]:
+    """The case's actions that the reference accepts in sequence (the others are skipped)."""
+    state = case.start.build()
+    kept = []
+    for action in case.actions:
+        try:
+            state = step(state, action, rules).state
+        except EngineError:
+            continue
+        kept.append(action)
+    return tuple(kept)
+
+
+# --- storage as ITF traces -------------------------------------------------------------------------
+
+
+def to_trace(
+    case: Case,
+    rules: Rules = CORRECT,
+    observed: tuple[Observation, ...] | None = None,
+    extra_meta: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The case as an ITF trace: the reference's observations (or ``observed``: what another
+    engine reported, aligned with the legal actions) after each legal action."""
+    state = case.start.build()
+    initial = project(state)
+    steps: list[tuple[Action | None, Observation]] = []
+    for action in case.actions:
+        try:
+            res = step(state, action, rules)
+        except EngineError:
+            continue
+        state = res.state
+        steps.append((action, project(res.state, res.events)))
+    if observed is not None:
+        initial = observed[0]
+        steps = [(a, o) for (a, _), o in zip(steps, observed[1:], strict=False)]
+    meta: dict[str, Any] = {"case": case.name, "origin": case.origin}
+    if case.clauses:
+        meta["clauses"] = list(case.clauses)
+    if extra_meta:
+        meta.update(extra_meta)
+    return itf.trace_to_json(case.start, initial, steps, source="regen-model", extra_meta=meta)
+
+
+def case_from_trace(trace: itf.Trace) -> Case:
+    """A replayable case from a trace whose actions are all fully logged."""
+    actions = []
+    for s in trace.steps:
+        if s.action is None:
+            raise FormatError(trace.file, 0, 0, f"states[{s.index}]", "a case needs every action")
+        try:
+            actions.append(s.action.cls(**s.action.fields))
+        except TypeError:
+            node = s.action.node
+            if node is not None:
+                raise node.error(
+                    "a case needs fully logged actions (no missing choice fields)"
+                ).located() from None
+            raise
+    name = str(trace.meta.get("case") or Path(trace.file).name.split(".")[0])
+    clauses = tuple(str(c) for c in trace.meta.get("clauses", []) if isinstance(c, str))
+    return Case(name, trace.start, tuple(actions), f"file:{trace.file}", clauses)
+
+
+def read_case(path: Path) -> Case:
+    return case_from_trace(itf.read_trace(path))

@@ -1,0 +1,394 @@
+"""Random scenarios: start states from the built-in cards and legal action sequences.
+
+The generator is written once against a ``Chooser`` (pick an integer, pick from a list) and
+runs on two sources of randomness:
+
+* Hypothesis (``random_cases``): ``st.data()`` draws, seeded, no example database, so a seed
+  names a reproducible batch; Hypothesis's generation favours small and boundary values;
+* ``random.Random`` (``RandomChooser``): for the clause-witness search, which needs thousands
+  of cheap walks and no test-framework machinery.
+
+Each action is drawn among the candidates of ``moves.py`` and run on the reference engine:
+an illegal draw is dropped and the walk goes on; when the rules ask a 616.1 question the
+answer is drawn too, independently for each player (so the answer of the player who does
+*not* choose can differ, which is what exposes an engine asking the wrong player).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
+
+from regen_model.conform.case import Case, legal_actions
+from regen_model.conform.moves import EFFECT_MOVES, game_moves, replacement_uses, spell_targets
+from regen_model.conform.start import Start
+from regen_model.engine import EngineError, MissingChoice, step
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.enums import Attachment, Decision, Edition, Keyword, Rider, Step
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState, Shield
+
+T = TypeVar("T")
+
+
+class Chooser(Protocol):
+    def integer(self, lo: int, hi: int) -> int:
+        """A value in ``lo..hi`` inclusive, small ones favoured by Hypothesis."""
+        ...
+
+    def pick(self, items: Sequence[T]) -> T: ...
+
+
+class RandomChooser:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+    def pick(self, items: Sequence[T]) -> T:
+        return items[self.rng.randrange(len(items))]
+
+
+class HypothesisChooser:
+    def __init__(self, data: Any) -> None:
+        from hypothesis import strategies as st
+
+        self._st = st
+        self.data = data
+
+    def integer(self, lo: int, hi: int) -> int:
+        value: int = self.data.draw(self._st.integers(lo, hi))
+        return value
+
+    def pick(self, items: Sequence[T]) -> T:
+        value: T = self.data.draw(self._st.sampled_from(items))
+        return value
+
+
+def chance(c: Chooser, percent: int) -> bool:
+    return c.integer(0, 99) < percent
+
+
+# --- start states ------------------------------------------------------------------------------
+
+REGENERATORS = (
+    "Horned Troll",
+    "Uthden Troll",
+    "River Boa",
+    "Drudge Skeletons",
+    "Troll Ascetic",
+    "Mossbridge Troll",
+    "Knight of the Holy Nimbus",
+    "Matopi Golem",
+    "Skeleton Scavengers",
+    "Skithiryx, the Blight Dragon",
+)
+OTHERS = tuple(
+    name for name, t in PERMANENT_CARDS.items() if name not in REGENERATORS and t.is_creature
+)
+ATTACHMENTS = tuple(
+    name for name, t in PERMANENT_CARDS.items() if t.attachment is not Attachment.NONE
+)
+ORIGINS = ("Death Ward", "Regenerate", "regeneration shield")
+SPELL_NAMES = tuple(SPELLS)
+
+
+def _handle(name: str, used: set[str]) -> str:
+    base = name.split(",")[0].split()[-1].lower()
+    handle = base
+    n = 2
+    while handle in used:
+        handle = f"{base}{n}"
+        n += 1
+    used.add(handle)
+    return handle
+
+
+EFFECT_KINDS = tuple(cls.kind for cls in A.EFFECT_ACTIONS)
+
+
+@dataclass(frozen=True)
+class Swarm:
+    """The features one random case may use (swarm testing, Groce et al. 2012).
+
+    A case that may do everything rarely does one thing twice; bugs about "the second
+    destruction", "after cleanup" or "after a flicker" need exactly that. Each case draws a
+    few card names, a few effect kinds and its own mix of game actions, and uses only those.
+    """
+
+    cards: tuple[str, ...]
+    effects: tuple[str, ...]
+    categories: tuple[str, ...]
+
+
+def draw_swarm(c: Chooser) -> Swarm:
+    names = tuple(
+        dict.fromkeys(
+            c.pick(c.pick((REGENERATORS, REGENERATORS, OTHERS))) for _ in range(c.integer(1, 3))
+        )
+    )
+    effects = tuple(k for k in EFFECT_KINDS if chance(c, 35)) or (c.pick(EFFECT_KINDS),)
+    categories: list[str] = []
+    for name, hi in (("pass", 4), ("cast", 2), ("activate", 2), ("effect", 4)):
+        categories += [name] * c.integer(1 if name == "pass" else 0, hi)
+    return Swarm(names, effects, tuple(categories))
+
+
+def draw_start(c: Chooser, swarm: Swarm, max_cards: int = 4) -> Start:
+    edition = c.pick(list(Edition))
+    used: set[str] = set()
+    cards: list[CardSpec] = []
+    for _ in range(c.integer(1, max_cards)):
+        name = c.pick(swarm.cards)
+        template = PERMANENT_CARDS[name]
+        owner = c.integer(0, 1)
+        controller = 1 - owner if chance(c, 10) else None
+        damage = c.integer(0, max(0, template.toughness - 1)) if chance(c, 25) else 0
+        shields: list[Shield] = []
+        for _ in range(c.integer(0, 2) if chance(c, 40) else 0):
+            shields.append(
+                Shield(c.pick(ORIGINS), owner if controller is None else controller, Rider.NONE)
+            )
+        cards.append(
+            CardSpec(
+                handle=_handle(name, used),
+                template=template,
+                owner=owner,
+                controller=controller,
+                tapped=chance(c, 15),
+                damage=damage,
+                plus=1 if chance(c, 10) else 0,
+                minus=1 if template.toughness > 1 and chance(c, 10) else 0,
+                shield_counters=1 if chance(c, 8) else 0,
+                shields=tuple(shields),
+                cant_regen=chance(c, 8),
+                granted=frozenset({c.pick(list(Keyword))}) if chance(c, 8) else frozenset(),
+            )
+        )
+    creatures = [x.handle for x in cards]
+    if creatures and chance(c, 25):
+        name = c.pick(ATTACHMENTS)
+        cards.append(
+            CardSpec(
+                handle=_handle(name, used),
+                template=PERMANENT_CARDS[name],
+                owner=c.integer(0, 1),
+                attached_to=c.pick(creatures),
+            )
+        )
+    step_ = c.pick((Step.MAIN1, Step.MAIN1, Step.BEGIN_COMBAT, Step.BEGIN_COMBAT, Step.END))
+    active = c.integer(0, 1)
+    life = (20, 20) if chance(c, 85) else (c.integer(1, 4), c.integer(1, 4))
+    return Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life)
+
+
+# --- action sequences ------------------------------------------------------------------------------
+
+
+def _candidates(c: Chooser, state: GameState, swarm: Swarm) -> list[A.Action]:
+    if state.decision is not Decision.NONE:
+        return game_moves(state)
+    category = c.pick(swarm.categories)
+    if category == "effect":
+        # Pick the kind of effect first: there are many damage variants and one cleanup.
+        return EFFECT_MOVES[c.pick(swarm.effects)](state)
+    p = state.priority
+    if p is None:
+        return []
+    if category == "cast":  # the spell first, so spells with many targets are not favoured
+        name = c.pick(SPELL_NAMES)
+        spell = SPELLS[name]
+        return [
+            A.CastSpell(player=p, name=name, effect=spell.effect, targets=t, sorcery=spell.sorcery)
+            for t in spell_targets(state, name)
+        ]
+    if category == "activate":
+        sources = [
+            (state.setup.handles[x.slot], len(state.setup.templates[x.slot].abilities))
+            for x in state.cards
+            if x.on_battlefield and state.setup.templates[x.slot].abilities
+        ]
+        if sources:
+            return [
+                A.ActivateAbility(player=who, source=h, ability=i)
+                for h, n in sources
+                for i in range(n)
+                for who in (0, 1)
+            ]
+    return [A.PassPriority(player=p)]
+
+
+def _use_class(state: GameState, handle: str, use: str) -> tuple[object, ...]:
+    """Answers with the same outcome: plain shields are interchangeable (as in the engine's
+    616.1 classes), a shield with a rider differs by rider and beneficiary."""
+    if use.startswith("shield#"):
+        shield = state.card(handle).shields[int(use[7:]) - 1]
+        if shield.rider is Rider.NONE:
+            return ("shield",)
+        return ("shield", shield.rider, shield.creator)
+    return (use,)
+
+
+def draw_choices(c: Chooser, state: GameState) -> tuple[A.ReplacementChoice, ...]:
+    """A 616.1 answer from each player for every permanent that could need one. The two
+    players give answers with different outcomes whenever there are two: only one of them is
+    asked by the rules, and an engine that asks the other one then visibly does otherwise."""
+    out = []
+    for card in state.cards:
+        if not card.on_battlefield:
+            continue
+        handle = state.setup.handles[card.slot]
+        uses = replacement_uses(state, handle)
+        classes: dict[tuple[object, ...], list[str]] = {}
+        for use in uses:
+            classes.setdefault(_use_class(state, handle, use), []).append(use)
+        if len(uses) < 2:
+            continue
+        groups = list(classes.values())
+        if len(groups) >= 2:
+            first = c.integer(0, len(groups) - 1)
+            second = (first + c.integer(1, len(groups) - 1)) % len(groups)
+            answers = (c.pick(groups[first]), c.pick(groups[second]))
+        else:
+            answers = (c.pick(uses), c.pick(uses))
+        out.append(A.ReplacementChoice(handle, 0, answers[0]))
+        out.append(A.ReplacementChoice(handle, 1, answers[1]))
+    return tuple(out)
+
+
+@dataclass
+class Walk:
+    """A walk in progress: its actions so far and the reference state they reach."""
+
+    state: GameState
+    actions: list[A.Action]
+    clauses: dict[str, None]
+
+
+def draw_actions(
+    c: Chooser,
+    state: GameState,
+    swarm: Swarm,
+    max_steps: int,
+    rules: Rules = CORRECT,
+    *,
+    tries: int = 6,
+) -> Walk:
+    """Up to ``max_steps`` legal actions from ``state`` (each draw retried a few times)."""
+    walk = Walk(state, [], {})
+    for _ in range(c.integer(1, max_steps)):
+        for _ in range(tries):
+            moves = _candidates(c, walk.state, swarm)
+            if not moves:
+                break
+            action = c.pick(moves)
+            try:
+                res = step(walk.state, action, rules)
+            except MissingChoice:
+                action = replace(action, choices=draw_choices(c, walk.state))
+                try:
+                    res = step(walk.state, action, rules)
+                except EngineError:
+                    continue
+            except EngineError:
+                continue
+            walk.state = res.state
+            walk.actions.append(action)
+            for e in res.events:
+                walk.clauses.setdefault(e.clause, None)
+            break
+        if any(p.lost for p in walk.state.players):
+            break
+    return walk
+
+
+def settle(state: GameState, rules: Rules = CORRECT, limit: int = 8) -> list[A.Action]:
+    """Actions that let pending consequences show: waiting triggers go on the stack and the
+    stack resolves (both players pass), so a trigger's effect becomes observable."""
+    out: list[A.Action] = []
+    if state.pending:
+        out.append(A.CheckStateBasedActions())
+        state = step(state, out[-1], rules).state
+    while state.stack and state.priority is not None and len(out) < limit:
+        out.append(A.PassPriority(player=state.priority))
+        try:
+            state = step(state, out[-1], rules).state
+        except EngineError:  # a 616.1 question while resolving: leave it to the walk
+            out.pop()
+            break
+    return out
+
+
+def draw_case(
+    c: Chooser,
+    name: str,
+    origin: str,
+    max_steps: int = 20,
+    corpus: Sequence[Case] = (),
+    walker: Chooser | None = None,
+) -> tuple[Case, Walk]:
+    """A fresh random case, or (half the time, given a corpus) a random continuation of a
+    corpus case: starting from the clause witnesses' states reaches situations that fresh
+    walks rarely do (a second destruction after a regeneration, a flicker after a shield).
+    ``walker`` draws the start's details and the walk's actions (default: ``c``)."""
+    swarm = draw_swarm(c)
+    prefix: tuple[A.Action, ...] = ()
+    if corpus and chance(c, 50):
+        base = c.pick(corpus)
+        start, prefix = base.start, legal_actions(base)
+        origin = f"{origin} from {base.name}"
+    else:
+        start = draw_start(walker or c, swarm)
+    state = start.build()
+    for action in prefix:
+        state = step(state, action).state
+    walk = draw_actions(walker or c, state, swarm, max_steps)
+    tail = settle(walk.state)
+    return Case(name, start, (*prefix, *walk.actions, *tail), origin), walk
+
+
+def random_cases(n: int, seed: int, max_steps: int = 20, corpus: Sequence[Case] = ()) -> list[Case]:
+    """``n`` random cases drawn by Hypothesis under ``seed`` (reproducible for the same
+    corpus), half of them continuing a corpus case when one is given."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
+
+    out: list[Case] = []
+
+    @hypothesis_seed(seed)
+    @settings(
+        max_examples=n,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+    @given(st.data(), st.randoms(use_true_random=True))
+    def collect(data: Any, rng: random.Random) -> None:
+        # Hypothesis draws the shape of the case (the swarm: which cards, effects and game
+        # actions it may use; whether it continues a corpus case, and which), where its bias
+        # towards small and boundary values pays; the many small picks of the start's details
+        # and of the walk come from a Random it seeds, ten times cheaper per draw.
+        i = len(out)
+        case, _ = draw_case(
+            HypothesisChooser(data),
+            f"random-{seed}-{i}",
+            f"random:seed={seed}#{i}",
+            max_steps,
+            corpus,
+            walker=RandomChooser(rng),
+        )
+        out.append(case)
+
+    collect()
+    return out[:n]
+
+
+__all__ = ["Chooser", "HypothesisChooser", "RandomChooser", "draw_case", "random_cases"]

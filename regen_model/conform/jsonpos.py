@@ -1,0 +1,334 @@
+"""Reading JSON files so that every error names the file, the line and the field.
+
+Engine logs and conformance files are written by other people's programs, so the first thing a
+user sees is often an error about their file. ``json.loads`` is fast but forgets where values
+came from; a position-tracking parser is slow. We do both: parse with ``json`` and wrap values
+in ``Node``s that remember their path; only when an error is raised is the text scanned again
+(``locate``) to turn the path into a line and column.
+
+``Node`` also understands the value encodings of the Informal Trace Format (ITF) of Apalache and
+Quint (``#bigint``, ``#tup``, ``#set``, ``#map``), so readers can accept ITF-encoded and plain
+JSON values alike.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from pathlib import Path
+from typing import Any
+
+PathKey = str | int
+
+
+class FormatError(Exception):
+    """A file that cannot be read: ``file:line:col: field: message`` (exit code 2)."""
+
+    def __init__(self, file: str, line: int, col: int, field: str, message: str) -> None:
+        super().__init__(f"{file}:{line}:{col}: {field}: {message}")
+        self.file = file
+        self.line = line
+        self.col = col
+        self.field = field
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "field": self.field,
+            "message": self.message,
+        }
+
+
+class FieldError(Exception):
+    """A value at ``node`` is wrong; turned into a ``FormatError`` with a line by the reader."""
+
+    def __init__(self, node: Node, message: str) -> None:
+        super().__init__(message)
+        self.node = node
+        self.message = message
+
+    def located(self) -> FormatError:
+        return self.node.doc.format_error(self.node, self.message)
+
+
+@dataclass(eq=False)
+class Doc:
+    """The text a tree of ``Node``s came from (``None`` for values built in memory)."""
+
+    file: str
+    text: str | None
+
+    def format_error(self, node: Node, message: str) -> FormatError:
+        line, col = locate(self.text, node.path) if self.text is not None else (0, 0)
+        return FormatError(self.file, line, col, node.label or "(top level)", message)
+
+
+class Node:
+    """A JSON value with its path, for reading with precise errors.
+
+    ``path`` is the raw path in the file (for ``locate``); ``label`` is the field name a user
+    would say ("states[2].cards.troll.tapped"), which differs from the raw path inside ITF
+    ``#map`` encodings.
+    """
+
+    __slots__ = ("doc", "label", "path", "value")
+
+    def __init__(self, value: Any, path: tuple[PathKey, ...], label: str, doc: Doc) -> None:
+        self.value = value
+        self.path = path
+        self.label = label
+        self.doc = doc
+
+    # --- navigation --------------------------------------------------------------------------
+
+    def _child(self, key: PathKey, value: Any, label_key: str | None = None) -> Node:
+        shown = label_key if label_key is not None else key
+        if isinstance(shown, int):
+            label = f"{self.label}[{shown}]"
+        else:
+            label = f"{self.label}.{shown}" if self.label else shown
+        return Node(value, (*self.path, key), label, self.doc)
+
+    def error(self, message: str) -> FieldError:
+        return FieldError(self, message)
+
+    def is_null(self) -> bool:
+        return self.value is None
+
+    def has(self, key: str) -> bool:
+        return isinstance(self.value, dict) and key in self.value
+
+    def get(self, key: str) -> Node | None:
+        """The member ``key`` of an object, or ``None`` when absent (or null)."""
+        obj = self.obj_raw()
+        if key not in obj or obj[key] is None:
+            return None
+        return self._child(key, obj[key])
+
+    def req(self, key: str) -> Node:
+        """The member ``key``; its absence is an error naming this object."""
+        node = self.get(key)
+        if node is None:
+            raise self.error(f"missing required field {key!r}")
+        return node
+
+    def obj_raw(self) -> dict[str, Any]:
+        if not isinstance(self.value, dict):
+            raise self.error(f"expected an object, found {_kind(self.value)}")
+        return self.value
+
+    def keys(self) -> list[str]:
+        return list(self.obj_raw())
+
+    def check_keys(self, allowed: set[str] | frozenset[str], what: str) -> None:
+        """Reject unknown members: a misspelt field must not silently become 'unobserved'."""
+        for key in self.obj_raw():
+            if key not in allowed and not key.startswith("#"):
+                child = self._child(key, self.value[key])
+                raise child.error(
+                    f"unknown field {key!r} in {what} (known: {', '.join(sorted(allowed))})"
+                )
+
+    def items(self) -> Iterator[tuple[str, Node]]:
+        """Members of an object, or entries of an ITF ``#map`` with string keys."""
+        if isinstance(self.value, dict) and "#map" in self.value:
+            pairs = self._child("#map", self.value["#map"])
+            for i, pair in enumerate(pairs.list_raw()):
+                entry = pairs._child(i, pair)
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise entry.error("a #map entry is a [key, value] pair")
+                key = Node(pair[0], (*entry.path, 0), entry.label, self.doc).string()
+                label = f"{self.label}.{key}" if self.label else key
+                yield key, Node(pair[1], (*entry.path, 1), label, self.doc)
+            return
+        for key, value in self.obj_raw().items():
+            if key.startswith("#"):
+                continue
+            yield key, self._child(key, value)
+
+    def list_raw(self) -> list[Any]:
+        if not isinstance(self.value, list):
+            raise self.error(f"expected a list, found {_kind(self.value)}")
+        return self.value
+
+    def elements(self) -> list[Node]:
+        """Elements of a list, or of an ITF ``#tup`` / ``#set``."""
+        if isinstance(self.value, dict):
+            for tag in ("#tup", "#set"):
+                if tag in self.value:
+                    inner = self._child(tag, self.value[tag])
+                    return [inner._child(i, v, str(i)) for i, v in enumerate(inner.list_raw())]
+        return [self._child(i, v) for i, v in enumerate(self.list_raw())]
+
+    # --- scalars -----------------------------------------------------------------------------
+
+    def string(self) -> str:
+        if not isinstance(self.value, str):
+            raise self.error(f"expected a string, found {_kind(self.value)}")
+        return self.value
+
+    def integer(self) -> int:
+        """An integer: a JSON number or an ITF ``{"#bigint": "123"}``."""
+        v = self.value
+        if isinstance(v, dict) and "#bigint" in v:
+            try:
+                return int(str(v["#bigint"]))
+            except ValueError:
+                raise self.error(f"bad #bigint {v['#bigint']!r}") from None
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.error(f"expected an integer, found {_kind(v)}")
+        return v
+
+    def boolean(self) -> bool:
+        if not isinstance(self.value, bool):
+            raise self.error(f"expected true or false, found {_kind(self.value)}")
+        return self.value
+
+    def choice(self, allowed: tuple[str, ...] | list[str]) -> str:
+        text = self.string()
+        if text not in allowed:
+            raise self.error(f"{text!r} is not one of {', '.join(allowed)}")
+        return text
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"number {value}"
+    if isinstance(value, str):
+        return f"string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def parse_text(text: str, file: str) -> Node:
+    """Parse JSON text; a syntax error becomes a ``FormatError`` at its line."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(file, exc.lineno, exc.colno, "(syntax)", exc.msg) from None
+    return Node(value, (), "", Doc(file, text))
+
+
+def read_file(path: Path) -> Node:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FormatError(str(path), 0, 0, "(file)", exc.strerror or str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise FormatError(str(path), 0, 0, "(file)", f"not UTF-8 text: {exc}") from None
+    return parse_text(text, str(path))
+
+
+def in_memory(value: Any, name: str = "<memory>") -> Node:
+    """Wrap an already-decoded value (e.g. a JSON-lines message) for reading."""
+    return Node(value, (), "", Doc(name, None))
+
+
+# --- locating a path in the text ---------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+
+
+def locate(text: str, path: tuple[PathKey, ...]) -> tuple[int, int]:
+    """Line and column (from 1) where the value at ``path`` starts; the deepest existing
+    ancestor's position when the path does not exist (e.g. a missing field)."""
+    offset = _Locator(text, path).find()
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    line = bisect_right(starts, offset)
+    return line, offset - starts[line - 1] + 1
+
+
+class _Locator:
+    """A small recursive-descent scan that stops at the wanted path. Only run on errors."""
+
+    def __init__(self, text: str, path: tuple[PathKey, ...]) -> None:
+        self.text = text
+        self.path = path
+        self.best = 0
+
+    def find(self) -> int:
+        try:
+            self._value(_WS.match(self.text, 0).end(), 0)  # type: ignore[union-attr]
+        except _Found:
+            pass
+        except (IndexError, ValueError):  # text is valid JSON, so only on odd input
+            pass
+        return self.best
+
+    def _ws(self, i: int) -> int:
+        m = _WS.match(self.text, i)
+        assert m is not None
+        return m.end()
+
+    def _value(self, i: int, depth: int) -> int:
+        """Scan the value starting at ``i`` whose path is ``self.path[:depth]``."""
+        self.best = i
+        if depth == len(self.path):
+            raise _Found
+        c = self.text[i]
+        want = self.path[depth]
+        if c == "{":
+            i = self._ws(i + 1)
+            if self.text[i] == "}":
+                return i + 1
+            while True:
+                key, i = scanstring(self.text, i + 1)
+                i = self._ws(i)
+                i = self._ws(i + 1)  # the colon
+                i = self._value(i, depth + 1) if key == want else self._skip(i)
+                i = self._ws(i)
+                if self.text[i] == "}":
+                    return i + 1
+                i = self._ws(i + 1)  # the comma
+        if c == "[":
+            i = self._ws(i + 1)
+            if self.text[i] == "]":
+                return i + 1
+            index = 0
+            while True:
+                i = self._value(i, depth + 1) if index == want else self._skip(i)
+                i = self._ws(i)
+                if self.text[i] == "]":
+                    return i + 1
+                i = self._ws(i + 1)
+                index += 1
+        return self._skip(i)
+
+    def _skip(self, i: int) -> int:
+        c = self.text[i]
+        if c == '"':
+            return int(scanstring(self.text, i + 1)[1])
+        if c in "{[":
+            close = "}" if c == "{" else "]"
+            i = self._ws(i + 1)
+            if self.text[i] == close:
+                return i + 1
+            while True:
+                if c == "{":
+                    i = int(scanstring(self.text, i + 1)[1])
+                    i = self._ws(self._ws(i) + 1)
+                i = self._ws(self._skip(i))
+                if self.text[i] == close:
+                    return i + 1
+                i = self._ws(i + 1)
+        m = _SCALAR.match(self.text, i)
+        if m is None:
+            raise ValueError(f"unexpected character at {i}")
+        return m.end()
+
+
+class _Found(Exception):
+    pass

@@ -1,0 +1,101 @@
+"""Where differential cases come from: scenario files, clause witnesses, saved cases, random.
+
+* Scenario files (``regen_model.scenario``: the per-clause scenarios under tests/scenarios and
+  the shipped examples) are played on the reference engine once, and the actions it stepped
+  become the case. Events the file expects to fail are left out (the reference rejects them).
+* Clause witnesses (``witness.py``) cover every clause of the catalog, with contexts; the
+  Z3 cover check's witnesses (``checks.cover.witnesses``) convert with ``cover_cases``.
+* Saved cases (ITF traces written by a previous crosscheck) replay exactly.
+* Random cases (``generate.py``) are drawn by Hypothesis from a seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Protocol
+
+from regen_model.conform.case import Case, read_case
+from regen_model.conform.start import NotExpressible, Start
+from regen_model.conform.witness import clause_witnesses
+from regen_model.model.actions import Action
+from regen_model.model.state import GameState
+
+PACKAGE_EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+CHECKOUT_SCENARIOS = Path(__file__).resolve().parent.parent.parent / "tests" / "scenarios"
+
+
+def default_scenario_paths() -> list[Path]:
+    """The shipped examples, and the checkout's scenario tree when running from a checkout."""
+    return [p for p in (CHECKOUT_SCENARIOS, PACKAGE_EXAMPLES) if p.is_dir()]
+
+
+def scenario_cases(paths: Iterable[Path]) -> tuple[list[Case], list[tuple[str, str]]]:
+    """Cases from scenario files, and the files that could not become cases (with why)."""
+    from regen_model.scenario import ScenarioError, load_scenario, run_scenario, scenario_files
+
+    cases: list[Case] = []
+    skipped: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for path in scenario_files(list(paths)):
+        try:
+            scenario = load_scenario(path)
+            result = run_scenario(scenario)
+        except ScenarioError as exc:
+            skipped.append((str(path), f"scenario error: {exc}"))
+            continue
+        try:
+            start = Start.from_state(scenario.start)
+        except NotExpressible as exc:
+            skipped.append((str(path), f"start not expressible: {exc}"))
+            continue
+        actions = tuple(a for r in result.steps if r.error is None for a in r.actions)
+        name = f"scenario-{path.stem}"
+        if name in seen:  # the shipped examples copy some test scenarios verbatim
+            continue
+        seen.add(name)
+        cases.append(Case(name, start, actions, f"scenario:{path}", scenario.clauses))
+    return cases, skipped
+
+
+class WitnessLike(Protocol):
+    """A scenario found by another tool, e.g. ``regen_model.checks.cover.Witness``."""
+
+    @property
+    def start(self) -> GameState: ...
+
+    @property
+    def actions(self) -> tuple[Action, ...]: ...
+
+
+def cover_cases(witnesses: Mapping[str, WitnessLike]) -> tuple[list[Case], list[tuple[str, str]]]:
+    """Cases from clause witnesses found elsewhere (the Z3 cover check's
+    ``checks.cover.witnesses``: clause ID -> shortest run), and the ones whose start cannot
+    be described to another engine (with why)."""
+    cases: list[Case] = []
+    skipped: list[tuple[str, str]] = []
+    for clause, w in witnesses.items():
+        try:
+            start = Start.from_state(w.start)
+        except NotExpressible as exc:
+            skipped.append((clause, str(exc)))
+            continue
+        name = "cover-" + clause.replace(".", "-")
+        cases.append(Case(name, start, tuple(w.actions), f"cover:{clause}", (clause,)))
+    return cases, skipped
+
+
+def witness_cases(seed: int = 0) -> list[Case]:
+    return [case for _, case in clause_witnesses(seed).cases]
+
+
+def saved_cases(paths: Iterable[Path]) -> list[Case]:
+    """Cases from ITF files (a directory means every ``*.itf.json`` in it, but not the
+    engines' ``*.observed.itf.json`` traces)."""
+    out: list[Case] = []
+    for p in paths:
+        files = sorted(p.rglob("*.itf.json")) if p.is_dir() else [p]
+        for f in files:
+            if not f.name.endswith(".observed.itf.json") or f == p:
+                out.append(read_case(f))
+    return out

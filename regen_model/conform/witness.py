@@ -1,0 +1,166 @@
+"""Clause witnesses: for every clause of the catalog, small cases whose runs cite it.
+
+Cross-checking and conformance vectors must exercise every rule, not only the ones random
+play happens to reach. A witness for clause C is a case on which the reference engine emits
+an event labelled C. Rules have conditions, though ("this turn", "its controller chooses",
+"never used up"), and a bug often hides in one of them, so the coverage goal is a little
+finer than the clause: besides ``C`` itself, ``C@shielded`` (C happened to a permanent with an
+unused shield), ``C@borrowed`` (to a permanent controlled by a player other than its owner),
+``C@unregenerable`` (to a permanent that can't be regenerated this turn) and ``C@again`` (C
+happened to the same permanent earlier in the case). These contexts are generic, not chosen
+per clause.
+
+The search is a seeded random walk (``generate.py``); it stops once every clause has a
+witness and no new goal has turned up for a while. Each witness is then shrunk
+(``shrink.py``) with the predicate "the run still reaches this goal", which leaves the few
+actions that make it happen, and extended by ``generate.settle`` so that consequences waiting
+on the stack become visible. The search is deterministic for a seed, so the exported vectors
+are stable from one run to the next.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from regen_model.clauses import catalog
+from regen_model.conform.case import Case
+from regen_model.conform.generate import RandomChooser, draw_case, settle
+from regen_model.conform.shrink import shrink
+from regen_model.engine import EngineError, step
+from regen_model.model.derived import controller
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState
+
+DEFAULT_BUDGET = 12000
+DEFAULT_PATIENCE = 1500
+DEFAULT_STEPS = 30
+CONTEXTS = ("shielded", "borrowed", "unregenerable", "again")
+
+
+def goal_clause(goal: str) -> str:
+    return goal.split("@", 1)[0]
+
+
+def reached_goals(case: Case, rules: Rules = CORRECT) -> dict[str, None]:
+    """Goals (clauses and clause@context) the reference run of ``case`` reaches, in order."""
+    state = case.start.build()
+    handles = state.setup.handles
+    out: dict[str, None] = {}
+    seen: dict[str, set[str]] = {}
+    for action in case.actions:
+        try:
+            res = step(state, action, rules)
+        except EngineError:
+            continue
+        now: list[tuple[str, str]] = []
+        for e in res.events:
+            out.setdefault(e.clause, None)
+            if e.subject is None or e.subject not in handles:
+                continue
+            for context in _contexts(state, e.subject, e.clause, seen):
+                out.setdefault(f"{e.clause}@{context}", None)
+            now.append((e.subject, e.clause))
+        for subject, clause in now:
+            seen.setdefault(subject, set()).add(clause)
+        state = res.state
+    return out
+
+
+def _contexts(state: GameState, handle: str, clause: str, seen: dict[str, set[str]]) -> list[str]:
+    slot = state.setup.slot_of(handle)
+    card = state.cards[slot]
+    out = []
+    if card.on_battlefield and card.active_shields:
+        out.append("shielded")
+    if card.on_battlefield and controller(card) != state.setup.owners[slot]:
+        out.append("borrowed")
+    if card.on_battlefield and card.cant_regen:
+        out.append("unregenerable")
+    if clause in seen.get(handle, ()):
+        out.append("again")
+    return out
+
+
+@dataclass(frozen=True)
+class WitnessSet:
+    cases: tuple[tuple[str, Case], ...]  # (goal, witness): clauses in catalog order, then contexts
+    missing: tuple[str, ...]  # catalog clauses with no witness within the budget
+    walks: int
+    seed: int
+
+
+def search(
+    required: Iterable[str],
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    patience: int = DEFAULT_PATIENCE,
+    max_steps: int = DEFAULT_STEPS,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, Case], int]:
+    """Random walks until each required clause is reached and ``patience`` walks in a row
+    found no new goal (or the budget runs out). Returns the first witness of every goal."""
+    left = set(required)
+    found: dict[str, Case] = {}
+    walks = last_new = 0
+    for walks in range(1, budget + 1):
+        rng = random.Random(f"{seed}:{walks}")
+        case, _ = draw_case(
+            RandomChooser(rng), f"walk-{seed}-{walks}", f"walk:seed={seed}#{walks}", max_steps
+        )
+        for goal in reached_goals(case):
+            if goal not in found:
+                found[goal] = case
+                last_new = walks
+        left -= found.keys()
+        if progress is not None:
+            progress(walks, budget)
+        if not left and walks - last_new >= patience:
+            break
+    return found, walks
+
+
+def _order(goals: Iterable[str], ids: list[str]) -> list[str]:
+    rank = {c: i for i, c in enumerate(ids)}
+    return sorted(goals, key=lambda g: (rank.get(goal_clause(g), len(ids)), "@" in g, g))
+
+
+@lru_cache(maxsize=4)
+def clause_witnesses(
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    patience: int = DEFAULT_PATIENCE,
+    max_steps: int = DEFAULT_STEPS,
+) -> WitnessSet:
+    """Shrunk witnesses for every goal found (cached per process: it is deterministic)."""
+    ids = list(catalog().clauses)
+    found, walks = search(ids, seed, budget, patience, max_steps)
+    cases: list[tuple[str, Case]] = []
+    for goal in _order((g for g in found if goal_clause(g) in catalog()), ids):
+
+        def reaches(c: Case, goal: str = goal) -> bool:
+            return goal in reached_goals(c)
+
+        small, _ = shrink(found[goal], reaches, budget=400)
+        end = small.start.build()
+        for action in small.actions:
+            end = step(end, action).state
+        tail = tuple(settle(end))
+        name = "witness-" + goal.replace(".", "-").replace("@", "-at-")
+        clause = goal_clause(goal)
+        cases.append(
+            (
+                goal,
+                replace(
+                    small,
+                    actions=small.actions + tail,
+                    name=name,
+                    origin=f"witness:{goal}",
+                    clauses=(clause,),
+                ),
+            )
+        )
+    missing = tuple(c for c in ids if c not in found)
+    return WitnessSet(tuple(cases), missing, walks, seed)
