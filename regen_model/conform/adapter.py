@@ -18,10 +18,11 @@ Engines are found by name (``engine_factory``):
 * ``jsonl:COMMAND`` runs COMMAND as a subprocess speaking the JSON-lines protocol
   (``jsonl.py``, docs/crosscheck.md);
 * ``python:MODULE:FACTORY`` imports a factory from a module on ``sys.path``;
-* ``phase`` is phase.rs (PyPI ``phase-python``) through ``regen_model.adapters.phase``;
 * any other NAME or NAME:ARG is looked up in the entry point group ``regen_model.engines``:
   a package declares ``[project.entry-points."regen_model.engines"] NAME = "pkg.mod:factory"``
-  and the factory is called with ARG (or ``None``).
+  and the factory is called with ARG (or ``None``). This package declares ``phase`` (phase.rs,
+  PyPI ``phase-python``, through ``regen_model.adapters.phase``) that way, like any third-party
+  engine, so the plugin route is the one exercised by our own first real engine.
 """
 
 from __future__ import annotations
@@ -46,9 +47,19 @@ ENTRY_POINT_GROUP = "regen_model.engines"
 
 @dataclass(frozen=True)
 class Unsupported:
-    """Why an engine cannot run a scenario (it is then skipped and counted, not failed)."""
+    """Why an engine cannot run a scenario (it is then skipped and counted, not failed).
+
+    ``action``: the index of the first action the engine cannot express, or ``None`` when the
+    start state is the problem (or the engine does not say). Kept apart from ``reason`` so that
+    skipped scenarios group by reason in the report.
+    """
 
     reason: str
+    action: int | None = None
+
+    def __str__(self) -> str:
+        where = "start state" if self.action is None else f"action {self.action}"
+        return f"{where}: {self.reason}"
 
 
 class ActionRejected(Exception):
@@ -190,20 +201,10 @@ def _python(arg: str | None) -> EngineAdapter:
     return _checked(adapter, arg)
 
 
-def _phase(arg: str | None) -> EngineAdapter:
-    try:
-        from regen_model.conform.phase_bridge import PhaseBridge
-
-        return PhaseBridge()
-    except ImportError as exc:
-        raise UnknownEngine(f"phase.rs is not available: {exc}") from None
-
-
 BUILTIN: dict[str, EngineFactory] = {
     "reference": _reference,
     "jsonl": _jsonl,
     "python": _python,
-    "phase": _phase,
 }
 
 

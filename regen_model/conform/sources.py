@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from regen_model.conform.case import Case, read_case
+from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.start import NotExpressible, Start
 from regen_model.conform.witness import clause_witnesses
 from regen_model.model.actions import Action
@@ -90,12 +91,39 @@ def witness_cases(seed: int = 0) -> list[Case]:
 
 
 def saved_cases(paths: Iterable[Path]) -> list[Case]:
-    """Cases from ITF files (a directory means every ``*.itf.json`` in it, but not the
-    engines' ``*.observed.itf.json`` traces)."""
+    """Cases from ITF files and scenario files.
+
+    A directory means every ``*.itf.json`` in it (but not the engines' ``*.observed.itf.json``
+    traces) and every scenario file (``.yaml``, ``.yml``, other ``.json``). A scenario file is
+    played on the reference engine as ``scenario_cases`` does; a readable scenario with its
+    expectations is how a pinned divergence is kept (tests/adapters/divergences), and ``--case``
+    replays it on any engine. A scenario that is not valid raises ``FormatError`` (one line,
+    with the file), like a bad trace.
+    """
     out: list[Case] = []
     for p in paths:
-        files = sorted(p.rglob("*.itf.json")) if p.is_dir() else [p]
+        if p.is_dir():
+            files = sorted(
+                f
+                for f in p.rglob("*")
+                if f.is_file()
+                and (f.name.endswith(".itf.json") or _is_scenario_file(f))
+                and not f.name.endswith(".observed.itf.json")
+            )
+        else:
+            files = [p]
         for f in files:
-            if not f.name.endswith(".observed.itf.json") or f == p:
+            if f.name.endswith(".itf.json"):
                 out.append(read_case(f))
+                continue
+            found, bad = scenario_cases([f])
+            if bad:
+                raise FormatError(str(f), 0, 0, "scenario", bad[0][1])
+            out += found
     return out
+
+
+def _is_scenario_file(path: Path) -> bool:
+    return path.suffix in (".yaml", ".yml") or (
+        path.suffix == ".json" and not path.name.endswith(".itf.json")
+    )

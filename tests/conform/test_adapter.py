@@ -1,11 +1,10 @@
 """Finding engines by name (built-ins, entry points, python:), the worked Python example, and
-the phase.rs bridge."""
+phase.rs found through the entry point this package declares."""
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +18,6 @@ from regen_model.conform.adapter import (
 )
 from regen_model.conform.case import Case, Outcome
 from regen_model.conform.differential import crosscheck
-from regen_model.conform.phase_bridge import convert
 from regen_model.conform.start import Start
 from regen_model.model import actions as A
 from regen_model.model.enums import Mutant
@@ -101,22 +99,9 @@ def test_the_toy_engine_agrees_where_it_can_and_says_where_it_cannot(
     assert report.fields_compared > 20
 
 
-def test_phase_observations_are_converted_field_by_field() -> None:
-    theirs = SimpleNamespace(
-        cards={"troll": {"zone": "battlefield", "controller": 1, "tapped": True}},
-        players={"A": {"life": 20}},
-        events=("regenerated troll", "damage troll 2"),
-        unobserved_events=frozenset({"destroyed"}),
-        game={"turn": 1, "step": "main1", "active": 0, "priority": None},
-    )
-    ours = convert(theirs, ("A", "B"))
-    assert ours.cards["troll"] == {"zone": "battlefield", "controller": "B", "tapped": True}
-    assert ours.events == ("regenerated:troll", "damage:troll:2")
-    assert ours.event_kinds == frozenset({"regenerated", "damage"})
-    assert ours.game == {"turn": 1, "step": "main1", "active": "A", "priority": None}
-
-
-def test_phase_runs_behind_the_bridge(troll_and_bear: Start) -> None:
+def test_phase_is_an_entry_point_engine(troll_and_bear: Start) -> None:
+    """phase.rs is declared in our pyproject.toml like any third-party engine."""
+    assert "phase" in engine_names()
     pytest.importorskip("phase")
     from regen_model.conform.sources import default_scenario_paths, scenario_cases
 

@@ -1,10 +1,14 @@
-"""``PhaseEngineAdapter``: our scenarios on phase.rs, behind the cross-checking interface.
+"""``PhaseEngineAdapter``: phase.rs behind the cross-checking framework's adapter protocol.
 
-The interface (``supports``, ``start``, ``apply``, ``observe``, ``close``, plus ``name`` and
-``version``) is the one the generic cross-checking framework expects of every engine.
+It implements ``regen_model.conform.adapter.EngineAdapter`` directly (``supports``, ``start``,
+``apply``, ``observe``, ``close``, ``name``, ``version``), reports the framework's
+``Observation`` and raises the framework's exceptions (``errors.py``), so ``crosscheck --engine
+phase`` needs no conversion layer: the package declares it under the ``regen_model.engines``
+entry point group exactly as a third-party engine would (``make_adapter``).
 
 Cards to cast must exist in a phase.rs game from its start: there is no working "create a card"
-call. ``start`` therefore accepts the scenario's actions as an optional hint and stocks the
+call. The protocol's ``start`` receives only the state, but the framework always asks
+``supports(state, actions)`` first, so the adapter keeps those actions as a hint and stocks the
 libraries with what they will cast. Without the hint (or when the hint was short), the adapter
 rebuilds the board with the missing card and replays the actions so far; phase.rs is
 deterministic for a fixed seed, so the replay reaches the same state. The hint only saves time.
@@ -19,16 +23,17 @@ from collections.abc import Sequence
 from regen_model.adapters.phase.board import Stock, build_board
 from regen_model.adapters.phase.carddata import FILLER, MODEL_CARDS, NoHarness, PhaseCard
 from regen_model.adapters.phase.database import CardDatabase, CardStatus, phase_version
-from regen_model.adapters.phase.errors import AdapterError, Unsupported
+from regen_model.adapters.phase.errors import AdapterError, Rejected, Unsupported
 from regen_model.adapters.phase.game import Json, PhaseGame
-from regen_model.adapters.phase.observation import Observation
 from regen_model.adapters.phase.read import read_observation
-from regen_model.adapters.phase.support import check, effect_card, spell_card
+from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
+from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
 
 MAX_REBUILDS = 16
+MAX_ALTERNATIVES = 8  # other answers tried for unasked replacement choices in one action
 
 
 class PhaseEngineAdapter:
@@ -36,7 +41,7 @@ class PhaseEngineAdapter:
 
     ``budget_s``: wall-clock budget of one scenario (from ``start``); a call that returns after
     it raises ``AdapterTimeout``. phase.rs runs in-process, so a call that never returns can only
-    be caught by running the scenario in a child process (``driver.run_on_phase(timeout_s=...)``).
+    be cut by running the adapter in a child process (``crosscheck --isolate``).
     ``strict_cards``: treat a card phase.rs parsed only in part (e.g. Matopi Golem's rider) as
     unsupported instead of running it and letting the gap show as a divergence.
     """
@@ -53,6 +58,7 @@ class PhaseEngineAdapter:
         self.database = database or CardDatabase()
         self.budget_s = budget_s
         self.strict_cards = strict_cards
+        self._hint: tuple[GameState, tuple[A.Action, ...]] | None = None
         self._start: GameState | None = None
         self._stock: Stock = Counter()
         self._cards: dict[str, PhaseCard] = {}
@@ -63,14 +69,18 @@ class PhaseEngineAdapter:
         self._events: list[Json] = []
         self._unobserved: set[str] = set()
         self._deadline: float | None = None
+        self._setup: tuple[A.Action, ...] = ()
 
     @property
     def version(self) -> str:
         return phase_version()
 
-    # --- the interface -----------------------------------------------------------------------------
+    # --- the protocol --------------------------------------------------------------------------
 
     def supports(self, state: GameState, actions: Sequence[A.Action]) -> Unsupported | None:
+        """``None`` if phase.rs can express the scenario (a static check that runs no engine);
+        the actions are also kept as the stocking hint for the ``start`` of this state."""
+        self._hint = (state, tuple(actions))
         found = check(state, actions)
         if found is not None:
             return found
@@ -78,6 +88,11 @@ class PhaseEngineAdapter:
             problem = self._card_problem(MODEL_CARDS[template.name], strict=self.strict_cards)
             if problem is not None:
                 return Unsupported(problem)
+        for effect in start_effects(state):
+            card = _action_card(effect)
+            problem = None if card is None else self._card_problem(card, strict=True)
+            if problem is not None:
+                return Unsupported(f"an until-end-of-turn effect at the start: {problem}")
         for index, action in enumerate(actions):
             card = _action_card(action)
             if card is not None and card.name not in MODEL_CARDS:
@@ -91,8 +106,10 @@ class PhaseEngineAdapter:
                 return Unsupported(f"{action.kind}: {problem}", index)
         return None
 
-    def start(self, state: GameState, actions: Sequence[A.Action] = ()) -> None:
-        """Set up ``state``; ``actions`` (optional) lets the libraries be stocked up front."""
+    def start(self, state: GameState) -> None:
+        """Set up ``state``, stocking the libraries for the actions last given to ``supports``
+        with this state (if any)."""
+        actions = self._hint[1] if self._hint is not None and self._hint[0] == state else ()
         self._start = state
         self._done = []
         self._events = []
@@ -101,7 +118,8 @@ class PhaseEngineAdapter:
         self._stock = Counter()
         self._cards = {MODEL_CARDS[t.name].name: MODEL_CARDS[t.name] for t in state.setup.templates}
         self._cards[FILLER.name] = FILLER
-        for action in actions:
+        self._setup = start_effects(state)
+        for action in (*self._setup, *actions):
             card = _action_card(action)
             if card is None:
                 continue
@@ -112,27 +130,22 @@ class PhaseEngineAdapter:
         self._build()
 
     def apply(self, action: A.Action) -> None:
-        for _ in range(MAX_REBUILDS):
-            translator = self._require()
-            try:
-                self._unobserved |= translator.apply(action)
-            except NeedCard as need:
-                # Rebuild with one more copy, replay what was done (its events were already
-                # collected), and try again.
-                self._cards[need.card.name] = need.card
-                self._stock[(need.seat, need.card.name)] += 1
-                self._build()
-                for done in self._done:
-                    self._require().apply(done)
-                self._game().events.clear()
-                continue
-            self._events.extend(self._game().events)
-            self._game().events.clear()
-            self._done.append(action)
-            return
-        raise AdapterError(f"could not find cards for {action.kind}")
+        """Perform ``action``. When phase.rs asks a replacement choice the action has no answer
+        for, the other answers are tried from the same state: if they lead to different games,
+        phase.rs lets a player pick an outcome where the rules leave no choice, and the step
+        raises ``Rejected`` (a divergence naming the answers and what differs)."""
+        mark = len(self._game().events)
+        unobserved = self._perform(action, ())
+        asked = self._require().asked
+        if asked:
+            self._try_other_answers(action, mark, unobserved, asked)
+        self._unobserved |= unobserved
+        self._events.extend(self._game().events)
+        self._game().events.clear()
+        self._done.append(action)
 
     def observe(self) -> Observation:
+        """The projection now, with the events since the last call."""
         self._require()
         assert self._start is not None
         events, self._events = self._events, []
@@ -146,7 +159,7 @@ class PhaseEngineAdapter:
         self._translator = None
         self._start = None
 
-    # --- reporting -----------------------------------------------------------------------------------
+    # --- reporting -----------------------------------------------------------------------------
 
     def card_report(self) -> list[CardStatus]:
         """What phase.rs made of every card of the model (built, partial, or failed)."""
@@ -159,14 +172,91 @@ class PhaseEngineAdapter:
             return None
         return str(self.database.engine(self._cards.values())[1])
 
-    # --- internals -----------------------------------------------------------------------------------
+    # --- internals -----------------------------------------------------------------------------
+
+    def _perform(self, action: A.Action, forced: Sequence[int]) -> frozenset[str]:
+        """Translate ``action`` once, rebuilding the board when a card to cast is missing;
+        returns the event kinds phase.rs could not report for it."""
+        for _ in range(MAX_REBUILDS):
+            translator = self._require()
+            translator.forced, translator.asked = list(forced), []
+            try:
+                return translator.apply(action)
+            except NeedCard as need:
+                # Rebuild with one more copy, replay what was done (its events were already
+                # collected), and try again.
+                self._cards[need.card.name] = need.card
+                self._stock[(need.seat, need.card.name)] += 1
+                self._replay()
+        raise AdapterError(f"could not find cards for {action.kind}")
+
+    def _replay(self) -> None:
+        """A fresh board with the actions done so far replayed (their events were collected
+        already). phase.rs is deterministic for a fixed seed, so this is the same game."""
+        self._build()
+        for done in self._done:
+            self._require().apply(done)
+        self._game().events.clear()
+
+    def _try_other_answers(
+        self,
+        action: A.Action,
+        mark: int,
+        unobserved: frozenset[str],
+        asked: list[list[str]],
+    ) -> None:
+        """Replay ``action`` from the state before it with each other answer to each unasked
+        choice (one at a time, the rest answered with the first candidate), compare the results
+        with the first run's, and go back to the first run.
+
+        The state before the action is rebuilt by a replay rather than kept as a snapshot: an
+        unasked choice is rare, and a snapshot before every action would cost a full state
+        export each time.
+        """
+        first_pg, first_translator = self._game(), self._require()
+        first = self._peek(first_pg.events[mark:], unobserved)
+        alternatives = [
+            [0] * prompt + [answer]
+            for prompt, candidates in enumerate(asked)
+            for answer in range(1, len(candidates))
+        ][:MAX_ALTERNATIVES]
+        differing: list[str] = []
+        for forced in alternatives:
+            self._replay()
+            try:
+                other_unobserved = self._perform(action, forced)
+            except (AdapterError, Rejected) as exc:
+                differing.append(f"answering {_answer(asked, forced)} fails: {exc}")
+                continue
+            other = self._peek(self._game().events, other_unobserved)
+            diffs = compare(first, other)
+            if diffs:
+                shown = "; ".join(d.describe() for d in diffs[:4])
+                differing.append(f"answering {_answer(asked, forced)} gives {shown}")
+        self._pg, self._translator = first_pg, first_translator
+        first_translator.asked = []
+        if differing:
+            offered = " / ".join(asked[0])
+            raise Rejected(
+                f"phase.rs asks which replacement effect applies ({offered}) where the rules "
+                f"leave no choice, and the answer matters: with {_answer(asked, [0])} as "
+                f"reported, {'; '.join(differing)}"
+            )
+
+    def _peek(self, events: Sequence[Json], unobserved: frozenset[str]) -> Observation:
+        assert self._start is not None
+        return read_observation(
+            self._game().state(), self._ids, self._start.setup.player_names, events, unobserved
+        )
 
     def _build(self) -> None:
         assert self._start is not None
         engine, _ = self.database.engine(self._cards.values())
         self._pg, self._ids = build_board(engine, self._start, self._stock, self._deadline)
-        self._pg.events.clear()  # the setup's own events belong to no step
         self._translator = Translator(self._pg, self._ids, self._start)
+        for effect in self._setup:  # "this turn" effects of the start (support.start_effects)
+            self._translator.apply(effect)
+        self._pg.events.clear()  # the setup's own events belong to no step
 
     def _game(self) -> PhaseGame:
         if self._pg is None:
@@ -183,6 +273,12 @@ class PhaseEngineAdapter:
         if not status.built or (strict and not status.complete):
             return f"phase.rs cannot use this card: {status.describe()}"
         return None
+
+
+def _answer(asked: list[list[str]], forced: Sequence[int]) -> str:
+    """The answers ``forced`` gives, in words (prompts past ``forced`` take the first)."""
+    picks = [candidates[forced[i] if i < len(forced) else 0] for i, candidates in enumerate(asked)]
+    return ", then ".join(picks)
 
 
 def _action_card(action: A.Action) -> PhaseCard | None:

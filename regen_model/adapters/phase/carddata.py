@@ -380,13 +380,28 @@ class NoHarness(ValueError):
     """An effect that no harness spell can express; the message says why."""
 
 
-def harness_card(effect: Effect, *, sorcery: bool = False) -> PhaseCard:
+# Effects whose harness spell can say "target permanent": our effect actions (destroy, change
+# control, can't be regenerated) apply to any permanent, an Aura included, while a spell a player
+# casts in the model targets creatures. With "target creature", phase.rs would quietly pick the
+# only creature when the action names an Aura.
+_PERMANENT_TARGET = frozenset(
+    {EffectKind.DESTROY, EffectKind.GAIN_CONTROL, EffectKind.UNREGENERABLE}
+)
+
+
+def harness_card(effect: Effect, *, sorcery: bool = False, permanent: bool = False) -> PhaseCard:
     """A cost-{0} spell whose resolution does ``effect`` to its targets.
 
-    The name encodes the effect so that equal effects share one card. Raises ``NoHarness`` for
-    effects that no spell text can say the way the model means them.
+    The name encodes the effect so that equal effects share one card. ``permanent``: target
+    any permanent instead of a creature (for the effect actions, see ``_PERMANENT_TARGET``).
+    Raises ``NoHarness`` for effects that no spell text can say the way the model means them.
     """
     words, text = _harness_text(effect)
+    if permanent and effect.kind in _PERMANENT_TARGET:
+        words += " Permanent"
+        text = text.replace("target creature", "target permanent").replace(
+            "Target creature", "Target permanent"
+        )
     name = "Harness " + ("Sorcery " if sorcery else "") + words
     text = text.replace("~", name)
     keywords = effect.keywords if effect.kind in _DAMAGE_KINDS else frozenset()

@@ -1,37 +1,45 @@
-"""How the adapter says "no": before a run (``Unsupported``) and during one (``AdapterError``).
+"""How the adapter says "no", in the cross-checking framework's own terms.
 
-The distinction matters to a cross-check: an unsupported scenario is skipped and counted, an
-adapter error ends one scenario and is reported with the message phase.rs gave. ``Unexpressible``
-is the in-between case of a scenario that looked expressible but turned out, at run time, to need
-something phase.rs cannot do (e.g. a state-based action that phase.rs would perform too early);
-a runner should count it like ``Unsupported``.
+Each error is a subclass of the framework's exception for the same outcome
+(``regen_model.conform.adapter``), so ``run_case`` and ``crosscheck`` count it correctly without
+any translation layer:
+
+| here | framework | counted as |
+|---|---|---|
+| ``Unsupported`` (returned by ``supports``) | the same class | skipped, with the reason |
+| ``Unexpressible`` | ``StepUnsupported`` | skipped: the step has no faithful phase.rs equivalent |
+| ``Rejected`` | ``ActionRejected`` | a divergence: phase.rs refused (or could not carry out) an action the rules allow |
+| ``AdapterError``, ``AdapterTimeout`` | ``EngineFailure`` | an engine error: the adapter could not map something back |
+
+The line between ``Rejected`` and ``AdapterError`` matters: a refusal of a player's action
+(casting, activating, passing, declaring) is phase.rs's rules speaking and must show up as a
+divergence, while a failed ``Debug`` action or state edit is the adapter's own instrument
+failing and must not be blamed on phase.rs's rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from regen_model.conform.adapter import (
+    ActionRejected,
+    EngineFailure,
+    StepUnsupported,
+    Unsupported,
+)
+
+__all__ = ["AdapterError", "AdapterTimeout", "Rejected", "Unexpressible", "Unsupported"]
 
 
-@dataclass(frozen=True)
-class Unsupported:
-    """Why phase.rs cannot express a scenario. ``action`` is the index of the first
-    unsupported action, or ``None`` when the start state is the problem."""
-
-    reason: str
-    action: int | None = None
-
-    def __str__(self) -> str:
-        where = "start state" if self.action is None else f"action {self.action}"
-        return f"{where}: {self.reason}"
-
-
-class AdapterError(Exception):
-    """phase.rs rejected something, or did something the adapter cannot map back."""
-
-
-class Unexpressible(AdapterError):
-    """Discovered during a run: this step has no faithful phase.rs equivalent."""
+class AdapterError(EngineFailure):
+    """The adapter could not set something up or read it back (not phase.rs's rules)."""
 
 
 class AdapterTimeout(AdapterError):
     """A scenario took longer than its wall-clock budget."""
+
+
+class Unexpressible(StepUnsupported):
+    """Discovered during a run: this step has no faithful phase.rs equivalent."""
+
+
+class Rejected(ActionRejected):
+    """phase.rs refused one of our actions, or needs an answer the rules do not ask for."""

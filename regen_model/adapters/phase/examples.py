@@ -1,10 +1,11 @@
 """Small hand-written scenarios for the phase.rs cross-check, with their rule references.
 
-They serve three purposes: the tests run each on both engines; the throughput measurement
-(``bench.py``) times them; and they are readable examples of how our actions map onto a real
-turn. ``AGREEING`` are scenarios where phase.rs matches the rules; ``DIVERGING`` reproduce the
-known divergences, each minimal, with the rule that decides it (docs/phase-adapter.md).
-No expected results are written here: the reference engine computes them.
+They serve two purposes: the tests run each on both engines (tests/adapters), and they are
+readable examples of how our actions map onto a real turn. ``AGREEING`` are scenarios where
+phase.rs matches the rules. The known divergences are scenario files instead
+(tests/adapters/divergences, listed in ``known_divergences.yaml``), so that ``regen-model run``
+and ``regen-model crosscheck --case`` replay them. No expected results are written here: the
+reference engine computes them.
 """
 
 from __future__ import annotations
@@ -185,48 +186,4 @@ def _agreeing() -> list[Scenario]:
     return out
 
 
-def _diverging() -> dict[str, Scenario]:
-    debt_state = board(("troll", "Horned Troll", P0), active=P1)
-    golem = board(("golem", "Matopi Golem", P0))
-    return {
-        "mossbridge-static-regeneration": Scenario(
-            "Mossbridge Troll's static regeneration replaces Murder",
-            "701.19b",
-            board(("moss", "Mossbridge Troll", P0), active=P1),
-            (cast(P1, "Murder", "moss"), *passes(P1, P0)),
-        ),
-        "debt-of-loyalty-unconditional": Scenario(
-            "Debt of Loyalty's control change waits for the regeneration",
-            "701.19c",
-            debt_state,
-            (cast(P1, "Debt of Loyalty", "troll"), *passes(P1, P0)),
-        ),
-        "matopi-golem-rider": Scenario(
-            "Matopi Golem gets its -1/-1 counter when it regenerates",
-            "701.19c, 603.2",
-            golem,
-            (
-                activate(P0, "golem"),
-                *passes(P0, P1),
-                *passes(P0),
-                cast(P1, "Murder", "golem"),
-                *passes(P1, P0),  # Murder resolves: regenerated; the rider triggers
-                *passes(P0, P1),  # the rider resolves: a -1/-1 counter, toughness 0
-            ),
-        ),
-        "no-priority-after-no-attackers": Scenario(
-            "the declare attackers step gives priority even with no attackers",
-            "508.2, 508.8",
-            board(("bear", "Grizzly Bears", P0)),
-            (
-                *passes(P0, P1),
-                *passes(P0, P1),
-                A.DeclareAttackers(player=P0, attackers=()),
-                *passes(P0, P1),  # declare attackers step -> end of combat
-            ),
-        ),
-    }
-
-
 AGREEING: tuple[Scenario, ...] = tuple(_agreeing())
-DIVERGING: dict[str, Scenario] = _diverging()

@@ -2,7 +2,8 @@
 
 Why a wrapper: four things must happen around every phase.rs call and are easy to forget at
 call sites. Errors (phase.rs raises ``ValueError`` for anything it rejects) become
-``AdapterError`` with the action that caused them; events are collected for the next
+``Rejected`` (a player's action: phase.rs's rules refused it) or ``AdapterError`` (the adapter's
+own instrument failed), with the action that caused them; events are collected for the next
 observation; the scenario's wall-clock budget is checked (phase.rs runs in-process, so a slow
 call can only be noticed when it returns); and state edits, which replace the ``Game`` object
 (``engine.load_game``), keep the wrapper pointing at the current one.
@@ -16,7 +17,7 @@ from typing import Any
 
 import phase
 
-from regen_model.adapters.phase.errors import AdapterError, AdapterTimeout
+from regen_model.adapters.phase.errors import AdapterError, AdapterTimeout, Rejected
 
 Json = dict[str, Any]
 
@@ -33,12 +34,26 @@ class PhaseGame:
     # --- calls ---------------------------------------------------------------------------------
 
     def apply(self, seat: int, action: Json | phase.GameAction) -> Any:
-        """Apply one game action as ``seat``; returns phase.rs's ``ActionResult``."""
+        """Apply one of the adapter's own actions (``Debug`` actions, prompts the adapter answers
+        for phase.rs) as ``seat``; a refusal is the adapter's failure (``AdapterError``)."""
+        return self._apply(seat, action, AdapterError)
+
+    def act(self, seat: int, action: Json | phase.GameAction) -> Any:
+        """Apply a player's action that stands for one of ours (cast, activate, pass, declare,
+        assign); a refusal is phase.rs's rules refusing it (``Rejected``, a divergence)."""
+        return self._apply(seat, action, Rejected)
+
+    def _apply(
+        self,
+        seat: int,
+        action: Json | phase.GameAction,
+        error: type[AdapterError] | type[Rejected],
+    ) -> Any:
         try:
             result = self.game.apply(seat, action)
         except ValueError as exc:
             shown = action.to_dict() if isinstance(action, phase.GameAction) else action
-            raise AdapterError(f"phase.rs rejected {shown} by seat {seat}: {exc}") from exc
+            raise error(f"phase.rs rejected {shown} by seat {seat}: {exc}") from exc
         finally:
             self._check_budget()
         self.events.extend(result.events)

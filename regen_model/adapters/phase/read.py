@@ -1,9 +1,15 @@
-"""Reading the observable projection back from a phase.rs game state.
+"""Reading the framework's observable projection (``conform.observe.Observation``) from phase.rs.
 
 Every field comes from one ``game.state()`` call (a few milliseconds; the state is a large
-dict). The paths are documented in docs/phase-adapter.md. What phase.rs cannot tell us is left
-out rather than derived: for example, while the first-strike and the regular combat damage step
-are both called ``CombatDamage`` in phase.rs, the ``step`` of such a combat is not reported.
+dict). The paths are in the field-mapping table of docs/phase-adapter.md. What phase.rs cannot
+tell us is left out rather than derived, because the framework compares only what is reported:
+for example, phase.rs calls the first-strike and the regular combat damage step both
+``CombatDamage``, so the ``step`` of such a combat is not reported.
+
+Event kinds reported: ``regenerated``, ``destroyed``, ``damage`` and ``player-damage``
+(``EVENT_KINDS``). A step whose damage the adapter wrote by a state edit (phase.rs then emits no
+damage event) reports its observation without the damage kinds, so their absence is not taken
+for a divergence.
 """
 
 from __future__ import annotations
@@ -12,8 +18,16 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from regen_model.adapters.phase.board import MINUS, PHASE_TO_STEP, PLUS, SHIELD
 from regen_model.adapters.phase.game import Json
-from regen_model.adapters.phase.observation import Observation, damaged, destroyed, regenerated
+from regen_model.conform.observe import Observation, Value
 
+REGENERATED, DESTROYED, DAMAGE, PLAYER_DAMAGE = (
+    "regenerated",
+    "destroyed",
+    "damage",
+    "player-damage",
+)
+EVENT_KINDS = frozenset({REGENERATED, DESTROYED, DAMAGE, PLAYER_DAMAGE})
+DAMAGE_KINDS = frozenset({DAMAGE, PLAYER_DAMAGE})
 _ZONES = {"Battlefield": "battlefield", "Graveyard": "graveyard", "Exile": "exile"}
 
 
@@ -22,51 +36,56 @@ def read_observation(
     ids: Mapping[str, int],
     player_names: Sequence[str],
     raw_events: Iterable[Json],
-    unobserved_events: frozenset[str] = frozenset(),
+    unobserved_kinds: frozenset[str] = frozenset(),
 ) -> Observation:
-    """The projection of phase.rs state ``st`` (``game.state()["state"]``)."""
+    """The projection of phase.rs state ``st`` (``game.state()["state"]``) and the events of the
+    step; ``unobserved_kinds`` are event kinds phase.rs could not report for this step."""
     combat = st.get("combat") or {}
     attackers = {int(a["object_id"]) for a in combat.get("attackers") or ()}
     blockers = {int(k) for k in (combat.get("blocker_to_attacker") or {})}
-    cards: dict[str, dict[str, object]] = {}
+    cards: dict[str, dict[str, Value]] = {}
     for handle, oid in ids.items():
         obj = st["objects"][str(oid)]
         zone = obj["zone"]
         if zone != "Battlefield":
-            # Hand, Library or Stack cannot happen in the model; show them as they are.
-            cards[handle] = {"zone": _ZONES.get(zone, zone.lower())}
+            # A new object (400.7): only the zone is compared. Hand, Library or Stack cannot
+            # happen in the model; they are shown as they are, so they surface as a divergence.
+            cards[handle] = {"zone": _ZONES.get(zone, str(zone).lower())}
             continue
         counters = obj.get("counters") or {}
-        fields: dict[str, object] = {
+        fields: dict[str, Value] = {
             "zone": "battlefield",
-            "controller": obj["controller"],
-            "tapped": obj["tapped"],
-            "damage": obj["damage_marked"],
-            "plus_counters": counters.get(PLUS, 0),
-            "minus_counters": counters.get(MINUS, 0),
-            "shield_counters": counters.get(SHIELD, 0),
+            "controller": player_names[int(obj["controller"])],
+            "tapped": bool(obj["tapped"]),
+            "damage": int(obj["damage_marked"]),
+            "plus_counters": int(counters.get(PLUS, 0)),
+            "minus_counters": int(counters.get(MINUS, 0)),
+            "shield_counters": int(counters.get(SHIELD, 0)),
             "attacking": oid in attackers,
             "blocking": oid in blockers,
             "shields": unused_shields(obj),
         }
         if "Creature" in obj["card_types"]["core_types"]:
-            fields["power"] = obj["power"]
-            fields["toughness"] = obj["toughness"]
+            fields["power"] = int(obj["power"])
+            fields["toughness"] = int(obj["toughness"])
         cards[handle] = fields
-    players = {
-        name: {"life": p["life"], "poison": p["poison_counters"]}
+    players: dict[str, dict[str, Value]] = {
+        name: {"life": int(p["life"]), "poison": int(p["poison_counters"])}
         for name, p in zip(player_names, st["players"], strict=True)
     }
+    handles = {oid: h for h, oid in ids.items()}
+    events = tuple(map_events(raw_events, handles, player_names))
     return Observation(
         cards,
         players,
-        tuple(map_events(raw_events, {oid: h for h, oid in ids.items()})),
-        read_game(st),
-        unobserved_events,
+        events,
+        EVENT_KINDS - unobserved_kinds,
+        read_game(st, player_names),
     )
 
 
 def unused_shields(obj: Json) -> int:
+    """Regeneration shields not used yet (a used one stays, marked ``is_consumed``)."""
     return sum(
         1
         for r in obj.get("replacement_definitions") or ()
@@ -74,11 +93,21 @@ def unused_shields(obj: Json) -> int:
     )
 
 
-def read_game(st: Json) -> dict[str, object]:
-    """Turn, step, active player and priority holder, where phase.rs says them unambiguously."""
-    game: dict[str, object] = {"turn": st["turn_number"], "active": st["active_player"]}
+def read_game(st: Json, player_names: Sequence[str]) -> dict[str, Value]:
+    """Turn, step, active player, priority holder and stack size, where phase.rs says them
+    unambiguously (no step during a first-strike combat's damage, see the module docstring)."""
+    game: dict[str, Value] = {
+        "turn": int(st["turn_number"]),
+        "active": player_names[int(st["active_player"])],
+        "stack": len(st.get("stack") or ()),
+    }
     waiting = st.get("waiting_for") or {}
-    game["priority"] = st["priority_player"] if waiting.get("type") == "Priority" else None
+    holder = st.get("priority_player")
+    game["priority"] = (
+        player_names[int(holder)]
+        if waiting.get("type") == "Priority" and holder is not None
+        else None
+    )
     step = PHASE_TO_STEP.get(st["phase"])
     combat = st.get("combat") or {}
     first_strike = st["phase"] == "CombatDamage" and combat.get("first_strike_participants")
@@ -87,8 +116,10 @@ def read_game(st: Json) -> dict[str, object]:
     return game
 
 
-def map_events(raw: Iterable[Json], handles: Mapping[int, str]) -> Iterable[str]:
-    """phase.rs events about our cards, in our spelling.
+def map_events(
+    raw: Iterable[Json], handles: Mapping[int, str], player_names: Sequence[str]
+) -> Iterable[str]:
+    """phase.rs events about our cards and players, as the framework's tokens.
 
     ``Regenerated`` is the only sign of regeneration: phase.rs also emits
     ``ReplacementApplied`` when a can't-be-regenerated destruction goes through.
@@ -96,10 +127,13 @@ def map_events(raw: Iterable[Json], handles: Mapping[int, str]) -> Iterable[str]
     for event in raw:
         kind, data = event.get("type"), event.get("data") or {}
         if kind == "Regenerated" and data.get("object_id") in handles:
-            yield regenerated(handles[data["object_id"]])
+            yield f"{REGENERATED}:{handles[data['object_id']]}"
         elif kind == "CreatureDestroyed" and data.get("object_id") in handles:
-            yield destroyed(handles[data["object_id"]])
-        elif kind == "DamageDealt":
-            target = (data.get("target") or {}).get("Object")
-            if isinstance(target, int) and target in handles and data.get("amount"):
-                yield damaged(handles[target], int(data["amount"]))
+            yield f"{DESTROYED}:{handles[data['object_id']]}"
+        elif kind == "DamageDealt" and data.get("amount"):
+            target = data.get("target") or {}
+            obj, seat = target.get("Object"), target.get("Player")
+            if isinstance(obj, int) and obj in handles:
+                yield f"{DAMAGE}:{handles[obj]}:{int(data['amount'])}"
+            elif isinstance(seat, int) and 0 <= seat < len(player_names):
+                yield f"{PLAYER_DAMAGE}:{player_names[seat]}:{int(data['amount'])}"

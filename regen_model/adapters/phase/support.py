@@ -28,9 +28,10 @@ from regen_model.adapters.phase.carddata import (
     harness_card,
     keyword_grant_card,
 )
-from regen_model.adapters.phase.errors import Unsupported
+from regen_model.conform.adapter import Unsupported
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.derived import controller, sba_pending
 from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import Decision, Edition, Rider
 from regen_model.model.state import Combat, GameState
@@ -55,14 +56,15 @@ def spell_card(action: A.CastSpell) -> PhaseCard:
 def effect_card(action: A.Action) -> PhaseCard | None:
     """The harness spell an effect action is performed with, if it needs one."""
     if isinstance(action, A.Destroy):
-        return harness_card(Effect(EffectKind.DESTROY, cant_regen=action.cant_be_regenerated))
+        effect = Effect(EffectKind.DESTROY, cant_regen=action.cant_be_regenerated)
+        return harness_card(effect, permanent=True)
     if isinstance(action, A.ModifyPowerToughness):
         return harness_card(Effect(EffectKind.PUMP, power=action.power, toughness=action.toughness))
     if isinstance(action, A.MakeUnregenerable):
-        return harness_card(Effect(EffectKind.UNREGENERABLE))
+        return harness_card(Effect(EffectKind.UNREGENERABLE), permanent=True)
     if isinstance(action, A.ChangeControl):
         effect = Effect(EffectKind.GAIN_CONTROL, until_end_of_turn=action.until_end_of_turn)
-        return harness_card(effect)
+        return harness_card(effect, permanent=True)
     if isinstance(action, A.GrantKeyword):
         return keyword_grant_card(action.keyword, remove=action.remove)
     return None
@@ -90,20 +92,71 @@ def check_state(state: GameState) -> Unsupported | None:
         return Unsupported("a player who has lost cannot be set up")
     for slot, card in enumerate(state.cards):
         template = state.setup.templates[slot]
-        handle = state.handle(slot)
         if PERMANENT_CARDS.get(template.name) != template or template.name not in MODEL_CARDS:
-            return Unsupported(f"{handle}: {template.name!r} is not a built-in card")
+            return Unsupported(f"{template.name!r} is not a built-in card")
         if card.in_combat or card.blocked:
-            return Unsupported(f"{handle} is in combat")
-        if card.power_eot or card.toughness_eot or card.kw_granted or card.kw_removed:
-            return Unsupported(f"{handle} has until-end-of-turn effects, which need a spell")
-        if card.control_eot is not None:
-            return Unsupported(f"{handle} is controlled until end of turn, which needs a spell")
-        if card.cant_regen:
-            return Unsupported(f"{handle} can't be regenerated this turn, which needs a spell")
+            return Unsupported("a permanent in combat cannot be set up in phase.rs")
         if any(s.rider is not Rider.NONE for s in card.shields):
-            return Unsupported(f"{handle} has a shield with a rider; phase.rs shields have none")
+            return Unsupported("a shield with a rider at the start: phase.rs shields have none")
+    legends = [
+        (controller(card), state.setup.templates[slot].name)
+        for slot, card in enumerate(state.cards)
+        if card.on_battlefield
+        and MODEL_CARDS[state.setup.templates[slot].name].type_line.startswith("Legendary")
+    ]
+    if len(legends) != len(set(legends)):
+        return Unsupported(
+            "two legendary permanents of one name under one controller: phase.rs applies the "
+            "legend rule (704.5j), which the model leaves out"
+        )
+    effects = start_effects(state)
+    for action in effects:
+        try:
+            effect_card(action)
+        except NoHarness as exc:
+            return Unsupported(f"an until-end-of-turn effect at the start: {exc}")
+    if effects and sba_pending(state):
+        return Unsupported(
+            "until-end-of-turn effects at the start are set up by spells, and phase.rs would "
+            "perform the pending state-based actions when they resolve"
+        )
     return None
+
+
+def start_effects(state: GameState) -> tuple[A.Action, ...]:
+    """The effect actions that put a start state's "this turn" effects in place.
+
+    phase.rs has no way to write an until-end-of-turn effect into its state, so the adapter
+    resolves the same harness spells the effect actions use (control first, as the later
+    effects are cast by the permanent's controller in phase.rs too). Their order does not
+    matter otherwise: these effects do not depend on each other (613 layers apply to all).
+    """
+    out: list[A.Action] = []
+    for slot, card in enumerate(state.cards):
+        if not card.on_battlefield:
+            continue
+        handle = state.handle(slot)
+        if card.control_eot is not None:
+            out.append(
+                A.ChangeControl(target=handle, player=card.control_eot, until_end_of_turn=True)
+            )
+    for slot, card in enumerate(state.cards):
+        if not card.on_battlefield:
+            continue
+        handle = state.handle(slot)
+        if card.power_eot or card.toughness_eot:
+            out.append(
+                A.ModifyPowerToughness(
+                    target=handle, power=card.power_eot, toughness=card.toughness_eot
+                )
+            )
+        for keyword in sorted(card.kw_granted):
+            out.append(A.GrantKeyword(target=handle, keyword=keyword))
+        for keyword in sorted(card.kw_removed):
+            out.append(A.GrantKeyword(target=handle, keyword=keyword, remove=True))
+        if card.cant_regen:
+            out.append(A.MakeUnregenerable(target=handle))
+    return tuple(out)
 
 
 def check_action(state: GameState, index: int, action: A.Action) -> Unsupported | None:

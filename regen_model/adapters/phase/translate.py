@@ -30,9 +30,9 @@ from regen_model.adapters.phase.board import (
     shield_definition,
 )
 from regen_model.adapters.phase.carddata import PhaseCard
-from regen_model.adapters.phase.errors import AdapterError, Unexpressible
+from regen_model.adapters.phase.errors import AdapterError, Rejected, Unexpressible
 from regen_model.adapters.phase.game import Json, PhaseGame
-from regen_model.adapters.phase.observation import DAMAGE
+from regen_model.adapters.phase.read import DAMAGE_KINDS
 from regen_model.adapters.phase.support import effect_card, spell_card
 from regen_model.model import actions as A
 from regen_model.model.cards import AbilityKind
@@ -57,7 +57,13 @@ class NeedCard(Exception):
 
 
 class Translator:
-    """Applies our actions to one phase.rs game."""
+    """Applies our actions to one phase.rs game.
+
+    Replacement choices the action does not answer ("unasked" ones: our rules saw no choice to
+    make, phase.rs asks anyway) are answered from ``forced`` (in order; the first candidate when
+    it runs out) and recorded in ``asked``, so that the adapter can replay the action with every
+    other answer and find out whether the answer matters (see ``PhaseEngineAdapter.apply``).
+    """
 
     def __init__(self, pg: PhaseGame, ids: dict[str, int], start: GameState) -> None:
         self.pg = pg
@@ -65,15 +71,36 @@ class Translator:
         self.setup = start.setup
         self.defending = {0: 1, 1: 0}
         self.handles = {oid: h for h, oid in ids.items()}
+        self.forced: list[int] = []
+        self.asked: list[list[str]] = []
 
     def apply(self, action: A.Action) -> frozenset[str]:
         """Perform ``action``; returns the event kinds phase.rs could not report for it."""
         handler = getattr(self, "_" + type(action).__name__, None)
         if handler is None:
             raise AdapterError(f"{action.kind} has no phase.rs equivalent")
+        mark = len(self.pg.events)
         result: frozenset[str] = handler(action) or frozenset()
         self._settle(action.choices)
+        self._no_summoning_sickness(mark)
         return result
+
+    def _no_summoning_sickness(self, mark: int) -> None:
+        """The model has no summoning sickness (out of scope): a permanent that came under a
+        new controller or onto the battlefield during the action may attack at once, as in our
+        engine. phase.rs's own rule (302.6) would otherwise skip a declare attackers step our
+        engine has."""
+        moved = {
+            oid
+            for e in self.pg.events[mark:]
+            if (e.get("type") == "ZoneChanged" and (e.get("data") or {}).get("to") == "Battlefield")
+            or "Control" in str(e.get("type"))
+            for oid in _subjects(e)
+            if oid in self.handles
+        }
+        for oid in sorted(moved):
+            if self.pg.obj(oid)["zone"] == "Battlefield":
+                self.pg.debug("SetSummoningSickness", object_id=oid, sick=False)
 
     def oid(self, handle: str) -> int:
         try:
@@ -85,11 +112,11 @@ class Translator:
 
     def _PassPriority(self, a: A.PassPriority) -> None:
         self._expect_priority(a.player, "pass")
-        self.pg.apply(a.player, {"type": "PassPriority"})
+        self.pg.act(a.player, {"type": "PassPriority"})
 
     def _CastSpell(self, a: A.CastSpell) -> None:
         self._expect_priority(a.player, f"cast {a.name}")
-        self._cast(a.player, spell_card(a), a.targets)
+        self._cast(a.player, spell_card(a), a.targets, player_action=True)
 
     def _ActivateAbility(self, a: A.ActivateAbility) -> None:
         self._expect_priority(a.player, f"activate {a.source}")
@@ -103,7 +130,7 @@ class Translator:
             raise AdapterError(f"phase.rs's {obj['name']} has no {ours[a.ability].kind} ability")
         cost = obj["abilities"][index].get("cost") or {}
         self._add_mana(a.player, cost.get("cost") if cost.get("type") == "Mana" else None)
-        self.pg.apply(
+        self.pg.act(
             a.player,
             {"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}},
         )
@@ -112,12 +139,12 @@ class Translator:
         self._expect_prompt("DeclareAttackers", a.player)
         target = {"type": "Player", "data": self.defending[a.player]}
         attacks = [[self.oid(h), target] for h in a.attackers]
-        self.pg.apply(a.player, {"type": "DeclareAttackers", "data": {"attacks": attacks}})
+        self.pg.act(a.player, {"type": "DeclareAttackers", "data": {"attacks": attacks}})
 
     def _DeclareBlockers(self, a: A.DeclareBlockers) -> None:
         self._expect_prompt("DeclareBlockers", a.player)
         pairs = [[self.oid(b), self.oid(t)] for b, t in a.blocks]
-        self.pg.apply(a.player, {"type": "DeclareBlockers", "data": {"assignments": pairs}})
+        self.pg.act(a.player, {"type": "DeclareBlockers", "data": {"assignments": pairs}})
 
     def _AssignCombatDamage(self, a: A.AssignCombatDamage) -> None:
         self._expect_prompt("AssignCombatDamage", a.player)
@@ -135,7 +162,7 @@ class Translator:
                 continue
             to_player = sum(n for r, n in shares if r == "player")
             assignments = [[self.oid(r), n] for r, n in shares if r != "player"]
-            self.pg.apply(
+            self.pg.act(
                 data["player"],
                 {
                     "type": "AssignCombatDamage",
@@ -194,25 +221,61 @@ class Translator:
                     player["life"] -= share.amount
 
         self.pg.edit(mark)
-        return frozenset({DAMAGE})  # marked by an edit: phase.rs emits no damage event
+        return DAMAGE_KINDS  # marked by an edit: phase.rs emits no damage event
 
     def _Sacrifice(self, a: A.Sacrifice) -> None:
-        self.pg.debug("Sacrifice", object_id=self._on_battlefield(a.target))
+        oid = self._on_battlefield(a.target)
+        mark = len(self.pg.events)
+        self.pg.debug("Sacrifice", object_id=oid)
+        self._require_only(mark, oid, a.kind)
 
     def _Exile(self, a: A.Exile) -> None:
-        self.pg.debug("MoveToZone", object_id=self._on_battlefield(a.target), to_zone="Exile")
+        oid = self._on_battlefield(a.target)
+        mark = len(self.pg.events)
+        self.pg.debug("MoveToZone", object_id=oid, to_zone="Exile")
+        self._require_only(mark, oid, a.kind)
 
     def _LeaveAndReturn(self, a: A.LeaveAndReturn) -> None:
         oid = self._on_battlefield(a.target)
+        mark = len(self.pg.events)
         self.pg.debug("MoveToZone", object_id=oid, to_zone="Exile")
         self.pg.debug("MoveToZone", object_id=oid, to_zone="Battlefield")
         self.pg.debug("SetSummoningSickness", object_id=oid, sick=False)
+        self._require_only(mark, oid, a.kind)
 
     def _AddCounters(self, a: A.AddCounters) -> None:
         oid = self._on_battlefield(a.target)
+        mark = len(self.pg.events)
         self.pg.debug(
             "ModifyCounters", object_id=oid, counter_type=_COUNTER[a.counter], delta=a.amount
         )
+        self._require_only(mark, oid, a.kind)
+        if self.pg.obj(oid)["zone"] != "Battlefield":
+            raise Unexpressible(
+                "phase.rs put the permanent into the graveyard right after the add-counters "
+                "effect; the model leaves that to the next state-based-action check"
+            )
+
+    def _require_only(self, mark: int, oid: int, kind: str) -> None:
+        """A ``Debug`` action standing for an effect must touch nothing but its permanent.
+
+        phase.rs moves a leaving permanent's Auras to the graveyard along with it; the rules do
+        that by a state-based action (704.5m), which our effect actions leave to the next check.
+        In a real game the two cannot be told apart (the check comes before anyone gets
+        priority), but a scenario that looks in between can only be skipped.
+        """
+        loud = sorted(
+            {
+                str(e.get("type"))
+                for e in self.pg.events[mark:]
+                if e.get("type") not in _QUIET and _subjects(e) - {oid}
+            }
+        )
+        if loud:
+            raise Unexpressible(
+                f"phase.rs also did {', '.join(loud)} to other permanents with the {kind} "
+                "effect; the model leaves that to the next state-based-action check"
+            )
 
     def _CheckStateBasedActions(self, a: A.CheckStateBasedActions) -> None:
         self.pg.debug("RunStateBasedActions")
@@ -265,9 +328,10 @@ class Translator:
         else:
             raise AdapterError(f"{card.name} did not resolve")
         if isinstance(a, A.Destroy) and self.pg.obj(oid)["zone"] != "Battlefield":
-            auras = [x for x in allowed - {oid} if self.pg.obj(x)["zone"] == "Battlefield"]
-            if auras:
-                allowed -= set(auras)  # they fall off by a state-based action (704.5m)
+            # The target is gone: its Auras fall off by a state-based action (704.5m), which
+            # our effect leaves to the next check. Only umbra armor (the target stays) makes
+            # an Aura's move part of the effect.
+            allowed = {oid}
         _require_quiet(self.pg.events[mark:], spell, allowed, a.kind)
         self.pg.edit(lambda st: set_priority(st, *saved))
 
@@ -282,12 +346,24 @@ class Translator:
 
     # --- shared steps ------------------------------------------------------------------------------
 
-    def _cast(self, seat: int, card: PhaseCard, targets: Sequence[A.TargetChoice]) -> int:
-        """Cast ``card`` as ``seat`` with ``targets``; returns the spell's object id."""
+    def _cast(
+        self,
+        seat: int,
+        card: PhaseCard,
+        targets: Sequence[A.TargetChoice],
+        *,
+        player_action: bool = False,
+    ) -> int:
+        """Cast ``card`` as ``seat`` with ``targets``; returns the spell's object id.
+
+        ``player_action``: the cast is one of our actions (a refusal is a divergence), not a
+        harness spell standing for an effect (a refusal is the adapter's failure).
+        """
         oid = self._take(seat, card)
         obj = self.pg.obj(oid)
         self._add_mana(seat, obj.get("mana_cost"))
-        self.pg.apply(
+        send = self.pg.act if player_action else self.pg.apply
+        send(
             seat,
             {
                 "type": "CastSpell",
@@ -302,7 +378,7 @@ class Translator:
         while self.pg.waiting()["type"] == "TargetSelection":
             if not pending:
                 raise AdapterError(f"phase.rs wants more targets for {card.name}")
-            self.pg.apply(seat, {"type": "ChooseTarget", "data": {"target": pending.pop(0)}})
+            send(seat, {"type": "ChooseTarget", "data": {"target": pending.pop(0)}})
         # phase.rs picks a lone legal target itself without asking: check what it chose.
         chosen = [
             entry["kind"]["data"]["ability"]["targets"]
@@ -312,7 +388,9 @@ class Translator:
         if not chosen:
             raise AdapterError(f"{card.name} is not on the stack after casting it")
         if chosen[0] != refs:
-            raise AdapterError(f"phase.rs targeted {chosen[0]} with {card.name}, not {refs}")
+            # phase.rs picks a lone legal target itself: ours is not legal there.
+            error = Rejected if player_action else AdapterError
+            raise error(f"phase.rs targeted {chosen[0]} with {card.name}, not {refs}")
         return oid
 
     def _take(self, seat: int, card: PhaseCard) -> int:
@@ -345,17 +423,15 @@ class Translator:
     def _expect_priority(self, seat: int, what: str) -> None:
         waiting = self.pg.waiting()
         if waiting["type"] != "Priority":
-            raise AdapterError(f"cannot {what}: phase.rs is waiting for {waiting['type']}")
+            raise Rejected(f"cannot {what}: phase.rs is waiting for {waiting['type']}")
         holder = self.pg.game.priority_player()
         if holder != seat:
-            raise AdapterError(
-                f"cannot {what} as player {seat}: phase.rs gives priority to {holder}"
-            )
+            raise Rejected(f"cannot {what} as player {seat}: phase.rs gives priority to {holder}")
 
     def _expect_prompt(self, kind: str, seat: int) -> None:
         waiting = self.pg.waiting()
         if waiting["type"] != kind or waiting["data"].get("player") != seat:
-            raise AdapterError(
+            raise Rejected(
                 f"expected phase.rs to ask player {seat} for {kind}, it waits for {waiting}"
             )
 
@@ -375,6 +451,10 @@ class Translator:
                 index = self._replacement_index(data, choices)
                 self.pg.apply(
                     data["player"], {"type": "ChooseReplacement", "data": {"index": index}}
+                )
+            elif kind == "ChooseLegend":
+                raise Unexpressible(
+                    "phase.rs applies the legend rule (704.5j), which the model leaves out"
                 )
             elif kind == "DeclareAttackers" and not data.get("valid_attacker_ids"):
                 self.pg.apply(data["player"], {"type": "DeclareAttackers", "data": {"attacks": []}})
@@ -400,12 +480,14 @@ class Translator:
                     or self.handles.get(int(cand["source_id"])) == choice.use.partition(":")[2]
                 ):
                     return index
-            raise AdapterError(f"phase.rs offers no {choice.use!r} replacement: {candidates}")
+            raise Rejected(f"phase.rs offers no {choice.use!r} replacement: {candidates}")
         if all(k is ReplacementKind.SHIELD for k in kinds):
             return 0  # identical regeneration shields: any one (phase.rs shields have no origin)
-        raise AdapterError(
-            f"phase.rs asks which replacement applies and the action does not say: {candidates}"
-        )
+        # A choice our rules did not ask for (the action has no answer for it): answer as told,
+        # and record it so that the adapter can try the other answers.
+        self.asked.append([_describe_candidate(c, self.handles) for c in candidates])
+        answer = self.forced.pop(0) if self.forced else 0
+        return answer if 0 <= answer < len(candidates) else 0
 
 
 _PHASE_KEYWORDS = {
@@ -423,6 +505,19 @@ def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
         if is_regen == (kind is AbilityKind.REGENERATE_SELF):
             return index
     return None
+
+
+def _describe_candidate(candidate: Json, handles: dict[int, str]) -> str:
+    """``"static regeneration (troll)"``: a replacement candidate in our words, for messages."""
+    kind = _candidate_kind(candidate)
+    source = handles.get(int(candidate["source_id"]), str(candidate.get("source_name")))
+    words = {
+        ReplacementKind.SHIELD: "a regeneration shield",
+        ReplacementKind.STATIC: "static regeneration",
+        ReplacementKind.SHIELD_COUNTER: "a shield counter",
+        ReplacementKind.UMBRA: "umbra armor",
+    }
+    return f"{words[kind]} ({source})"
 
 
 def _candidate_kind(candidate: Json) -> ReplacementKind:
