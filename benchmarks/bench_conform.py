@@ -8,6 +8,11 @@ Measures, as the median of several runs on the same inputs:
 * trace validation with gaps: one priority pass in five unlogged, no 616.1 answers or damage
   divisions in the log, no events, and no shields or "can't be regenerated" reported (the
   checker searches the choices and keeps every state the log cannot tell apart);
+* the same gaps under the ``auto`` resolver of ``check-trace`` (enumeration first, Z3 only where
+  enumeration explains nothing): it should cost what enumeration costs;
+* gaps only Z3 can fill: every trace starts with an unlogged 7 damage to a player (outside the
+  enumerated amounts); the ``auto`` resolver solves that one step, and the extra time per
+  solved gap is reported (Z3 time is spent only where such a gap occurs);
 * reading ITF files (steps per second, JSON parsing included);
 * differential runs against the reference engine in-process, and over the JSON-lines
   protocol (scenarios per second, shrinking off).
@@ -27,6 +32,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +45,9 @@ from regen_model.conform.differential import crosscheck
 from regen_model.conform.generate import random_cases
 from regen_model.conform.itf import Trace, dump, parse_trace
 from regen_model.conform.jsonl import JsonlAdapter
+from regen_model.conform.solve import AutoResolver
 from regen_model.conform.trace_check import check_trace
+from regen_model.model import actions as A
 from regen_model.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +78,18 @@ def _with_gaps(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _z3_gap_case(case: Case) -> Case:
+    """``case`` with 7 damage to the second player first: a step the enumerating resolver
+    cannot guess when it is not logged (its amounts stop at 4)."""
+    seven = A.DealDamage(source="effect", shares=(A.DamageShare(7, player=1),))
+    return replace(case, name=case.name + "-z3", actions=(seven, *case.actions))
+
+
+def _drop_first_action(data: dict[str, Any]) -> dict[str, Any]:
+    del data["states"][1]["#meta"]["action"]
+    return data
+
+
 def _median_rate(runs: int, amount: int, work: Callable[[], None]) -> dict[str, Any]:
     """Rates from the median CPU time (this process) and the median wall time of ``runs``
     runs. On a shared machine the CPU-time rate is the stable one; on an idle machine the
@@ -98,16 +118,36 @@ def bench(runs: int, n_cases: int) -> dict[str, Any]:
         for t, c in zip(texts, cases, strict=True)
     ]
     steps = sum(len(t.steps) for t in full)
+    solvable = [_z3_gap_case(c) for c in cases[: max(1, n_cases // 10)]]
+    z3_texts = [dump(_drop_first_action(json.loads(dump(to_trace(c))))) for c in solvable]
+    z3_gaps = [parse_trace(t, c.name) for t, c in zip(z3_texts, solvable, strict=True)]
+    z3_full = [parse_trace(dump(to_trace(c)), c.name) for c in solvable]
+    z3_steps = sum(len(t.steps) for t in z3_gaps)
 
-    def check_all(traces: list[Trace]) -> None:
+    def check_all(traces: list[Trace], auto: bool = False) -> None:
         for t in traces:
-            verdict = check_trace(t).verdict
+            verdict = check_trace(t, resolver=AutoResolver() if auto else None).verdict
             if verdict not in (Verdict.PASSED, Verdict.VACUOUS):
                 raise AssertionError(f"{t.file}: {verdict}")
 
     results: dict[str, Any] = {}
     results["trace_full_steps_per_s"] = _median_rate(runs, steps, lambda: check_all(full))
     results["trace_gaps_steps_per_s"] = _median_rate(runs, steps, lambda: check_all(gaps))
+    results["trace_gaps_auto_steps_per_s"] = _median_rate(
+        runs, steps, lambda: check_all(gaps, auto=True)
+    )
+    z3_runs = max(1, runs // 2)
+    results["trace_z3_gap_full_steps_per_s"] = _median_rate(
+        z3_runs, z3_steps, lambda: check_all(z3_full)
+    )
+    results["trace_z3_gap_auto_steps_per_s"] = _median_rate(
+        z3_runs, z3_steps, lambda: check_all(z3_gaps, auto=True)
+    )
+    per_gap = (
+        statistics.median(results["trace_z3_gap_auto_steps_per_s"]["cpu_s"])
+        - statistics.median(results["trace_z3_gap_full_steps_per_s"]["cpu_s"])
+    ) / len(solvable)
+    results["z3_seconds_per_solved_gap"] = per_gap
 
     def read_all() -> None:
         for t in texts:
@@ -155,6 +195,17 @@ def main() -> None:
     rows = [
         ("trace validation, fully observed", "trace_full_steps_per_s", "steps/s"),
         ("trace validation, with gaps", "trace_gaps_steps_per_s", "steps/s"),
+        ("trace validation, with gaps, auto resolver", "trace_gaps_auto_steps_per_s", "steps/s"),
+        (
+            "same traces + 7 damage, all logged",
+            "trace_z3_gap_full_steps_per_s",
+            "steps/s",
+        ),
+        (
+            "same + 7 damage unlogged (Z3 fills it)",
+            "trace_z3_gap_auto_steps_per_s",
+            "steps/s",
+        ),
         ("ITF reading", "itf_read_steps_per_s", "steps/s"),
         (
             "differential, in-process reference",
@@ -169,6 +220,10 @@ def main() -> None:
         table.add_row(label, cpu, f"{r['per_wall_s']:,.0f}", unit)
     console = Console()
     console.print(table)
+    console.print(
+        f"Z3 time per gap that only the solver can fill: "
+        f"{results['z3_seconds_per_solved_gap'] * 1000:,.0f} ms (CPU, median)"
+    )
     goal = results["trace_full_steps_per_s"]["per_cpu_s"] >= GOAL_STEPS_PER_SECOND
     console.print(
         f"goal of {GOAL_STEPS_PER_SECOND:,} fully observed steps/s: "

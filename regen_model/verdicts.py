@@ -37,7 +37,9 @@ EXIT_CODES: dict[Verdict, int] = {
 EXIT_INPUT_ERROR = 2  # bad file or arguments (also typer's code for usage errors)
 EXIT_INTERNAL_ERROR = 7  # a bug in regen-model itself or a crashed engine under test
 
-# Which verdict wins when several are combined: a real counterexample outranks everything.
+# Which verdict wins when several are combined: a real counterexample outranks everything. A
+# SKIPPED item (not applicable, or an engine that cannot express it) is counted in every
+# summary but decides the overall verdict only when nothing else was run.
 _SEVERITY: tuple[Verdict, ...] = (
     Verdict.VIOLATED,
     Verdict.FAILED,
@@ -45,14 +47,14 @@ _SEVERITY: tuple[Verdict, ...] = (
     Verdict.VACUOUS,
     Verdict.CTI,
     Verdict.UNKNOWN,
-    Verdict.SKIPPED,
     Verdict.PASSED,
     Verdict.PROVED,
+    Verdict.SKIPPED,
 )
 
 
 def worst(verdicts: Iterable[Verdict]) -> Verdict:
-    """The most severe verdict (PROVED when there are none)."""
+    """The most severe verdict (PROVED when there are none; SKIPPED only when all are)."""
     found = set(verdicts)
     for v in _SEVERITY:
         if v in found:

@@ -23,6 +23,12 @@ app = typer.Typer(
 COMMAND_MODULES: tuple[str, ...] = (
     "run",
     "verify",
+    "conform",
+    "explore",
+    "mutants",
+    "prove",
+    "find",
+    "agree",
 )
 
 

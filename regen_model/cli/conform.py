@@ -1,10 +1,13 @@
 """Cross-checking other engines: ``check-trace``, ``crosscheck`` and ``export-vectors``.
 
 * ``check-trace FILE``: does some run of the specification explain this ITF trace (an engine's
-  game log)? Exit 0 PASSED, 1 FAILED, 4 UNKNOWN (frontier cut), 5 VACUOUS (nothing to check),
-  2 bad file (one line naming file:line:col and the field).
+  game log)? Gaps of the log are filled by ``--resolver`` (``conform/solve.py``). Exit 0
+  PASSED, 1 FAILED, 4 UNKNOWN (frontier cut), 5 VACUOUS (nothing to check), 2 bad file (one
+  line naming file:line:col and the field).
 * ``crosscheck --engine NAME``: run scenarios on the reference and on the engine, shrink each
-  divergence, write a report. Exit 0 agreement, 6 divergences, 7 the engine crashed or could
+  divergence, write a report. Scenarios: the scenario files, the clause witnesses of
+  ``conform/witness.py``, the Z3 cover check's witnesses (``--cover``), saved cases and
+  Hypothesis-drawn random ones. Exit 0 agreement, 6 divergences, 7 the engine crashed or could
   not be started (and no divergence was found), 5 nothing was compared, 2 bad arguments.
 * ``export-vectors DIR``: conformance vectors for engines in any language. Exit 0 when every
   clause of the catalog is covered, 1 when one is not.
@@ -15,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -49,6 +53,14 @@ def _progress(console: Console) -> Progress:
 # --- check-trace -------------------------------------------------------------------------------
 
 
+class Resolver(StrEnum):
+    """``check-trace --resolver`` (``conform.solve.RESOLVERS``)."""
+
+    ENUMERATE = "enumerate"
+    Z3 = "z3"
+    AUTO = "auto"
+
+
 def check_trace_command(
     file: Annotated[Path, typer.Argument(help="An ITF trace (.itf.json).", show_default=False)],
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON report.")] = False,
@@ -59,11 +71,19 @@ def check_trace_command(
     max_frontier: Annotated[
         int, typer.Option(help="Most specification states kept open at once.")
     ] = MAX_FRONTIER,
+    resolver: Annotated[
+        Resolver,
+        typer.Option(
+            help="How gaps of the log are filled: 'enumerate' small domains, solve with "
+            "'z3', or 'auto' (enumeration, then z3 at a step it cannot explain)."
+        ),
+    ] = Resolver.AUTO,
 ) -> None:
     """Check that some run of the specification explains a trace (exit 0 passed, 1 failed,
     4 unknown, 5 vacuous, 2 bad file)."""
     from regen_model.conform.itf import read_trace
     from regen_model.conform.report import render_trace_report
+    from regen_model.conform.solve import RESOLVERS
     from regen_model.conform.trace_check import check_trace
 
     err = Console(stderr=True, highlight=False)
@@ -79,7 +99,9 @@ def check_trace_command(
         else:
             err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
-    report = check_trace(trace, rule_set, max_frontier=max_frontier)
+    report = check_trace(
+        trace, rule_set, resolver=RESOLVERS[resolver.value](), max_frontier=max_frontier
+    )
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
@@ -119,6 +141,13 @@ def crosscheck_command(
     ] = True,
     witnesses: Annotated[
         bool, typer.Option(help="Include the clause witnesses (every clause, with contexts).")
+    ] = True,
+    cover: Annotated[
+        bool,
+        typer.Option(
+            help="Include the witnesses of the Z3 cover check (a shortest run firing each "
+            "clause branch of the relation; about half a minute to find)."
+        ),
     ] = True,
     shrink: Annotated[bool, typer.Option(help="Shrink each divergence.")] = True,
     timeout: Annotated[
@@ -183,6 +212,13 @@ def crosscheck_command(
             corpus = sources.witness_cases()
             cases += corpus
             progress.remove_task(task)
+        if cover:
+            task = progress.add_task("finding the cover check's clause witnesses", total=None)
+            found, skipped = _cover_cases()
+            cases += found
+            for clause, reason in skipped:
+                err.print(f"cover witness not used: {clause}: {reason}", markup=False)
+            progress.remove_task(task)
         if random_cases > 0:
             task = progress.add_task(f"drawing {random_cases} random scenarios", total=None)
             cases += draw_random(random_cases, seed, max_steps, corpus)
@@ -216,6 +252,22 @@ def crosscheck_command(
     raise typer.Exit(
         _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
     )
+
+
+def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:
+    """The Z3 cover check's witnesses as cases: for each clause branch of the relation, the
+    shortest run found (guided by the explorer, else by BMC) that fires it, already replayed
+    on the reference engine (``checks.cover``; the same search as ``verify``'s cover)."""
+    from regen_model.checks.cover import guide_runs, witnesses
+    from regen_model.checks.sections import COVER_DEPTH
+    from regen_model.checks.solver import Budget
+    from regen_model.checks.systems import COVER_SCOPE, regen_system
+    from regen_model.conform import sources
+
+    found = witnesses(
+        regen_system(COVER_SCOPE), COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE)
+    )
+    return sources.cover_cases(found)
 
 
 def _crosscheck_exit(verdict: Verdict, divergences: int, errors: int) -> int:

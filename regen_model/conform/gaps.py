@@ -20,9 +20,10 @@ filling in unobserved variables.
   or all creatures destroyed, ...): a log that leaves out an effect outside those domains
   needs a solving resolver.
 
-A resolver built on the Z3 encoding can replace the enumeration where the choice space is
-large: it receives the next observation, so it can solve for the choices instead of listing
-them. Anything implementing ``GapResolver`` can be passed to ``check_trace``.
+``solve.SolvingResolver`` solves for the choices on the Z3 encoding instead of listing them
+(it receives the next observation), and ``solve.AutoResolver`` asks it only where
+enumeration explains nothing. Anything implementing ``GapResolver`` can be passed to
+``check_trace``.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ class _Plan:
     complete: A.Action | None  # the action itself when nothing needs enumerating
 
 
-def _spell_fields(cls: type[A.Action], fields: dict[str, Any]) -> dict[str, Any]:
+def spell_fields(cls: type[A.Action], fields: dict[str, Any]) -> dict[str, Any]:
     """A cast whose spell name was enumerated gets the built-in spell's effect."""
     if cls is A.CastSpell and "effect" not in fields and fields.get("name") in SPELLS:
         spell = SPELLS[fields["name"]]
@@ -90,7 +91,8 @@ def _spell_fields(cls: type[A.Action], fields: dict[str, Any]) -> dict[str, Any]
     return fields
 
 
-def _run(state: GameState, action: A.Action, rules: Rules) -> Attempt:
+def run_attempt(state: GameState, action: A.Action, rules: Rules) -> Attempt:
+    """One candidate through the engine: its result, or the engine's refusal."""
     try:
         return Attempt(action, step(state, action, rules), None)
     except EngineError as exc:
@@ -135,19 +137,19 @@ class EnumerationResolver:
             return
         plan = self._plan(logged)
         if plan.complete is not None:
-            first = _run(state, plan.complete, rules)
+            first = run_attempt(state, plan.complete, rules)
             if first.error is None or not plan.lazy:
                 yield first
                 return
             yield from self._lazy(state, logged.cls, dict(logged.fields), plan.lazy, rules)
             return
         for fields in fill(state, dict(logged.fields), plan.eager):
-            fields = _spell_fields(logged.cls, fields)
+            fields = spell_fields(logged.cls, fields)
             try:
                 action = logged.cls(**_with_defaults(logged.cls, fields, plan.lazy))
             except TypeError:  # pragma: no cover - unloggable_missing rejected this at load
                 continue
-            first = _run(state, action, rules)
+            first = run_attempt(state, action, rules)
             if first.error is None or not plan.lazy:
                 yield first
                 continue
@@ -162,15 +164,15 @@ class EnumerationResolver:
         rules: Rules,
     ) -> Iterator[Attempt]:
         for filled in fill(state, fields, lazy):
-            yield _run(state, cls(**_spell_fields(cls, filled)), rules)
+            yield run_attempt(state, cls(**spell_fields(cls, filled)), rules)
 
     def _with_choices(self, state: GameState, action: A.Action, rules: Rules) -> Iterator[Attempt]:
-        first = _run(state, action, rules)
+        first = run_attempt(state, action, rules)
         if not isinstance(first.error, MissingChoice):
             yield first
             return
         for choices in choice_sets(state):
-            yield _run(state, replace(action, choices=choices), rules)
+            yield run_attempt(state, replace(action, choices=choices), rules)
 
 
 def _with_defaults(

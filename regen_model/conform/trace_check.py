@@ -17,6 +17,11 @@ Verdicts (``regen_model.verdicts``):
 
 A fully observed step costs one engine step and one comparison of the observed fields
 (``observe.matches``): the projection is only built to explain a failure.
+
+A resolver may offer ``stages`` (a sequence of resolvers, e.g. ``solve.AutoResolver``:
+enumeration, then the Z3 solver): at each step the next stage is asked, for every frontier
+state, only when the earlier stages found no successor that matches. Explaining a failure
+asks the resolver itself.
 """
 
 from __future__ import annotations
@@ -167,16 +172,20 @@ def check_trace(
 
     frontier: list[GameState] = [start]
     clauses: dict[str, None] = {}
+    stages: Sequence[GapResolver] = getattr(resolver, "stages", None) or (resolver,)
     for matched, tstep in enumerate(trace.steps):
         successors: list[Attempt] = []
         tried = 0
         match = Matcher(tstep.observation, handles, names)
-        for state in frontier:
-            for attempt in resolver.attempts(state, tstep.action, tstep.observation, rules):
-                tried += 1
-                res = attempt.result
-                if res is not None and match(res.state, res.events):
-                    successors.append(attempt)
+        for stage in stages:  # a later stage only where the earlier ones explain nothing
+            for state in frontier:
+                for attempt in stage.attempts(state, tstep.action, tstep.observation, rules):
+                    tried += 1
+                    res = attempt.result
+                    if res is not None and match(res.state, res.events):
+                        successors.append(attempt)
+            if successors:
+                break
         if tried > len(frontier):
             gap_steps += 1
         if not successors:

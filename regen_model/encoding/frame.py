@@ -61,6 +61,7 @@ from regen_model.model.state import (
 )
 
 KEYWORDS: tuple[Keyword, ...] = tuple(Keyword)
+KW_INDEX: dict[Keyword, int] = {k: i for i, k in enumerate(KEYWORDS)}
 NONE = -1  # "no card / no player" in Int fields
 PLAYER_RECIPIENT = -1  # in combat hits: the defending player
 
@@ -75,12 +76,41 @@ def _bool(name: str) -> Z3Ref:
     return z3.Bool(name)
 
 
+_ORDINALS: dict[tuple[type, Any], int] = {}
+
+
 def _ord(value: Any) -> int:
-    return ordinal(value)
+    """``ordinal``, cached: the abstraction function calls it for every enum field. Keyed by
+    type too: members of different ``StrEnum``s with the same spelling are equal strings
+    (``Step.DECLARE_ATTACKERS == Decision.DECLARE_ATTACKERS``)."""
+    key = (type(value), value)
+    found = _ORDINALS.get(key)
+    if found is None:
+        found = _ORDINALS[key] = ordinal(value)
+    return found
 
 
 def _in_enum(term: Z3Ref, enum: type[StrEnum]) -> Z3Ref:
     return z3.And(term >= 0, term < len(enum.__members__))
+
+
+def _makers(tag: str, names: bool, lookup: Any = None) -> tuple[Any, Any]:
+    """Variable constructors for ``fresh``: Z3 constants, or (``names``) their names without
+    the tag, so one construction gives both a frame and the key layout of concrete values;
+    or (``lookup``) the value ``lookup(name)`` of each field, to hold concrete values."""
+    if lookup is not None:
+
+        def value(full: str) -> Any:
+            return lookup(full[len(tag) + 1 :])
+
+        return value, value
+    if names:
+
+        def name(full: str) -> str:
+            return full[len(tag) + 1 :]
+
+        return name, name
+    return _int, _bool
 
 
 # --- statics ---------------------------------------------------------------------------------
@@ -106,7 +136,7 @@ class CardStatics:
     trigger_combat_only: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
-        return self.keywords[KEYWORDS.index(keyword)]
+        return self.keywords[KW_INDEX[keyword]]
 
 
 @dataclass(frozen=True)
@@ -115,26 +145,30 @@ class Statics:
     cards: tuple[CardStatics, ...]
 
     @staticmethod
-    def fresh(scope: Scope, tag: str = "s") -> Statics:
+    def fresh(scope: Scope, tag: str = "s", names: bool = False, lookup: Any = None) -> Statics:
+        """Fresh Z3 constants named ``{tag}.c{i}.{field}``; with ``names``, the bare field
+        names (``c{i}.{field}``) instead, as keys for concrete values (see ``values``); with
+        ``lookup``, the values ``lookup(name)``."""
+        mk_i, mk_b = _makers(tag, names, lookup)
         cards = []
         for i in range(scope.cards):
             p = f"{tag}.c{i}"
             cards.append(
                 CardStatics(
-                    owner=_int(f"{p}.owner"),
-                    creature=_bool(f"{p}.creature"),
-                    power=_int(f"{p}.power"),
-                    toughness=_int(f"{p}.toughness"),
-                    keywords=tuple(_bool(f"{p}.kw.{k.value}") for k in KEYWORDS),
-                    attachment=_int(f"{p}.attachment"),
-                    static_regen=_bool(f"{p}.static_regen"),
-                    bonus_power=_int(f"{p}.bonus_power"),
-                    bonus_toughness=_int(f"{p}.bonus_toughness"),
-                    regen_ability=_bool(f"{p}.regen_ability"),
-                    regen_rider=_int(f"{p}.regen_rider"),
-                    unregen_ability=_bool(f"{p}.unregen_ability"),
-                    trigger=_int(f"{p}.trigger"),
-                    trigger_combat_only=_bool(f"{p}.trigger_combat_only"),
+                    owner=mk_i(f"{p}.owner"),
+                    creature=mk_b(f"{p}.creature"),
+                    power=mk_i(f"{p}.power"),
+                    toughness=mk_i(f"{p}.toughness"),
+                    keywords=tuple(mk_b(f"{p}.kw.{k.value}") for k in KEYWORDS),
+                    attachment=mk_i(f"{p}.attachment"),
+                    static_regen=mk_b(f"{p}.static_regen"),
+                    bonus_power=mk_i(f"{p}.bonus_power"),
+                    bonus_toughness=mk_i(f"{p}.bonus_toughness"),
+                    regen_ability=mk_b(f"{p}.regen_ability"),
+                    regen_rider=mk_i(f"{p}.regen_rider"),
+                    unregen_ability=mk_b(f"{p}.unregen_ability"),
+                    trigger=mk_i(f"{p}.trigger"),
+                    trigger_combat_only=mk_b(f"{p}.trigger_combat_only"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -231,27 +265,44 @@ def ability_index(template: CardTemplate, kind: AbilityKind) -> int:
 
 def pin_statics(statics: Statics, setup: Setup) -> list[Z3Ref]:
     """Equalities fixing the printed cards to a scenario's cards."""
+    out: list[Z3Ref] = []
+    _assign_statics(statics, setup, lambda var, value: out.append(var == value))
+    return out
+
+
+def statics_values(keys: Statics, setup: Setup) -> dict[str, int | bool]:
+    """``pin_statics`` as plain values keyed by field name (``Statics.fresh(..., names=True)``)."""
+    out: dict[str, int | bool] = {}
+    _assign_statics(keys, setup, out.__setitem__)
+    return out
+
+
+def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
+    """Call ``put(variable, value)`` for every printed characteristic of every slot."""
     if len(setup.templates) > statics.scope.cards:
         raise OutOfScope(
             f"{len(setup.templates)} cards do not fit a scope of {statics.scope.cards}"
         )
-    out = []
     for i, c in enumerate(statics.cards):
         if i >= len(setup.templates):
             # Unused slots: a card that never matters (it stays in exile, see ``pin``).
-            out += [c.owner == 0, z3.Not(c.creature), c.power == 0, c.toughness == 0]
-            out += [z3.Not(k) for k in c.keywords]
-            out += [
-                c.attachment == _ord(Attachment.NONE),
-                z3.Not(c.static_regen),
-                c.bonus_power == 0,
-                c.bonus_toughness == 0,
-                z3.Not(c.regen_ability),
-                c.regen_rider == _ord(Rider.NONE),
-                z3.Not(c.unregen_ability),
-                c.trigger == 0,
-                z3.Not(c.trigger_combat_only),
-            ]
+            for var, value in (
+                (c.owner, 0),
+                (c.creature, False),
+                (c.power, 0),
+                (c.toughness, 0),
+                *[(k, False) for k in c.keywords],
+                (c.attachment, _ord(Attachment.NONE)),
+                (c.static_regen, False),
+                (c.bonus_power, 0),
+                (c.bonus_toughness, 0),
+                (c.regen_ability, False),
+                (c.regen_rider, _ord(Rider.NONE)),
+                (c.unregen_ability, False),
+                (c.trigger, 0),
+                (c.trigger_combat_only, False),
+            ):
+                put(var, value)
             continue
         t = setup.templates[i]
         reason = template_fits(t)
@@ -259,25 +310,26 @@ def pin_statics(statics: Statics, setup: Setup) -> list[Z3Ref]:
             raise OutOfScope(reason)
         regen = [a for a in t.abilities if a.kind is AbilityKind.REGENERATE_SELF]
         trig = t.damage_trigger
-        out += [
-            c.owner == setup.owners[i],
-            c.creature == t.is_creature,
-            c.power == t.power,
-            c.toughness == t.toughness,
-            *[c.kw(k) == (k in t.keywords) for k in KEYWORDS],
-            c.attachment == _ord(t.attachment),
-            c.static_regen == t.static_regeneration,
-            c.bonus_power == t.attach_bonus[0],
-            c.bonus_toughness == t.attach_bonus[1],
-            c.regen_ability == bool(regen),
-            c.regen_rider == _ord(regen[0].rider if regen else Rider.NONE),
-            c.unregen_ability
-            == any(a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE for a in t.abilities),
-            c.trigger
-            == (0 if trig is None else 1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
-            c.trigger_combat_only == (trig is not None and trig.combat_only),
-        ]
-    return out
+        for var, value in (
+            (c.owner, setup.owners[i]),
+            (c.creature, t.is_creature),
+            (c.power, t.power),
+            (c.toughness, t.toughness),
+            *[(c.kw(k), k in t.keywords) for k in KEYWORDS],
+            (c.attachment, _ord(t.attachment)),
+            (c.static_regen, t.static_regeneration),
+            (c.bonus_power, t.attach_bonus[0]),
+            (c.bonus_toughness, t.attach_bonus[1]),
+            (c.regen_ability, bool(regen)),
+            (c.regen_rider, _ord(regen[0].rider if regen else Rider.NONE)),
+            (
+                c.unregen_ability,
+                any(a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE for a in t.abilities),
+            ),
+            (c.trigger, 0 if trig is None else 1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
+            (c.trigger_combat_only, trig is not None and trig.combat_only),
+        ):
+            put(var, value)
 
 
 def read_statics(
@@ -383,10 +435,43 @@ class CardVars:
     order_pos: Z3Ref  # NONE or its position in its attacker's order (M10)
 
     def granted(self, k: Keyword) -> Z3Ref:
-        return self.kw_granted[KEYWORDS.index(k)]
+        return self.kw_granted[KW_INDEX[k]]
 
     def removed(self, k: Keyword) -> Z3Ref:
-        return self.kw_removed[KEYWORDS.index(k)]
+        return self.kw_removed[KW_INDEX[k]]
+
+    def vars(self) -> list[Z3Ref]:
+        """Every variable of this card slot in a fixed order (``Frame.vars``)."""
+        return [
+            self.zone,
+            self.gen,
+            self.control,
+            self.control_eot,
+            self.tapped,
+            self.damage,
+            self.deathtouched,
+            self.plus,
+            self.minus,
+            self.shield_counters,
+            self.power_eot,
+            self.toughness_eot,
+            *self.kw_granted,
+            *self.kw_removed,
+            self.cant_regen,
+            self.attached_to,
+            self.attacking,
+            self.blocking,
+            self.blocked,
+            self.first_striker,
+            self.ordered,
+            self.order_pos,
+            self.ghost.shields_made,
+            self.ghost.destructions,
+            self.ghost.by_shield,
+            self.ghost.by_static,
+            self.ghost.by_other,
+            *[v for s in self.shields for v in (s.present, s.used, s.rider, s.creator)],
+        ]
 
 
 @dataclass(frozen=True)
@@ -448,33 +533,36 @@ class Frame:
     # --- construction -----------------------------------------------------------------------
 
     @staticmethod
-    def fresh(statics: Statics, tag: str) -> Frame:
+    def fresh(statics: Statics, tag: str, names: bool = False) -> Frame:
+        """Fresh Z3 constants named ``{tag}.{field}``; with ``names``, a frame of bare field
+        names (``c0.damage``) used as the keys of concrete states (see ``values``)."""
+        mk_i, mk_b = _makers(tag, names)
         sc = statics.scope
         n = sc.cards
 
         def stack_obj(p: str) -> StackVars:
             return StackVars(
-                kind=_int(f"{p}.kind"),
-                controller=_int(f"{p}.controller"),
-                effect=_int(f"{p}.effect"),
-                amount=_int(f"{p}.amount"),
-                power=_int(f"{p}.power"),
-                toughness=_int(f"{p}.toughness"),
-                keywords=tuple(_bool(f"{p}.kw.{k.value}") for k in KEYWORDS),
-                cant_regen=_bool(f"{p}.cant_regen"),
-                rider=_int(f"{p}.rider"),
-                counter=_int(f"{p}.counter"),
-                until_eot=_bool(f"{p}.until_eot"),
-                n_targets=_int(f"{p}.n_targets"),
-                target_card=tuple(_int(f"{p}.t{j}.card") for j in range(sc.targets)),
-                target_gen=tuple(_int(f"{p}.t{j}.gen") for j in range(sc.targets)),
-                target_player=tuple(_int(f"{p}.t{j}.player") for j in range(sc.targets)),
-                source=_int(f"{p}.source"),
-                source_gen=_int(f"{p}.source_gen"),
-                hits=tuple(tuple(_int(f"{p}.hit.{s}.{r}") for r in range(n + 1)) for s in range(n)),
-                hit_gen=tuple(_int(f"{p}.hit_gen.{r}") for r in range(n)),
+                kind=mk_i(f"{p}.kind"),
+                controller=mk_i(f"{p}.controller"),
+                effect=mk_i(f"{p}.effect"),
+                amount=mk_i(f"{p}.amount"),
+                power=mk_i(f"{p}.power"),
+                toughness=mk_i(f"{p}.toughness"),
+                keywords=tuple(mk_b(f"{p}.kw.{k.value}") for k in KEYWORDS),
+                cant_regen=mk_b(f"{p}.cant_regen"),
+                rider=mk_i(f"{p}.rider"),
+                counter=mk_i(f"{p}.counter"),
+                until_eot=mk_b(f"{p}.until_eot"),
+                n_targets=mk_i(f"{p}.n_targets"),
+                target_card=tuple(mk_i(f"{p}.t{j}.card") for j in range(sc.targets)),
+                target_gen=tuple(mk_i(f"{p}.t{j}.gen") for j in range(sc.targets)),
+                target_player=tuple(mk_i(f"{p}.t{j}.player") for j in range(sc.targets)),
+                source=mk_i(f"{p}.source"),
+                source_gen=mk_i(f"{p}.source_gen"),
+                hits=tuple(tuple(mk_i(f"{p}.hit.{s}.{r}") for r in range(n + 1)) for s in range(n)),
+                hit_gen=tuple(mk_i(f"{p}.hit_gen.{r}") for r in range(n)),
                 hit_keywords=tuple(
-                    tuple(_bool(f"{p}.hit_kw.{s}.{k.value}") for k in KEYWORDS) for s in range(n)
+                    tuple(mk_b(f"{p}.hit_kw.{s}.{k.value}") for k in KEYWORDS) for s in range(n)
                 ),
             )
 
@@ -483,72 +571,72 @@ class Frame:
             p = f"{tag}.c{i}"
             cards.append(
                 CardVars(
-                    zone=_int(f"{p}.zone"),
-                    gen=_int(f"{p}.gen"),
-                    control=_int(f"{p}.control"),
-                    control_eot=_int(f"{p}.control_eot"),
-                    tapped=_bool(f"{p}.tapped"),
-                    damage=_int(f"{p}.damage"),
-                    deathtouched=_bool(f"{p}.deathtouched"),
-                    plus=_int(f"{p}.plus"),
-                    minus=_int(f"{p}.minus"),
-                    shield_counters=_int(f"{p}.shield_counters"),
-                    power_eot=_int(f"{p}.power_eot"),
-                    toughness_eot=_int(f"{p}.toughness_eot"),
-                    kw_granted=tuple(_bool(f"{p}.granted.{k.value}") for k in KEYWORDS),
-                    kw_removed=tuple(_bool(f"{p}.removed.{k.value}") for k in KEYWORDS),
-                    cant_regen=_bool(f"{p}.cant_regen"),
-                    attached_to=_int(f"{p}.attached_to"),
+                    zone=mk_i(f"{p}.zone"),
+                    gen=mk_i(f"{p}.gen"),
+                    control=mk_i(f"{p}.control"),
+                    control_eot=mk_i(f"{p}.control_eot"),
+                    tapped=mk_b(f"{p}.tapped"),
+                    damage=mk_i(f"{p}.damage"),
+                    deathtouched=mk_b(f"{p}.deathtouched"),
+                    plus=mk_i(f"{p}.plus"),
+                    minus=mk_i(f"{p}.minus"),
+                    shield_counters=mk_i(f"{p}.shield_counters"),
+                    power_eot=mk_i(f"{p}.power_eot"),
+                    toughness_eot=mk_i(f"{p}.toughness_eot"),
+                    kw_granted=tuple(mk_b(f"{p}.granted.{k.value}") for k in KEYWORDS),
+                    kw_removed=tuple(mk_b(f"{p}.removed.{k.value}") for k in KEYWORDS),
+                    cant_regen=mk_b(f"{p}.cant_regen"),
+                    attached_to=mk_i(f"{p}.attached_to"),
                     shields=tuple(
                         ShieldVars(
-                            present=_bool(f"{p}.sh{j}.present"),
-                            used=_bool(f"{p}.sh{j}.used"),
-                            rider=_int(f"{p}.sh{j}.rider"),
-                            creator=_int(f"{p}.sh{j}.creator"),
+                            present=mk_b(f"{p}.sh{j}.present"),
+                            used=mk_b(f"{p}.sh{j}.used"),
+                            rider=mk_i(f"{p}.sh{j}.rider"),
+                            creator=mk_i(f"{p}.sh{j}.creator"),
                         )
                         for j in range(sc.shields)
                     ),
-                    attacking=_bool(f"{p}.attacking"),
-                    blocking=_int(f"{p}.blocking"),
-                    blocked=_bool(f"{p}.blocked"),
+                    attacking=mk_b(f"{p}.attacking"),
+                    blocking=mk_i(f"{p}.blocking"),
+                    blocked=mk_b(f"{p}.blocked"),
                     ghost=GhostVars(
-                        shields_made=_int(f"{p}.g.shields_made"),
-                        destructions=_int(f"{p}.g.destructions"),
-                        by_shield=_int(f"{p}.g.by_shield"),
-                        by_static=_int(f"{p}.g.by_static"),
-                        by_other=_int(f"{p}.g.by_other"),
+                        shields_made=mk_i(f"{p}.g.shields_made"),
+                        destructions=mk_i(f"{p}.g.destructions"),
+                        by_shield=mk_i(f"{p}.g.by_shield"),
+                        by_static=mk_i(f"{p}.g.by_static"),
+                        by_other=mk_i(f"{p}.g.by_other"),
                     ),
-                    first_striker=_bool(f"{p}.first_striker"),
-                    ordered=_bool(f"{p}.ordered"),
-                    order_pos=_int(f"{p}.order_pos"),
+                    first_striker=mk_b(f"{p}.first_striker"),
+                    ordered=mk_b(f"{p}.ordered"),
+                    order_pos=mk_i(f"{p}.order_pos"),
                 )
             )
         return Frame(
             tag=tag,
             scope=sc,
             statics=statics,
-            edition=_int(f"{tag}.edition"),
-            turn=_int(f"{tag}.turn"),
-            active=_int(f"{tag}.active"),
-            step=_int(f"{tag}.step"),
-            priority=_int(f"{tag}.priority"),
-            passed=tuple(_bool(f"{tag}.passed{p}") for p in range(sc.players)),
-            decision=_int(f"{tag}.decision"),
-            stack_size=_int(f"{tag}.stack_size"),
+            edition=mk_i(f"{tag}.edition"),
+            turn=mk_i(f"{tag}.turn"),
+            active=mk_i(f"{tag}.active"),
+            step=mk_i(f"{tag}.step"),
+            priority=mk_i(f"{tag}.priority"),
+            passed=tuple(mk_b(f"{tag}.passed{p}") for p in range(sc.players)),
+            decision=mk_i(f"{tag}.decision"),
+            stack_size=mk_i(f"{tag}.stack_size"),
             stack=tuple(stack_obj(f"{tag}.stack{j}") for j in range(sc.stack)),
-            pending_size=_int(f"{tag}.pending_size"),
+            pending_size=mk_i(f"{tag}.pending_size"),
             pending=tuple(stack_obj(f"{tag}.pending{j}") for j in range(sc.pending)),
             players=tuple(
                 PlayerVars(
-                    life=_int(f"{tag}.p{p}.life"),
-                    poison=_int(f"{tag}.p{p}.poison"),
-                    lost=_bool(f"{tag}.p{p}.lost"),
+                    life=mk_i(f"{tag}.p{p}.life"),
+                    poison=mk_i(f"{tag}.p{p}.poison"),
+                    lost=mk_b(f"{tag}.p{p}.lost"),
                 )
                 for p in range(sc.players)
             ),
             cards=tuple(cards),
-            first_strike_step=_bool(f"{tag}.first_strike_step"),
-            declared=_bool(f"{tag}.declared"),
+            first_strike_step=mk_b(f"{tag}.first_strike_step"),
+            declared=mk_b(f"{tag}.declared"),
         )
 
     # --- flattening and ranges ---------------------------------------------------------------
@@ -571,37 +659,7 @@ class Frame:
         for p in self.players:
             out += [p.life, p.poison, p.lost]
         for c in self.cards:
-            out += [
-                c.zone,
-                c.gen,
-                c.control,
-                c.control_eot,
-                c.tapped,
-                c.damage,
-                c.deathtouched,
-                c.plus,
-                c.minus,
-                c.shield_counters,
-                c.power_eot,
-                c.toughness_eot,
-                *c.kw_granted,
-                *c.kw_removed,
-                c.cant_regen,
-                c.attached_to,
-                c.attacking,
-                c.blocking,
-                c.blocked,
-                c.first_striker,
-                c.ordered,
-                c.order_pos,
-                c.ghost.shields_made,
-                c.ghost.destructions,
-                c.ghost.by_shield,
-                c.ghost.by_static,
-                c.ghost.by_other,
-            ]
-            for s in c.shields:
-                out += [s.present, s.used, s.rider, s.creator]
+            out += c.vars()
         for obj in (*self.stack, *self.pending):
             out += _stack_vars(obj)
         return out
@@ -723,32 +781,37 @@ def _stack_domain(obj: StackVars, sc: Scope, present: Z3Ref) -> list[Z3Ref]:
     return [z3.If(present, z3.And(*shape), empty)]
 
 
-def _zero_stack(obj: StackVars) -> list[Z3Ref]:
-    out = [
-        obj.kind == 0,
-        obj.controller == 0,
-        obj.effect == 0,
-        obj.amount == 0,
-        obj.power == 0,
-        obj.toughness == 0,
-        *[z3.Not(k) for k in obj.keywords],
-        z3.Not(obj.cant_regen),
-        obj.rider == 0,
-        obj.counter == 0,
-        z3.Not(obj.until_eot),
-        obj.n_targets == 0,
-        *[t == NONE for t in obj.target_card],
-        *[g == 0 for g in obj.target_gen],
-        *[p == NONE for p in obj.target_player],
-        obj.source == NONE,
-        obj.source_gen == 0,
-        *[g == 0 for g in obj.hit_gen],
+def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
+    """The canonical content of an absent stack slot: every field zero, false or NONE."""
+    out: list[tuple[Z3Ref, int | bool]] = [
+        (obj.kind, 0),
+        (obj.controller, 0),
+        (obj.effect, 0),
+        (obj.amount, 0),
+        (obj.power, 0),
+        (obj.toughness, 0),
+        *[(k, False) for k in obj.keywords],
+        (obj.cant_regen, False),
+        (obj.rider, 0),
+        (obj.counter, 0),
+        (obj.until_eot, False),
+        (obj.n_targets, 0),
+        *[(t, NONE) for t in obj.target_card],
+        *[(g, 0) for g in obj.target_gen],
+        *[(p, NONE) for p in obj.target_player],
+        (obj.source, NONE),
+        (obj.source_gen, 0),
+        *[(g, 0) for g in obj.hit_gen],
     ]
     for row in obj.hits:
-        out += [h == 0 for h in row]
+        out += [(h, 0) for h in row]
     for row in obj.hit_keywords:
-        out += [z3.Not(k) for k in row]
+        out += [(k, False) for k in row]
     return out
+
+
+def _zero_stack(obj: StackVars) -> list[Z3Ref]:
+    return [var == value for var, value in _zero_stack_values(obj)]
 
 
 # --- the abstraction function: concrete state <-> frame ---------------------------------------
@@ -760,6 +823,39 @@ def assignment(frame: Frame, state: GameState) -> list[tuple[Z3Ref, Z3Ref]]:
     Raises ``OutOfScope`` when the state does not fit the frame's scope. Unused card slots are
     cards in exile that never matter; absent stack/shield slots are zero (canonical form).
     """
+    pairs: list[tuple[Z3Ref, Z3Ref]] = []
+
+    def put(var: Z3Ref, value: int | bool) -> None:
+        pairs.append((var, z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value)))
+
+    _assign(frame, state, put)
+    return pairs
+
+
+def values(keys: Frame, state: GameState) -> dict[str, int | bool]:
+    """The same abstraction as ``assignment`` as plain Python values, keyed by field name.
+
+    ``keys`` is a frame built with ``Frame.fresh(statics, tag, names=True)``. Agreement checks
+    compare states in this form: building a Z3 numeral per variable costs more than a whole
+    engine step, and both forms come from the one function ``_assign``.
+    """
+    out: dict[str, int | bool] = {}
+    _assign(keys, state, out.__setitem__, _ZEROS)
+    return out
+
+
+# Canonical empty stack slots of key frames, by slot identity (the slot is kept in the entry
+# so that a recycled ``id`` is never mistaken for it).
+_ZEROS: dict[int, tuple[StackVars, list[tuple[Z3Ref, int | bool]]]] = {}
+
+
+def _assign(
+    frame: Frame,
+    state: GameState,
+    put: Any,
+    zeros: dict[int, tuple[StackVars, list[tuple[Z3Ref, int | bool]]]] | None = None,
+) -> None:
+    """Call ``put(variable, value)`` for every variable of ``frame`` (see ``assignment``)."""
     sc = frame.scope
     n = sc.cards
     if len(state.cards) > n:
@@ -772,11 +868,6 @@ def assignment(frame: Frame, state: GameState) -> list[tuple[Z3Ref, Z3Ref]]:
         )
     if state.edition not in sc.editions:
         raise OutOfScope(f"edition {state.edition.value} is not in the scope")
-    pairs: list[tuple[Z3Ref, Z3Ref]] = []
-
-    def put(var: Z3Ref, value: int | bool) -> None:
-        pairs.append((var, z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value)))
-
     put(frame.edition, _ord(state.edition))
     put(frame.turn, state.turn)
     put(frame.active, state.active)
@@ -854,19 +945,21 @@ def assignment(frame: Frame, state: GameState) -> list[tuple[Z3Ref, Z3Ref]]:
         put(cv.order_pos, order_of[i][1] if i in order_of else NONE)
     for objs, slots in ((state.stack, frame.stack), (state.pending, frame.pending)):
         for j, sv2 in enumerate(slots):
+            if j >= len(objs) and zeros is not None:
+                cached = zeros.get(id(sv2))
+                if cached is None or cached[0] is not sv2:
+                    cached = zeros[id(sv2)] = (sv2, _zero_stack_values(sv2))
+                for var, value in cached[1]:
+                    put(var, value)
+                continue
             _put_stack(put, sv2, objs[j] if j < len(objs) else None, sc)
-    return pairs
 
 
 def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> None:
     n = sc.cards
     if obj is None:
-        for eq in _zero_stack(sv):
-            # every zero constraint is ``var == value`` or ``Not(var)``: read it back
-            if z3.is_not(eq):
-                put(eq.arg(0), False)
-            else:
-                put(eq.arg(0), eq.arg(1).as_long())
+        for var, value in _zero_stack_values(sv):
+            put(var, value)
         return
     if len(obj.targets) > sc.targets:
         raise OutOfScope(

@@ -76,7 +76,9 @@ def outputs_of(pre: GameState, events: Sequence[Event], post: GameState) -> Step
     for e in events:
         k = e.kind
         if k is EventKind.REGENERATED:
-            bump("regenerations" if e.clause == "regen.shield.apply" else "static_regens", e.subject)
+            bump(
+                "regenerations" if e.clause == "regen.shield.apply" else "static_regens", e.subject
+            )
         elif k is EventKind.SHIELD_CREATED:
             bump("shields_made", e.subject)
         elif k is EventKind.BECAME_TAPPED:

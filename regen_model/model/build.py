@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from regen_model.model.cards import CardTemplate
 from regen_model.model.enums import Decision, Edition, Keyword, Step, Zone
-from regen_model.model.state import Card, GameState, Player, Setup, Shield
+from regen_model.model.state import Card, GameState, Ghost, Player, Setup, Shield
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,14 @@ class CardSpec:
     cant_regen: bool = False
     deathtouched: bool = False
     granted: frozenset[Keyword] = field(default_factory=frozenset)
+
+
+def _ghost(shields: tuple[Shield, ...]) -> Ghost:
+    """Bookkeeping consistent with shields given at the start: they were made for this object
+    this turn, and each used one replaced one destruction (the ghost invariants
+    inv.shield.made-this-turn and inv.survival.needs-shields rely on it)."""
+    used = sum(1 for s in shields if s.used)
+    return Ghost(shields_made=len(shields), destructions=used, by_shield=used)
 
 
 def make_state(
@@ -67,6 +75,7 @@ def make_state(
                 cant_regen=c.cant_regen,
                 attached_to=None if c.attached_to is None else handles.index(c.attached_to),
                 shields=c.shields,
+                ghost=_ghost(c.shields),
             )
         )
     lives = list(life) if life is not None else [20] * len(player_names)

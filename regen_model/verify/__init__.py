@@ -49,6 +49,30 @@ SECTIONS: tuple[Section, ...] = (
         item_label="scenario",
         runner="regen_model.verify.examples:verify_examples",
     ),
+    Section(
+        name="mutants",
+        title="Rule mutants: each must be killed, and each invariant must kill one",
+        item_label="mutant / invariant",
+        runner="regen_model.mutants.verify:verify_mutants",
+    ),
+    Section(
+        name="proofs",
+        title="Invariant proofs (induction at the default scope; any-n: any number of permanents)",
+        item_label="invariant",
+        runner="regen_model.checks.sections:verify_proofs",
+    ),
+    Section(
+        name="agreement",
+        title="Engine vs Z3 relation: bounded agreement at the default scope",
+        item_label="search",
+        runner="regen_model.encoding.verify_section:verify_agreement",
+    ),
+    Section(
+        name="cover",
+        title="Cover: clause branches and invariant antecedents reachable (VACUOUS fails)",
+        item_label="clause / antecedent",
+        runner="regen_model.checks.sections:verify_cover",
+    ),
 )
 
 

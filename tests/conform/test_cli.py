@@ -46,6 +46,7 @@ def test_crosscheck_of_a_mutant_writes_a_reproducible_report(tmp_path: Path) -> 
         "--random",
         "20",
         "--no-scenarios",
+        "--no-cover",
         "--out",
         str(out),
     ]
@@ -72,6 +73,7 @@ def test_crosscheck_of_a_mutant_writes_a_reproducible_report(tmp_path: Path) -> 
             "0",
             "--no-scenarios",
             "--no-witnesses",
+            "--no-cover",
             "--case",
             expected,
             "--seed",
@@ -84,13 +86,24 @@ def test_crosscheck_of_a_mutant_writes_a_reproducible_report(tmp_path: Path) -> 
 
 
 def test_crosscheck_of_the_reference_agrees(tmp_path: Path) -> None:
-    result = RUN.invoke(
-        app, ["crosscheck", "--engine", "reference", "--seed", "2", "--random", "30", "--json"]
-    )
+    args = ["crosscheck", "--engine", "reference", "--seed", "2", "--random", "30"]
+    result = RUN.invoke(app, [*args, "--no-cover", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["verdict"] == "PASSED" and report["counts"]["diverged"] == 0
     assert report["fields_compared"] > 1000
+
+
+def test_cover_witnesses_alone_catch_a_mutant(tmp_path: Path) -> None:
+    """The Z3 cover check's witnesses (one shortest run per clause branch of the relation)
+    are enough to expose an engine that does not tap when it regenerates."""
+    args = ["crosscheck", "--engine", "reference:regen-does-not-tap", "--random", "0"]
+    args += ["--no-scenarios", "--no-witnesses", "--cover", "--seed", "1", "--json"]
+    result = RUN.invoke(app, args)
+    assert result.exit_code == 6, result.output
+    report = json.loads(result.stdout)
+    assert report["cases"] >= 40
+    assert any("regen.apply.tap" in f["divergence"]["clauses"] for f in report["findings"])
 
 
 def test_crosscheck_rejects_an_unknown_engine() -> None:

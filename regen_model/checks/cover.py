@@ -1,0 +1,822 @@
+"""Cover: every clause branch of the relation is reachable, every antecedent is satisfiable.
+
+A proof about a rule that can never fire, or an implication whose premise never holds, is
+vacuous: it passes for the wrong reason. So, from a legal start:
+
+* **clause branches**: for each clause ID labelling constraints of the relation, a run whose
+  last step makes a constraint of that label *fire* (``firing``): for ``Implies(cond,
+  effect)`` that is ``cond`` holding, for a conjunction of implications one of them firing;
+  any other constraint fires whenever the step's action kind is the kind it belongs to
+  (``constraints(kind)``).
+* **antecedents**: for each implication inside an invariant, a state (or step) where its
+  premise holds, together with the premises of the implications it sits in the conclusion
+  of, for some binding of the card and shield variables around it (``antecedent_goals``).
+
+Each goal is WITNESSED (reported as PROVED) with the length of the run that shows it,
+VACUOUS when bounded model checking refutes it at every depth up to ``depth``, or UNKNOWN
+when the solver gave up.
+
+Where the runs come from, cheapest first:
+
+1. **Guide runs** (``guide_runs``): engine runs from legal starts, found by the explicit-state
+   explorer on small boards (``GUIDE_BOARDS``) or written out for the situations it cannot
+   reach in a few steps (``GuideScript``: combat damage that needs a choice, a player at
+   low life, a spell, a new turn). Each is *checked on the relation*: its states and, for
+   the rules' encoding, its action parameters are substituted into the relation of each
+   step's action kind, which must be satisfiable from ``init``; only then is a goal that
+   holds along it witnessed, whatever the run's length. A guide is a candidate, never a
+   verdict: the engine's events and the relation's branches need not coincide.
+2. **BMC** (``_bmc``) for the goals no guide shows: one unrolling shared by every goal, one
+   query per depth for all still-open goals at once (reading off every goal the model
+   happens to meet), so about as many queries as depths, not goals.
+
+Every witness is replayed on the engine (``replay``) before it is reported, and
+``witnesses`` offers them as (start, actions) scenarios for other tools (clause-covering
+conformance cases, ``conform.sources.cover_cases``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from regen_model.checks.property import step_view
+from regen_model.checks.replay import Run, as_run, replay
+from regen_model.checks.solver import Budget, Query, Status
+from regen_model.checks.system import StepEncoding, Tracked, TransitionSystem
+from regen_model.checks.unroll import Unrolling
+from regen_model.clauses import catalog
+from regen_model.encoding.scope import OutOfScope, Scope
+from regen_model.invariants import expr as E
+from regen_model.invariants.spec import Invariant, Kind
+from regen_model.invariants.symbolic import SymbolicView
+from regen_model.invariants.view import evaluate
+from regen_model.model import actions as A
+from regen_model.model.actions import Action
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState
+from regen_model.verdicts import Verdict
+
+Z3Ref = Any
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A scenario reaching a goal: a run of the relation, replayed on the engine, whose last
+    step fires the clause branch (or whose last state or step meets the antecedent)."""
+
+    label: str
+    run: Run
+
+    @property
+    def start(self) -> GameState:
+        return self.run.start
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return self.run.actions
+
+    @property
+    def depth(self) -> int:
+        return self.run.length
+
+
+@dataclass(frozen=True)
+class CoverItem:
+    item: str  # clause ID, or "invariant ID: antecedent k"
+    kind: str  # "clause" or "antecedent"
+    verdict: Verdict  # WITNESSED is reported as PROVED; VACUOUS; UNKNOWN
+    depth: int | None
+    seconds: float
+    reason: str = ""
+    witness: Witness | None = None
+    source: str = ""  # where the witness came from: "guide" or "bmc"
+
+
+# --- goals ------------------------------------------------------------------------------------
+
+# (pre frame, step, post frame) -> "the goal holds here"; a state goal reads only ``post``
+# (``pre`` and ``step`` are None at the start).
+GoalFn = Callable[[Any, Any, Any], Z3Ref]
+
+
+@dataclass(frozen=True)
+class Goal:
+    """Something cover must see happen. A clause goal is the branch of clause ``name`` firing
+    in a step (computed from the step's constraints, ``branches``); an antecedent goal is
+    ``at`` holding at a frame (``on_step`` False, from the start on) or at a step. The guide
+    runs for ``name`` and for the ``hints`` are tried while the goal is open."""
+
+    name: str
+    kind: str  # "clause" or "antecedent"
+    on_step: bool = True
+    at: GoalFn | None = None  # antecedents only
+    hints: tuple[str, ...] = ()  # clauses whose guide runs may show it (an invariant's)
+
+
+def _conditional(formula: Z3Ref) -> bool:
+    if z3.is_app_of(formula, z3.Z3_OP_IMPLIES):
+        return True
+    return z3.is_and(formula) and any(_conditional(c) for c in formula.children())
+
+
+def firing(formula: Z3Ref) -> Z3Ref:
+    """When a tracked constraint *does* something: ``Implies(a, e)`` fires when ``a`` holds
+    (and ``e`` fires, if it is conditional too); a conjunction of implications fires when one
+    of them does; any other constraint always applies."""
+    if z3.is_app_of(formula, z3.Z3_OP_IMPLIES):
+        return z3.And(formula.arg(0), firing(formula.arg(1)))
+    if z3.is_and(formula) and _conditional(formula):
+        return z3.Or(*[firing(c) for c in formula.children() if _conditional(c)])
+    return z3.BoolVal(True)
+
+
+def branches(system: TransitionSystem, step: StepEncoding) -> dict[str, Z3Ref]:
+    """Clause ID -> "some constraint of that clause fires in this step" (labels that are not
+    clause IDs of the catalog, such as ``frame`` or ``scope:...``, are not branches)."""
+    known = catalog()
+    conds: dict[str, list[Z3Ref]] = {}
+    for kind in system.action_kinds():
+        chosen = step.kind == system.kind_value(kind)
+        for t in step.constraints(kind):
+            if t.label not in known:
+                continue
+            conds.setdefault(t.label, []).append(z3.And(chosen, firing(t.formula)))
+    return {label: z3.Or(*cs) for label, cs in sorted(conds.items())}
+
+
+def clause_goals(system: TransitionSystem) -> list[Goal]:
+    """One goal per clause ID labelling a constraint of the relation, sorted."""
+    probe = system.step(system.frame("cx0"), system.frame("cx1"), "cx")
+    return [Goal(label, "clause") for label in branches(system, probe)]
+
+
+def antecedent_goals(inv: Invariant) -> list[E.BoolExpr]:
+    """Each implication premise of the formula, in the order the formula is read, closed
+    existentially over the card and shield variables bound around it and conjoined with the
+    premises of the implications whose conclusion it sits in (``all_cards(c: A(c) =>
+    all_cards(a: B(a, c) => ...))`` gives ``any_card(A)`` and ``any_card(c: A(c) and
+    any_card(a: B(a, c)))``): an inner premise only matters where the outer one holds."""
+    goals: list[E.BoolExpr] = []
+    # what surrounds a node: bound cards, bound shields (with the time they range over) and
+    # the premises it is the conclusion of, outermost first
+    Around = E.CardVar | tuple[E.ShieldVar, E.Time] | E.BoolExpr
+
+    def close(goal: E.BoolExpr, around: Sequence[Around]) -> E.BoolExpr:
+        for a in reversed(around):
+            if isinstance(a, E.CardVar):
+                goal = E.CardQuant("any", a, goal)
+            elif isinstance(a, tuple):
+                goal = E.ShieldQuant("any", a[0], a[1], goal)
+            else:
+                goal = E.and_(a, goal)
+        return goal
+
+    def visit(node: E.Expr, around: list[Around]) -> None:
+        if isinstance(node, E.Implies):
+            goals.append(close(node.antecedent, around))
+            visit(node.antecedent, around)
+            visit(node.consequent, [*around, node.antecedent])
+            return
+        inner = around
+        if isinstance(node, E.CardQuant | E.CardCount | E.CardSum):
+            inner = [*around, node.var]
+        elif isinstance(node, E.ShieldQuant | E.ShieldCount):
+            inner = [*around, (node.var, node.time)]
+        for child in node.children():
+            visit(child, inner)
+
+    visit(inv.formula, [])
+    return goals
+
+
+def _antecedent_goal(system: TransitionSystem, inv: Invariant, k: int, goal: E.BoolExpr) -> Goal:
+    name = f"{inv.id}: antecedent {k}"
+    if inv.kind is Kind.STATE:
+        return Goal(
+            name,
+            "antecedent",
+            False,
+            lambda pre, st, post: evaluate(goal, SymbolicView(post)),
+            inv.clauses,
+        )
+    return Goal(
+        name,
+        "antecedent",
+        True,
+        lambda pre, st, post: evaluate(goal, step_view(system, pre, st, post)),
+        inv.clauses,
+    )
+
+
+def invariant_goals(system: TransitionSystem, invariants: Sequence[Invariant]) -> list[Goal]:
+    """The antecedent goals of ``invariants``, named ``"<invariant ID>: antecedent <k>"``."""
+    return [
+        _antecedent_goal(system, inv, k, goal)
+        for inv in invariants
+        for k, goal in enumerate(antecedent_goals(inv), start=1)
+    ]
+
+
+# --- the check --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Found:
+    depth: int
+    witness: Witness
+    seconds: float
+    source: str
+
+
+def cover(
+    system: TransitionSystem,
+    goals: Sequence[Goal],
+    depth: int,
+    budget: Budget,
+    rules: Rules = CORRECT,
+    guides: Mapping[str, Sequence[Run]] | None = None,
+) -> list[CoverItem]:
+    """Every goal of ``goals`` WITNESSED, VACUOUS or UNKNOWN (module docstring), in order.
+
+    ``guides`` maps a goal name or clause ID to candidate runs (``guide_runs``); a run is
+    tried, shortest first, while a goal it is for (by name or ``hints``) is open, and every
+    open goal is looked for along it. Runs not tried that way are then tried for the
+    antecedents still open. BMC up to ``depth`` steps decides what is left."""
+    found: dict[str, _Found] = {}
+    tried: set[int] = set()
+    candidates = sorted(
+        ((key, run) for key, runs in (guides or {}).items() for run in runs),
+        key=lambda kr: kr[1].length,
+    )
+    for key, run in candidates:
+        wanted = [g for g in goals if g.name not in found and key in (g.name, *g.hints)]
+        if not wanted or id(run) in tried:
+            continue
+        tried.add(id(run))
+        _try_guide(system, run, [g for g in goals if g.name not in found], budget, rules, found)
+    for _, run in candidates:
+        open_antecedents = [g for g in goals if g.kind != "clause" and g.name not in found]
+        if not open_antecedents:
+            break
+        if id(run) in tried:
+            continue
+        tried.add(id(run))
+        _try_guide(system, run, open_antecedents, budget, rules, found)
+    unknown = _bmc(system, [g for g in goals if g.name not in found], depth, budget, rules, found)
+    items = []
+    for g in goals:
+        if g.name in found:
+            f = found[g.name]
+            items.append(
+                CoverItem(
+                    g.name, g.kind, Verdict.PROVED, f.depth, f.seconds, "", f.witness, f.source
+                )
+            )
+        elif g.name in unknown:
+            items.append(CoverItem(g.name, g.kind, Verdict.UNKNOWN, None, 0.0, unknown[g.name]))
+        else:
+            what = "fires" if g.kind == "clause" else "holds"
+            items.append(
+                CoverItem(
+                    g.name,
+                    g.kind,
+                    Verdict.VACUOUS,
+                    None,
+                    0.0,
+                    f"never {what} within {depth} steps of a legal start (BMC)",
+                )
+            )
+    return items
+
+
+def cover_clauses(
+    system: TransitionSystem,
+    depth: int,
+    budget: Budget,
+    rules: Rules = CORRECT,
+    guides: Mapping[str, Sequence[Run]] | None = None,
+) -> list[CoverItem]:
+    """Every clause branch of ``system`` (``cover`` with ``clause_goals``)."""
+    return cover(system, clause_goals(system), depth, budget, rules, guides)
+
+
+def cover_antecedents(
+    system: TransitionSystem,
+    invariants: Sequence[Invariant],
+    depth: int,
+    budget: Budget,
+    rules: Rules = CORRECT,
+    guides: Mapping[str, Sequence[Run]] | None = None,
+) -> list[CoverItem]:
+    """Every antecedent of ``invariants`` (``cover`` with ``invariant_goals``)."""
+    return cover(system, invariant_goals(system, invariants), depth, budget, rules, guides)
+
+
+def _record(
+    found: dict[str, _Found],
+    hits: Mapping[str, int],
+    run: Run,
+    rules: Rules,
+    seconds: float,
+    source: str,
+) -> None:
+    """Witnesses for ``hits`` (goal -> depth) from prefixes of ``run``, each replayed on the
+    engine first (``ReplayDisagreement`` when the two views of the rules disagree)."""
+    share = seconds / max(len(hits), 1)
+    replayed: dict[int, Run] = {}
+    for name, d in hits.items():
+        if d not in replayed:
+            prefix = Run(run.states[: d + 1], run.actions[:d])
+            replay(prefix, rules)
+            replayed[d] = prefix
+        found[name] = _Found(d, Witness(name, replayed[d]), share, source)
+
+
+def _try_guide(
+    system: TransitionSystem,
+    run: Run,
+    goals: Sequence[Goal],
+    budget: Budget,
+    rules: Rules,
+    found: dict[str, _Found],
+) -> None:
+    started = time.perf_counter()
+    hits = _along(system, run, goals, budget)
+    _record(found, hits, run, rules, time.perf_counter() - started, "guide")
+
+
+def _pinned_action(
+    system: TransitionSystem, step: Any, state: GameState, action: Action
+) -> list[Any]:
+    """(parameter, value) pairs fixing ``step``'s parameters to ``action`` for the rules'
+    encoding (its steps have a parameter record, ``encoding.params``); none for other
+    systems, whose parameters the solver then chooses. Raises ``OutOfScope``."""
+    params = getattr(step, "params", None)
+    scope = getattr(system, "scope", None)
+    if params is None or not isinstance(scope, Scope):
+        return []
+    from regen_model.encoding import params as P
+    from regen_model.encoding.work import layout
+
+    values = P.of_action(state, action, scope)
+    pairs = []
+    for key, var in zip(layout(scope).param_keys, params.vars(), strict=True):
+        v = values[key]
+        pairs.append((var, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)))
+    return pairs
+
+
+def _pairs(equalities: Sequence[Z3Ref]) -> list[tuple[Z3Ref, Z3Ref]]:
+    """``var == value`` (or ``Not(var)``, or ``var``) constraints as substitution pairs."""
+    out = []
+    for e in equalities:
+        if z3.is_eq(e):
+            out.append((e.arg(0), e.arg(1)))
+        elif z3.is_not(e):
+            out.append((e.arg(0), z3.BoolVal(False)))
+        else:
+            out.append((e, z3.BoolVal(True)))
+    return out
+
+
+def _along(
+    system: TransitionSystem, run: Run, goals: Sequence[Goal], budget: Budget
+) -> dict[str, int]:
+    """The goals that hold along ``run`` on the relation, with the first depth they hold at;
+    empty when ``run`` is not a run of the relation from a legal start (or does not fit the
+    scope).
+
+    The run's states (and, for the rules' encoding, each action's parameters) are
+    substituted into the relation of each step's action kind and into the goals, which
+    leaves small formulas: this is a check of a given run, not a search."""
+    from regen_model.encoding.frame import assignment, pin_statics
+    from regen_model.encoding.relation import instantiate_all
+
+    frames = [system.frame(f"g{i}") for i in range(run.length + 1)]
+    try:
+        statics = _pairs(pin_statics(frames[0].statics, run.start.setup))
+        values = [assignment(frame, state) for frame, state in zip(frames, run.states, strict=True)]
+        steps = [system.step(frames[i], frames[i + 1], f"g{i}") for i in range(run.length)]
+        params = [
+            _pinned_action(system, st, run.states[i], run.actions[i]) for i, st in enumerate(steps)
+        ]
+    except OutOfScope:
+        return {}
+    clause_names = {g.name for g in goals if g.kind == "clause"}
+    state_goals = [g for g in goals if not g.on_step and g.at is not None]
+    step_goals = [g for g in goals if g.on_step and g.at is not None]
+    query = Query(budget)
+    holds_at: list[dict[str, list[Z3Ref]]] = []
+    start_terms = [
+        *[t.formula for t in [*system.domain(frames[0]), *system.init(frames[0])]],
+        *[g.at(None, None, frames[0]) for g in state_goals if g.at is not None],
+    ]
+    fixed = instantiate_all(start_terms, statics + values[0])
+    n_rules = len(start_terms) - len(state_goals)
+    query.add(*fixed[:n_rules])
+    holds_at.append({g.name: [t] for g, t in zip(state_goals, fixed[n_rules:], strict=True)})
+    for i, action in enumerate(run.actions):
+        step = steps[i]
+        pre, post = frames[i], frames[i + 1]
+        constraints = step.constraints(action.kind)
+        relation = [t.formula for t in [*system.domain(post), *constraints]]
+        relation.append(step.kind == system.kind_value(action.kind))
+        labels = [t.label for t in constraints if t.label in clause_names]
+        terms = [firing(t.formula) for t in constraints if t.label in clause_names]
+        terms += [g.at(pre, step, post) for g in step_goals if g.at is not None]
+        terms += [g.at(None, None, post) for g in state_goals if g.at is not None]
+        names = labels + [g.name for g in step_goals] + [g.name for g in state_goals]
+        # one substitution pass for the whole step (the terms share one large DAG)
+        done = instantiate_all([*relation, *terms], statics + values[i] + values[i + 1] + params[i])
+        query.add(*done[: len(relation)])
+        here: dict[str, list[Z3Ref]] = {}
+        for name, term in zip(names, done[len(relation) :], strict=True):
+            here.setdefault(name, []).append(term)
+        holds_at.append(here)
+    if query.check().status is not Status.SAT:
+        return {}  # not a run of the relation from a legal start
+    found: dict[str, int] = {}
+    for d, here in enumerate(holds_at):
+        conds = {name: z3.Or(*ts) for name, ts in here.items()}
+        while True:
+            rest = [name for name in conds if name not in found]
+            if not rest:
+                break
+            goal = query.track([Tracked(f"goal:{d}", z3.Or(*[conds[n] for n in rest]))])
+            answer = query.check(goal)
+            if answer.status is not Status.SAT:
+                break
+            model = answer.model
+            assert model is not None
+            hit = [n for n in rest if z3.is_true(model.eval(conds[n], model_completion=True))]
+            found.update({n: d for n in hit})
+    return found
+
+
+def _bmc(
+    system: TransitionSystem,
+    goals: Sequence[Goal],
+    depth: int,
+    budget: Budget,
+    rules: Rules,
+    found: dict[str, _Found],
+) -> dict[str, str]:
+    """BMC for ``goals`` on one unrolling: at each depth one query for all open goals, then
+    one per goal if that one gives up. Fills ``found``; returns the goals the solver gave up
+    on (with its reason) and did not find later."""
+    unknown: dict[str, str] = {}
+    if not goals:
+        return unknown
+    u = Unrolling(system, budget, tag="c")
+    for d in range(depth + 1):
+        if d:
+            u.extend()
+        conds = _goals_at(system, u, d, goals)
+        pending = [name for name in conds if name not in found]
+        while pending:
+            started = time.perf_counter()
+            answer = u.check(z3.Or(*[conds[n] for n in pending]))
+            if answer.status is Status.UNSAT:
+                break
+            if answer.status is Status.UNKNOWN:
+                for n in pending:  # one at a time: a smaller goal may be answered
+                    started = time.perf_counter()
+                    single = u.check(conds[n])
+                    if single.status is Status.SAT:
+                        _witness(u, single.model, d, [n], found, rules, started)
+                    elif single.status is Status.UNKNOWN:
+                        unknown[n] = single.reason
+                break
+            model = answer.model
+            assert model is not None
+            hit = [n for n in pending if z3.is_true(model.eval(conds[n], model_completion=True))]
+            _witness(u, model, d, hit, found, rules, started)
+            pending = [n for n in pending if n not in found]
+        if all(g.name in found for g in goals):
+            break
+    return {n: why for n, why in unknown.items() if n not in found}
+
+
+def _goals_at(
+    system: TransitionSystem, u: Unrolling, d: int, goals: Sequence[Goal]
+) -> dict[str, Z3Ref]:
+    """Each goal at depth ``d`` of ``u``: state goals at frame ``d``, step goals (clause
+    branches, step antecedents) at the step ending there (none at depth 0)."""
+    out: dict[str, Z3Ref] = {}
+    fires = branches(system, u.steps[d - 1]) if d and any(g.kind == "clause" for g in goals) else {}
+    for g in goals:
+        if g.kind == "clause":
+            if g.name in fires:
+                out[g.name] = fires[g.name]
+        elif g.at is not None and not g.on_step:
+            out[g.name] = g.at(None, None, u.frames[d])
+        elif g.at is not None and d:
+            out[g.name] = g.at(u.frames[d - 1], u.steps[d - 1], u.frames[d])
+    return out
+
+
+def _witness(
+    u: Unrolling,
+    model: Z3Ref,
+    d: int,
+    hit: Sequence[str],
+    found: dict[str, _Found],
+    rules: Rules,
+    started: float,
+) -> None:
+    run = as_run(u.decode(model, d))
+    _record(found, {n: d for n in hit}, run, rules, time.perf_counter() - started, "bmc")
+
+
+# --- guide runs -------------------------------------------------------------------------------
+
+# Boards the explorer's guide runs start from: (cards, how many on the board, step, family,
+# depth, unused shields on each creature). The game family plays turns (combat in every
+# edition); the effects family applies effects directly (destruction and its replacements,
+# damage, zones, counters, riders). With a shield each, creatures regenerate in combat
+# (regen.apply.remove-from-combat); ``GuideScript``s cover what these boards do not reach.
+GUIDE_BOARDS: tuple[tuple[tuple[str, ...], int, str, str, int, int], ...] = (
+    (("Horned Troll", "Grizzly Bears", "Youthful Knight"), 2, "begin-combat", "game", 8, 1),
+    (("Horned Troll", "Jackal Pup", "Wall of Essence"), 2, "begin-combat", "game", 8, 1),
+    (
+        (
+            "Horned Troll",
+            "Knight of the Holy Nimbus",
+            "Snake Umbra",
+            "Darksteel Myr",
+            "Matopi Golem",
+            "Skeleton Scavengers",
+            "Typhoid Rats",
+            "Bonesplitter",
+        ),
+        2,
+        "main1",
+        "effects",
+        2,
+        1,
+    ),
+    (
+        ("Horned Troll", "Jackal Pup", "Boggart Ram-Gang", "Glistener Elf", "Holy Strength"),
+        2,
+        "main1",
+        "effects",
+        2,
+        1,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ScriptCard:
+    """A permanent of a scripted start: a built-in card, its owner (and controller), and
+    what a legal start may give it (tapped, unused shields made this turn, unregenerable,
+    attached to another permanent of the board)."""
+
+    handle: str
+    card: str
+    owner: int
+    tapped: bool = False
+    shields: int = 0
+    cant_regen: bool = False
+    attached_to: str | None = None
+
+
+@dataclass(frozen=True)
+class GuideScript:
+    """A guide run written out: the goals it is for (clause IDs, or antecedent names as
+    ``invariant_goals`` gives them), a legal start and the actions, played on the engine."""
+
+    goals: tuple[str, ...]
+    cards: tuple[ScriptCard, ...]
+    actions: tuple[Action, ...]
+    edition: str = "FDN"
+    step: str = "main1"
+    life: tuple[int, int] = (20, 20)
+
+
+def _pass(*players: int) -> tuple[Action, ...]:
+    return tuple(A.PassPriority(player=p) for p in players)
+
+
+def _scripts() -> tuple[GuideScript, ...]:
+    """The situations the explorer's few steps from its boards do not reach."""
+    from regen_model.model.cards import SPELLS
+    from regen_model.model.enums import CounterKind, Keyword
+
+    shock = SPELLS["Shock"]
+    troll, rats = ScriptCard("troll", "Horned Troll", 0), ScriptCard("rats", "Typhoid Rats", 1)
+    bears = ScriptCard("bears", "Grizzly Bears", 0)
+    return (
+        # 510.1: a trampler blocked by a creature it can more than kill divides its damage as
+        # its controller chooses (the FDN rules let it divide freely).
+        GuideScript(
+            ("combat.damage.assign", "combat.edition.fdn"),
+            (troll, rats),
+            (
+                A.GrantKeyword(target="troll", keyword=Keyword.TRAMPLE),
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("troll",)),
+                *_pass(0, 1),
+                A.DeclareBlockers(player=1, blocks=(("rats", "troll"),)),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0, divisions=(A.Division("troll", (("rats", 1), ("player", 1))),)
+                ),
+            ),
+            step="begin-combat",
+        ),
+        # 506.4 in the M10 edition: the attacker ordered its single blocker (509.2), and both
+        # die in combat; the encoding cites combat.removal only where it rewrites a damage
+        # assignment order (a zone change resets attacking and blocking itself).
+        GuideScript(
+            ("combat.removal",),
+            (troll, rats),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("troll",)),
+                *_pass(0, 1),
+                A.DeclareBlockers(player=1, blocks=(("rats", "troll"),)),
+                *_pass(0, 1),
+            ),
+            edition="M10",
+            step="begin-combat",
+        ),
+        # 704.5q: a +1/+1 and a -1/-1 counter on one permanent annihilate.
+        GuideScript(
+            ("sba.counters",),
+            (bears,),
+            (
+                A.AddCounters(target="bears", counter=CounterKind.PLUS),
+                A.AddCounters(target="bears", counter=CounterKind.MINUS),
+                A.CheckStateBasedActions(),
+            ),
+        ),
+        # 704.5a: a player at 0 life loses.
+        GuideScript(
+            ("sba.player-loses",),
+            (bears,),
+            (
+                A.DealDamage(source="bears", shares=(A.DamageShare(amount=2, player=0),)),
+                A.CheckStateBasedActions(),
+            ),
+            life=(2, 20),
+        ),
+        # 601: a spell is cast, then resolves.
+        GuideScript(
+            ("stack.cast",),
+            (bears,),
+            (
+                A.CastSpell(
+                    player=0,
+                    name=shock.name,
+                    effect=shock.effect,
+                    targets=(A.TargetChoice(card="bears"),),
+                ),
+                *_pass(0, 1),
+            ),
+        ),
+        # 502.3: the next turn's active player untaps its permanents.
+        GuideScript(
+            ("turn.untap",),
+            (ScriptCard("bears", "Grizzly Bears", 1, tapped=True),),
+            _pass(0, 1, 1, 0),
+            step="end",
+        ),
+        # A regenerated creature keeps its Aura (701.19c: not a zone change).
+        GuideScript(
+            ("inv.regen.attachments-stay: antecedent 2",),
+            (
+                ScriptCard("troll", "Horned Troll", 0, shields=1),
+                ScriptCard("aura", "Holy Strength", 0, attached_to="troll"),
+            ),
+            (A.Destroy(targets=("troll",)),),
+        ),
+        # An unregenerable creature is destroyed (701.19c).
+        GuideScript(
+            ("inv.cant-regen.no-shield-used: antecedent 2",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1, cant_regen=True),),
+            (A.Destroy(targets=("troll",)),),
+        ),
+        # A permanent with static regeneration leaves and returns as a new object (400.7).
+        GuideScript(
+            (
+                "inv.new-object.no-shields: antecedent 1",
+                "inv.static-regen.never-destroyed: antecedent 1",
+            ),
+            (ScriptCard("knight", "Knight of the Holy Nimbus", 0, shields=1),),
+            (A.LeaveAndReturn(target="knight"),),
+        ),
+    )
+
+
+def _script_run(script: GuideScript) -> Run:
+    """``script`` played on the reference engine (raises ``EngineError`` if it is illegal)."""
+    from regen_model.engine import step
+    from regen_model.model.build import CardSpec, make_state
+    from regen_model.model.cards import PERMANENT_CARDS
+    from regen_model.model.enums import Edition, Rider, Step
+    from regen_model.model.state import Shield
+
+    start = make_state(
+        ("A", "B"),
+        [
+            CardSpec(
+                c.handle,
+                PERMANENT_CARDS[c.card],
+                c.owner,
+                tapped=c.tapped,
+                shields=(Shield("Regenerate", c.owner, Rider.NONE),) * c.shields,
+                cant_regen=c.cant_regen,
+                attached_to=c.attached_to,
+            )
+            for c in script.cards
+        ],
+        edition=Edition(script.edition),
+        step=Step(script.step),
+        life=script.life,
+    )
+    states = [start]
+    for action in script.actions:
+        states.append(step(states[-1], action).state)
+    return Run(tuple(states), script.actions)
+
+
+def script_runs() -> list[tuple[tuple[str, ...], Run]]:
+    """Each ``GuideScript`` with its run on the engine."""
+    return [(s.goals, _script_run(s)) for s in _scripts()]
+
+
+def guide_runs(scope: Scope) -> dict[str, list[Run]]:
+    """Clause ID -> candidate runs for ``cover`` (shortest first): the shortest engine run,
+    from the explorer's legal starts on ``GUIDE_BOARDS``, whose last step's events cite the
+    clause, then the scripted runs (``GuideScript``) meant for it. They are checked on the
+    relation there: the engine's events and the relation's branches need not coincide."""
+    from regen_model.explore import ActionFamily, ExploreConfig, StartSpec, explore
+    from regen_model.explore.monitor import Finding
+    from regen_model.model.enums import Step
+
+    class Clauses:
+        invariants: tuple[str, ...] = ()
+
+        def check_state(self, state: GameState) -> list[Finding]:
+            return []
+
+        def check_step(self, pre: GameState, action: Action, result: Any) -> list[Finding]:
+            return [Finding(e.clause, "fired") for e in result.events]
+
+    shortest: dict[str, Run] = {}
+    for cards, count, step_name, family, depth, shields in GUIDE_BOARDS:
+        if count > scope.cards:
+            continue
+        spec = StartSpec(
+            cards=cards,
+            count=count,
+            editions=tuple(scope.editions),
+            step=Step(step_name),
+            shields=min(shields, scope.shields),
+        )
+        config = ExploreConfig(
+            start=spec,
+            scope=scope,
+            depth=depth,
+            family=ActionFamily(family),
+            stop_at_first=False,
+            spells=(),
+            max_states=100_000,
+        )
+        try:
+            result = explore(config, Clauses())
+        except ValueError:
+            continue  # a board the scope cannot hold (printed P/T, editions)
+        for clause, cex in result.violations.items():
+            trace = cex.trace
+            run = Run(tuple(trace.states), tuple(s.action for s in trace.steps))
+            if clause not in shortest or run.length < shortest[clause].length:
+                shortest[clause] = run
+    runs = {clause: [run] for clause, run in shortest.items()}
+    for names, run in script_runs():
+        for name in names:
+            runs.setdefault(name, []).append(run)
+    return runs
+
+
+def witnesses(
+    system: TransitionSystem,
+    depth: int,
+    budget: Budget,
+    guides: Mapping[str, Sequence[Run]] | None = None,
+    rules: Rules = CORRECT,
+) -> dict[str, Witness]:
+    """Clause ID -> a scenario (start state and actions, replayed on the engine) whose last
+    step fires that clause branch of the relation; for clause-covering conformance cases
+    (``conform.sources.cover_cases``). Clauses without a witness are left out."""
+    return {
+        it.item: it.witness
+        for it in cover_clauses(system, depth, budget, rules, guides)
+        if it.witness is not None
+    }

@@ -1,0 +1,352 @@
+"""Initiation and consecution, one obligation per invariant and action kind (mypyvy style).
+
+The state invariants of a catalog are proved *together*: each one's consecution may assume
+all of them in the pre-state. That is sound only if every one of them is inductive, so the
+candidates are pruned Houdini-style: an invariant whose consecution fails for some action
+kind is dropped from the hypotheses and the obligations that used it (their unsat core names
+``inv:ID``) are asked again, until what remains is inductive as a whole. Step properties are
+then proved for every action kind from the surviving state invariants.
+
+A failed consecution is a counterexample to induction: a pre-state satisfying the
+hypotheses and a step out of the invariant. Whether a *reachable* state fails is a different
+question, answered by BMC (``bmc.violation``): VIOLATED with a trace if one is found within
+the depth, else CTI with the two states. Unknown is reported as UNKNOWN, with the reason.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from regen_model.checks.bmc import Found, violation
+from regen_model.checks.property import Property
+from regen_model.checks.results import Method, Result, clause_labels, hypotheses_used
+from regen_model.checks.solver import Answer, Budget, Query, Status
+from regen_model.checks.system import Tracked, TransitionSystem
+from regen_model.invariants.spec import Kind
+from regen_model.verdicts import Verdict
+
+Z3Ref = Any
+
+
+@dataclass(frozen=True)
+class CTI:
+    """A counterexample to induction: ``pre`` satisfies the hypotheses, ``action`` leads to
+    ``post`` (decoded by the system), which violates the invariant."""
+
+    action: str
+    run: Any  # system.decode of the one-step model
+
+    def to_json(self) -> dict[str, Any]:
+        describe = getattr(self.run, "to_json", None)
+        return {"action": self.action, "run": describe() if describe else repr(self.run)}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A reachable violation found by BMC: the decoded run and its length."""
+
+    depth: int
+    run: Any
+
+    def to_json(self) -> dict[str, Any]:
+        describe = getattr(self.run, "to_json", None)
+        return {"depth": self.depth, "run": describe() if describe else repr(self.run)}
+
+
+class _Consecution:
+    """The consecution queries: ``domain(f0) and T(f0, f1) and domain(f1)`` with a literal per
+    hypothesis and per negated goal, and the action kind fixed per query.
+
+    ``per_kind`` (the default) builds one solver per action kind holding only that kind's
+    constraints (``step.constraints(kind)``): each query then carries one disjunct of the
+    relation instead of all of them. Otherwise one solver holds the whole relation and the
+    kind is an assumption (ANCHORS R1); both answer the same questions.
+    """
+
+    def __init__(self, system: TransitionSystem, budget: Budget, per_kind: bool = True) -> None:
+        self.system = system
+        self.budget = budget
+        self.per_kind = per_kind
+        self.pre = system.frame("i0")
+        self.post = system.frame("i1")
+        self.step = system.step(self.pre, self.post, "i0")
+        self.hyp_formulas: dict[str, Z3Ref] = {}
+        self.goal_formulas: dict[str, Z3Ref] = {}
+        self._queries: dict[str, tuple[Query, list[Z3Ref], dict[str, Z3Ref]]] = {}
+
+    def hypothesis(self, prop: Property) -> None:
+        self.hyp_formulas[prop.id] = prop.at_state(self.pre)
+
+    def goal(self, prop: Property) -> None:
+        self.goal_formulas[prop.id] = z3.Not(prop.at_step(self.pre, self.step, self.post))
+
+    def _query(self, kind: str) -> tuple[Query, list[Z3Ref], dict[str, Z3Ref]]:
+        key = kind if self.per_kind else ""
+        found = self._queries.get(key)
+        if found is None:
+            q = Query(self.budget)
+            base = q.track(self.system.domain(self.pre)) + q.track(self.system.domain(self.post))
+            base += q.track(self.step.constraints(kind if self.per_kind else None))
+            lits = {
+                f"kind:{k}": q.track(
+                    [Tracked(f"kind:{k}", self.step.kind == self.system.kind_value(k))]
+                )[0]
+                for k in ([kind] if self.per_kind else self.system.action_kinds())
+            }
+            for pid, f in self.hyp_formulas.items():
+                lits[f"inv:{pid}"] = q.track([Tracked(f"inv:{pid}", f)])[0]
+            for pid, f in self.goal_formulas.items():
+                lits[f"goal:{pid}"] = q.track([Tracked(f"goal:{pid}", f)])[0]
+            found = self._queries[key] = (q, base, lits)
+        return found
+
+    def check(self, prop: str, kind: str, hyps: Sequence[str]) -> Answer:
+        q, base, lits = self._query(kind)
+        chosen = [
+            *base,
+            lits[f"kind:{kind}"],
+            lits[f"goal:{prop}"],
+            *(lits[f"inv:{h}"] for h in hyps),
+        ]
+        return q.check(chosen)
+
+    def cti(self, answer: Answer, kind: str) -> CTI:
+        run = self.system.decode(answer.model, [self.pre, self.post], [self.step])
+        return CTI(kind, run)
+
+
+def _initiation(
+    system: TransitionSystem, props: Sequence[Property], budget: Budget
+) -> list[Result]:
+    query = Query(budget)
+    f0 = system.frame("n0")
+    base = query.track(system.domain(f0)) + query.track(system.init(f0))
+    out = []
+    for p in props:
+        goal = query.track([Tracked(f"goal:{p.id}", z3.Not(p.at_state(f0)))])
+        a = query.check(base + goal)
+        if a.status is Status.UNSAT:
+            out.append(
+                Result(
+                    p.id,
+                    Method.INDUCTION,
+                    "initiation",
+                    Verdict.PROVED,
+                    None,
+                    clause_labels(a.core),
+                    (),
+                    a.seconds,
+                )
+            )
+        elif a.status is Status.SAT:
+            run = system.decode(a.model, [f0], [])
+            out.append(
+                Result(
+                    p.id,
+                    Method.INDUCTION,
+                    "initiation",
+                    Verdict.VIOLATED,
+                    None,
+                    (),
+                    (),
+                    a.seconds,
+                    "a legal start violates it",
+                    0,
+                    Violation(0, run),
+                )
+            )
+        else:
+            out.append(
+                Result(
+                    p.id,
+                    Method.INDUCTION,
+                    "initiation",
+                    Verdict.UNKNOWN,
+                    None,
+                    (),
+                    (),
+                    a.seconds,
+                    a.reason,
+                )
+            )
+    return out
+
+
+def prove(
+    system: TransitionSystem,
+    props: Sequence[Property],
+    budget: Budget,
+    *,
+    bmc_depth: int = 4,
+    kinds: Sequence[str] | None = None,
+    support: Sequence[Property] = (),
+    per_kind: bool = True,
+) -> list[Result]:
+    """Initiation and per-kind consecution of every property (see the module docstring).
+    A CTI is searched for a reachable violation up to ``bmc_depth`` steps (not if negative).
+    ``support`` are more state invariants that may strengthen the proofs (pruned like the
+    others, and not reported)."""
+    action_kinds = list(kinds if kinds is not None else system.action_kinds())
+    reported = {p.id for p in props}
+    extra = [p for p in support if p.id not in reported and p.kind is Kind.STATE]
+    state_props = [p for p in props if p.kind is Kind.STATE] + extra
+    step_props = [p for p in props if p.kind is Kind.STEP]
+    init_results = _initiation(system, state_props, budget)
+    results: list[Result] = list(init_results)
+    enc = _Consecution(system, budget, per_kind)
+    for p in state_props:
+        enc.hypothesis(p)
+    for p in [*props, *extra]:
+        enc.goal(p)
+
+    # Houdini: prune state invariants until the survivors are inductive together.
+    alive = [r.invariant for r in init_results if r.verdict is Verdict.PROVED]
+    latest: dict[tuple[str, str], tuple[Answer, tuple[str, ...]]] = {}
+    dropped: set[str] = {p.id for p in state_props} - set(alive)
+    todo = [(pid, k) for pid in alive for k in action_kinds]
+    while todo:
+        failed: set[str] = set()
+        for pid, k in todo:
+            if pid in dropped:
+                continue
+            answer = enc.check(pid, k, alive)
+            latest[(pid, k)] = (answer, tuple(alive))
+            if answer.status is not Status.UNSAT:
+                failed.add(pid)
+        if not failed:
+            break
+        dropped |= failed
+        alive = [pid for pid in alive if pid not in failed]
+        # Re-ask only the proofs that used a dropped hypothesis.
+        todo = [
+            (pid, k)
+            for (pid, k), (a, _) in latest.items()
+            if pid in alive and a.status is Status.UNSAT and set(hypotheses_used(a.core)) & failed
+        ]
+
+    for p in state_props:
+        if p.id in dropped and (p.id, action_kinds[0]) in latest:
+            # Report a dropped invariant relative to the inductive survivors (plus itself),
+            # not to hypotheses that turned out not to hold.
+            for k in action_kinds:
+                latest[(p.id, k)] = (enc.check(p.id, k, [*alive, p.id]), ())
+        for k in action_kinds:
+            if (p.id, k) in latest:
+                answer, _ = latest[(p.id, k)]
+                results.append(_consecution_result(enc, p, k, answer))
+    for p in step_props:
+        for k in action_kinds:
+            results.append(_consecution_result(enc, p, k, enc.check(p.id, k, alive)))
+    results = [r for r in results if r.invariant in reported]
+    if bmc_depth < 0:  # no bounded search (e.g. on an abstraction, whose runs are not real)
+        return results
+    return _classify(system, props, results, budget, bmc_depth)
+
+
+def _consecution_result(enc: _Consecution, p: Property, kind: str, a: Answer) -> Result:
+    if a.status is Status.UNSAT:
+        return Result(
+            p.id,
+            Method.INDUCTION,
+            "consecution",
+            Verdict.PROVED,
+            kind,
+            clause_labels(a.core),
+            tuple(h for h in hypotheses_used(a.core) if h != p.id),  # itself goes without saying
+            a.seconds,
+        )
+    if a.status is Status.SAT:
+        return Result(
+            p.id,
+            Method.INDUCTION,
+            "consecution",
+            Verdict.CTI,
+            kind,
+            (),
+            (),
+            a.seconds,
+            "not inductive for this action",
+            evidence=enc.cti(a, kind),
+        )
+    return Result(
+        p.id, Method.INDUCTION, "consecution", Verdict.UNKNOWN, kind, (), (), a.seconds, a.reason
+    )
+
+
+def _classify(
+    system: TransitionSystem,
+    props: Sequence[Property],
+    results: list[Result],
+    budget: Budget,
+    depth: int,
+) -> list[Result]:
+    """Turn CTIs into VIOLATED when BMC finds a reachable violation of that property."""
+    by_id = {p.id: p for p in props}
+    failing = {r.invariant for r in results if r.verdict is Verdict.CTI}
+    traces: dict[str, Result] = {}
+    for pid in sorted(failing):
+        started = time.perf_counter()
+        found = violation(system, by_id[pid], depth, budget)
+        spent = time.perf_counter() - started
+        if found.found is Found.FOUND:
+            assert found.depth is not None
+            traces[pid] = Result(
+                pid,
+                Method.BMC,
+                f"bmc depth <= {depth}",
+                Verdict.VIOLATED,
+                None,
+                (),
+                (),
+                spent,
+                "",
+                found.depth,
+                Violation(found.depth, found.run),
+            )
+        else:
+            note = (
+                f"no violation reachable within {depth} steps"
+                if found.found is Found.NONE
+                else f"bounded search gave up: {found.reason}"
+            )
+            traces[pid] = Result(
+                pid, Method.BMC, f"bmc depth <= {depth}", Verdict.CTI, None, (), (), spent, note
+            )
+    out = []
+    for r in results:
+        t = traces.get(r.invariant)
+        if r.verdict is Verdict.CTI and t is not None and t.verdict is Verdict.VIOLATED:
+            r = Result(
+                r.invariant,
+                r.method,
+                r.obligation,
+                Verdict.VIOLATED,
+                r.action,
+                (),
+                (),
+                r.seconds,
+                "a reachable state violates it",
+                t.depth,
+                t.evidence,
+            )
+        elif r.verdict is Verdict.CTI and t is not None:
+            r = Result(
+                r.invariant,
+                r.method,
+                r.obligation,
+                r.verdict,
+                r.action,
+                (),
+                (),
+                r.seconds,
+                f"{r.reason}; {t.reason}",
+                None,
+                r.evidence,
+            )
+        out.append(r)
+    return out + list(traces.values())

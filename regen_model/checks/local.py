@@ -1,0 +1,875 @@
+"""The per-permanent abstraction: what one step can do to one permanent, whatever else exists.
+
+Invariants about one permanent ("for every permanent c, P(c)") are proved for any number of
+permanents on this abstraction (``anyn.py``). It keeps, for one permanent x, the fields those
+invariants read and the step outputs about x; everything else, and every other permanent, is
+*havocked*: it appears only as free inputs of the rules that can touch x.
+
+What it keeps (a *local record*): zone, incarnation ``gen``, tapped, damage, the deathtouch
+record, "can't be regenerated this turn", +1/+1, -1/-1 and shield counters, current toughness,
+current indestructible, in combat, blocked, the ghost counters (shields made, destructions,
+and how each destruction was replaced), and ``scope.shields`` shield slots (present, used,
+rider). Printed and never changing: creature, static regeneration, printed toughness and
+indestructible, damage trigger. Not kept: controller, power, attachments, blocking partners,
+the stack, players, turn structure.
+
+How one step acts on x: the engine's order, as a chain of *events* on x (each a relation
+between two records plus output increments):
+
+1. an **effect phase** decided by the action kind: nothing, or one of make-a-shield, damage,
+   one or two destructions ``D`` (two: an Aura with umbra armor destroyed for its host after
+   being destroyed itself and regenerated), leave (sacrifice, exile), flicker, control change,
+   toughness change, counters, keyword change, "can't be regenerated", cleanup effects then
+   maybe the untap step, untap, end of combat, attacking, blocking. A pass may resolve any
+   spell or ability or start the next step, so it offers all of them.
+2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
+   assignment, and the SBA check itself), a **state-based-action phase** of two events, each
+   nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,
+   deathtouch, or umbra armor for its host) or counter annihilation; the deathtouch record
+   may be cleared. If x is a creature with toughness 0 or less, the first event removes it
+   (704.5f is checked before 704.5g/h, which need toughness above 0).
+
+``D`` is 701.8 with its replacements, for x: nothing happens if x is gone or indestructible
+(702.12b); otherwise it counts a destruction and exactly one applicable effect replaces it:
+an unused shield or static regeneration unless "can't be regenerated" covers it (the rider
+is a free input; this-turn comes from x), umbra armor (free input: an Aura of x has it;
+then x's damage is removed and its toughness may change, the Aura being gone), a shield
+counter; if none applies, x is destroyed (a new object in the graveyard).
+
+Why it is sound for any number of permanents: every way another permanent influences x in
+the engine goes through a free input here (whether x is among the targets or the recipients,
+how much damage, the rider, whether an umbra Aura protects x, toughness bonuses from
+attachments, whether x's controller is the active player at untap). So the projection of any
+engine step onto x, for any number of permanents, is a chain of these events; the test
+``tests/checks/test_local_sound.py`` checks exactly that on engine runs (every step, every
+card, with a solver choosing the free inputs), and a violation of that test is a hole in this
+abstraction, not in the rules. The abstraction is for the correct rules only: mutants are
+checked on the bounded encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from regen_model.encoding.outputs import CARD_FIELDS as OUTPUT_FIELDS
+from regen_model.encoding.outputs import StepOutputs
+from regen_model.model import derived
+from regen_model.model.cards import TriggerEffect
+from regen_model.model.enums import Keyword, Rider, Zone, ordinal
+from regen_model.model.state import GameState
+
+Z3Ref = Any
+
+BF = ordinal(Zone.BATTLEFIELD)
+GY = ordinal(Zone.GRAVEYARD)
+EX = ordinal(Zone.EXILE)
+GAIN_CONTROL = ordinal(Rider.GAIN_CONTROL)
+TRIGGERED_RIDERS = (ordinal(Rider.MINUS_COUNTER), ordinal(Rider.PLUS_COUNTER))
+
+INTS = (
+    "zone",
+    "gen",
+    "damage",
+    "plus",
+    "minus",
+    "shield_counters",
+    "toughness",
+    "shields_made",
+    "destructions",
+    "by_shield",
+    "by_static",
+    "by_other",
+)
+BOOLS = ("tapped", "deathtouched", "cant_regen", "indestructible", "in_combat", "blocked")
+GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
+STATIC_INTS = ("trigger", "printed_toughness")
+STATIC_BOOLS = ("creature", "static_regen", "printed_indestructible")
+
+SBA_KINDS = frozenset(
+    {
+        "check-sba",
+        "pass",
+        "cast",
+        "activate",
+        "declare-attackers",
+        "declare-blockers",
+        "order-blockers",
+        "assign-combat-damage",
+    }
+)
+
+
+def record_fields(shields: int) -> tuple[list[str], list[str]]:
+    """Integer and boolean field names of a local record with ``shields`` shield slots."""
+    ints = [*INTS, *(f"rider{j}" for j in range(shields))]
+    bools = [
+        *BOOLS,
+        *(f"present{j}" for j in range(shields)),
+        *(f"used{j}" for j in range(shields)),
+    ]
+    return ints, bools
+
+
+@dataclass(frozen=True)
+class Rec:
+    """One permanent's local record at one point of a step: field name -> Z3 term."""
+
+    v: dict[str, Z3Ref]
+    shields: int
+
+    def __getitem__(self, name: str) -> Z3Ref:
+        return self.v[name]
+
+    def on_bf(self) -> Z3Ref:
+        return self.v["zone"] == BF
+
+
+Fresh = Callable[[str, Any], Z3Ref]  # (name, sort) -> a free input / intermediate term
+
+
+def _prefixed(fresh: Fresh, prefix: str) -> Fresh:
+    """``fresh`` with names under ``prefix`` (each event and record gets its own inputs)."""
+
+    def named(name: str, sort: Any) -> Z3Ref:
+        return fresh(f"{prefix}.{name}", sort)
+
+    return named
+
+
+@dataclass(frozen=True)
+class Statics:
+    v: dict[str, Z3Ref]
+
+    def __getitem__(self, name: str) -> Z3Ref:
+        return self.v[name]
+
+
+def make_record(shields: int, term: Callable[[str, Any], Z3Ref]) -> Rec:
+    ints, bools = record_fields(shields)
+    v = {n: term(n, z3.IntSort()) for n in ints}
+    v.update({n: term(n, z3.BoolSort()) for n in bools})
+    return Rec(v, shields)
+
+
+def make_statics(term: Callable[[str, Any], Z3Ref]) -> Statics:
+    v = {n: term(n, z3.IntSort()) for n in STATIC_INTS}
+    v.update({n: term(n, z3.BoolSort()) for n in STATIC_BOOLS})
+    return Statics(v)
+
+
+def make_outputs(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
+    return {n: term(n, z3.IntSort()) for n in OUTPUT_FIELDS}
+
+
+def domain(r: Rec) -> list[Z3Ref]:
+    out = [
+        z3.Or(r["zone"] == BF, r["zone"] == GY, r["zone"] == EX),
+        r["gen"] >= 0,
+        r["damage"] >= 0,
+        r["plus"] >= 0,
+        r["minus"] >= 0,
+        r["shield_counters"] >= 0,
+        *[r[g] >= 0 for g in GHOST],
+    ]
+    for j in range(r.shields):
+        out += [
+            r[f"rider{j}"] >= 0,
+            r[f"rider{j}"] <= 3,
+            z3.Implies(
+                z3.Not(r[f"present{j}"]), z3.And(z3.Not(r[f"used{j}"]), r[f"rider{j}"] == 0)
+            ),
+        ]
+        if j:
+            out.append(z3.Implies(r[f"present{j}"], r[f"present{j - 1}"]))
+    return out
+
+
+def static_domain(s: Statics) -> list[Z3Ref]:
+    """Printed cards the scope allows (as ``encoding.frame.Statics.domain``): only creatures
+    have static regeneration or damage triggers."""
+    return [
+        s["trigger"] >= 0,
+        s["trigger"] <= 2,
+        z3.Implies(z3.Not(s["creature"]), z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0)),
+    ]
+
+
+def init(r: Rec) -> list[Z3Ref]:
+    """A legal start, for one permanent: its ghost counters agree with the shields it has
+    (as ``model.build.make_state`` sets them); everything else is free within the domain."""
+    present = [z3.If(r[f"present{j}"], 1, 0) for j in range(r.shields)]
+    used = [z3.If(r[f"used{j}"], 1, 0) for j in range(r.shields)]
+    return [
+        r["gen"] == 0,
+        r["shields_made"] == z3.Sum(*present) if present else r["shields_made"] == 0,
+        r["by_shield"] == z3.Sum(*used) if used else r["by_shield"] == 0,
+        r["destructions"] == r["by_shield"],
+        r["by_static"] == 0,
+        r["by_other"] == 0,
+    ]
+
+
+# --- events --------------------------------------------------------------------------------
+#
+# An event returns its constraints as (clause ID, formula) parts, so that a proof's unsat core
+# names the rules it used, and its output increments.
+
+Part = tuple[str, Z3Ref]
+Delta = dict[str, Z3Ref]  # output increments of one event (missing: 0)
+Effect = tuple[list[Part], Delta]
+FRAME = "frame"  # "nothing else changes" (an internal label)
+
+
+def _same(a: Rec, b: Rec, *, but: Iterable[str] = ()) -> Part:
+    skip = set(but)
+    return FRAME, z3.And(*[b.v[k] == a.v[k] for k in a.v if k not in skip])
+
+
+def _shield_keys(shields: int) -> list[str]:
+    return [f"{p}{j}" for j in range(shields) for p in ("present", "used", "rider")]
+
+
+def nothing(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    return [_same(a, b)], {}
+
+
+def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[Part]:
+    """400.7: a new object with nothing of the old one (``zones.move_zone``)."""
+    fresh_fields = [
+        b["zone"] == zone,
+        b["gen"] == a["gen"] + gen_step,
+        z3.Not(b["tapped"]),
+        b["damage"] == 0,
+        z3.Not(b["deathtouched"]),
+        z3.Not(b["cant_regen"]),
+        b["plus"] == 0,
+        b["minus"] == 0,
+        b["shield_counters"] == 0,
+        b["toughness"] == st["printed_toughness"],
+        b["indestructible"] == st["printed_indestructible"],
+        z3.Not(b["in_combat"]),
+        z3.Not(b["blocked"]),
+        *[b[g] == 0 for g in GHOST],
+    ]
+    for j in range(a.shields):
+        fresh_fields += [z3.Not(b[f"present{j}"]), z3.Not(b[f"used{j}"]), b[f"rider{j}"] == 0]
+    return [("zone.new-object", z3.And(*fresh_fields))]
+
+
+def make_shield(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """701.19a: a new unused shield in the first free slot (the scope has room for it)."""
+    rider = fresh("rider", z3.IntSort())
+    alts = []
+    for j in range(a.shields):
+        free = z3.And(z3.Not(a[f"present{j}"]), *([a[f"present{j - 1}"]] if j else []))
+        alts.append(
+            z3.And(
+                free,
+                b[f"present{j}"],
+                z3.Not(b[f"used{j}"]),
+                b[f"rider{j}"] == rider,
+                _same(a, b, but=[f"present{j}", f"used{j}", f"rider{j}", "shields_made"])[1],
+            )
+        )
+    made = z3.And(
+        a.on_bf(),
+        rider >= 0,
+        rider <= 3,
+        b["shields_made"] == a["shields_made"] + 1,
+        z3.Or(*alts) if alts else z3.BoolVal(False),
+    )
+    return [("regen.shield.create", made)], {"shields_made": z3.IntVal(1)}
+
+
+def damage(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """120.3: marked damage, -1/-1 counters (wither/infect), or prevented by shield counters
+    (122.1c), possibly from several sources at once; deathtouch and "can't be regenerated"
+    riders may be recorded; damage triggers may trigger (603.2)."""
+    return _damage(a, b, st, fresh, riders=True)
+
+
+def combat_damage(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """Combat damage (510.2): as ``damage``, but it never makes x unregenerable."""
+    return _damage(a, b, st, fresh, riders=False)
+
+
+def _damage(a: Rec, b: Rec, st: Statics, fresh: Fresh, *, riders: bool) -> Effect:
+    dealt = (b["damage"] - a["damage"]) + (b["minus"] - a["minus"])
+    triggers = fresh("triggers", z3.IntSort())
+    marked = z3.And(
+        a.on_bf(),
+        st["creature"],
+        b["damage"] >= a["damage"],
+        b["minus"] >= a["minus"],
+        b["shield_counters"] <= a["shield_counters"],
+        b["shield_counters"] >= 0,
+        b["toughness"] == a["toughness"] - (b["minus"] - a["minus"]),
+        z3.Implies(a["deathtouched"], b["deathtouched"]),
+        z3.Implies(a["cant_regen"], b["cant_regen"])
+        if riders
+        else b["cant_regen"] == a["cant_regen"],
+    )
+    trig = z3.And(triggers >= 0, z3.Implies(triggers > 0, z3.And(st["trigger"] != 0, dealt > 0)))
+    keep = _same(
+        a,
+        b,
+        but=["damage", "minus", "shield_counters", "toughness", "deathtouched", "cant_regen"],
+    )
+    return [("damage.mark", marked), ("damage.trigger", trig), keep], {
+        "damage": dealt,
+        "damage_triggers": triggers,
+    }
+
+
+def _regenerate(a: Rec, b: Rec, keep: Iterable[str]) -> list[Part]:
+    """701.19a/b: remove all damage, tap, remove from combat; the same object stays."""
+    return [
+        ("regen.apply.remove-damage", b["damage"] == 0),
+        ("regen.apply.tap", b["tapped"]),
+        ("regen.apply.remove-from-combat", z3.And(z3.Not(b["in_combat"]), z3.Not(b["blocked"]))),
+        (
+            "regen.same-object",
+            _same(a, b, but=["damage", "tapped", "in_combat", "blocked", *keep])[1],
+        ),
+    ]
+
+
+def _when(cond: Z3Ref, parts: list[Part]) -> list[Part]:
+    return [(label, z3.Implies(cond, f)) for label, f in parts]
+
+
+def _select(selector: Z3Ref, alts: Sequence[Effect], label: str) -> Effect:
+    """Exactly one alternative, chosen by ``selector`` (0, 1, ...); the parts of alternative
+    k hold when the selector is k, and the output increments follow the selector."""
+    parts: list[Part] = [(label, z3.And(selector >= 0, selector < len(alts)))]
+    for k, (ps, _) in enumerate(alts):
+        parts += _when(selector == k, ps)
+    keys = sorted({key for _, d in alts for key in d})
+    delta: Delta = {}
+    for key in keys:
+        term: Z3Ref = z3.IntVal(0)
+        for k in reversed(range(len(alts))):
+            term = z3.If(selector == k, alts[k][1].get(key, z3.IntVal(0)), term)
+        delta[key] = term
+    return parts, delta
+
+
+def destruction(
+    a: Rec,
+    b: Rec,
+    st: Statics,
+    fresh: Fresh,
+    *,
+    rider: Z3Ref,
+    counters_apply: Z3Ref,
+    clause: str,
+) -> Effect:
+    """One destruction of x and the replacement that applies (see the module docstring)."""
+    umbra = fresh("umbra", z3.BoolSort())
+    regen_riders = fresh("riders", z3.IntSort())
+    n = a.shields
+    counted: Part = (clause, b["destructions"] == a["destructions"] + 1)
+    taps = z3.If(a["tapped"], 0, 1)
+    alive = z3.And(a.on_bf(), z3.Not(a["indestructible"]))
+    alts: list[Effect] = [
+        (
+            [
+                ("destroy.indestructible", z3.Or(z3.Not(a.on_bf()), a["indestructible"])),
+                _same(a, b),
+            ],
+            {},
+        )
+    ]
+    usable = []
+    for j in range(n):
+        usable.append(
+            z3.And(a[f"present{j}"], z3.Not(a[f"used{j}"]), z3.Not(rider), z3.Not(a["cant_regen"]))
+        )
+        r = a[f"rider{j}"]
+        riders = z3.If(
+            r == GAIN_CONTROL,
+            z3.And(regen_riders >= 0, regen_riders <= 1),
+            regen_riders == z3.If(z3.Or(*[r == t for t in TRIGGERED_RIDERS]), 1, 0),
+        )
+        alts.append(
+            (
+                [
+                    ("destroy.effect", alive),
+                    counted,
+                    (
+                        "regen.shield.apply",
+                        z3.And(
+                            a[f"present{j}"],
+                            z3.Not(a[f"used{j}"]),
+                            b[f"used{j}"],
+                            b["by_shield"] == a["by_shield"] + 1,
+                        ),
+                    ),
+                    ("regen.cant.rider", z3.Not(rider)),
+                    ("regen.cant.this-turn", z3.Not(a["cant_regen"])),
+                    ("regen.rider.trigger", riders),
+                    *_regenerate(a, b, [f"used{j}", "by_shield", "destructions"]),
+                ],
+                {
+                    "regenerations": z3.IntVal(1),
+                    "shields_used": z3.IntVal(1),
+                    "regen_taps": taps,
+                    "riders": regen_riders,
+                    "would_destroy": z3.IntVal(1),
+                },
+            )
+        )
+    static_ok = z3.And(st["static_regen"], z3.Not(rider), z3.Not(a["cant_regen"]))
+    alts.append(
+        (
+            [
+                ("destroy.effect", alive),
+                counted,
+                ("regen.static", z3.And(st["static_regen"], b["by_static"] == a["by_static"] + 1)),
+                ("regen.cant.rider", z3.Not(rider)),
+                ("regen.cant.this-turn", z3.Not(a["cant_regen"])),
+                *_regenerate(a, b, ["by_static", "destructions"]),
+            ],
+            {"static_regens": z3.IntVal(1), "regen_taps": taps, "would_destroy": z3.IntVal(1)},
+        )
+    )
+    alts.append(
+        (
+            [
+                ("destroy.effect", alive),
+                counted,
+                (
+                    "replace.umbra-armor",
+                    z3.And(umbra, b["damage"] == 0, b["by_other"] == a["by_other"] + 1),
+                ),
+                _same(a, b, but=["damage", "toughness", "by_other", "destructions"]),
+            ],
+            {"would_destroy": z3.IntVal(1)},
+        )
+    )
+    counter_ok = z3.And(counters_apply, a["shield_counters"] > 0)
+    alts.append(
+        (
+            [
+                ("destroy.effect", alive),
+                counted,
+                (
+                    "replace.shield-counter",
+                    z3.And(
+                        counter_ok,
+                        b["shield_counters"] == a["shield_counters"] - 1,
+                        b["by_other"] == a["by_other"] + 1,
+                    ),
+                ),
+                _same(a, b, but=["shield_counters", "by_other", "destructions"]),
+            ],
+            {"would_destroy": z3.IntVal(1)},
+        )
+    )
+    none_applies = z3.And(
+        *[z3.Not(u) for u in usable], z3.Not(static_ok), z3.Not(umbra), z3.Not(counter_ok)
+    )
+    alts.append(
+        (
+            [
+                ("destroy.effect", alive),
+                ("replace.choice", none_applies),
+                *new_object(a, b, st, z3.IntVal(GY), 1),
+            ],
+            {"destroyed": z3.IntVal(1), "left": z3.IntVal(1), "would_destroy": z3.IntVal(1)},
+        )
+    )
+    return _select(fresh("outcome", z3.IntSort()), alts, "replace.choice")
+
+
+def leave(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """Sacrifice, exile, 704.5f, an Aura's 704.5m: a new object elsewhere, no destruction."""
+    zone = fresh("zone", z3.IntSort())
+    return (
+        [
+            ("zone.sacrifice", z3.And(a.on_bf(), z3.Or(zone == GY, zone == EX))),
+            *new_object(a, b, st, zone, 1),
+        ],
+        {"left": z3.IntVal(1)},
+    )
+
+
+def flicker(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    return (
+        [("zone.exile", a.on_bf()), *new_object(a, b, st, z3.IntVal(BF), 2)],
+        {"left": z3.IntVal(1), "returned": z3.IntVal(1)},
+    )
+
+
+def _change(clause: str, names: Sequence[str], extra: Callable[[Rec, Rec], list[Z3Ref]]) -> Any:
+    def event(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+        return [(clause, z3.And(a.on_bf(), *extra(a, b))), _same(a, b, but=names)], {}
+
+    event.__name__ = clause
+    return event
+
+
+control = _change(
+    "control.change",
+    ["in_combat", "blocked"],
+    lambda a, b: [
+        z3.Implies(b["in_combat"], a["in_combat"]),
+        z3.Implies(b["blocked"], a["blocked"]),
+    ],
+)
+retough = _change("pt.modify", ["toughness"], lambda a, b: [])
+counters = _change(
+    "counters.add",
+    ["plus", "minus", "shield_counters", "toughness"],
+    lambda a, b: [
+        b["plus"] >= a["plus"],
+        b["minus"] >= a["minus"],
+        b["shield_counters"] >= a["shield_counters"],
+        b["toughness"] == a["toughness"] + (b["plus"] - a["plus"]) - (b["minus"] - a["minus"]),
+    ],
+)
+keyword = _change("keyword.grant", ["indestructible"], lambda a, b: [])
+unregen = _change("cant-regen.make", ["cant_regen"], lambda a, b: [b["cant_regen"]])
+untap = _change("turn.untap", ["tapped"], lambda a, b: [z3.Implies(b["tapped"], a["tapped"])])
+end_combat = _change(
+    "combat.end",
+    ["in_combat", "blocked"],
+    lambda a, b: [z3.Not(b["in_combat"]), z3.Not(b["blocked"])],
+)
+block = _change("combat.declare-blockers", ["in_combat", "blocked"], lambda a, b: [])
+
+
+def attack(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    declared = z3.And(a.on_bf(), st["creature"], z3.Not(a["tapped"]), b["tapped"], b["in_combat"])
+    return [("combat.declare-attackers", declared), _same(a, b, but=["tapped", "in_combat"])], {
+        "other_taps": z3.IntVal(1)
+    }
+
+
+def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """514.2: damage goes, "this turn" effects end (shields, can't be regenerated, until end
+    of turn changes, so toughness and keywords may change), the ghost counters restart."""
+    n = a.shields
+    on = a.on_bf()
+    return [
+        (
+            "cleanup.simultaneous",
+            z3.Implies(on, z3.And(b["damage"] == 0, *[b[g] == 0 for g in GHOST])),
+        ),
+        (
+            "regen.shield.expire",
+            z3.Implies(
+                on,
+                z3.And(
+                    *[z3.Not(b[f"present{j}"]) for j in range(n)],
+                    *[z3.Not(b[f"used{j}"]) for j in range(n)],
+                    *[b[f"rider{j}"] == 0 for j in range(n)],
+                ),
+            ),
+        ),
+        ("regen.cant.this-turn", z3.Implies(on, z3.Not(b["cant_regen"]))),
+        ("keyword.grant", z3.Implies(on, b["indestructible"] == st["printed_indestructible"])),
+        (
+            FRAME,
+            z3.If(
+                on,
+                _same(
+                    a,
+                    b,
+                    but=[
+                        "damage",
+                        "cant_regen",
+                        "toughness",
+                        "indestructible",
+                        *GHOST,
+                        *_shield_keys(n),
+                    ],
+                )[1],
+                _same(a, b)[1],
+            ),
+        ),
+    ], {}
+
+
+def destroy_effect(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    return destruction(
+        a,
+        b,
+        st,
+        fresh,
+        rider=fresh("rider_cant", z3.BoolSort()),
+        counters_apply=z3.BoolVal(True),
+        clause="destroy.effect",
+    )
+
+
+def annihilate(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    m = z3.If(a["plus"] < a["minus"], a["plus"], a["minus"])
+    ok = z3.And(
+        a.on_bf(),
+        a["plus"] > 0,
+        a["minus"] > 0,
+        b["plus"] == a["plus"] - m,
+        b["minus"] == a["minus"] - m,
+    )
+    return [("sba.counters", ok), _same(a, b, but=["plus", "minus"])], {}
+
+
+def sba_leave(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    parts, d = leave(a, b, st, fresh)
+    return [*parts, ("sba.toughness-zero", z3.Implies(st["creature"], a["toughness"] <= 0))], d
+
+
+def sba_destroy(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """704.5g/h for a creature (lethal damage or a deathtouch record, toughness above 0; no
+    rider), or umbra armor destroying x, an Aura, for its host."""
+    # Shield counters replace only destruction by an effect (122.1c): the umbra-armor case
+    # is one, the lethal-damage and deathtouch checks are not. Which one this is, is free.
+    parts, d = destruction(
+        a,
+        b,
+        st,
+        fresh,
+        rider=z3.BoolVal(False),
+        counters_apply=fresh("by_effect", z3.BoolSort()),
+        clause="sba.lethal-damage",
+    )
+    t = a["toughness"]
+    lethal = z3.And(t > 0, z3.Or(z3.And(a["damage"] > 0, a["damage"] >= t), a["deathtouched"]))
+    return [*parts, ("sba.lethal-damage", z3.Implies(st["creature"], lethal))], d
+
+
+Event = Callable[[Rec, Rec, Statics, Fresh], Effect]
+
+
+def seq(first: Event, second: Event) -> Event:
+    """``first`` then ``second``, through an intermediate record."""
+
+    def both(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+        mid = make_record(a.shields, _prefixed(fresh, "seq"))
+        p1, d1 = first(a, mid, st, _prefixed(fresh, "seq1"))
+        p2, d2 = second(mid, b, st, _prefixed(fresh, "seq2"))
+        delta = {k: d1.get(k, z3.IntVal(0)) + d2.get(k, z3.IntVal(0)) for k in {*d1, *d2}}
+        return [("scope:local", z3.And(*domain(mid))), *p1, *p2], delta
+
+    both.__name__ = f"{first.__name__};{second.__name__}"
+    return both
+
+
+# A resolving spell or ability (608.2): one effect; a destruction may be followed by the
+# destruction of an umbra-armor Aura that x is (the host's replacement).
+RESOLUTION: tuple[Event, ...] = (
+    make_shield,
+    damage,
+    destroy_effect,
+    seq(destroy_effect, destroy_effect),
+    leave,
+    flicker,
+    control,
+    retough,
+    counters,
+    unregen,
+)
+
+# The effect phase of each action kind, as a list of phases, each a choice of events.
+EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
+    "create-shield": ((nothing, make_shield),),
+    "deal-damage": ((nothing, damage),),
+    "destroy": ((nothing, destroy_effect), (nothing, destroy_effect)),
+    "sacrifice": ((nothing, leave),),
+    "exile": ((nothing, leave),),
+    "leave-and-return": ((nothing, flicker),),
+    "change-control": ((nothing, control),),
+    "modify-pt": ((nothing, retough),),
+    "add-counters": ((nothing, counters),),
+    "grant-keyword": ((nothing, keyword),),
+    "make-unregenerable": ((nothing, unregen),),
+    "check-sba": (),
+    "cleanup": ((cleanup,),),
+    # Passing resolves the top object, or ends the step: cleanup (514.2), then the untap step
+    # of the next turn; the end of combat (511.3); a combat damage step beginning (510.2).
+    "pass": ((nothing, *RESOLUTION, cleanup, seq(cleanup, untap), end_combat, combat_damage),),
+    "cast": (),
+    "activate": (),
+    "declare-attackers": ((nothing, attack),),
+    "declare-blockers": ((nothing, block),),
+    "order-blockers": (),
+    "assign-combat-damage": ((nothing, combat_damage),),
+}
+SBA_PHASE: tuple[Event, ...] = (nothing, sba_leave, sba_destroy, annihilate)
+
+
+def _deathtouch_reset(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """After a state-based-action check the deathtouch record may be cleared (704.5h)."""
+    return [
+        ("sba.deathtouch-reset", z3.Implies(b["deathtouched"], a["deathtouched"])),
+        _same(a, b, but=["deathtouched"]),
+    ], {}
+
+
+def attachments(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """Another permanent attached to x may have left (an Equipment destroyed, an Aura
+    exiled): x's toughness may change while it stays on the battlefield."""
+    return [
+        ("sba.aura", z3.Implies(z3.Not(a.on_bf()), b["toughness"] == a["toughness"])),
+        _same(a, b, but=["toughness"]),
+    ], {}
+
+
+def step(
+    kind: str, pre: Rec, post: Rec, out: dict[str, Z3Ref], st: Statics, fresh: Fresh
+) -> list[Part]:
+    """The relation of one step of ``kind`` on x: ``pre`` -> ``post`` with outputs ``out``.
+
+    The chain: the kind's effect phases; if there were any, other permanents may have left
+    (``attachments``); for the kinds that end by giving priority, two state-based-action
+    events, each followed by a possible reset of the deathtouch record; and again
+    ``attachments`` at the end."""
+    chain: list[tuple[Event, ...]] = list(EFFECTS[kind])
+    if chain:
+        chain.append((attachments,))
+    sba_at = len(chain) if kind in SBA_KINDS else -1
+    if kind in SBA_KINDS:
+        chain += [SBA_PHASE, (_deathtouch_reset,), SBA_PHASE, (_deathtouch_reset,)]
+    chain.append((attachments,))
+    recs = [pre]
+    parts: list[Part] = []
+    totals: dict[str, Z3Ref] = {k: z3.IntVal(0) for k in out}
+    for i, events in enumerate(chain):
+        a = recs[-1]
+        if i == len(chain) - 1:
+            b = post
+        else:
+            b = make_record(pre.shields, _prefixed(fresh, f"m{i}"))
+            parts.append(("scope:local", z3.And(*domain(b))))
+        alts = [e(a, b, st, _prefixed(fresh, f"p{i}.e{k}")) for k, e in enumerate(events)]
+        if len(alts) == 1:
+            chosen, delta = alts[0]
+        else:
+            chosen, delta = _select(fresh(f"sel{i}", z3.IntSort()), alts, FRAME)
+        parts += chosen
+        for k, v in delta.items():
+            totals[k] = totals[k] + v
+        recs.append(b)
+    if sba_at >= 0:
+        a, b = recs[sba_at], recs[sba_at + 1]
+        # 704.5f before 704.5g/h: a creature with toughness 0 or less is removed by the first
+        # check (and nothing else happens to it then).
+        parts.append(
+            (
+                "sba.toughness-zero",
+                z3.Implies(
+                    z3.And(st["creature"], a.on_bf(), a["toughness"] <= 0), z3.Not(b.on_bf())
+                ),
+            )
+        )
+    parts.append(("outputs", z3.And(*[out[k] == totals[k] for k in out])))
+    return parts
+
+
+# --- the projection of an engine state onto one permanent (the soundness check) -------------
+
+
+def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | bool]:
+    """The local record of card ``slot`` in an engine state."""
+    card = state.cards[slot]
+    out: dict[str, int | bool] = {
+        "zone": ordinal(card.zone),
+        "gen": card.gen,
+        "damage": card.damage,
+        "plus": card.plus,
+        "minus": card.minus,
+        "shield_counters": card.shield_counters,
+        "toughness": derived.toughness(state, card),
+        "shields_made": card.ghost.shields_made,
+        "destructions": card.ghost.destructions,
+        "by_shield": card.ghost.by_shield,
+        "by_static": card.ghost.by_static,
+        "by_other": card.ghost.by_other,
+        "tapped": card.tapped,
+        "deathtouched": card.deathtouched,
+        "cant_regen": card.cant_regen,
+        "indestructible": derived.has(state, card, Keyword.INDESTRUCTIBLE),
+        "in_combat": card.in_combat,
+        "blocked": card.blocked,
+    }
+    for j in range(shields):
+        s = card.shields[j] if j < len(card.shields) else None
+        out[f"present{j}"] = s is not None
+        out[f"used{j}"] = s is not None and s.used
+        out[f"rider{j}"] = ordinal(s.rider) if s is not None else 0
+    return out
+
+
+def static_values(state: GameState, slot: int) -> dict[str, int | bool]:
+    t = state.setup.templates[slot]
+    trig = t.damage_trigger
+    return {
+        "creature": t.is_creature,
+        "static_regen": t.static_regeneration,
+        "printed_indestructible": Keyword.INDESTRUCTIBLE in t.keywords,
+        "trigger": 0 if trig is None else (1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
+        "printed_toughness": t.toughness,
+    }
+
+
+class Conformance:
+    """Checks engine steps against the abstraction (see ``conforms``). The relation of each
+    action kind is built once over free constants; each check pins them to the step's values
+    in a pushed scope."""
+
+    def __init__(self, shields: int) -> None:
+        self.shields = shields
+        self._solvers: dict[str, tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics]] = {}
+
+    def _solver(self, kind: str) -> tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics]:
+        found = self._solvers.get(kind)
+        if found is None:
+            pre = make_record(self.shields, lambda n, s: z3.Const(f"pre.{n}", s))
+            post = make_record(self.shields, lambda n, s: z3.Const(f"post.{n}", s))
+            st = make_statics(lambda n, s: z3.Const(f"st.{n}", s))
+            out = make_outputs(lambda n, s: z3.Const(f"out.{n}", s))
+            solver = z3.Solver()
+            solver.add(
+                *[
+                    f
+                    for _, f in step(
+                        kind, pre, post, out, st, lambda n, s: z3.Const(f"free.{n}", s)
+                    )
+                ]
+            )
+            found = self._solvers[kind] = (solver, pre, post, out, st)
+        return found
+
+    def check(
+        self, kind: str, pre: GameState, outputs: StepOutputs, post: GameState, slot: int
+    ) -> bool:
+        """Whether the engine step ``pre -> post`` (of ``kind``), seen from card ``slot``, is
+        a step of the abstraction (some choice of its free inputs reproduces it exactly)."""
+        solver, p, q, out, st = self._solver(kind)
+        eqs = _pinned(p, record_values(pre, slot, self.shields))
+        eqs += _pinned(q, record_values(post, slot, self.shields))
+        eqs += [st[k] == _val(v) for k, v in static_values(pre, slot).items()]
+        eqs += [out[k] == outputs.get(k, slot) for k in out]
+        solver.push()
+        solver.add(*eqs)
+        ok = solver.check() == z3.sat
+        solver.pop()
+        return bool(ok)
+
+
+def _val(v: int | bool) -> Z3Ref:
+    return z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
+
+
+def _pinned(r: Rec, values: dict[str, int | bool]) -> list[Z3Ref]:
+    return [r[k] == _val(v) for k, v in values.items()]
+
+
+def fits(state: GameState, shields: int) -> bool:
+    """Whether every card's shields fit the record's shield slots."""
+    return all(len(c.shields) <= shields for c in state.cards)

@@ -1,0 +1,163 @@
+"""The one place that talks to a Z3 solver: budgets, tracked labels, cores, retries.
+
+Why it looks like this (ANCHORS R1, R2, R9):
+
+* **Budgets are ``rlimit``s**, Z3's deterministic resource counter, not wall-clock timeouts, so
+  a result does not depend on the machine's speed or load. ``rlimit`` counts per ``check``.
+* **Tracked constraints become assumption literals** (``Implies(lit, formula)``, ``lit``
+  passed to ``check``): many small queries share one encoding, and the unsat core comes back
+  as the labels (clause IDs) of the constraints the proof used.
+* **Unknown is retried** once in a fresh solver with another seed (mypyvy does the same), and
+  then reported as unknown with the solver's reason. It is never turned into a yes or a no.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import z3
+
+from regen_model.checks.system import Tracked
+
+Z3Ref = Any
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Solver resources for one query. ``rlimit`` 0 means unlimited."""
+
+    rlimit: int = 200_000_000  # the pass step's consecution at two cards needs ~100M
+    seed: int = 0
+    retries: int = 1
+    minimize_cores: bool = False  # minimal cores cost about 6x more time; see --minimal-cores
+
+
+DEFAULT_BUDGET = Budget()
+
+
+class Status(StrEnum):
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one query returned: a model (sat), the labels used (unsat) or a reason."""
+
+    status: Status
+    model: Z3Ref | None = None
+    core: tuple[str, ...] = ()
+    reason: str = ""
+    seconds: float = 0.0
+    attempts: int = 1
+
+
+@dataclass
+class Query:
+    """A solver with labelled constraints. ``track`` adds a constraint under a label; ``add``
+    adds one that is always on (e.g. the negated goal). ``check`` may be called repeatedly
+    with different extra assumptions (e.g. the action kind of one obligation)."""
+
+    budget: Budget = DEFAULT_BUDGET
+    _plain: list[Z3Ref] = field(default_factory=list)
+    _tracked: list[tuple[Z3Ref, Z3Ref]] = field(default_factory=list)  # (literal, formula)
+    _labels: dict[str, str] = field(default_factory=dict)  # literal name -> label
+    _solver: Z3Ref | None = None
+
+    def _fresh_solver(self, seed: int) -> Z3Ref:
+        s = z3.Solver()
+        s.set("random_seed", seed)
+        s.set("smt.random_seed", seed)
+        if self.budget.rlimit:
+            s.set("rlimit", self.budget.rlimit)
+        s.set("unsat_core", True)
+        s.set("core.minimize", self.budget.minimize_cores)
+        for f in self._plain:
+            s.add(f)
+        for lit, f in self._tracked:
+            s.add(z3.Implies(lit, f))
+        return s
+
+    @property
+    def solver(self) -> Z3Ref:
+        if self._solver is None:
+            self._solver = self._fresh_solver(self.budget.seed)
+        return self._solver
+
+    def add(self, *formulas: Z3Ref) -> None:
+        for f in formulas:
+            self._plain.append(f)
+            if self._solver is not None:
+                self._solver.add(f)
+
+    def track(self, constraints: Iterable[Tracked]) -> list[Z3Ref]:
+        """Add labelled constraints; return their literals (pass them to ``check``)."""
+        lits = []
+        for t in constraints:
+            name = f"{t.label}#{len(self._tracked)}"
+            lit = z3.Bool(name)
+            self._labels[name] = t.label
+            self._tracked.append((lit, t.formula))
+            if self._solver is not None:
+                self._solver.add(z3.Implies(lit, t.formula))
+            lits.append(lit)
+        return lits
+
+    def check(self, assumptions: Sequence[Z3Ref] = ()) -> Answer:
+        started = time.perf_counter()
+        solver = self.solver
+        attempts = 0
+        reason = ""
+        for attempt in range(self.budget.retries + 1):
+            attempts += 1
+            if attempt:
+                solver = self._fresh_solver(self.budget.seed + 7919 * attempt)
+            result = solver.check(*assumptions)
+            if result == z3.sat:
+                return Answer(
+                    Status.SAT,
+                    model=solver.model(),
+                    seconds=time.perf_counter() - started,
+                    attempts=attempts,
+                )
+            if result == z3.unsat:
+                return Answer(
+                    Status.UNSAT,
+                    core=self._core(solver),
+                    seconds=time.perf_counter() - started,
+                    attempts=attempts,
+                )
+            reason = solver.reason_unknown()
+        return Answer(
+            Status.UNKNOWN,
+            reason=_explain(reason, self.budget),
+            seconds=time.perf_counter() - started,
+            attempts=attempts,
+        )
+
+    def _core(self, solver: Z3Ref) -> tuple[str, ...]:
+        labels = {self._labels.get(str(lit), str(lit)) for lit in solver.unsat_core()}
+        return tuple(sorted(labels))
+
+    def smt2(self, assumptions: Sequence[Z3Ref] = ()) -> str:
+        """The query as SMT-LIB text (every tracked constraint asserted as is)."""
+        s = z3.Solver()
+        for f in self._plain:
+            s.add(f)
+        for _, f in self._tracked:
+            s.add(f)
+        for a in assumptions:
+            s.add(a)
+        text: str = s.to_smt2()
+        return text
+
+
+def _explain(reason: str, budget: Budget) -> str:
+    if reason in ("canceled", "max. resource limit exceeded", "resource limit exceeded"):
+        return f"resource limit exhausted (rlimit {budget.rlimit:,})"
+    return reason or "unknown"

@@ -1,0 +1,278 @@
+"""``regen-model explore``: breadth-first search of every state within a bounded scope.
+
+The verdict is PROVED when every invariant of the catalog holds on every state and step
+reachable within the scope and depth, VIOLATED with the shortest counterexample otherwise
+(printed as a table of changed fields and clause IDs, and written as ITF with ``--itf``), or
+UNKNOWN when ``--max-states`` stopped the search early. The exit code is the verdict's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from regen_model.encoding.scope import Scope
+from regen_model.explore import (
+    EXPLORE_SCOPE,
+    ActionFamily,
+    ExploreConfig,
+    ExploreResult,
+    StartError,
+    StartSpec,
+    bfs,
+    explore,
+)
+from regen_model.explore.monitor import CatalogMonitor
+from regen_model.explore.report import start_table, summary, trace_table, write_itf
+from regen_model.explore.starts import PLAYER_NAMES, check_start
+from regen_model.invariants import InvariantError, load
+from regen_model.model.actions import ALL_ACTIONS
+from regen_model.model.cards import SPELLS
+from regen_model.model.enums import Edition, Mutant, Step
+from regen_model.model.rules import Rules
+from regen_model.mutants.battery import BATTERY
+from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
+
+STYLE = {Verdict.PROVED: "bold green", Verdict.UNKNOWN: "bold yellow"}
+KINDS = tuple(cls.kind for cls in ALL_ACTIONS)
+
+
+class InputError(ValueError):
+    """A bad option value (reported in one line, exit code 2)."""
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("explore")
+    def explore_command(
+        card: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--card", "-c", help="A card of the card set (repeat). Default: Grizzly Bears."
+            ),
+        ] = None,
+        count: Annotated[
+            int, typer.Option("--count", "-n", help="Permanents on the battlefield.")
+        ] = 1,
+        depth: Annotated[int, typer.Option("--depth", "-d", help="Most steps from a start.")] = 2,
+        family: Annotated[
+            ActionFamily, typer.Option("--family", "-f", help="Which actions to take.")
+        ] = ActionFamily.EFFECTS,
+        kind: Annotated[
+            list[str] | None,
+            typer.Option("--kind", "-k", help="Keep only actions of this kind (repeat)."),
+        ] = None,
+        spell: Annotated[
+            list[str] | None,
+            typer.Option("--spell", help="A spell players may cast (repeat). Default: all."),
+        ] = None,
+        edition: Annotated[
+            list[Edition] | None, typer.Option("--edition", "-e", help="Rule edition (repeat).")
+        ] = None,
+        start_step: Annotated[
+            Step, typer.Option("--start-step", help="The step the starts are in.")
+        ] = Step.MAIN1,
+        owner: Annotated[
+            list[str] | None,
+            typer.Option("--owner", help="Who may own a permanent (repeat; default A and B)."),
+        ] = None,
+        shields: Annotated[
+            int, typer.Option("--shields", help="Unused shields each creature starts with.")
+        ] = 0,
+        max_amount: Annotated[
+            int, typer.Option("--max-amount", help="Largest damage/counter/P/T amount.")
+        ] = EXPLORE_SCOPE.max_amount,
+        shield_slots: Annotated[
+            int, typer.Option("--shield-slots", help="Shields a card may have (scope).")
+        ] = EXPLORE_SCOPE.shields,
+        stack: Annotated[
+            int, typer.Option("--stack", help="Stack objects (scope).")
+        ] = EXPLORE_SCOPE.stack,
+        battery: Annotated[
+            str | None,
+            typer.Option(
+                "--battery", help="Use a scope of the mutant battery (overrides the above)."
+            ),
+        ] = None,
+        mutant: Annotated[
+            list[Mutant] | None,
+            typer.Option("--mutant", "-m", help="Apply a rule mutant (repeat)."),
+        ] = None,
+        proofs: Annotated[
+            list[Path] | None,
+            typer.Option("--proofs", help="Also check the invariants of these files/folders."),
+        ] = None,
+        keep_going: Annotated[
+            bool,
+            typer.Option(
+                "--continue", help="Keep going: the shortest violation of each invariant."
+            ),
+        ] = False,
+        max_states: Annotated[
+            int | None, typer.Option("--max-states", help="Stop (UNKNOWN) beyond this many states.")
+        ] = None,
+        itf: Annotated[
+            Path | None,
+            typer.Option("--itf", help="Write counterexamples as ITF into this folder."),
+        ] = None,
+        json_output: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    ) -> None:
+        """Explore every state reachable within a bounded scope; check every invariant."""
+        err = Console(stderr=True)
+        try:
+            config = _config(
+                card,
+                count,
+                depth,
+                family,
+                kind,
+                spell,
+                edition,
+                start_step,
+                owner,
+                shields,
+                Scope(
+                    cards=EXPLORE_SCOPE.cards,
+                    shields=shield_slots,
+                    stack=stack,
+                    pending=EXPLORE_SCOPE.pending,
+                    targets=EXPLORE_SCOPE.targets,
+                    max_amount=max_amount,
+                ),
+                battery,
+            )
+            config = dataclasses.replace(
+                config,
+                rules=Rules(frozenset(mutant or ())),
+                stop_at_first=not keep_going,
+                max_states=max_states,
+            )
+            check_start(config.start, config.scope)
+            monitor = CatalogMonitor(load(proofs or ()))
+        except (InputError, StartError, InvariantError) as e:
+            err.print(f"explore: {e}", style="bold red", highlight=False)
+            raise typer.Exit(EXIT_INPUT_ERROR) from None
+        raise typer.Exit(run(config, monitor, json_output=json_output, itf=itf))
+
+
+def _config(
+    cards: list[str] | None,
+    count: int,
+    depth: int,
+    family: ActionFamily,
+    kinds: list[str] | None,
+    spells: list[str] | None,
+    editions: list[Edition] | None,
+    start_step: Step,
+    owners: list[str] | None,
+    shields: int,
+    scope: Scope,
+    battery: str | None,
+) -> ExploreConfig:
+    if battery is not None:
+        for entry in BATTERY:
+            if entry.name == battery:
+                return entry.config
+        names = ", ".join(b.name for b in BATTERY)
+        raise InputError(f"no battery scope {battery!r} (scopes: {names})")
+    for k in kinds or ():
+        if k not in KINDS:
+            raise InputError(f"unknown action kind {k!r} (kinds: {', '.join(KINDS)})")
+    for s in spells or ():
+        if s not in SPELLS:
+            raise InputError(f"unknown spell {s!r} (see regen_model/model/cards.py)")
+    owner_ids = []
+    for o in owners or PLAYER_NAMES:
+        if o not in PLAYER_NAMES:
+            raise InputError(f"unknown player {o!r} (players: {', '.join(PLAYER_NAMES)})")
+        owner_ids.append(PLAYER_NAMES.index(o))
+    if depth < 0:
+        raise InputError("the depth can't be negative")
+    start = StartSpec(
+        cards=tuple(cards or ("Grizzly Bears",)),
+        count=count,
+        editions=tuple(editions or (Edition.FDN,)),
+        step=start_step,
+        owners=tuple(owner_ids),
+        shields=shields,
+    )
+    return ExploreConfig(
+        start=start,
+        scope=scope,
+        depth=depth,
+        family=family,
+        spells=None if spells is None else tuple(spells),
+        kinds=None if kinds is None else frozenset(kinds),
+    )
+
+
+def run(
+    config: ExploreConfig,
+    monitor: CatalogMonitor,
+    *,
+    json_output: bool = False,
+    itf: Path | None = None,
+) -> int:
+    """Explore, print the result, and return the exit code."""
+    out = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    if not json_output:
+        out.print(Text(f"explore: {config.describe()}", style="bold"))
+        out.print(f"checking {len(monitor.invariants)} invariant(s) on every state and step")
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=json_output or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("exploring", total=config.depth, info="")
+
+        def hook(p: bfs.Progress) -> None:
+            progress.update(
+                task,
+                completed=max(0, p.depth - 1),
+                description=f"depth {p.depth}/{config.depth}",
+                info=f"{p.states:,} states, {p.transitions:,} steps",
+            )
+
+        result = explore(config, monitor, on_progress=hook)
+    files = write_itf(result, itf) if itf is not None and result.violations else {}
+    if json_output:
+        sys.stdout.write(json.dumps(summary(result, files), indent=2) + "\n")
+    else:
+        _print(out, result, files)
+    return EXIT_CODES[result.verdict]
+
+
+def _print(out: Console, result: ExploreResult, files: dict[str, str]) -> None:
+    p = result.progress
+    for cex in result.violations.values():
+        out.print(start_table(cex))
+        out.print(trace_table(cex))
+        if cex.invariant in files:
+            out.print(f"ITF trace: {files[cex.invariant]}")
+    v = result.verdict
+    line = Text(f"{v.value}", style=STYLE.get(v, "bold red"))
+    scope_note = "whole space within the scope" if result.exhausted else f"depth <= {p.depth}"
+    line.append(
+        f"  {p.states:,} states ({result.starts} start(s)), {p.transitions:,} steps of "
+        f"{p.candidates:,} candidates, {p.pruned:,} beyond the scope; {scope_note}; "
+        f"{result.seconds:.2f} s"
+    )
+    if result.reason:
+        line.append(f"\n{result.reason}", style="yellow")
+    if v is Verdict.VIOLATED:
+        broken = ", ".join(f"{c.invariant} ({c.length} steps)" for c in result.violations.values())
+        line.append(f"\nviolated: {broken}", style="red")
+    out.print(line)
+    out.print(f"states per depth: {', '.join(f'{n:,}' for n in p.levels)}")

@@ -1,0 +1,308 @@
+"""Effects: the counterpart of ``engine/effects.py`` (what resolving spells and abilities do,
+and what the direct effect actions do). None of them checks state-based actions (704.4).
+
+Card arguments may be symbolic slots (a spell's target is a stack field): ``on_slot`` runs a
+rule for the slot a value names, one branch per card slot when the value is symbolic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from regen_model.encoding import stack
+from regen_model.encoding.derived import (
+    controller,
+    creature_on_battlefield,
+    on_battlefield,
+)
+from regen_model.encoding.destruction import apply_rider, destroy
+from regen_model.encoding.frame import KEYWORDS, KW_INDEX, NONE, StackVars
+from regen_model.encoding.ops import (
+    Val,
+    add,
+    and_,
+    count,
+    eq,
+    gt,
+    ite,
+    lt,
+    ne,
+    not_,
+    or_,
+    sub,
+)
+from regen_model.encoding.work import SymWork
+from regen_model.encoding.zones import change_control, move_zone
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import CounterKind, Keyword, Mutant, Rider, StackKind, Zone, ordinal
+
+NO_RIDER = ordinal(Rider.NONE)
+
+
+def _at(w: SymWork, i: int, rule: Callable[[SymWork, int], None]) -> None:
+    rule(w, i)
+
+
+def on_slot(w: SymWork, slot: Val, rule: Callable[[SymWork, int], None]) -> None:
+    """Run ``rule(w, i)`` for the card slot ``slot`` names (nothing for NONE)."""
+    for i in range(w.n):
+        w.branch(eq(slot, i), partial(_at, i=i, rule=rule))
+
+
+def create_shield(w: SymWork, i: int, rider: Val, creator: Val) -> None:
+    """701.19a: one more shield for this object, this turn. Creating it is not regenerating
+    (701.19c): nothing is tapped, no damage is removed, riders wait for its use."""
+    c = w.c(i)
+    clause = "regen.shield.create"
+    made = count([w[s.present] for s in c.shields])  # shields fill slots from the first
+    w.require(lt(made, len(c.shields)), "scope:shields")
+    for j, s in enumerate(c.shields):
+        here = eq(made, j)
+        w.set_if(here, s.present, True, clause)
+        w.set_if(here, s.used, False, clause)
+        w.set_if(here, s.rider, rider, clause)
+        w.set_if(here, s.creator, creator, clause)
+    w.set(c.ghost.shields_made, add(w[c.ghost.shields_made], 1), clause)
+    w.bump("shields_made", i)
+    if w.mutant(Mutant.CREATE_TAPS):
+        untapped = not_(w[c.tapped])
+        w.set_if(untapped, c.tapped, True, clause)
+        w.bump("other_taps", i, when=untapped)
+    if w.mutant(Mutant.RIDER_ON_CREATE):
+        apply_rider(w, i, rider, creator, ne(rider, NO_RIDER))
+
+
+@dataclass(frozen=True)
+class Share:
+    """One share of a damage event (``engine.effects.Damage``): ``present`` says whether the
+    share exists at all (a target that turned illegal has none)."""
+
+    present: Val
+    keywords: tuple[Val, ...]
+    controller: Val
+    amount: Val
+    card: Val  # slot or NONE
+    gen: Val
+    player: Val  # player or NONE
+
+    def kw(self, k: Keyword) -> Val:
+        return self.keywords[KW_INDEX[k]]
+
+
+def deal_damage(w: SymWork, shares: Sequence[Share], *, combat: Val, cant_regen: Val) -> None:
+    """Every share at once, in order (120.3, 510.2): marked damage (120.3e), -1/-1 counters
+    from wither/infect (120.3d), the deathtouch record (702.2b), a shield counter preventing
+    it (122.1c), damage triggers (603.2). A share of 0 or less deals nothing (120.8)."""
+    for share in shares:
+        live = and_(share.present, gt(share.amount, 0))
+        if live is False:
+            continue
+        for q in range(w.ctx.scope.players):
+            _to_player(w, q, share, and_(live, eq(share.player, q)))
+        for i in range(w.n):
+            hit = and_(live, eq(share.player, NONE), eq(share.card, i))
+            if hit is not False:
+                _to_card(w, i, share, combat, cant_regen, hit)
+
+
+def _to_player(w: SymWork, q: int, share: Share, when: Val) -> None:
+    """Damage to a player: poison counters from infect, else life loss (120.3a-b)."""
+    pv = w.f.players[q]
+    infect = share.kw(Keyword.INFECT)
+    w.set_if(and_(when, infect), pv.poison, add(w[pv.poison], share.amount), "damage.player")
+    w.set_if(and_(when, not_(infect)), pv.life, sub(w[pv.life], share.amount), "damage.player")
+
+
+def _to_card(w: SymWork, i: int, share: Share, combat: Val, cant_regen: Val, when: Val) -> None:
+    c = w.c(i)
+    # the recipient left (a new object) or is gone: no damage (310.4c, 608.2b)
+    here = and_(when, on_battlefield(w, i), eq(w[c.gen], share.gen))
+    prevented = and_(here, gt(w[c.shield_counters], 0))
+    dealt = and_(here, not_(prevented))
+    w.set_if(prevented, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")
+    as_counters = or_(share.kw(Keyword.WITHER), share.kw(Keyword.INFECT))
+    w.set_if(
+        and_(dealt, as_counters), c.minus, add(w[c.minus], share.amount), "damage.wither-infect"
+    )
+    w.set_if(
+        and_(dealt, not_(as_counters)), c.damage, add(w[c.damage], share.amount), "damage.mark"
+    )
+    w.set_if(and_(dealt, share.kw(Keyword.DEATHTOUCH)), c.deathtouched, True, "damage.deathtouch")
+    w.bump("damage", i, share.amount, when=dealt)
+    w.set_if(and_(dealt, cant_regen, not_(w[c.cant_regen])), c.cant_regen, True, "cant-regen.make")
+    _damage_trigger(w, i, share.amount, combat, dealt)
+
+
+def _damage_trigger(w: SymWork, i: int, amount: Val, combat: Val, when: Val) -> None:
+    """A damage trigger ("Whenever this creature is dealt (combat) damage, its controller
+    gains/loses that much life") triggers now (603.2), whatever happens to the creature
+    afterwards."""
+    st = w.st(i)
+    fires = and_(when, ne(st.trigger, 0), not_(and_(st.trigger_combat_only, not_(combat))))
+    if fires is False:
+        return
+    owner = controller(w, i)
+    gen = w[w.c(i).gen]
+    obj = stack.entry(
+        w,
+        kind=StackKind.TRIGGER,
+        controller=owner,
+        effect=ordinal(EffectKind.LIFE),
+        amount=ite(eq(st.trigger, 1), amount, sub(0, amount)),
+        targets=((NONE, 0, owner),),
+        source=i,
+        source_gen=gen,
+    )
+    stack.push(w, "pending", obj, "damage.trigger", when=fires)
+    w.bump("damage_triggers", i, when=fires)
+
+
+def modify_pt(w: SymWork, i: int, dp: Val, dt: Val) -> None:
+    c = w.c(i)
+    w.set(c.power_eot, add(w[c.power_eot], dp), "pt.modify")
+    w.set(c.toughness_eot, add(w[c.toughness_eot], dt), "pt.modify")
+
+
+def add_counters(w: SymWork, i: int, kind: Val, amount: Val) -> None:
+    c = w.c(i)
+    for counter, key in (
+        (CounterKind.PLUS, c.plus),
+        (CounterKind.MINUS, c.minus),
+        (CounterKind.SHIELD, c.shield_counters),
+    ):
+        w.set_if(eq(kind, ordinal(counter)), key, add(w[key], amount), "counters.add")
+
+
+def grant_keyword(w: SymWork, i: int, keyword: Val, remove: Val) -> None:
+    """Until end of turn; the latest grant or removal wins (613.7)."""
+    c = w.c(i)
+    for index, k in enumerate(KEYWORDS):
+        mine = eq(keyword, index)
+        w.set_if(mine, c.granted(k), not_(remove), "keyword.grant")
+        w.set_if(mine, c.removed(k), remove, "keyword.grant")
+
+
+def make_unregenerable(w: SymWork, i: int) -> None:
+    """701.19c: shields can still be made, but none applies to it this turn."""
+    w.set(w.c(i).cant_regen, True, "cant-regen.make")
+
+
+def sacrifice(w: SymWork, i: int) -> None:
+    """701.21a: not destruction, so no shield applies (the mutant wrongly uses one)."""
+    c = w.c(i)
+    if w.mutant(Mutant.SACRIFICE_USES_SHIELD):
+        active = or_(*[and_(w[s.present], not_(w[s.used])) for s in c.shields])
+        move_zone(w, i, Zone.GRAVEYARD, "zone.sacrifice", not_(active))
+        w.branch(
+            active,
+            lambda w: destroy(w, i, cant_regen=False, by_effect=True, clause="zone.sacrifice"),
+        )
+    else:
+        move_zone(w, i, Zone.GRAVEYARD, "zone.sacrifice")
+
+
+def exile(w: SymWork, i: int) -> None:
+    move_zone(w, i, Zone.EXILE, "zone.exile")
+
+
+def leave_and_return(w: SymWork, i: int) -> None:
+    """Exile and return at once: a new object (400.7) under its owner's control."""
+    move_zone(w, i, Zone.EXILE, "zone.exile")
+    move_zone(w, i, Zone.BATTLEFIELD, "zone.new-object")
+
+
+def legal_card_target(w: SymWork, card: Val, gen: Val) -> Val:
+    """608.2b: still the same object (same incarnation), on the battlefield, a creature."""
+    return or_(
+        *[
+            and_(eq(card, i), eq(w[w.c(i).gen], gen), creature_on_battlefield(w, i))
+            for i in range(w.n)
+        ]
+    )
+
+
+def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
+    """Apply a resolving object's effect to its targets whose ``legal`` flag holds, in
+    order (``engine.effects.apply_effect``)."""
+    kind = obj.effect
+    ctrl = obj.controller
+    targets = list(zip(legal, obj.target_card, obj.target_gen, obj.target_player, strict=True))
+
+    def for_cards(rule: Callable[[SymWork, int], None]) -> Callable[[SymWork], None]:
+        def run(w: SymWork) -> None:
+            for ok, card, _, _ in targets:
+                w.branch(ok, partial(on_slot, slot=card, rule=rule))
+
+        return run
+
+    def damage(w: SymWork) -> None:
+        shares = [
+            Share(ok, obj.keywords, ctrl, obj.amount, card, gen, player)
+            for ok, card, gen, player in targets
+        ]
+        deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
+
+    def damage_each(w: SymWork) -> None:
+        shares = [
+            Share(
+                creature_on_battlefield(w, i),
+                obj.keywords,
+                ctrl,
+                obj.amount,
+                i,
+                w[w.c(i).gen],
+                NONE,
+            )
+            for i in range(w.n)
+        ]
+        deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
+
+    def destroy_all(w: SymWork) -> None:
+        victims = [creature_on_battlefield(w, i) for i in range(w.n)]
+        for i in range(w.n):
+            w.branch(
+                victims[i],
+                partial(
+                    destroy, i=i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
+                ),
+            )
+
+    def life(w: SymWork) -> None:
+        for ok, _, _, player in targets:
+            for q in range(w.ctx.scope.players):
+                key = w.f.players[q].life
+                w.set_if(and_(ok, eq(player, q)), key, add(w[key], obj.amount), "stack.resolve")
+
+    by_kind: dict[EffectKind, Callable[[SymWork], None]] = {
+        EffectKind.DAMAGE: damage,
+        EffectKind.DAMAGE_EACH_CREATURE: damage_each,
+        EffectKind.DESTROY: for_cards(
+            lambda w, i: destroy(
+                w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
+            )
+        ),
+        EffectKind.DESTROY_ALL_CREATURES: destroy_all,
+        EffectKind.REGENERATE: for_cards(lambda w, i: create_shield(w, i, obj.rider, ctrl)),
+        EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),
+        EffectKind.UNREGENERABLE: for_cards(make_unregenerable),
+        EffectKind.COUNTERS: for_cards(lambda w, i: add_counters(w, i, obj.counter, obj.amount)),
+        EffectKind.LIFE: life,
+        EffectKind.FLICKER: for_cards(leave_and_return),
+        EffectKind.GAIN_CONTROL: for_cards(lambda w, i: _gain_control(w, i, ctrl, obj.until_eot)),
+    }
+    _dispatch(w, kind, list(by_kind.items()))
+
+
+def _gain_control(w: SymWork, i: int, player: Val, until_eot: Val) -> None:
+    change_control(w, i, player, until_eot, "control.change")
+
+
+def _dispatch(
+    w: SymWork, kind: Val, cases: list[tuple[EffectKind, Callable[[SymWork], None]]]
+) -> None:
+    if not cases:
+        return
+    (k, run), rest = cases[0], cases[1:]
+    w.branch(eq(kind, ordinal(k)), run, lambda w: _dispatch(w, kind, rest))

@@ -1,0 +1,204 @@
+"""State-based actions (704) and the cleanup step's simultaneous actions (514.2): the
+counterpart of ``engine/sba.py``.
+
+The engine repeats checks until one performs nothing (704.3). A relation has a fixed size, so
+the loop is unrolled ``sba_passes(scope)`` times: a pass runs only if the previous one
+performed something. The engine would run one more check after the last unrolled pass; the
+encoding states as an *obligation* (label ``sba.loop``) that this check would find nothing,
+and ``relation.sba_bound_query`` proves that obligation for every action kind, so the bound
+is never silently assumed. (Why passes end quickly: a pass can destroy or move creatures, which
+can then make an Aura illegal, which can only leave; see ``sba_passes``.)
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from regen_model.encoding import stack
+from regen_model.encoding.derived import (
+    aura_illegal,
+    counters_annihilate,
+    creature_on_battlefield,
+    deathtouch_pending,
+    lethal_damage_pending,
+    on_battlefield,
+    player_loses,
+    sba_pending,
+    toughness,
+    zero_toughness_pending,
+)
+from regen_model.encoding.destruction import destroy
+from regen_model.encoding.frame import NONE
+from regen_model.encoding.ops import Val, add, and_, b2i, count, eq, gt, ite, min_, not_, or_, sub
+from regen_model.encoding.work import Label, SymWork
+from regen_model.encoding.zones import keep_unused_shields, move_zone
+from regen_model.model.enums import Mutant, Zone
+
+
+def sba_passes(w: SymWork) -> int:
+    """How many checks that perform something the relation unrolls. A chain of consequences
+    in one loop is at most: creatures die or regenerate; an Aura saved a creature by umbra
+    armor and its toughness bonus is gone, so the creature now has toughness 0; Auras on dead
+    creatures fall off. One pass per card plus one covers every chain of the scope, and the
+    ``sba.loop`` obligation checks that claim."""
+    return w.n + 1
+
+
+def sba_pass(w: SymWork) -> Val:
+    """One check (704.3): every applicable state-based action at once. Returns whether
+    anything was performed."""
+    n = w.n
+    tough = [
+        toughness(w, i) if creature_on_battlefield(w, i) is not False else None for i in range(n)
+    ]
+    zero = [zero_toughness_pending(w, i, tough[i]) for i in range(n)]
+    # 704.5g/h need toughness above 0, so a card going to the graveyard for toughness 0 is
+    # not also checked for damage, Auras or counters (the engine's ``continue``)
+    lethal = [and_(not_(zero[i]), lethal_damage_pending(w, i, tough[i])) for i in range(n)]
+    touched = [and_(not_(zero[i]), deathtouch_pending(w, i, tough[i])) for i in range(n)]
+    auras = [and_(not_(zero[i]), aura_illegal(w, i)) for i in range(n)]
+    annihilate = [and_(not_(zero[i]), counters_annihilate(w, i)) for i in range(n)]
+    losers = [player_loses(w, p) for p in range(w.ctx.scope.players)]
+
+    if not w.mutant(Mutant.DEATHTOUCH_REMEMBERED):
+        reset_deathtouch(w)
+
+    performed = or_(*zero, *lethal, *touched, *auras, *annihilate, *losers)
+
+    def perform(w: SymWork) -> None:
+        for i in range(n):
+            _toughness_zero(w, i, zero[i])
+        for i in range(n):
+            # 704.7: lethal damage and deathtouch destroy it once, by one event
+            label: Label = (
+                ("sba.lethal-damage" if lethal[i] else "sba.deathtouch")
+                if isinstance(lethal[i], bool)
+                else (lethal[i], "sba.lethal-damage", "sba.deathtouch")
+            )
+            w.branch(
+                or_(lethal[i], touched[i]),
+                partial(destroy, i=i, cant_regen=False, by_effect=False, clause=label),
+            )
+        for i in range(n):
+            move_zone(w, i, Zone.GRAVEYARD, "sba.aura", and_(auras[i], on_battlefield(w, i)))
+        for i in range(n):
+            c = w.c(i)
+            _annihilate(w, c.plus, c.minus, and_(annihilate[i], counters_annihilate(w, i)))
+        for p in range(w.ctx.scope.players):
+            w.set_if(losers[p], w.f.players[p].lost, True, "sba.player-loses")
+
+    w.branch(performed, perform)
+    return performed
+
+
+def reset_deathtouch(w: SymWork) -> None:
+    """704.5h looks only at damage since the last check: the record is cleared by each check."""
+    for i in range(w.n):
+        key = w.c(i).deathtouched
+        w.set(key, ite(w[key], False, w[key]), "sba.deathtouch-reset")
+
+
+def _toughness_zero(w: SymWork, i: int, when: Val) -> None:
+    """704.5f puts it into the graveyard: not destruction, so nothing replaces it."""
+    if w.mutant(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION):
+        w.branch(
+            when,
+            lambda w: destroy(w, i, cant_regen=False, by_effect=False, clause="sba.toughness-zero"),
+        )
+    else:
+        move_zone(w, i, Zone.GRAVEYARD, "sba.toughness-zero", when)
+
+
+def _annihilate(w: SymWork, plus: str, minus: str, when: Val) -> None:
+    """704.5q: +1/+1 and -1/-1 counters cancel in pairs."""
+    k = min_(w[plus], w[minus])
+    w.set_if(when, plus, sub(w[plus], k), "sba.counters")
+    w.set_if(when, minus, sub(w[minus], k), "sba.counters")
+
+
+def _pass_into(w: SymWork, into: list[Val]) -> None:
+    into.append(sba_pass(w))
+
+
+def run_sba_loop(w: SymWork, *, check_sba: bool = True) -> None:
+    """704.3: checks until none applies, then waiting triggers go on the stack (603.3b)."""
+    if check_sba:
+        running: Val = True
+        for _ in range(sba_passes(w)):
+            result: list[Val] = []
+            w.branch(running, partial(_pass_into, into=result))
+            running = and_(running, result[0] if result else False)
+        # The engine would check once more: that check must find nothing (the bound
+        # suffices) and, like every check, clears the deathtouch record.
+        if running is not False:
+            w.oblige(not_(and_(running, sba_pending(w))), "sba.loop")
+        if not w.mutant(Mutant.DEATHTOUCH_REMEMBERED):
+            w.branch(running, reset_deathtouch)
+    w.branch(gt(w[w.f.pending_size], 0), triggers_to_stack)
+
+
+def triggers_to_stack(w: SymWork) -> None:
+    """603.3b: the active player's waiting triggers go on the stack first, then the other
+    player's; each player's in the order they triggered."""
+    f = w.f
+    active = w[f.active]
+    size = w[f.pending_size]
+    base = w[f.stack_size]
+    present = [gt(size, k) for k in range(len(f.pending))]
+    mine = [and_(present[k], eq(w[e.controller], active)) for k, e in enumerate(f.pending)]
+    theirs = [and_(present[k], not_(mine[k])) for k in range(len(f.pending))]
+    n_mine = count(mine)
+    positions = []
+    for k in range(len(f.pending)):
+        before_mine = count(mine[:k])
+        before_theirs = count(theirs[:k])
+        positions.append(add(base, ite(mine[k], before_mine, add(n_mine, before_theirs))))
+    stack.rearrange(w, "pending", "stack", positions, present, "stack.triggers")
+    w.set(f.stack_size, add(base, size), "stack.triggers")
+    w.set(f.pending_size, 0, "stack.triggers")
+
+
+def cleanup_effects(w: SymWork) -> None:
+    """514.2: at one moment, marked damage is removed and every "until end of turn" and "this
+    turn" effect ends: P/T and keyword changes, temporary control, "can't be regenerated this
+    turn" (701.19c) and regeneration shields (701.19a)."""
+    keep_shields = w.mutant(Mutant.SHIELDS_SURVIVE_CLEANUP)
+    keep_cant = w.mutant(Mutant.CANT_REGEN_SURVIVES_CLEANUP)
+    for i in range(w.n):
+
+        def clean(w: SymWork, i: int = i) -> None:
+            c = w.c(i)
+            clause = "cleanup.simultaneous"
+            for key, value in (
+                (c.damage, 0),
+                (c.power_eot, 0),
+                (c.toughness_eot, 0),
+                (c.control_eot, NONE),
+                (c.ghost.destructions, 0),
+                (c.ghost.by_shield, 0),
+                (c.ghost.by_static, 0),
+                (c.ghost.by_other, 0),
+            ):
+                w.set(key, value, clause)
+            for key in (*c.kw_granted, *c.kw_removed):
+                w.set(key, False, clause)
+            if not keep_cant:
+                w.set(c.cant_regen, False, "regen.cant.this-turn")
+            if keep_shields:
+                keep_unused_shields(w, i, "regen.shield.expire")
+            else:
+                for s in c.shields:
+                    for key, value in (
+                        (s.present, False),
+                        (s.used, False),
+                        (s.rider, 0),
+                        (s.creator, 0),
+                    ):
+                        w.set(key, value, "regen.shield.expire")
+            w.set(
+                c.ghost.shields_made,
+                add(*[b2i(w[s.present]) for s in c.shields]),
+                "regen.shield.expire",
+            )
+
+        w.branch(on_battlefield(w, i), clean)

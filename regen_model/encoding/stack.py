@@ -1,0 +1,186 @@
+"""The stack and the waiting triggers as fixed arrays of slots (405.1, 603.3).
+
+A frame has ``scope.stack`` stack slots and ``scope.pending`` trigger slots, each a
+``StackVars``, plus a size; slots at or above the size hold the canonical empty entry, so equal
+stacks are equal frames. Entries are ``StackVars`` records holding values (not names).
+Pushing onto a full array is possible in the game but not in the scope: the step's guard
+``scope:stack`` / ``scope:pending`` is then false, and the agreement check reports such a
+step as out of scope rather than as a disagreement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from regen_model.encoding.frame import KEYWORDS, NONE, StackVars, _stack_vars
+from regen_model.encoding.ops import Val, add, and_, eq, implies, ite, lt, sub
+from regen_model.encoding.work import SymWork
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import Rider, StackKind, ordinal
+
+
+def entry(
+    w: SymWork,
+    *,
+    kind: StackKind,
+    controller: Val,
+    effect: Val = 0,
+    amount: Val = 0,
+    power: Val = 0,
+    toughness: Val = 0,
+    keywords: Sequence[Val] | None = None,
+    cant_regen: Val = False,
+    rider: Val = 0,
+    counter: Val = 0,
+    until_eot: Val = False,
+    targets: Sequence[tuple[Val, Val, Val]] = (),
+    n_targets: Val | None = None,
+    source: Val = NONE,
+    source_gen: Val = 0,
+) -> StackVars:
+    """A stack entry; ``targets`` are (card, gen, player) triples, padded with empty ones."""
+    sc = w.ctx.scope
+    n = sc.cards
+    padded = list(targets) + [(NONE, 0, NONE)] * (sc.targets - len(targets))
+    return StackVars(
+        kind=ordinal(kind),
+        controller=controller,
+        effect=effect,
+        amount=amount,
+        power=power,
+        toughness=toughness,
+        keywords=tuple(keywords) if keywords is not None else tuple(False for _ in KEYWORDS),
+        cant_regen=cant_regen,
+        rider=rider,
+        counter=counter,
+        until_eot=until_eot,
+        n_targets=len(targets) if n_targets is None else n_targets,
+        target_card=tuple(t[0] for t in padded),
+        target_gen=tuple(t[1] for t in padded),
+        target_player=tuple(t[2] for t in padded),
+        source=source,
+        source_gen=source_gen,
+        hits=tuple(tuple(0 for _ in range(n + 1)) for _ in range(n)),
+        hit_gen=tuple(0 for _ in range(n)),
+        hit_keywords=tuple(tuple(False for _ in KEYWORDS) for _ in range(n)),
+    )
+
+
+def empty(w: SymWork) -> StackVars:
+    """The canonical content of an unused slot (``frame._zero_stack_values``)."""
+    return entry(w, kind=StackKind.SPELL, controller=0, n_targets=0)
+
+
+def counters_trigger(w: SymWork, slot: int, counter: Val, controller: Val) -> StackVars:
+    """The trigger "When it regenerates this way, put a counter on it" (Matopi Golem, Skeleton
+    Scavengers), targeting the regenerated object; ``counter`` is a ``CounterKind`` ordinal."""
+    gen = w[w.c(slot).gen]
+    return entry(
+        w,
+        kind=StackKind.TRIGGER,
+        controller=controller,
+        effect=ordinal(EffectKind.COUNTERS),
+        amount=1,
+        counter=counter,
+        rider=ordinal(Rider.NONE),
+        targets=((slot, gen, NONE),),
+        source=slot,
+        source_gen=gen,
+    )
+
+
+def _areas(w: SymWork, area: str) -> tuple[str, tuple[StackVars, ...], int]:
+    f = w.f
+    if area == "stack":
+        return f.stack_size, f.stack, w.ctx.scope.stack
+    return f.pending_size, f.pending, w.ctx.scope.pending
+
+
+def read_slot(w: SymWork, names: StackVars) -> StackVars:
+    """The values held by one slot (``names`` is the slot's field names)."""
+    return StackVars(*[_read(w, getattr(names, f)) for f in StackVars.__dataclass_fields__])
+
+
+def _read(w: SymWork, names: object) -> Any:
+    if isinstance(names, tuple):
+        return tuple(_read(w, x) for x in names)
+    assert isinstance(names, str)
+    return w[names]
+
+
+def write_slot(w: SymWork, names: StackVars, value: StackVars, when: Val, clause: str) -> None:
+    """Slot ``names`` := ``value`` where ``when`` holds (else unchanged)."""
+    for key, new in zip(_stack_vars(names), _stack_vars(value), strict=True):
+        w.set_if(when, key, new, clause)
+
+
+def push(w: SymWork, area: str, value: StackVars, clause: str, when: Val = True) -> None:
+    """Put ``value`` on top of the stack (or at the end of the waiting triggers) where
+    ``when`` holds."""
+    size_key, slots, cap = _areas(w, area)
+    size = w[size_key]
+    w.require(implies(when, lt(size, cap)), f"scope:{area}")
+    for j, names in enumerate(slots):
+        write_slot(w, names, value, and_(when, eq(size, j)), clause)
+    w.set_if(when, size_key, add(size, 1), clause)
+
+
+def top(w: SymWork) -> StackVars:
+    """The values of the top stack object (the stack must not be empty)."""
+    size = w[w.f.stack_size]
+    slots = [read_slot(w, names) for names in w.f.stack]
+    fields = list(StackVars.__dataclass_fields__)
+    chosen = []
+    for f in fields:
+        chosen.append(_select_nested(sub(size, 1), [getattr(s, f) for s in slots]))
+    return StackVars(*chosen)
+
+
+def _select_nested(index: Val, items: list[Any]) -> Any:
+    first = items[0]
+    if isinstance(first, tuple):
+        return tuple(_select_nested(index, [it[k] for it in items]) for k in range(len(first)))
+    out: Val = items[-1]
+    for j in range(len(items) - 2, -1, -1):
+        out = ite(eq(index, j), items[j], out)
+    return out
+
+
+def pop(w: SymWork, clause: str) -> None:
+    """Remove the top stack object."""
+    size = w[w.f.stack_size]
+    blank = empty(w)
+    for j, names in enumerate(w.f.stack):
+        write_slot(w, names, blank, eq(size, j + 1), clause)
+    w.set(w.f.stack_size, sub(size, 1), clause)
+
+
+def rearrange(
+    w: SymWork,
+    source: str,
+    dest: str,
+    positions: Sequence[Val],
+    keep: Sequence[Val],
+    clause: str,
+) -> None:
+    """Move the entries of ``source`` to ``dest``: entry k (if ``keep[k]``) lands at index
+    ``positions[k]`` of ``dest``; ``source`` is emptied when it differs from ``dest``.
+    Entries of ``dest`` not overwritten keep their value. Used to put waiting triggers on the
+    stack (603.3b) and to drop triggers from the waiting list."""
+    src_size_key, src_slots, _ = _areas(w, source)
+    _, dst_slots, cap = _areas(w, dest)
+    entries = [read_slot(w, names) for names in src_slots]
+    blank = empty(w)
+    if source != dest:
+        for names in src_slots:
+            write_slot(w, names, blank, True, clause)
+        w.set(src_size_key, 0, clause)
+    else:
+        for names in dst_slots:
+            write_slot(w, names, blank, True, clause)
+    for k, e in enumerate(entries):
+        for j, names in enumerate(dst_slots):
+            write_slot(w, names, e, and_(keep[k], eq(positions[k], j)), clause)
+        # an entry that would land beyond the array does not fit the scope
+        w.require(ite(keep[k], lt(positions[k], cap), True), f"scope:{dest}")

@@ -1,0 +1,294 @@
+"""One step of the relation, per action kind: the counterpart of ``engine/step.py``.
+
+``HANDLERS[kind](w)`` states the guard of that kind (``w.require``: the engine raises an
+``EngineError`` exactly when one is false) and applies its effect to ``w``; ``run`` adds the
+deferred priority (704.3 loop) and the step outputs that are read off the state change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from regen_model.encoding import effects as fx
+from regen_model.encoding import stack, turn
+from regen_model.encoding.derived import controller, creature_on_battlefield, has, on_battlefield
+from regen_model.encoding.destruction import destroy
+from regen_model.encoding.frame import KEYWORDS, NONE
+from regen_model.encoding.ops import (
+    Val,
+    add,
+    and_,
+    b2i,
+    eq,
+    ge,
+    implies,
+    ite,
+    le,
+    lt,
+    ne,
+    not_,
+    or_,
+    select,
+)
+from regen_model.encoding.sba import cleanup_effects, run_sba_loop
+from regen_model.encoding.work import Context, SymWork
+from regen_model.encoding.zones import change_control
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import Rider, StackKind, Step, ordinal
+
+TARGETED = tuple(
+    ordinal(k)
+    for k in (
+        EffectKind.DAMAGE,
+        EffectKind.DESTROY,
+        EffectKind.REGENERATE,
+        EffectKind.PUMP,
+        EffectKind.UNREGENERABLE,
+        EffectKind.COUNTERS,
+        EffectKind.FLICKER,
+        EffectKind.GAIN_CONTROL,
+    )
+)
+
+
+def on_bf(w: SymWork, slot: Val) -> Val:
+    """The card ``slot`` names is on the battlefield (false for NONE)."""
+    return or_(*[and_(eq(slot, i), on_battlefield(w, i)) for i in range(w.n)])
+
+
+def _one_target(clause: str, rule: Callable[[SymWork, int], None]) -> Callable[[SymWork], None]:
+    def handler(w: SymWork) -> None:
+        w.require(on_bf(w, w.p.target), clause)
+        fx.on_slot(w, w.p.target, rule)
+
+    return handler
+
+
+# --- effects ---------------------------------------------------------------------------------
+
+
+def _create_shield(w: SymWork) -> None:
+    p = w.p
+
+    def make(w: SymWork, i: int) -> None:
+        creator = ite(eq(p.creator, NONE), controller(w, i), p.creator)
+        fx.create_shield(w, i, p.rider, creator)
+
+    _one_target("regen.shield.create", make)(w)
+
+
+def _deal_damage(w: SymWork) -> None:
+    p = w.p
+    n = w.n
+    clause = "damage.mark"
+    src = p.source
+    src_on_bf = on_bf(w, src)
+    kws = tuple(
+        or_(p.kw(k), and_(src_on_bf, or_(*[and_(eq(src, i), has(w, i, k)) for i in range(n)])))
+        for k in KEYWORDS
+    )
+    src_ctrl = select(src, [controller(w, i) for i in range(n)], 0)
+    ctrl = ite(eq(p.dmg_controller, NONE), src_ctrl, p.dmg_controller)
+    w.require(not_(p.malformed), clause)
+    shares = []
+    for r in range(n + w.ctx.scope.players):
+        present, amount = p.share[r], p.share_amount[r]
+        w.require(implies(present, ge(amount, 0)), clause)
+        if r < n:
+            w.require(implies(present, creature_on_battlefield(w, r)), clause)
+            shares.append(fx.Share(present, kws, ctrl, amount, r, w[w.c(r).gen], NONE))
+        else:
+            shares.append(fx.Share(present, kws, ctrl, amount, NONE, 0, r - n))
+    fx.deal_damage(w, shares, combat=p.combat, cant_regen=p.cant_regen)
+
+
+def _destroy(w: SymWork) -> None:
+    p = w.p
+    clause = "destroy.effect"
+    for k, s in enumerate(p.seq):
+        w.require(implies(ne(s, NONE), on_bf(w, s)), clause)
+        for s2 in p.seq[k + 1 :]:
+            w.require(not_(and_(ne(s, NONE), eq(s, s2))), clause)
+    for s in p.seq:
+        fx.on_slot(
+            w,
+            s,
+            lambda w, i: destroy(w, i, cant_regen=p.cant_regen, by_effect=True, clause=clause),
+        )
+
+
+def _change_control(w: SymWork) -> None:
+    p = w.p
+
+    def gain(w: SymWork, i: int) -> None:
+        change_control(w, i, p.player, p.until_eot, "control.change")
+
+    _one_target("control.change", gain)(w)
+
+
+def _modify_pt(w: SymWork) -> None:
+    p = w.p
+    _one_target("pt.modify", lambda w, i: fx.modify_pt(w, i, p.power, p.toughness))(w)
+
+
+def _add_counters(w: SymWork) -> None:
+    p = w.p
+    w.require(ge(p.amount, 1), "counters.add")
+    _one_target("counters.add", lambda w, i: fx.add_counters(w, i, p.counter, p.amount))(w)
+
+
+def _grant_keyword(w: SymWork) -> None:
+    p = w.p
+    _one_target("keyword.grant", lambda w, i: fx.grant_keyword(w, i, p.keyword, p.remove))(w)
+
+
+def _check_sba(w: SymWork) -> None:
+    run_sba_loop(w)
+
+
+# --- game actions ----------------------------------------------------------------------------
+
+
+def _cast(w: SymWork) -> None:
+    """117.1a timing, 601.2c targets; the spell goes on the stack and its caster receives
+    priority again (117.3c)."""
+    f = w.f
+    p = w.p
+    clause = "stack.cast"
+    turn.require_priority(w, clause)
+    main = or_(eq(w[f.step], ordinal(Step.MAIN1)), eq(w[f.step], ordinal(Step.MAIN2)))
+    sorcery_ok = and_(main, eq(w[f.active], p.player), eq(w[f.stack_size], 0))
+    w.require(implies(p.sorcery, sorcery_ok), clause)
+    needs = or_(*[eq(p.eff_kind, k) for k in TARGETED])
+    w.require(implies(needs, lt(0, p.n_targets)), clause)
+    w.require(implies(not_(needs), eq(p.n_targets, 0)), clause)
+    targets = []
+    for j in range(len(p.tgt_card)):
+        exists = lt(j, p.n_targets)
+        card, player = p.tgt_card[j], p.tgt_player[j]
+        is_player = ne(player, NONE)
+        card_ok = or_(
+            *[
+                and_(
+                    eq(card, i),
+                    creature_on_battlefield(w, i),
+                    implies(
+                        eq(p.eff_kind, ordinal(EffectKind.FLICKER)),
+                        eq(controller(w, i), p.player),
+                    ),
+                )
+                for i in range(w.n)
+            ]
+        )
+        ok = ite(is_player, eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), card_ok)
+        w.require(implies(exists, ok), clause)
+        gen = select(card, [w[w.c(i).gen] for i in range(w.n)], 0)
+        targets.append(
+            (
+                ite(and_(exists, not_(is_player)), card, NONE),
+                ite(and_(exists, not_(is_player)), gen, 0),
+                ite(exists, player, NONE),
+            )
+        )
+    obj = stack.entry(
+        w,
+        kind=StackKind.SPELL,
+        controller=p.player,
+        effect=p.eff_kind,
+        amount=p.eff_amount,
+        power=p.eff_power,
+        toughness=p.eff_toughness,
+        keywords=p.eff_keywords,
+        cant_regen=p.eff_cant_regen,
+        rider=p.eff_rider,
+        counter=p.eff_counter,
+        until_eot=p.eff_until_eot,
+        targets=targets,
+        n_targets=p.n_targets,
+    )
+    stack.push(w, "stack", obj, clause)
+    for q in range(turn.PLAYERS):
+        w.set(f.passed[q], False, clause)
+    turn.give_priority(w, p.player)
+
+
+def _activate(w: SymWork) -> None:
+    """602.2: the ability goes on the stack targeting its source; opponents-only abilities
+    (Knight of the Holy Nimbus) for an opponent, the others for the controller."""
+    f = w.f
+    p = w.p
+    clause = "stack.activate"
+    turn.require_priority(w, clause)
+    w.require(on_bf(w, p.target), clause)
+
+    def from_card(w: SymWork, i: int) -> None:
+        st = w.st(i)
+        count = add(b2i(st.regen_ability), b2i(st.unregen_ability))
+        w.require(and_(le(0, p.ability), lt(p.ability, count)), clause)
+        regen = and_(eq(p.ability, 0), st.regen_ability)
+        ctrl = controller(w, i)
+        w.require(ite(regen, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
+        gen = w[w.c(i).gen]
+        obj = stack.entry(
+            w,
+            kind=StackKind.ABILITY,
+            controller=p.player,
+            effect=ite(regen, ordinal(EffectKind.REGENERATE), ordinal(EffectKind.UNREGENERABLE)),
+            rider=ite(regen, st.regen_rider, ordinal(Rider.NONE)),
+            targets=((i, gen, NONE),),
+            source=i,
+            source_gen=gen,
+        )
+        stack.push(w, "stack", obj, clause)
+        for q in range(turn.PLAYERS):
+            w.set(f.passed[q], False, clause)
+        turn.give_priority(w, p.player)
+
+    fx.on_slot(w, p.target, from_card)
+
+
+HANDLERS: dict[str, Callable[[SymWork], None]] = {
+    "create-shield": _create_shield,
+    "deal-damage": _deal_damage,
+    "destroy": _destroy,
+    "sacrifice": _one_target("zone.sacrifice", fx.sacrifice),
+    "exile": _one_target("zone.exile", fx.exile),
+    "leave-and-return": _one_target("zone.new-object", fx.leave_and_return),
+    "change-control": _change_control,
+    "modify-pt": _modify_pt,
+    "add-counters": _add_counters,
+    "grant-keyword": _grant_keyword,
+    "make-unregenerable": _one_target("cant-regen.make", fx.make_unregenerable),
+    "check-sba": _check_sba,
+    "cleanup": cleanup_effects,
+    "pass": turn.pass_priority,
+    "cast": _cast,
+    "activate": _activate,
+    "declare-attackers": turn.declare_attackers,
+    "declare-blockers": turn.declare_blockers,
+    "order-blockers": turn.order_blockers,
+    "assign-combat-damage": turn.assign_combat_damage,
+}
+
+
+def run(ctx: Context, pre: dict[str, Val], kind: str) -> SymWork:
+    """The step of action kind ``kind`` from the frame values ``pre``: guards, successor
+    values, writers and outputs in the returned ``SymWork`` (raises ``GuardFailed`` first
+    when ``ctx.eager`` and a guard is false)."""
+    w = SymWork(ctx, pre)
+    HANDLERS[kind](w)
+    turn.finish(w)
+    _shields_used(w, pre)
+    return w
+
+
+def _shields_used(w: SymWork, pre: dict[str, Val]) -> None:
+    """``shields_used``: shield slots of the same object that went from unused to used."""
+    for i in range(w.n):
+        c = w.c(i)
+        fresh = [
+            and_(w[s.present], w[s.used], not_(and_(pre[s.present], pre[s.used])))
+            for s in c.shields
+        ]
+        same_object = eq(w[c.gen], pre[c.gen])
+        w.out["shields_used"][i] = ite(same_object, add(*[b2i(x) for x in fresh]), 0)

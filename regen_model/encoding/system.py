@@ -1,0 +1,301 @@
+"""``RegenSystem``: the rules as a symbolic transition system (``checks.system``'s protocol).
+
+A frame is one symbolic state (``frame.Frame``); a step relates two frames through one action
+whose parameters are fresh constants (``params.Params``). Each action kind is one disjunct,
+made of tracked conjuncts (``relation.py``): unsat cores and counterexamples name rule
+clauses. Printed cards are symbolic ``Statics`` shared by all frames, so a proof covers every
+card the scope allows; pass ``setup`` to fix them to a scenario's cards, which also
+specialises (and shrinks) the relation.
+
+Legal start (``init``): the active player holds priority in a step with nothing in combat
+(upkeep, main 1, beginning of combat, main 2 or end) on turn 1, nobody has passed, the stack
+and the waiting triggers are empty, no state-based action is pending (a player only gets
+priority after the 704.3 check, which also clears every deathtouch record), nothing is
+attacking, blocking or ordered, no "until end of turn" effect is active (control, P/T,
+keywords), every shield is unused and the ghost counters agree (``shields_made`` counts the
+shields, nothing has been destroyed yet), cards off the battlefield are plain new objects
+under their owner's control, and only Auras and Equipment on the battlefield are attached,
+to a creature on the battlefield. This is the set of boards ``explore.starts`` builds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from regen_model.checks.system import Tracked
+from regen_model.encoding import derived as D
+from regen_model.encoding import params as P
+from regen_model.encoding.frame import (
+    NONE,
+    Frame,
+    Statics,
+    pin_statics,
+    read,
+    read_statics,
+    statics_values,
+)
+from regen_model.encoding.ops import to_z3
+from regen_model.encoding.outputs import CARD_FIELDS
+from regen_model.encoding.relation import (
+    KindRelation,
+    Template,
+    build_kind,
+    instantiate_all,
+    substitution,
+)
+from regen_model.encoding.scope import DEFAULT_SCOPE, Scope
+from regen_model.encoding.work import Context, SymWork, layout
+from regen_model.model.actions import Action
+from regen_model.model.enums import Attachment, Decision, Step, Zone, ordinal
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState, Setup
+
+START_STEPS: tuple[Step, ...] = (Step.UPKEEP, Step.MAIN1, Step.BEGIN_COMBAT, Step.MAIN2, Step.END)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A decoded run: ``states[0]`` is the start, ``actions[i]`` leads from ``states[i]`` to
+    ``states[i + 1]``; ``setup`` holds the printed cards the solver chose."""
+
+    setup: Setup
+    states: tuple[GameState, ...]
+    actions: tuple[Action, ...]
+
+
+@dataclass
+class RegenStep:
+    """One symbolic step ``pre -> post`` with fresh parameters (``StepEncoding``)."""
+
+    system: RegenSystem
+    pre: Frame
+    post: Frame
+    tag: str
+    params: P.Params
+    _outputs: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
+    _cache: dict[str, tuple[list[Tracked], list[Tracked]]] = field(default_factory=dict, repr=False)
+
+    @property
+    def kind(self) -> Any:
+        return self.params.kind
+
+    def _pairs(self) -> list[Any]:
+        return substitution(self.system.template, self.pre, self.post, self.params)
+
+    def _instantiated(self, kind: str) -> tuple[list[Tracked], list[Tracked]]:
+        """The conjuncts and obligations of ``kind`` over this step's frames (cached)."""
+        if kind not in self._cache:
+            rel = self.system.relation(kind)
+            conj = rel.conjuncts()
+            terms = instantiate_all(
+                [c.formula for c in conj] + [c.formula for c in rel.obligations], self._pairs()
+            )
+            self._cache[kind] = (
+                [Tracked(c.label, t) for c, t in zip(conj, terms, strict=False)],
+                [
+                    Tracked(c.label, t)
+                    for c, t in zip(rel.obligations, terms[len(conj) :], strict=True)
+                ],
+            )
+        return self._cache[kind]
+
+    def constraints(self, kind: str | None = None) -> list[Tracked]:
+        """Guard and effect of ``kind`` (with ``params.kind`` fixed to it), or of every kind
+        as a disjunction selected by ``params.kind``; plus the parameter domains."""
+        out = [Tracked("scope:params", f) for f in P.domain(self.params, self.system.scope)]
+        kinds = [kind] if kind is not None else list(self.system.action_kinds())
+        selectors = {k: self.params.kind == P.kind_code(k) for k in kinds}
+        if kind is not None:
+            out.append(Tracked("action", selectors[kind]))
+            return out + self._instantiated(kind)[0]
+        out.append(Tracked("action", z3.Or(*selectors.values())))
+        for k in kinds:
+            out += [
+                Tracked(t.label, z3.Implies(selectors[k], t.formula))
+                for t in self._instantiated(k)[0]
+            ]
+        return out
+
+    def obligations(self, kind: str | None = None) -> list[Tracked]:
+        """What the relation relies on (``sba.loop``), guarded by the kind like
+        ``constraints``."""
+        out = []
+        for k in [kind] if kind is not None else self.system.action_kinds():
+            sel = self.params.kind == P.kind_code(k)
+            out += [Tracked(t.label, z3.Implies(sel, t.formula)) for t in self._instantiated(k)[1]]
+        return out
+
+    @property
+    def outputs(self) -> dict[str, tuple[Any, ...]]:
+        """``outputs[field][slot]`` (Int terms, ``outputs.CARD_FIELDS``) and
+        ``outputs["priority_given"][0]`` (Bool), over every kind."""
+        if self._outputs is None:
+            rels = [(P.kind_code(k), self.system.relation(k)) for k in self.system.action_kinds()]
+            terms: list[Any] = []
+            for f in CARD_FIELDS:
+                for slot in range(self.system.scope.cards):
+                    term: Any = z3.IntVal(0)
+                    for code, rel in rels:
+                        term = z3.If(self.params.kind == code, rel.outputs[f][slot], term)
+                    terms.append(term)
+            given: Any = z3.BoolVal(False)
+            for code, rel in rels:
+                given = z3.If(self.params.kind == code, rel.priority_given, given)
+            terms.append(given)
+            done = instantiate_all(terms, self._pairs())
+            n = self.system.scope.cards
+            out = {f: tuple(done[k * n : (k + 1) * n]) for k, f in enumerate(CARD_FIELDS)}
+            out["priority_given"] = (done[-1],)
+            self._outputs = out
+        return self._outputs
+
+
+class RegenSystem:
+    """The bounded symbolic model of ``rules`` at ``scope`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        scope: Scope = DEFAULT_SCOPE,
+        rules: Rules = CORRECT,
+        statics: Statics | None = None,
+        setup: Setup | None = None,
+    ) -> None:
+        self.scope = scope
+        self.rules = rules
+        self.statics = statics if statics is not None else Statics.fresh(scope, "s")
+        self.setup = setup
+        self.template = Template.make(scope, self.statics)
+        self._pinned = statics_values(layout(scope).statics, setup) if setup is not None else None
+        self._kinds: dict[str, KindRelation] = {}
+
+    @property
+    def name(self) -> str:
+        return f"regen[{self.rules.name}; {self.scope.describe()}]"
+
+    def action_kinds(self) -> Sequence[str]:
+        return P.ACTION_KINDS
+
+    def kind_value(self, kind: str) -> Any:
+        return z3.IntVal(P.kind_code(kind))
+
+    def relation(self, kind: str) -> KindRelation:
+        """The relation of one kind over the template frames (built once)."""
+        if kind not in self._kinds:
+            self._kinds[kind] = build_kind(self.template, kind, self.rules, self._pinned)
+        return self._kinds[kind]
+
+    def frame(self, tag: str) -> Frame:
+        return Frame.fresh(self.statics, tag)
+
+    def domain(self, frame: Frame) -> list[Tracked]:
+        out = [Tracked("scope:frame", f) for f in frame.domain()]
+        if self.setup is not None:
+            out += [Tracked("scope:setup", f) for f in pin_statics(frame.statics, self.setup)]
+        else:
+            out += [Tracked("scope:statics", f) for f in frame.statics.domain()]
+        return out
+
+    def step(self, pre: Frame, post: Frame, tag: str) -> RegenStep:
+        return RegenStep(self, pre, post, tag, P.fresh(self.scope, tag))
+
+    def init(self, frame: Frame) -> list[Tracked]:
+        return [Tracked("init", f) for f in legal_start(frame, self.rules, self._pinned)]
+
+    def decode(self, model: Any, frames: Sequence[Frame], steps: Sequence[RegenStep]) -> Run:
+        """The run a model describes: printed cards, states and actions (with handles
+        ``c0``, ``c1``, ... and player names ``A``, ``B``)."""
+        setup = self.setup if self.setup is not None else read_statics(model, self.statics)
+        states = tuple(read(model, f, setup) for f in frames)
+        actions = []
+        for i, st in enumerate(steps):
+            values = {
+                key: _value(model, var)
+                for key, var in zip(layout(self.scope).param_keys, st.params.vars(), strict=True)
+            }
+            kind = P.ACTION_KINDS[int(values["kind"])]
+            actions.append(P.to_action(values, kind, states[i], self.scope))
+        return Run(setup, states, tuple(actions))
+
+
+def _value(model: Any, term: Any) -> int | bool:
+    v = model.eval(term, model_completion=True)
+    return bool(z3.is_true(v)) if z3.is_bool(v) else int(v.as_long())
+
+
+def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> list[Any]:
+    """The formulas of ``init`` (module docstring)."""
+    sc = frame.scope
+    lay = layout(sc)
+    svals = (
+        pinned
+        if pinned is not None
+        else dict(zip(lay.static_keys, frame.statics.vars(), strict=True))
+    )
+    zero_params = {k: 0 for k in lay.param_keys}
+    ctx = Context.make(rules, sc, svals, zero_params, eager=False)
+    w = SymWork(ctx, dict(zip(lay.keys, frame.vars(), strict=True)))
+    f = frame
+    out: list[Any] = [
+        f.turn == 1,
+        z3.Or(*[f.step == ordinal(s) for s in START_STEPS]),
+        f.priority == f.active,
+        f.decision == ordinal(Decision.NONE),
+        f.stack_size == 0,
+        f.pending_size == 0,
+        z3.Not(f.first_strike_step),
+        z3.Not(f.declared),
+        *[z3.Not(p) for p in f.passed],
+        *[z3.Not(p.lost) for p in f.players],
+        z3.Not(to_z3(D.sba_pending(w))),
+    ]
+    for i, c in enumerate(f.cards):
+        st = ctx.cards[i]
+        on_bf = c.zone == ordinal(Zone.BATTLEFIELD)
+        present = [s.present for s in c.shields]
+        plain_new = z3.And(
+            c.control == to_z3(st.owner),
+            z3.Not(c.tapped),
+            c.damage == 0,
+            c.plus == 0,
+            c.minus == 0,
+            c.shield_counters == 0,
+            z3.Not(c.cant_regen),
+            *[z3.Not(s) for s in present],
+        )
+        host_ok = z3.Or(
+            *[
+                z3.And(c.attached_to == j, to_z3(D.creature_on_battlefield(w, j)))
+                for j in range(sc.cards)
+                if j != i
+            ]
+        )
+        out += [
+            z3.Not(c.attacking),
+            c.blocking == NONE,
+            z3.Not(c.blocked),
+            z3.Not(c.first_striker),
+            z3.Not(c.ordered),
+            c.order_pos == NONE,
+            z3.Not(c.deathtouched),
+            c.control_eot == NONE,
+            c.power_eot == 0,
+            c.toughness_eot == 0,
+            *[z3.Not(k) for k in (*c.kw_granted, *c.kw_removed)],
+            *[z3.Not(s.used) for s in c.shields],
+            c.ghost.shields_made == z3.Sum(*[z3.If(p, 1, 0) for p in present]),
+            c.ghost.destructions == 0,
+            c.ghost.by_shield == 0,
+            c.ghost.by_static == 0,
+            c.ghost.by_other == 0,
+            z3.Implies(z3.Not(on_bf), plain_new),
+            z3.Implies(z3.Not(to_z3(st.creature)), c.damage == 0),
+            z3.Implies(
+                c.attached_to != NONE,
+                z3.And(on_bf, to_z3(st.attachment) != ordinal(Attachment.NONE), host_ok),
+            ),
+        ]
+    return out

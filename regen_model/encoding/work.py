@@ -1,0 +1,307 @@
+"""The encoding's scratch pad for one step: the counterpart of ``engine/work.py``.
+
+A ``SymWork`` holds one value per frame variable (keyed by field name, e.g. ``c0.damage``),
+and the rule functions of this package update it in the engine's order. Values are Z3 terms
+or Python constants (``ops.py``), so the same run either builds the symbolic relation or
+evaluates it.
+
+Besides the values it records, for the transition relation:
+
+* ``guards``: conditions under which the engine accepts the action, each with the clause that
+  makes it a rule (``require``). When every value is concrete (``eager``), a false guard stops
+  the run with ``GuardFailed`` naming that clause, as the engine raises ``EngineError``.
+* ``writer``: for each variable, which clause wrote it last, as a value: an integer clause
+  code (``clause_code``; 0 is ``frame``, "not written"), an ``If`` term when that depends on
+  the path. It is built exactly like the variable's own value, so it costs as little. The
+  relation states ``Implies(writer == code(c), post == value)`` for each clause ``c`` that
+  may write it (``possible``), tracked under ``c``: an unsat core or a differing variable
+  names the rule that produced the value.
+* ``out``: the step outputs of ``outputs.py`` (per-card counters, ``priority_given``).
+* ``prio_to``: a player who receives priority at the end of the step. The engine's
+  ``give_priority`` (704.3 loop, then priority) is always the last call of a step, so the
+  encoding runs that loop once after all branches have merged instead of once per branch.
+* ``obligations``: conditions the relation relies on without assuming them (the state-based-
+  action loop bound); ``relation.py`` turns them into checked queries.
+
+``branch(c, then, otherwise)`` is the only way rule code branches on a value: for a concrete
+``c`` it runs one side in place; for a symbolic one it runs both on copies and merges them
+with ``If``. Path conditions make a guard inside a branch apply only on that branch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from regen_model.encoding import params as P
+from regen_model.encoding.frame import CardStatics, CardVars, Frame, Statics
+from regen_model.encoding.ops import Val, add, and_, implies, ite, not_, same
+from regen_model.encoding.outputs import CARD_FIELDS
+from regen_model.encoding.scope import Scope
+from regen_model.model.enums import Mutant
+from regen_model.model.rules import Rules
+
+FRAME = "frame"  # label of "this variable keeps its value"
+
+
+class GuardFailed(Exception):
+    """A guard is false on concrete values: the action is not enabled (``label`` says why)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(label)
+        self.label = label
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Field names of a frame, the printed cards and the parameters of one scope."""
+
+    scope: Scope
+    frame: Frame
+    statics: Statics
+    params: P.Params
+    keys: tuple[str, ...]  # frame variables in ``Frame.vars`` order
+    static_keys: tuple[str, ...]
+    param_keys: tuple[str, ...]
+
+
+@cache
+def layout(scope: Scope) -> Layout:
+    statics = Statics.fresh(scope, "s", names=True)
+    frame = Frame.fresh(statics, "f", names=True)
+    pnames = P.names(scope)
+    return Layout(
+        scope,
+        frame,
+        statics,
+        pnames,
+        tuple(frame.vars()),
+        tuple(statics.vars()),
+        tuple(pnames.vars()),
+    )
+
+
+@dataclass(frozen=True)
+class Context:
+    """What stays fixed during one step: rules, scope, printed cards and parameters."""
+
+    rules: Rules
+    lay: Layout
+    cards: tuple[CardStatics, ...]  # printed characteristics (values)
+    p: P.Params  # action parameters (values)
+    eager: bool  # every value is concrete: stop at the first false guard
+
+    @property
+    def scope(self) -> Scope:
+        return self.lay.scope
+
+    @property
+    def n(self) -> int:
+        return self.lay.scope.cards
+
+    @staticmethod
+    def make(
+        rules: Rules,
+        scope: Scope,
+        statics: dict[str, Val],
+        params: dict[str, Val],
+        eager: bool,
+    ) -> Context:
+        lay = layout(scope)
+        cards = Statics.fresh(scope, "s", lookup=statics.__getitem__).cards
+        return Context(rules, lay, cards, P.from_values(scope, params), eager)
+
+    def with_params(self, params: dict[str, Val]) -> Context:
+        """The same context for other parameters (printed cards are reused)."""
+        return Context(
+            self.rules, self.lay, self.cards, P.from_values(self.scope, params), self.eager
+        )
+
+
+Label = Any  # str (a clause) | tuple[Val, str, str]: (cond, clause if cond, clause if not)
+
+_CODES: dict[str, int] = {FRAME: 0}
+_NAMES: list[str] = [FRAME]
+_SINGLE: dict[int, frozenset[int]] = {0: frozenset({0})}
+
+
+def clause_code(clause: str) -> int:
+    """The integer standing for ``clause`` in writer terms (registered on first use)."""
+    code = _CODES.get(clause)
+    if code is None:
+        code = _CODES[clause] = len(_NAMES)
+        _NAMES.append(clause)
+        _SINGLE[code] = frozenset({code})
+    return code
+
+
+def clause_name(code: int) -> str:
+    return _NAMES[code]
+
+
+class SymWork:
+    """Values of one frame being transformed by one action (see the module docstring)."""
+
+    __slots__ = (
+        "ctx",
+        "dirty",
+        "guards",
+        "obligations",
+        "out",
+        "pc",
+        "possible",
+        "prio_to",
+        "v",
+        "writer",
+    )
+
+    def __init__(self, ctx: Context, values: dict[str, Val]) -> None:
+        self.ctx = ctx
+        self.v: dict[str, Val] = dict(values)
+        self.writer: dict[str, Val] = {}  # clause codes (absent: 0, not written)
+        self.possible: dict[str, frozenset[int]] = {}  # codes ``writer`` may take
+        self.dirty: set[str] = set()  # variables written since this copy was forked
+        self.pc: Val = True
+        self.guards: list[tuple[str, Val]] = []
+        self.obligations: list[tuple[str, Val]] = []
+        self.out: dict[str, list[Val]] = {f: [0] * ctx.n for f in CARD_FIELDS}
+        self.out["priority_given"] = [False]
+        self.prio_to: Val = -1
+
+    # --- reading and writing ----------------------------------------------------------------
+
+    def __getitem__(self, key: str) -> Val:
+        return self.v[key]
+
+    def set(self, key: str, value: Val, clause: Label) -> None:
+        """``key := value``, written by ``clause`` (or by ``(cond, a, b)``: ``a`` if ``cond``
+        else ``b``, when which rule writes depends on a value, e.g. lethal damage or
+        deathtouch)."""
+        self.v[key] = value
+        if isinstance(clause, str):
+            code = clause_code(clause)
+            self.writer[key] = code
+            self.possible[key] = _SINGLE[code]
+        else:
+            cond, a, b = clause
+            ca, cb = clause_code(a), clause_code(b)
+            self.writer[key] = ite(cond, ca, cb)
+            self.possible[key] = _SINGLE[ca] | _SINGLE[cb]
+        self.dirty.add(key)
+
+    def set_if(self, cond: Val, key: str, value: Val, clause: str) -> None:
+        """``key := value`` where ``cond`` holds: a branch without copying the work, for
+        rules whose only effect is to write a few variables."""
+        if cond is False:
+            return
+        if cond is True:
+            self.set(key, value, clause)
+            return
+        code = clause_code(clause)
+        self.v[key] = ite(cond, value, self.v[key])
+        self.writer[key] = ite(cond, code, self.writer.get(key, 0))
+        self.possible[key] = self.possible.get(key, _SINGLE[0]) | _SINGLE[code]
+        self.dirty.add(key)
+
+    def writer_of(self, key: str) -> str:
+        """The clause that wrote ``key`` last (on concrete values)."""
+        code = self.writer.get(key, 0)
+        return clause_name(code) if type(code) is int else "?"
+
+    def c(self, i: int) -> CardVars:
+        """Field names of card slot ``i``."""
+        return self.ctx.lay.frame.cards[i]
+
+    @property
+    def f(self) -> Frame:
+        """Field names of the frame."""
+        return self.ctx.lay.frame
+
+    def st(self, i: int) -> CardStatics:
+        """Printed characteristics of card slot ``i`` (values)."""
+        return self.ctx.cards[i]
+
+    @property
+    def p(self) -> P.Params:
+        return self.ctx.p
+
+    @property
+    def n(self) -> int:
+        return self.ctx.n
+
+    def mutant(self, m: Mutant) -> bool:
+        return self.ctx.rules.has(m)
+
+    def bump(self, field: str, slot: int, by: Val = 1, when: Val = True) -> None:
+        self.out[field][slot] = add(self.out[field][slot], ite(when, by, 0))
+
+    # --- guards and obligations ------------------------------------------------------------
+
+    def require(self, cond: Val, label: str) -> None:
+        """The engine accepts the action only if ``cond`` (on this path)."""
+        if cond is True:
+            return
+        if cond is False and self.ctx.eager:
+            raise GuardFailed(label)
+        self.guards.append((label, implies(self.pc, cond)))
+
+    def oblige(self, cond: Val, label: str) -> None:
+        if cond is not True:
+            self.obligations.append((label, implies(self.pc, cond)))
+
+    # --- branching ---------------------------------------------------------------------------
+
+    def branch(
+        self,
+        cond: Val,
+        then: Callable[[SymWork], None],
+        otherwise: Callable[[SymWork], None] | None = None,
+    ) -> None:
+        if cond is True:
+            then(self)
+            return
+        if cond is False:
+            if otherwise is not None:
+                otherwise(self)
+            return
+        a = self._fork(cond)
+        then(a)
+        b = self._fork(not_(cond))
+        if otherwise is not None:
+            otherwise(b)
+        self._join(cond, a, b)
+
+    def _fork(self, cond: Val) -> SymWork:
+        w = SymWork.__new__(SymWork)
+        w.ctx = self.ctx
+        w.v = dict(self.v)
+        w.writer = dict(self.writer)
+        w.possible = dict(self.possible)
+        w.dirty = set()
+        w.pc = and_(self.pc, cond)
+        w.guards = []
+        w.obligations = []
+        w.out = {k: list(v) for k, v in self.out.items()}
+        w.prio_to = self.prio_to
+        return w
+
+    def _join(self, cond: Val, a: SymWork, b: SymWork) -> None:
+        written = a.dirty | b.dirty
+        self.dirty |= written
+        for key in written:
+            va, vb = a.v[key], b.v[key]
+            self.v[key] = va if same(va, vb) else ite(cond, va, vb)
+            wa, wb = a.writer.get(key, 0), b.writer.get(key, 0)
+            self.writer[key] = wa if same(wa, wb) else ite(cond, wa, wb)
+            pa, pb = a.possible.get(key, _SINGLE[0]), b.possible.get(key, _SINGLE[0])
+            self.possible[key] = pa if pa is pb else pa | pb
+        self.guards += a.guards + b.guards
+        self.obligations += a.obligations + b.obligations
+        for k, la in a.out.items():
+            lb = b.out[k]
+            self.out[k] = [
+                x if same(x, y) else ite(cond, x, y) for x, y in zip(la, lb, strict=True)
+            ]
+        self.prio_to = ite(cond, a.prio_to, b.prio_to)

@@ -1,0 +1,146 @@
+"""Zone changes, removal from combat and control changes: the counterpart of
+``engine/zones.py`` (400.7, 506.4, 509.2a of the M10 era, 613.1b).
+
+Each rule takes ``when``: the condition under which the engine would call it here. Its
+writes are conditional (``SymWork.set_if``) instead of a branch, which keeps the symbolic
+relation small; on concrete values ``when`` is a plain bool and nothing changes.
+"""
+
+from __future__ import annotations
+
+from regen_model.encoding.derived import controller, in_combat, on_battlefield
+from regen_model.encoding.frame import NONE, ShieldVars
+from regen_model.encoding.ops import Val, add, and_, b2i, eq, gt, ite, ne, not_, or_, sub
+from regen_model.encoding.work import SymWork
+from regen_model.model.enums import Mutant, Zone, ordinal
+
+
+def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> None:
+    """506.4: no longer attacking, blocking or blocked (only if it was). A creature it
+    blocked stays blocked (509.1h). M10 orders (frame: ``ordered`` per attacker,
+    ``order_pos`` per blocker): it leaves every order, later blockers move up one place, and
+    its own order is gone."""
+    c = w.c(i)
+    go = and_(when, or_(in_combat(w, i), w[c.blocked]))
+    if go is False:
+        return
+    old_blocking, old_pos = w[c.blocking], w[c.order_pos]
+    refile = and_(go, or_(*[w[w.c(j).ordered] for j in range(w.n)]))
+    w.set_if(go, c.attacking, False, clause)
+    w.set_if(go, c.blocking, NONE, clause)
+    w.set_if(go, c.blocked, False, clause)
+    if refile is False:
+        return
+    w.set_if(refile, c.ordered, False, clause)
+    w.set_if(refile, c.order_pos, NONE, clause)
+    for j in range(w.n):
+        if j == i:
+            continue
+        cj = w.c(j)
+        pos = w[cj.order_pos]
+        mine = eq(w[cj.blocking], i)  # it blocked the removed attacker: that order is gone
+        later = and_(ne(old_pos, NONE), eq(w[cj.blocking], old_blocking), gt(pos, old_pos))
+        w.set_if(and_(refile, mine), cj.order_pos, NONE, clause)
+        w.set_if(and_(refile, not_(mine), later), cj.order_pos, sub(pos, 1), clause)
+
+
+def _compact_unused(w: SymWork, shields: tuple[ShieldVars, ...]) -> list[tuple[Val, Val, Val]]:
+    """The unused shields in order, as (present, rider, creator) per slot after packing."""
+    kept: list[tuple[Val, Val, Val]] = []
+    keep = [and_(w[s.present], not_(w[s.used])) for s in shields]
+    for slot in range(len(shields)):
+        present: Val = False
+        rider: Val = 0
+        creator: Val = 0
+        # slot ``slot`` receives shield j when j is kept and ``slot`` shields before it are
+        for j in range(slot, len(shields)):
+            take = and_(keep[j], eq(add(*[b2i(keep[x]) for x in range(j)]), slot))
+            present = or_(present, take)
+            rider = ite(take, w[shields[j].rider], rider)
+            creator = ite(take, w[shields[j].creator], creator)
+        kept.append((present, rider, creator))
+    return kept
+
+
+def keep_unused_shields(w: SymWork, i: int, clause: str, when: Val = True) -> None:
+    """Card ``i``'s shields become its unused ones, packed from slot 0 (the mutants that let
+    shields survive cleanup or a zone change)."""
+    shields = w.c(i).shields
+    kept = _compact_unused(w, shields)
+    for s, (present, rider, creator) in zip(shields, kept, strict=True):
+        w.set_if(when, s.present, present, clause)
+        w.set_if(when, s.used, False, clause)
+        w.set_if(when, s.rider, rider, clause)
+        w.set_if(when, s.creator, creator, clause)
+
+
+def move_zone(w: SymWork, i: int, to: Zone, clause: str, when: Val = True) -> None:
+    """A new object in zone ``to`` (400.7): every changing field back to its default, under
+    its owner's control; attachments to it end (704.5m takes the Aura later). The
+    ``shield-follows-zone-change`` mutant keeps the unused shields through any zone change.
+    Leaving combat is ``remove_from_combat``'s alone (506.4), so the relation cites
+    ``combat.removal`` for it in every edition (resetting the combat fields here too would
+    make that write dead: the cover check found it)."""
+    if when is False:
+        return
+    c = w.c(i)
+    was_bf = on_battlefield(w, i)
+    remove_from_combat(w, i, "combat.removal", and_(when, was_bf, in_combat(w, i)))
+    if w.mutant(Mutant.SHIELD_FOLLOWS_ZONE_CHANGE):
+        keep_unused_shields(w, i, clause, when)
+    else:
+        for s in c.shields:
+            w.set_if(when, s.present, False, clause)
+            w.set_if(when, s.used, False, clause)
+            w.set_if(when, s.rider, 0, clause)
+            w.set_if(when, s.creator, 0, clause)
+    w.set_if(when, c.zone, ordinal(to), clause)
+    w.set_if(when, c.gen, add(w[c.gen], 1), clause)
+    w.set_if(when, c.control, w.st(i).owner, clause)
+    for key, default in (
+        (c.control_eot, NONE),
+        (c.tapped, False),
+        (c.damage, 0),
+        (c.deathtouched, False),
+        (c.plus, 0),
+        (c.minus, 0),
+        (c.shield_counters, 0),
+        (c.power_eot, 0),
+        (c.toughness_eot, 0),
+        (c.cant_regen, False),
+        (c.attached_to, NONE),
+        (c.ghost.shields_made, 0),
+        (c.ghost.destructions, 0),
+        (c.ghost.by_shield, 0),
+        (c.ghost.by_static, 0),
+        (c.ghost.by_other, 0),
+    ):
+        w.set_if(when, key, default, clause)
+    for key in (*c.kw_granted, *c.kw_removed):
+        w.set_if(when, key, False, clause)
+    w.bump("left", i, when=and_(when, was_bf))
+    if to is Zone.BATTLEFIELD:
+        w.bump("returned", i, when=when)
+    for j in range(w.n):
+        if j != i:
+            cj = w.c(j)
+            w.set_if(
+                and_(when, was_bf, eq(w[cj.attached_to], i)),
+                cj.attached_to,
+                NONE,
+                "zone.new-object",
+            )
+
+
+def change_control(
+    w: SymWork, i: int, player: Val, until_eot: Val, clause: str, when: Val = True
+) -> Val:
+    """A control-changing effect (layer 2); returns whether the controller changed. A
+    creature in combat whose controller changes is removed from combat (506.4)."""
+    c = w.c(i)
+    before = controller(w, i)
+    w.set_if(when, c.control_eot, ite(until_eot, player, NONE), clause)
+    w.set_if(when, c.control, ite(until_eot, w[c.control], player), clause)
+    changed = and_(when, ne(controller(w, i), before))
+    remove_from_combat(w, i, "control.change", changed)
+    return changed

@@ -1,0 +1,139 @@
+"""The rule mutants: what each one gets wrong and which clauses of the rules it breaks.
+
+The mutants themselves are ``model.enums.Mutant`` members, switched on through ``Rules`` and
+implemented as one branch each in the engine and in the Z3 encoding. This table is their
+documentation in data form, so the matrix, the CLI and ``docs/mutants.md`` say the same
+thing, and a test can check that every mutant is described and cites real clauses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regen_model.model.enums import Mutant
+
+
+@dataclass(frozen=True)
+class MutantInfo:
+    mutant: Mutant
+    wrong: str  # what the mutant does, in one sentence
+    clauses: tuple[str, ...]  # the clauses it breaks (spec/clauses.yaml)
+
+
+_INFO = (
+    MutantInfo(
+        Mutant.SHIELD_NOT_CONSUMED,
+        "A used shield stays unused, so one shield replaces every later destruction.",
+        ("regen.shield.apply", "regen.shield.one-per-destruction"),
+    ),
+    MutantInfo(
+        Mutant.CREATE_TAPS,
+        "Creating a shield taps the permanent, as if it had regenerated.",
+        ("regen.shield.create", "regen.apply.tap"),
+    ),
+    MutantInfo(
+        Mutant.SHIELDS_SURVIVE_CLEANUP,
+        "Unused shields survive the cleanup step into the next turn.",
+        ("regen.shield.expire", "cleanup.simultaneous"),
+    ),
+    MutantInfo(
+        Mutant.CANT_REGEN_IGNORED,
+        '"Can\'t be regenerated" (a rider or this turn) is ignored: shields still apply.',
+        ("regen.cant.rider", "regen.cant.this-turn"),
+    ),
+    MutantInfo(
+        Mutant.CANT_REGEN_SURVIVES_CLEANUP,
+        '"Can\'t be regenerated this turn" lasts past the cleanup step.',
+        ("regen.cant.this-turn", "cleanup.simultaneous"),
+    ),
+    MutantInfo(
+        Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION,
+        "A creature with toughness 0 or less is destroyed (so a shield can save it) instead "
+        "of being put into its owner's graveyard.",
+        ("sba.toughness-zero",),
+    ),
+    MutantInfo(
+        Mutant.INDESTRUCTIBLE_USES_SHIELD,
+        "A destruction reaches an indestructible permanent and spends one of its shields.",
+        ("destroy.indestructible",),
+    ),
+    MutantInfo(
+        Mutant.ONE_DESTRUCTION_USES_ALL,
+        "One destruction spends every shield of the permanent instead of one.",
+        ("regen.shield.one-per-destruction", "replace.choice"),
+    ),
+    MutantInfo(
+        Mutant.REGEN_KEEPS_DAMAGE,
+        "Regenerating does not remove the damage marked on the permanent.",
+        ("regen.apply.remove-damage",),
+    ),
+    MutantInfo(
+        Mutant.REGEN_STAYS_IN_COMBAT,
+        "A regenerated attacker or blocker stays in combat.",
+        ("regen.apply.remove-from-combat",),
+    ),
+    MutantInfo(
+        Mutant.REGEN_DOES_NOT_TAP,
+        "Regenerating does not tap the permanent.",
+        ("regen.apply.tap",),
+    ),
+    MutantInfo(
+        Mutant.DEATHTOUCH_REMEMBERED,
+        "The record of deathtouch damage is not cleared by a state-based-action check, so the "
+        "same damage destroys again at every later check.",
+        ("sba.deathtouch-reset", "sba.deathtouch"),
+    ),
+    MutantInfo(
+        Mutant.RIDER_ON_CREATE,
+        'An "if it regenerates this way" rider happens when the shield is made, not when it '
+        "is used.",
+        ("regen.rider.control", "regen.rider.trigger", "regen.shield.create"),
+    ),
+    MutantInfo(
+        Mutant.CHOICE_BY_OWNER,
+        "The choice among destruction-replacement effects is made by the permanent's owner "
+        "instead of its controller.",
+        ("replace.choice",),
+    ),
+    MutantInfo(
+        Mutant.SHIELD_FOLLOWS_ZONE_CHANGE,
+        "Unused shields follow the card through zone changes, so a flickered permanent comes "
+        "back with them.",
+        ("zone.new-object", "regen.same-object"),
+    ),
+    MutantInfo(
+        Mutant.STATIC_REGEN_USED_UP,
+        "Static regeneration works once per turn, like a shield.",
+        ("regen.static",),
+    ),
+    MutantInfo(
+        Mutant.SACRIFICE_USES_SHIELD,
+        "Sacrificing a permanent with a shield is treated as destroying it, so the shield "
+        "saves it.",
+        ("zone.sacrifice",),
+    ),
+    MutantInfo(
+        Mutant.NO_SBA_BEFORE_PRIORITY,
+        "State-based actions are not checked before a player receives priority, leaving a "
+        "window between lethal damage and its destruction.",
+        ("sba.loop", "priority.receive"),
+    ),
+    MutantInfo(
+        Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN,
+        "A damage trigger of a creature is lost when that creature regenerates.",
+        ("regen.damage-triggers", "damage.trigger"),
+    ),
+    MutantInfo(
+        Mutant.REGEN_UNATTACHES,
+        "Regenerating unattaches the Auras and Equipment of the permanent, as if it had "
+        "left the battlefield.",
+        ("regen.same-object",),
+    ),
+)
+
+MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}
+
+
+def describe(mutant: Mutant) -> MutantInfo:
+    """The description of ``mutant`` (every member of ``Mutant`` has one)."""
+    return MUTANT_INFO[mutant]

@@ -1,0 +1,141 @@
+"""Cover on the minimal system: every clause branch witnessed, a dead branch VACUOUS, guide
+runs witnessing only when they are runs of the relation; and the scripted guides of the
+rules' encoding play on the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from regen_model.checks.cover import (
+    antecedent_goals,
+    cover_antecedents,
+    cover_clauses,
+    script_runs,
+    witnesses,
+)
+from regen_model.checks.replay import Run
+from regen_model.checks.solver import Budget
+from regen_model.checks.system import Tracked
+from regen_model.conform.sources import cover_cases
+from regen_model.engine import step
+from regen_model.invariants import builtin
+from regen_model.invariants.expr import And, CardQuant
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.verdicts import Verdict
+
+from .mini import MiniStep, MiniSystem
+
+BUDGET = Budget()
+
+
+def test_every_branch_of_the_mini_relation_is_witnessed() -> None:
+    items = {i.item: i for i in cover_clauses(MiniSystem(), 3, BUDGET)}
+    assert set(items) == {
+        "regen.shield.create",
+        "regen.shield.apply",
+        "destroy.effect",
+        "cleanup.simultaneous",
+    }
+    assert all(i.verdict is Verdict.PROVED for i in items.values())
+    assert items["regen.shield.apply"].depth == 2  # make a shield, then destroy
+    assert items["destroy.effect"].depth == 1
+
+
+class DeadBranch(MiniSystem):
+    """The mini system plus a clause that can never fire (its premise is unsatisfiable)."""
+
+    def step(self, pre: Any, post: Any, tag: str) -> MiniStep:
+        base = super().step(pre, post, tag)
+        original = base.constraints
+
+        def constraints(kind: str | None = None) -> list[Tracked]:
+            extra = Tracked("regen.static", z3.Implies(pre.cards[0].gen < 0, post.cards[0].tapped))
+            return [*original(kind), extra] if kind in (None, "destroy") else original(kind)
+
+        object.__setattr__(base, "constraints", constraints)
+        return base
+
+
+def test_a_branch_that_never_fires_is_vacuous() -> None:
+    items = {i.item: i for i in cover_clauses(DeadBranch(), 2, BUDGET)}
+    assert items["regen.static"].verdict is Verdict.VACUOUS
+    assert items["regen.shield.apply"].verdict is Verdict.PROVED
+
+
+def test_witnesses_are_scenarios() -> None:
+    found = witnesses(MiniSystem(), 2, BUDGET)
+    w = found["regen.shield.apply"]
+    assert [a.kind for a in w.actions] == ["create-shield", "destroy"]
+    assert w.start.turn == 1 and w.depth == 2
+    cases, skipped = cover_cases(found)  # what the crosscheck does with them
+    assert len(cases) + len(skipped) == len(found)
+
+
+def _mini_run(actions: list[A.Action], **start: Any) -> Run:
+    """An engine run from a board of two vanilla creatures (a mini start unless ``start``
+    changes the first one)."""
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    state = make_state(("A", "B"), [CardSpec("c0", bears, 0, **start), CardSpec("c1", bears, 1)])
+    states = [state]
+    for action in actions:
+        states.append(step(states[-1], action).state)
+    return Run(tuple(states), tuple(actions))
+
+
+def test_a_guide_run_witnesses_beyond_the_bmc_depth() -> None:
+    """A guide is checked on the relation, not searched for: with BMC depth 0 it still
+    witnesses the branches it fires, at the step they fire."""
+    run = _mini_run([A.CreateShield(target="c0"), A.Destroy(targets=("c0",))])
+    items = {
+        i.item: i
+        for i in cover_clauses(MiniSystem(), 0, BUDGET, guides={"regen.shield.apply": [run]})
+    }
+    apply = items["regen.shield.apply"]
+    assert apply.verdict is Verdict.PROVED and apply.depth == 2 and apply.source == "guide"
+    assert apply.witness is not None and apply.witness.actions == run.actions
+    assert items["regen.shield.create"].depth == 1
+    assert items["cleanup.simultaneous"].verdict is Verdict.VACUOUS  # no guide, no BMC
+
+
+def test_a_guide_that_is_not_a_run_of_the_relation_witnesses_nothing() -> None:
+    """A tapped creature is not a mini start: the engine's run from it proves nothing."""
+    run = _mini_run([A.Destroy(targets=("c0",))], tapped=True)
+    items = {
+        i.item: i for i in cover_clauses(MiniSystem(), 0, BUDGET, guides={"destroy.effect": [run]})
+    }
+    assert items["destroy.effect"].verdict is Verdict.VACUOUS
+
+
+def test_antecedents_closed_over_their_binders() -> None:
+    by_id = {i.id: i for i in builtin()}
+    (goal,) = antecedent_goals(by_id["inv.survival.needs-shields"])[:1]
+    assert isinstance(goal, CardQuant) and goal.kind == "any"
+    items = cover_antecedents(
+        MiniSystem(),
+        [by_id["inv.regen.same-object"], by_id["inv.indestructible.no-shield"]],
+        2,
+        BUDGET,
+    )
+    verdicts = {i.item: i.verdict for i in items}
+    assert verdicts["inv.regen.same-object: antecedent 1"] is Verdict.PROVED
+    # nothing in the mini system is ever indestructible
+    assert verdicts["inv.indestructible.no-shield: antecedent 1"] is Verdict.VACUOUS
+
+
+def test_a_nested_antecedent_keeps_the_outer_one() -> None:
+    """``all c: A(c) => all a: B(a, c) => ...``: the second goal is ``any c: A(c) and any a:
+    B(a, c)`` (an Aura on a *regenerated* permanent), not ``B`` alone."""
+    inv = {i.id: i for i in builtin()}["inv.regen.attachments-stay"]
+    outer, inner = antecedent_goals(inv)
+    assert isinstance(outer, CardQuant) and isinstance(inner, CardQuant)
+    assert inner.var is outer.var
+    assert isinstance(inner.body, And) and isinstance(inner.body.args[-1], CardQuant)
+
+
+def test_the_scripted_guides_play_on_the_engine() -> None:
+    runs = script_runs()
+    assert runs and all(run.length == len(run.actions) >= 1 for _, run in runs)

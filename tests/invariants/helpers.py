@@ -1,0 +1,39 @@
+"""Small builders for invariant tests: a start state and a run checked by the monitor."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from regen_model.engine import step
+from regen_model.invariants import builtin, check_step
+from regen_model.invariants.monitor import Violation
+from regen_model.model.actions import Action
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Rider
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState, Shield
+
+
+def card(handle: str, name: str, owner: int = 0, **fields: Any) -> CardSpec:
+    return CardSpec(handle, PERMANENT_CARDS[name], owner, **fields)
+
+
+def shields(n: int, rider: Rider = Rider.NONE) -> tuple[Shield, ...]:
+    return tuple(Shield(f"shield {i}", 0, rider) for i in range(n))
+
+
+def state(*cards: CardSpec) -> GameState:
+    return make_state(("A", "B"), cards)
+
+
+def violations(start: GameState, actions: Sequence[Action], rules: Rules = CORRECT) -> set[str]:
+    """IDs of the built-in invariants violated anywhere along the run."""
+    found: list[Violation] = []
+    s = start
+    for a in actions:
+        result = step(s, a, rules)
+        found += check_step(s, a, result, builtin())
+        s = result.state
+    return {v.invariant for v in found}

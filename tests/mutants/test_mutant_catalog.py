@@ -1,0 +1,93 @@
+"""Every mutant is described, cites real clauses, is documented, and changes the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regen_model.clauses import catalog
+from regen_model.engine import EngineError, step
+from regen_model.explore import enumerate_actions
+from regen_model.explore.starts import start_states
+from regen_model.model.enums import Mutant
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.mutants.battery import BATTERY
+from regen_model.mutants.catalog import MUTANT_INFO
+from regen_model.scenario import load_scenario, run_scenario
+from regen_model.verdicts import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs" / "mutants.md"
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def test_every_mutant_is_described_with_known_clauses() -> None:
+    assert set(MUTANT_INFO) == set(Mutant)
+    known = catalog()
+    for info in MUTANT_INFO.values():
+        assert info.wrong.endswith(".")
+        assert info.clauses
+        assert all(c in known for c in info.clauses), info.mutant
+
+
+def test_docs_describe_every_mutant() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    for m in Mutant:
+        assert f"`{m.value}`" in text, f"docs/mutants.md does not describe {m.value}"
+
+
+# Mutants that change who may answer a question rather than what can happen: every state
+# they reach is reachable under the correct rules too, so only a scenario that expects the
+# engine to refuse an answer can see them.
+ONLY_BY_SCENARIO = {
+    Mutant.CHOICE_BY_OWNER: SCENARIOS / "replace" / "choice-by-controller-not-owner.yaml",
+}
+
+
+def _changes_a_step(mutant: Mutant) -> bool:
+    rules = Rules(frozenset({mutant}))
+    for scope in BATTERY:
+        config = scope.config
+        frontier = start_states(config.start, config.scope)
+        seen = set(frontier)
+        for _ in range(config.depth):
+            following = []
+            for state in frontier:
+                for action in enumerate_actions(state, config.scope, kinds=config.kinds):
+                    try:
+                        good = step(state, action, CORRECT)
+                    except EngineError:
+                        good = None
+                    try:
+                        bad = step(state, action, rules)
+                    except EngineError:
+                        bad = None
+                    except RuntimeError:
+                        return True  # the mutant breaks the engine: it is observable
+                    if (good is None) != (bad is None):
+                        return True
+                    if good is not None and bad is not None:
+                        if good.state != bad.state or good.events != bad.events:
+                            return True
+                        if good.state not in seen:
+                            seen.add(good.state)
+                            following.append(good.state)
+            frontier = following
+    return False
+
+
+@pytest.mark.parametrize("mutant", list(Mutant), ids=[m.value for m in Mutant])
+def test_every_mutant_is_observable(mutant: Mutant) -> None:
+    """A mutant the engine never distinguishes from the correct rules is dead code (as the
+    shield-follows-zone-change mutant once was, when a flicker dropped the shields on the
+    way to exile). Within the battery, some action must be accepted differently or give a
+    different successor or events; for the few mutants only a scenario can see, that
+    scenario must pass under the correct rules and fail under the mutant."""
+    if mutant in ONLY_BY_SCENARIO:
+        scenario = load_scenario(ONLY_BY_SCENARIO[mutant])
+        assert run_scenario(scenario).verdict is Verdict.PASSED
+        assert run_scenario(scenario, Rules(frozenset({mutant}))).verdict is Verdict.FAILED
+        assert not _changes_a_step(mutant), "then it belongs with the battery mutants"
+        return
+    assert _changes_a_step(mutant), f"{mutant.value} never changes what the engine does"
