@@ -7,7 +7,7 @@ on the ``TransitionSystem`` protocol (``system.py``).
 ``PROOF_SCOPE`` is the scope ``prove`` and ``verify`` use by default: one card slot, one
 stack object and one waiting trigger, two shields per card. It keeps the whole catalog's
 proofs to seconds; interactions between permanents are proved for any number of permanents
-by the any-n method, and ``--scope cards=2`` (about three minutes) proves the catalog with
+by the any-n method, and ``--scope cards=2`` (one to three minutes) proves the catalog with
 two card slots. ``COVER_SCOPE`` (two card slots) is where cover looks for witnesses: Auras,
 blocks and umbra armor need two permanents to fire at all.
 """
