@@ -1,0 +1,41 @@
+"""Queries about the relation itself: one successor per state and parameters (determinism)
+and the 704.3 loop bound, proved per action kind; a relation that leaves a successor field
+unconstrained is caught."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regen_model.checks.system import Tracked
+from regen_model.encoding.queries import determinism
+from regen_model.encoding.scope import Scope
+from regen_model.encoding.system import RegenStep, RegenSystem
+from regen_model.encoding.verify_section import query_rows
+from regen_model.verdicts import Verdict
+
+ONE_SLOT = Scope(cards=1, shields=2, stack=1, pending=1, targets=1)
+
+
+def test_every_kind_is_deterministic_and_its_loop_bounded() -> None:
+    rows = query_rows(ONE_SLOT)
+    assert [r.verdict for r in rows] == [Verdict.PROVED, Verdict.PROVED], [r.message for r in rows]
+    assert all("20 action kinds" in dict(r.details)["actions checked"] for r in rows)
+
+
+class _LooseStep(RegenStep):
+    """A step whose constraints forget what regeneration does to ``tapped`` (701.19a)."""
+
+    def constraints(self, kind: str | None = None) -> list[Tracked]:
+        return [t for t in super().constraints(kind) if t.label != "regen.apply.tap"]
+
+
+class _LooseSystem(RegenSystem):
+    def step(self, pre: Any, post: Any, tag: str) -> RegenStep:
+        base = super().step(pre, post, tag)
+        return _LooseStep(self, pre, post, tag, base.params)
+
+
+def test_an_unconstrained_successor_is_not_deterministic() -> None:
+    loose = _LooseSystem(scope=ONE_SLOT)
+    assert determinism(loose, "destroy").verdict is Verdict.VIOLATED
+    assert determinism(RegenSystem(scope=ONE_SLOT), "destroy").verdict is Verdict.PROVED
