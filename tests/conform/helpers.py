@@ -9,6 +9,7 @@ from typing import Any
 
 from regen_model.conform.case import Case, to_trace
 from regen_model.conform.start import Start
+from regen_model.model import actions as A
 from regen_model.model.actions import Action
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS
@@ -61,3 +62,22 @@ def keep_only(data: dict[str, Any], fields: dict[str, list[str]]) -> dict[str, A
         for var in ("players", "game", "events"):
             state.pop(var, None)
     return out
+
+
+def knight_destroyed_twice_unlogged_choice(shield_origin: str) -> dict[str, Any]:
+    """Knight of the Holy Nimbus (static regeneration) with one shield is destroyed (its
+    controller picks static regeneration, 616.1), then destroyed with "can't be
+    regenerated"; the log leaves out every 616.1 answer."""
+    start = Start(
+        ("A", "B"),
+        (card("knight", "Knight of the Holy Nimbus", 0, shields=shields(shield_origin)),),
+    )
+    use_static = (A.ReplacementChoice("knight", 0, "static"),)
+    data = trace_of(
+        start,
+        A.Destroy(targets=("knight",), choices=use_static),
+        A.Destroy(targets=("knight",), cant_be_regenerated=True),
+    )
+    for state in data["states"][1:]:
+        state["#meta"]["action"].pop("choices", None)
+    return data

@@ -25,7 +25,13 @@ from regen_model.model import actions as A
 from regen_model.model.rules import CORRECT
 from regen_model.verdicts import Verdict
 
-from .helpers import card, card_fields, keep_only, shields, trace_of, write
+from .helpers import (
+    card_fields,
+    keep_only,
+    knight_destroyed_twice_unlogged_choice,
+    trace_of,
+    write,
+)
 
 SEVEN_TO_B = A.DealDamage(source="effect", shares=(A.DamageShare(7, player=1),))
 PUMP_BEAR = A.ModifyPowerToughness(target="bear", power=5, toughness=5)
@@ -77,17 +83,7 @@ def test_the_solved_action_is_the_logged_one(troll_and_bear: Start) -> None:
 def test_an_unlogged_616_choice_is_solved() -> None:
     """Knight of the Holy Nimbus (static regeneration) with a shield is destroyed: the log
     does not say which replacement its controller chose; the observation does."""
-    start = Start(
-        ("A", "B"), (card("knight", "Knight of the Holy Nimbus", 0, shields=shields("Ward")),)
-    )
-    use_static = (A.ReplacementChoice("knight", 0, "static"),)
-    data = trace_of(
-        start,
-        A.Destroy(targets=("knight",), choices=use_static),
-        A.Destroy(targets=("knight",), cant_be_regenerated=True),
-    )
-    for state in data["states"][1:]:
-        state["#meta"]["action"].pop("choices", None)
+    data = knight_destroyed_twice_unlogged_choice("Ward")
     report = _check(data, SolvingResolver())
     assert report.verdict is Verdict.PASSED and report.resolver == "z3"
     assert report.max_frontier == 1  # the shield still unused: static regeneration was chosen

@@ -16,7 +16,15 @@ from regen_model.model.enums import Mutant, Step
 from regen_model.model.rules import Rules
 from regen_model.verdicts import Verdict
 
-from .helpers import card, card_fields, keep_only, shields, trace_of, write
+from .helpers import (
+    card,
+    card_fields,
+    keep_only,
+    knight_destroyed_twice_unlogged_choice,
+    shields,
+    trace_of,
+    write,
+)
 
 SHIELD_THEN_DESTROY = (
     A.CreateShield(target="troll", origin="Regenerate"),
@@ -104,17 +112,7 @@ def test_an_unlogged_616_choice_is_searched_and_kept_open_while_unobserved(
     """Knight of the Holy Nimbus (static regeneration) with a shield is destroyed twice; the
     log does not say which replacement its controller chose. While ``shields`` is not
     observed, both choices stay open; the second destruction's log settles it."""
-    start = Start(
-        ("A", "B"), (card("knight", "Knight of the Holy Nimbus", 0, shields=shields("Regenerate")),)
-    )
-    use_static = (A.ReplacementChoice("knight", 0, "static"),)
-    data = trace_of(
-        start,
-        A.Destroy(targets=("knight",), choices=use_static),
-        A.Destroy(targets=("knight",), cant_be_regenerated=True),
-    )
-    for state in data["states"][1:]:
-        state["#meta"]["action"].pop("choices", None)
+    data = knight_destroyed_twice_unlogged_choice("Regenerate")
     partial = keep_only(data, {"knight": ["zone", "tapped"]})
     report = _check(tmp_path, partial)
     assert report.verdict is Verdict.PASSED
