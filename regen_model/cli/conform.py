@@ -78,10 +78,20 @@ def check_trace_command(
             "'z3', or 'auto' (enumeration, then z3 at a step it cannot explain)."
         ),
     ] = Resolver.AUTO,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(
+            "--map",
+            help="A mapping file (YAML/JSON) for a trace in another vocabulary, e.g. Quint's "
+            "(docs/itf.md).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Check that some run of the specification explains a trace (exit 0 passed, 1 failed,
     4 unknown, 5 vacuous, 2 bad file)."""
     from regen_model.conform.itf import read_trace
+    from regen_model.conform.itf_map import load_map
     from regen_model.conform.report import render_trace_report
     from regen_model.conform.solve import RESOLVERS
     from regen_model.conform.trace_check import check_trace
@@ -89,7 +99,7 @@ def check_trace_command(
     err = Console(stderr=True, highlight=False)
     try:
         rule_set = parse_rules(rules)
-        trace = read_trace(file)
+        trace = read_trace(file, load_map(mapping) if mapping is not None else None)
     except UnknownEngine as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
