@@ -50,7 +50,9 @@ from regen_model.conform.observe import (
     matches,
     project,
 )
+from regen_model.model.actions import Action
 from regen_model.model.enums import Mutant
+from regen_model.model.events import Event
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Ghost
 from regen_model.verdicts import Verdict
@@ -67,6 +69,10 @@ class Candidate:
     action: Any  # JSON form
     diffs: tuple[FieldDiff, ...]
     clauses: tuple[str, ...]
+    # The step itself (for --html): where it started, what was tried, what it led to.
+    step: tuple[GameState, Action, GameState, tuple[Event, ...]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +107,16 @@ class TraceFailure:
 
 
 @dataclass(frozen=True)
+class Explained:
+    """One run of the specification that explains the log, as far as it goes (the matched
+    steps; up to the failing step on a failure): what ``--html`` draws."""
+
+    states: tuple[GameState, ...]
+    actions: tuple[Action, ...]
+    events: tuple[tuple[Event, ...], ...]
+
+
+@dataclass(frozen=True)
 class TraceReport:
     file: str
     verdict: Verdict
@@ -117,6 +133,7 @@ class TraceReport:
     step_clauses: tuple[tuple[str, ...], ...] = ()  # per matched step (each successor's)
     loop: int | None = None  # the state a lasso's loop returns to
     laps: int = 0  # laps of the loop checked
+    run: Explained | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -192,6 +209,21 @@ def check_trace(
     stages: Sequence[GapResolver] = getattr(resolver, "stages", None) or (resolver,)
     step_clauses: list[tuple[str, ...]] = []
     at_loop: list[GameState] = frontier if trace.loop == 0 else []
+    # For each matched step of the log, how each frontier state was reached (the first way).
+    came_from: list[dict[GameState, tuple[GameState, Action, tuple[Event, ...]]]] = []
+
+    prefix_end: list[GameState] = []  # the frontier after the last state, once reached
+
+    def explained() -> Explained:
+        """One run that explains the log up to the current frontier (the prefix's end,
+        during a lasso's laps)."""
+        states, actions, events = [(prefix_end or frontier)[0]], [], []
+        for back in reversed(came_from):
+            parent, action, evs = back[states[-1]]
+            states.append(parent)
+            actions.append(action)
+            events.append(evs)
+        return Explained(tuple(reversed(states)), tuple(reversed(actions)), tuple(reversed(events)))
 
     def advance(tstep: TraceStep, matched: int) -> TraceReport | None:
         """Move the frontier through one logged step; the failure report if it empties."""
@@ -205,12 +237,21 @@ def check_trace(
             note = (
                 "the frontier was cut at an earlier step, so a run may exist" if truncated else ""
             )
-            return report(verdict, matched, failure=failure, note=note, step_clauses=steps_so_far())
+            return report(
+                verdict,
+                matched,
+                failure=failure,
+                note=note,
+                step_clauses=steps_so_far(),
+                run=explained(),
+            )
         unique: dict[GameState, None] = {}
         here: dict[str, None] = {}
-        for a in successors:
+        ways: dict[GameState, tuple[GameState, Action, tuple[Event, ...]]] = {}
+        for parent, a in successors:
             assert a.result is not None
             unique.setdefault(a.result.state, None)
+            ways.setdefault(a.result.state, (parent, a.action, a.result.events))
             for e in a.result.events:
                 here.setdefault(e.clause, None)
                 clauses.setdefault(e.clause, None)
@@ -220,6 +261,8 @@ def check_trace(
             truncated = True
         widest = max(widest, len(frontier))
         step_clauses.append(tuple(here))
+        if len(came_from) < len(trace.steps):
+            came_from.append(ways)
         return None
 
     def steps_so_far() -> tuple[tuple[str, ...], ...]:
@@ -231,9 +274,14 @@ def check_trace(
             return failed
         if tstep.index == trace.loop:
             at_loop = frontier
+    prefix_end = frontier
     if trace.loop is None:
         return report(
-            Verdict.PASSED, len(trace.steps), clauses=tuple(clauses), step_clauses=steps_so_far()
+            Verdict.PASSED,
+            len(trace.steps),
+            clauses=tuple(clauses),
+            step_clauses=steps_so_far(),
+            run=explained(),
         )
     # A lasso: the run goes on from the last state back to state ``loop``, forever. The
     # frontier at the loop's start is a function of the frontier one lap earlier, so once it
@@ -259,6 +307,7 @@ def check_trace(
                     note=note,
                     step_clauses=steps_so_far(),
                     laps=lap,
+                    run=explained(),
                 )
             seen.append(key)
             for tstep in body:
@@ -277,6 +326,7 @@ def check_trace(
         + ("; the frontier was cut)" if truncated else ")"),
         step_clauses=steps_so_far(),
         laps=MAX_LAPS,
+        run=explained(),
     )
 
 
@@ -287,11 +337,11 @@ def _successors(
     handles: tuple[str, ...],
     names: tuple[str, ...],
     rules: Rules,
-) -> tuple[list[Attempt], int]:
-    """The attempts from the frontier whose successor matches the step's observation, and
-    how many attempts were tried. A later stage is asked only where the earlier ones
-    explain nothing."""
-    successors: list[Attempt] = []
+) -> tuple[list[tuple[GameState, Attempt]], int]:
+    """The attempts from the frontier whose successor matches the step's observation (with
+    the frontier state each starts from), and how many attempts were tried. A later stage is
+    asked only where the earlier ones explain nothing."""
+    successors: list[tuple[GameState, Attempt]] = []
     tried = 0
     match = Matcher(tstep.observation, handles, names)
     for stage in stages:
@@ -300,7 +350,7 @@ def _successors(
                 tried += 1
                 res = attempt.result
                 if res is not None and match(res.state, res.events):
-                    successors.append(attempt)
+                    successors.append((state, attempt))
         if successors:
             break
     return successors, tried
@@ -352,7 +402,11 @@ def _diagnose(
             )
             if best is None or len(diffs) < best[0]:
                 cl = tuple(dict.fromkeys(e.clause for e in attempt.result.events))
-                best = (len(diffs), Candidate(action_to_json(attempt.action, players), diffs, cl))
+                taken = (state, attempt.action, attempt.result.state, attempt.result.events)
+                best = (
+                    len(diffs),
+                    Candidate(action_to_json(attempt.action, players), diffs, cl, taken),
+                )
     closest = None if best is None else best[1]
     if closest is not None:
         reason = "no candidate successor matches the logged observation"

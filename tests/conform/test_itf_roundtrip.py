@@ -174,6 +174,8 @@ def test_quints_output_loads_with_the_documented_mapping() -> None:
     report = check_trace(trace)
     assert report.verdict is Verdict.PASSED
     assert {"regen.shield.apply", "sba.lethal-damage"} <= set(report.clauses)
+    assert report.run is not None  # one run of the specification that explains it
+    assert [a.kind for a in report.run.actions] == [s.action.kind for s in trace.steps if s.action]
 
 
 def test_quints_output_without_the_mapping_names_the_pick_it_cannot_read() -> None:
