@@ -283,13 +283,15 @@ def locate(text: str, path: tuple[PathKey, ...]) -> tuple[int, int]:
     ancestor's position when the path does not exist (e.g. a missing field).
 
     JSON is YAML (1.2), so ruamel.yaml's parser reads the text and marks every value with its
-    position, as it does for the scenario loader. Only the parser's event stream is walked,
-    and only up to the wanted value: an error near the top of a large log is located without
-    reading the rest. Only run on errors; ``(0, 0)`` if the text cannot be walked.
+    position, as it does for the scenario loader. Only the parser's event stream is walked
+    (libyaml's C parser where ``ruamel.yaml.clib`` is installed, as the package requires on
+    CPython), and only up to the wanted value: an error near the top of a large log is
+    located without reading the rest. Only run on errors; ``(0, 0)`` if the text cannot be
+    walked.
     """
     walk = _Walk(path)
     try:
-        walk.document(iter(YAML(typ="safe", pure=True).parse(text)))
+        walk.document(iter(YAML(typ="safe").parse(text)))
     except _Found:
         pass
     except (YAMLError, StopIteration):  # valid JSON, so only on odd input
