@@ -8,8 +8,8 @@ ruamel.yaml's parser (JSON is YAML, and the scenario loader reads its files with
 events carry line and column, to turn the path into a position (``locate``).
 
 ``Node`` also understands the value encodings of the Informal Trace Format (ITF) of Apalache and
-Quint (``#bigint``, ``#tup``, ``#set``, ``#map``), so readers can accept ITF-encoded and plain
-JSON values alike.
+Quint (``#bigint``, ``#tup``, ``#set``, ``#map``; ``#unserializable``, a value its writer could
+not write, reads as absent), so readers can accept ITF-encoded and plain JSON values alike.
 """
 
 from __future__ import annotations
@@ -145,9 +145,10 @@ class Node:
         return isinstance(self.value, dict) and key in self.value
 
     def get(self, key: str) -> Node | None:
-        """The member ``key`` of an object, or ``None`` when absent (or null)."""
+        """The member ``key`` of an object, or ``None`` when absent, null, or an ITF
+        ``#unserializable`` (a value its writer could not write: not observed)."""
         obj = self.obj_raw()
-        if key not in obj or obj[key] is None:
+        if key not in obj or obj[key] is None or _unserializable(obj[key]):
             return None
         return self._child(key, obj[key])
 
@@ -185,10 +186,11 @@ class Node:
                     raise entry.error("a #map entry is a [key, value] pair")
                 key = Node(pair[0], (*entry.path, 0), entry.label, self.doc).string()
                 label = f"{self.label}.{key}" if self.label else key
-                yield key, Node(pair[1], (*entry.path, 1), label, self.doc)
+                if not _unserializable(pair[1]):
+                    yield key, Node(pair[1], (*entry.path, 1), label, self.doc)
             return
         for key, value in self.obj_raw().items():
-            if key.startswith("#"):
+            if key.startswith("#") or _unserializable(value):
                 continue
             yield key, self._child(key, value)
 
@@ -235,6 +237,10 @@ class Node:
         if text not in allowed:
             raise self.error(f"{text!r} is not one of {', '.join(allowed)}")
         return text
+
+
+def _unserializable(value: Any) -> bool:
+    return isinstance(value, dict) and "#unserializable" in value
 
 
 def _kind(value: Any) -> str:

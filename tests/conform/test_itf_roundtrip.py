@@ -32,7 +32,7 @@ from regen_model.model.enums import Edition, Mutant
 from regen_model.model.rules import Rules
 from regen_model.verdicts import Verdict
 
-from .helpers import REPO, card, shields, trace_of, write
+from .helpers import REPO, card, card_fields, shields, trace_of, write
 
 QUINT = REPO / "examples" / "quint"
 ENCODINGS = ("#bigint", "#tup", "#set", "#map", "#unserializable")
@@ -357,3 +357,14 @@ def test_a_loop_whose_state_keeps_growing_is_unknown() -> None:
     report = check_trace(parse_trace(json.dumps(data), "lasso.itf.json"))
     assert report.verdict is Verdict.UNKNOWN
     assert f"did not close within {MAX_LAPS} laps" in report.note
+
+
+def test_an_unserializable_value_is_unobserved(tmp_path: Path, troll_and_bear: Start) -> None:
+    """ITF's ``#unserializable`` (a value the writer could not write) is read as absent."""
+    data = trace_of(
+        troll_and_bear, A.DealDamage(source="x", shares=(A.DamageShare(1, card="bear"),))
+    )
+    card_fields(data, 1, "bear")["damage"] = {"#unserializable": "Damage(1)"}
+    trace = read_trace(write(tmp_path, data))
+    assert "damage" not in trace.steps[0].observation.cards["bear"]
+    assert check_trace(trace).verdict is Verdict.PASSED
