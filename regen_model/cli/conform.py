@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -31,6 +32,9 @@ from regen_model.conform.case import Case, CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, Verdict
+
+if TYPE_CHECKING:
+    from regen_model.html.page import Page
 
 
 def register(app: typer.Typer) -> None:
@@ -78,18 +82,33 @@ def check_trace_command(
             "'z3', or 'auto' (enumeration, then z3 at a step it cannot explain)."
         ),
     ] = Resolver.AUTO,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(
+            "--map",
+            help="A mapping file (YAML/JSON) for a trace in another vocabulary, e.g. Quint's "
+            "(docs/itf.md).",
+            show_default=False,
+        ),
+    ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write the report as a self-contained HTML page."),
+    ] = None,
 ) -> None:
     """Check that some run of the specification explains a trace (exit 0 passed, 1 failed,
     4 unknown, 5 vacuous, 2 bad file)."""
     from regen_model.conform.itf import read_trace
+    from regen_model.conform.itf_map import load_map
     from regen_model.conform.report import render_trace_report
     from regen_model.conform.solve import RESOLVERS
     from regen_model.conform.trace_check import check_trace
+    from regen_model.html.pages import trace_page
 
     err = Console(stderr=True, highlight=False)
     try:
         rule_set = parse_rules(rules)
-        trace = read_trace(file)
+        trace = read_trace(file, load_map(mapping) if mapping is not None else None)
     except UnknownEngine as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
@@ -102,6 +121,8 @@ def check_trace_command(
     report = check_trace(
         trace, rule_set, resolver=RESOLVERS[resolver.value](), max_frontier=max_frontier
     )
+    if html is not None:
+        _write_page(html, err, lambda: trace_page(report, trace))
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
@@ -158,6 +179,10 @@ def crosscheck_command(
         typer.Option(help="Run a Python engine in a child process (so a hang can be cut)."),
     ] = False,
     max_steps: Annotated[int, typer.Option(help="Most actions per random scenario.")] = 20,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write the report as a self-contained HTML page."),
+    ] = None,
 ) -> None:
     """Run scenarios on the reference engine and on ENGINE, compare every step, shrink each
     divergence (exit 0 agree, 6 diverge, 7 engine failed, 5 nothing compared)."""
@@ -166,6 +191,7 @@ def crosscheck_command(
     from regen_model.conform.generate import random_cases as draw_random
     from regen_model.conform.jsonl import JsonlAdapter
     from regen_model.conform.report import render_crosscheck
+    from regen_model.html.pages import crosscheck_page
 
     out_console = Console(highlight=False, stderr=json_output)
     err = Console(stderr=True, highlight=False)
@@ -243,6 +269,8 @@ def crosscheck_command(
             shrink_findings=shrink,
             on_result=advance,
         )
+    if html is not None:
+        _write_page(html, err, lambda: crosscheck_page(report))
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
@@ -252,6 +280,13 @@ def crosscheck_command(
     raise typer.Exit(
         _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
     )
+
+
+def _write_page(path: Path, err: Console, page: Callable[[], Page]) -> None:
+    from regen_model.html import write
+
+    write(path, page())
+    err.print(f"HTML page: {path}", markup=False, highlight=False)
 
 
 def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:

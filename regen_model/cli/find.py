@@ -69,10 +69,16 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(help="Solver resource limit per query.")
         ] = Budget.rlimit,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the run as a self-contained HTML page."),
+        ] = None,
     ) -> None:
         """Find the shortest run to what QUERY describes (0 found, 1 none, 7 disagreement)."""
         raise typer.Exit(
-            run_find(query, example_name, list_examples, depth, scope, out, rlimit, json_output)
+            run_find(
+                query, example_name, list_examples, depth, scope, out, rlimit, json_output, html
+            )
         )
 
 
@@ -85,6 +91,7 @@ def run_find(
     out: Path | None,
     rlimit: int,
     json_output: bool,
+    html: Path | None = None,
 ) -> int:
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
@@ -140,6 +147,12 @@ def run_find(
     if result.found is Found.FOUND and out is not None and result.replayed is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(dumps(to_itf(result.replayed, meta)) + "\n", encoding="utf-8")
+    if html is not None:
+        from regen_model.html import write
+        from regen_model.html.pages import find_page
+
+        write(html, find_page(result, meta, max_depth))
+        err.print(f"HTML page: {html}", markup=False, highlight=False)
     if json_output:
         sys.stdout.write(json.dumps(document(result, meta, max_depth), indent=2) + "\n")
     else:

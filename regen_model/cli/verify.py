@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -42,12 +43,18 @@ def register(app: typer.Typer) -> None:
         json_output: Annotated[
             bool, typer.Option("--json", help="Print one JSON document instead of tables.")
         ] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the results as a self-contained HTML page."),
+        ] = None,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
-        raise typer.Exit(verify_sections(section or [], json_output=json_output))
+        raise typer.Exit(verify_sections(section or [], json_output=json_output, html=html))
 
 
-def verify_sections(selected: list[str], *, json_output: bool = False) -> int:
+def verify_sections(
+    selected: list[str], *, json_output: bool = False, html: Path | None = None
+) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
         Console(stderr=True).print(
@@ -66,6 +73,12 @@ def verify_sections(selected: list[str], *, json_output: bool = False) -> int:
             out.print(_table(section, rows))
     verdicts = [r.verdict for _, rows, _ in results for r in rows]
     code = exit_code(verdicts)
+    if html is not None:
+        from regen_model.html import write
+        from regen_model.html.pages import verify_page
+
+        write(html, verify_page(results, worst(verdicts)))
+        Console(stderr=True).print(f"HTML page: {html}", markup=False, highlight=False)
     if json_output:
         sys.stdout.write(json.dumps(_document(results, verdicts, code), indent=2) + "\n")
     else:

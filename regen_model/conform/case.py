@@ -27,7 +27,9 @@ from regen_model.conform.observe import FieldDiff, Observation, compare, project
 from regen_model.conform.start import Start
 from regen_model.engine import EngineError, step
 from regen_model.model.actions import Action
+from regen_model.model.events import Event
 from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState
 from regen_model.verdicts import Verdict
 
 
@@ -191,17 +193,36 @@ def _since(t0: float) -> float:
     return time.perf_counter() - t0
 
 
-def legal_actions(case: Case, rules: Rules = CORRECT) -> tuple[Action, ...]:
-    """The case's actions that the reference accepts in sequence (the others are skipped)."""
+@dataclass(frozen=True)
+class ReferenceRun:
+    """The reference engine's run of a case: ``states[0]`` is the start, ``actions[i]``
+    (a legal one) with ``events[i]`` leads to ``states[i + 1]``."""
+
+    states: tuple[GameState, ...]
+    actions: tuple[Action, ...]
+    events: tuple[tuple[Event, ...], ...]
+
+
+def reference_run(case: Case, rules: Rules = CORRECT) -> ReferenceRun:
+    """Run the case on the reference engine; actions the rules reject are skipped, as
+    ``run_case`` does."""
     state = case.start.build()
-    kept = []
+    states, actions, events = [state], [], []
     for action in case.actions:
         try:
-            state = step(state, action, rules).state
+            result = step(state, action, rules)
         except EngineError:
             continue
-        kept.append(action)
-    return tuple(kept)
+        state = result.state
+        states.append(state)
+        actions.append(action)
+        events.append(result.events)
+    return ReferenceRun(tuple(states), tuple(actions), tuple(events))
+
+
+def legal_actions(case: Case, rules: Rules = CORRECT) -> tuple[Action, ...]:
+    """The case's actions that the reference accepts in sequence (the others are skipped)."""
+    return reference_run(case, rules).actions
 
 
 # --- storage as ITF traces -------------------------------------------------------------------------
@@ -215,16 +236,12 @@ def to_trace(
 ) -> dict[str, Any]:
     """The case as an ITF trace: the reference's observations (or ``observed``: what another
     engine reported, aligned with the legal actions) after each legal action."""
-    state = case.start.build()
-    initial = project(state)
-    steps: list[tuple[Action | None, Observation]] = []
-    for action in case.actions:
-        try:
-            res = step(state, action, rules)
-        except EngineError:
-            continue
-        state = res.state
-        steps.append((action, project(res.state, res.events)))
+    run = reference_run(case, rules)
+    initial = project(run.states[0])
+    steps: list[tuple[Action | None, Observation]] = [
+        (action, project(state, events))
+        for action, state, events in zip(run.actions, run.states[1:], run.events, strict=True)
+    ]
     if observed is not None:
         initial = observed[0]
         steps = [(a, o) for (a, _), o in zip(steps, observed[1:], strict=False)]

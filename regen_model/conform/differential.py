@@ -182,7 +182,8 @@ def result_json(r: CaseResult) -> dict[str, Any]:
     }
 
 
-def _same_kind(original: Divergence) -> Callable[[Divergence | None], bool]:
+def same_kind(original: Divergence) -> Callable[[Divergence | None], bool]:
+    """ "Still the same divergence": one on at least one of the same fields."""
     fields = set(original.signature()[1:])
 
     def same(d: Divergence | None) -> bool:
@@ -282,7 +283,7 @@ def _finding(
 ) -> Finding:
     first = results[0]
     assert first.divergence is not None
-    same = _same_kind(first.divergence)
+    same = same_kind(first.divergence)
     case = _cut_after(first.case, first.divergence.step, rules)
 
     def still_diverges(c: Case) -> bool:

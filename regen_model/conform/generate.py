@@ -17,7 +17,7 @@ answer is drawn too, independently for each player (so the answer of the player 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
@@ -55,18 +55,21 @@ class RandomChooser:
 
 
 class HypothesisChooser:
-    def __init__(self, data: Any) -> None:
+    """Draws through Hypothesis: ``draw`` is ``st.data()``'s ``data.draw`` or the ``draw`` of
+    an ``@st.composite`` strategy (``regen_model.testing``), so failures shrink."""
+
+    def __init__(self, draw: Callable[[Any], Any]) -> None:
         from hypothesis import strategies as st
 
         self._st = st
-        self.data = data
+        self.draw = draw
 
     def integer(self, lo: int, hi: int) -> int:
-        value: int = self.data.draw(self._st.integers(lo, hi))
+        value: int = self.draw(self._st.integers(lo, hi))
         return value
 
     def pick(self, items: Sequence[T]) -> T:
-        value: T = self.data.draw(self._st.sampled_from(items))
+        value: T = self.draw(self._st.sampled_from(items))
         return value
 
 
@@ -378,7 +381,7 @@ def random_cases(n: int, seed: int, max_steps: int = 20, corpus: Sequence[Case] 
         # and of the walk come from a Random it seeds, ten times cheaper per draw.
         i = len(out)
         case, _ = draw_case(
-            HypothesisChooser(data),
+            HypothesisChooser(data.draw),
             f"random-{seed}-{i}",
             f"random:seed={seed}#{i}",
             max_steps,

@@ -150,6 +150,10 @@ def verify_rows(m: Matrix) -> list[Row]:
                 r.seconds,
                 (("killed by", by), ("states", str(r.states))),
                 "" if r.killed else "no invariant and no scenario catches this mutant",
+                data={
+                    "kills": {k.invariant: (k.length, k.describe()) for k in r.kills},
+                    "scenarios": len(r.scenarios),
+                },
             )
         )
     for inv in m.invariants:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from regen_model.verdicts import Verdict
 
@@ -26,6 +27,7 @@ class Row:
     seconds: float
     details: tuple[tuple[str, str], ...] = ()
     message: str = ""
+    data: dict[str, Any] = field(default_factory=dict, compare=False)  # for pictures (--html)
 
 
 @dataclass(frozen=True)

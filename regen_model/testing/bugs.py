@@ -1,4 +1,6 @@
-"""Realistic engine bugs, as adapters wrapping the reference engine (for test_power.py).
+"""Realistic engine bugs, as adapters wrapping the reference engine: what the cross-checker
+must catch (``tests/conform/test_power.py``) and what the pytest plugin's worked example
+catches (``examples/pytest_plugin``, docs/testing.md).
 
 Each bug is one an engine author could plausibly write and one the rule mutants of
 ``model.enums.Mutant`` do not already cover. They are built by transforming the action before
