@@ -302,9 +302,15 @@ def scripts() -> tuple[Script, ...]:
                 _block(1, ("myr", "dreadmaw"), ("rats", "dreadmaw")),
                 _damage("effect", 2, "myr"),
                 _damage("effect", 1, "dreadmaw"),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(A.Division("dreadmaw", (("rats", 1), ("player", 5))),),
+                ),
+                *_pass(0, 1),
             ),
             step=Step.BEGIN_COMBAT,
-            also=_EDITIONS,
+            also=(Edition.PRE_M10,),
         ),
         Script(
             "untap-under-another-controller",
