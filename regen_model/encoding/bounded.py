@@ -246,6 +246,9 @@ QUICK_AGREEMENT = AgreementScope(
 SCRIPTS = SeedSource("scripts", "the written seed runs (encoding/seeds.py)")
 COVER_SCRIPTS = SeedSource("cover-scripts", "the cover check's scripted guide runs")
 COVER_GUIDES = SeedSource("cover-guides", "the cover check's explorer guide runs")
+COVER_WITNESSES = SeedSource(
+    "cover-witnesses", "the cover check's witness of every clause branch (guide runs or BMC)"
+)
 
 # Every branch of both views, from seed runs rather than a big search (``seeds.py``): each
 # state of each seed with the first candidate of each action kind, filtered and unfiltered
@@ -257,13 +260,15 @@ SEEDED_RUNS = (
 )
 SEEDED_AGREEMENT = AgreementScope(AGREEMENT_FRAME_SCOPE, SEEDED_RUNS)
 
-# Everything: the breadth-first searches, the seeds, and the cover check's explorer runs.
+# Everything: the breadth-first searches, the seeds, the cover check's explorer runs and its
+# witnesses of every clause branch (found by the solver where no guide run shows one).
 FULL_AGREEMENT = AgreementScope(
     AGREEMENT_FRAME_SCOPE,
     (
         *DEFAULT_AGREEMENT.runs,
         *SEEDED_RUNS,
         AgreementRun("cover-guides", COVER_GUIDES, ActionFamily.ALL, 1, None, per_kind=2),
+        AgreementRun("cover-witnesses", COVER_WITNESSES, ActionFamily.ALL, 1, None, per_kind=2),
     ),
 )
 

@@ -17,7 +17,10 @@ seed is reachable by construction. Every state along a seed is then searched fro
 * ``cover-scripts``: the scripted guide runs of the cover check (``checks.cover``), each
   written to witness a clause branch;
 * ``cover-guides``: the cover check's explorer runs, the shortest engine run whose last step
-  cites each clause (some seconds to compute; the ``full`` preset only).
+  cites each clause (some seconds to compute; the ``full`` preset only);
+* ``cover-witnesses``: the cover check's witness of every clause branch of the relation,
+  from those guide runs or found by the solver (bounded model checking), replayed on the
+  engine (a minute or more; the ``full`` preset only).
 """
 
 from __future__ import annotations
@@ -813,8 +816,27 @@ def _cover_guides(scope: Scope) -> list[Seed]:
     return [seed for _, seed in runs.values()]
 
 
+def _cover_witnesses(scope: Scope) -> list[Seed]:
+    """The cover check's witness of every clause branch, from its guide runs or found by
+    bounded model checking (a minute or more: the ``full`` preset only), each replayed on the
+    engine by the cover check before it is returned."""
+    from regen_model.checks.cover import guide_runs, witnesses
+    from regen_model.checks.sections import COVER_DEPTH
+    from regen_model.checks.solver import Budget
+    from regen_model.checks.systems import COVER_SCOPE, regen_system
+
+    found = witnesses(
+        regen_system(COVER_SCOPE), COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE)
+    )
+    return [
+        Seed(f"cover witness for {clause}", w.run.states, w.run.actions)
+        for clause, w in sorted(found.items())
+    ]
+
+
 SOURCES: dict[str, Callable[[Scope], list[Seed]]] = {
     "scripts": _scripts,
     "cover-scripts": _cover_scripts,
     "cover-guides": _cover_guides,
+    "cover-witnesses": _cover_witnesses,
 }

@@ -98,3 +98,29 @@ def test_every_script_says_why_it_exists() -> None:
     names = [s.name for s in scripts()]
     assert len(names) == len(set(names))
     assert all(len(s.why) > 30 for s in scripts())
+
+
+def test_agree_reports_coverage_and_exits_vacuous_when_incomplete() -> None:
+    """``regen-model agree`` on a search that misses branches: VACUOUS (exit 5) naming them;
+    without the measurement the same search is PROVED; ``--json`` lists every branch."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from regen_model.cli import _register_all, app
+
+    if not app.registered_commands:
+        _register_all()
+    runner = CliRunner()
+    args = ["agree", "--scope", "quick", "-r", "effects", "-w", "1"]
+    measured = runner.invoke(app, args)
+    assert measured.exit_code == 5, measured.output
+    assert "never exercised" in measured.output and "branches exercised" in measured.output
+    assert runner.invoke(app, [*args, "--no-coverage"]).exit_code == 0
+    doc = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    engine = doc["coverage"]["engine"]
+    assert (
+        engine["exercised"]
+        < engine["reachable"]
+        == len([b for b in engine["branches"] if "unreachable" not in b])
+    )
