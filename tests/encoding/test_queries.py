@@ -49,7 +49,7 @@ def test_the_covering_proof_and_the_direct_query_agree() -> None:
 
     system = RegenSystem(scope=ONE_SLOT)
     loose = _LooseSystem(scope=ONE_SLOT)
-    for kind in ("destroy", "check-sba", "cleanup"):
+    for kind in ("destroy", "cleanup"):
         assert determinism(system, kind).verdict is Verdict.PROVED
         assert two_successors(system, kind).verdict is Verdict.PROVED
     assert two_successors(loose, "destroy").verdict is Verdict.VIOLATED
