@@ -199,13 +199,30 @@ class RelationSite:
         return (self.module, self.line, self.col)
 
 
-def _cited(node: ast.AST, known: frozenset[str]) -> tuple[str, ...]:
-    found = [
-        n.value
-        for n in ast.walk(node)
+def _citations(tree: ast.Module, known: frozenset[str]) -> list[tuple[int, str]]:
+    """(line, clause ID) of every string literal of ``tree`` that is a clause ID."""
+    return sorted(
+        (n.lineno, n.value)
+        for n in ast.walk(tree)
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in known
-    ]
-    return tuple(dict.fromkeys(found))
+    )
+
+
+def _cited(fn: ast.AST, citations: list[tuple[int, str]]) -> tuple[str, ...]:
+    """The clause IDs cited between the first and last line of ``fn``."""
+    first, last = getattr(fn, "lineno", 0), getattr(fn, "end_lineno", 0) or 0
+    return tuple(dict.fromkeys(c for line, c in citations if first <= line <= last))
+
+
+def _segment(lines: list[str], node: ast.expr) -> str:
+    """The source of ``node`` on one line (``ast.get_source_segment`` re-splits the file)."""
+    end = node.end_lineno or node.lineno
+    parts = lines[node.lineno - 1 : end]
+    if not parts:
+        return ""
+    parts[-1] = parts[-1][: node.end_col_offset]
+    parts[0] = parts[0][node.col_offset :]
+    return " ".join(" ".join(parts).split())
 
 
 def _functions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
@@ -255,12 +272,13 @@ def relation_sites() -> tuple[RelationSite, ...]:
     known = frozenset(catalog().clauses)
     out: list[RelationSite] = []
     trees = _trees(ENCODING_DIR, NOT_RULES)
-    sources = {name: (ENCODING_DIR / name).read_text() for name in trees}
+    lines = {name: (ENCODING_DIR / name).read_text().splitlines() for name in trees}
     mutant = _mutant_code(trees)
     for module, tree in trees.items():
         owner: dict[int, tuple[str, tuple[str, ...]]] = {}
+        citations = _citations(tree, known)
         for qual, fn in _functions(tree):
-            cited = _cited(fn, known)
+            cited = _cited(fn, citations)
             for node in ast.walk(fn):
                 if isinstance(node, ast.Call):
                     owner[id(node)] = (qual, cited)  # innermost function wins (visited last)
@@ -294,7 +312,7 @@ def relation_sites() -> tuple[RelationSite, ...]:
                     qual,
                     name,
                     own or cited,
-                    " ".join((ast.get_source_segment(sources[module], node) or name).split()),
+                    _segment(lines[module], node) or name,
                 )
             )
     return tuple(sorted(out, key=lambda s: (s.module, s.line, s.col)))
@@ -423,8 +441,9 @@ def _engine_clauses() -> dict[tuple[str, str], tuple[str, ...]]:
     out = {}
     for path in sorted(ENGINE_DIR.glob("*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
+        citations = _citations(tree, known)
         for qual, fn in _functions(tree):
-            out[(path.name, qual)] = _cited(fn, known)
+            out[(path.name, qual)] = _cited(fn, citations)
     return out
 
 

@@ -478,6 +478,8 @@ def scripts() -> tuple[Script, ...]:
                 (0, A.DealDamage(source="effect", shares=(A.DamageShare(1, "bears", 0),))),
                 (0, A.Destroy(targets=("bears", "bears"))),
                 (4, _damage("bears", 1, "troll")),
+                (4, A.Sacrifice(target="bears")),
+                (4, A.Destroy(targets=("bears",))),
                 (4, _damage("troll", 1, "troll", controller=1)),
                 (0, A.CreateShield(target="troll", rider=GC, creator=1)),
             ),
