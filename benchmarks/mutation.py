@@ -17,7 +17,10 @@ queries. A change survives when all of them still pass.
   ``encoding/`` listed in ``[tool.mutmut] only_mutate``, in a persistent copy of the tree
   (``--workdir``, default ``out/mutation``), under ``nice -n 10``. mutmut remembers results,
   so a run can be stopped and resumed, and ``--module`` and ``--every K`` (every K-th mutant
-  of each function, by name) split the work. Nothing is written to the real tree.
+  of each function, by name) split the work. Nothing is written to the real tree. The
+  agreement check runs in one process there (``REGEN_AGREEMENT_WORKERS=1``): mutmut learns
+  which tests reach a function from the calls it sees in its own process, and a check run
+  in worker processes would leave the relation's functions with no test but the queries.
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
   ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) set
@@ -52,6 +55,7 @@ FAST_CHECKS = (
     "tests/unit",
     "tests/props/test_props_rules.py",
     "tests/encoding/test_queries.py",
+    "tests/encoding/test_relation_labels.py",
 )
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -162,7 +166,9 @@ def _mutmut(workdir: Path, *args: str, check: bool = True) -> str:
         cwd=workdir,
         capture_output=True,
         text=True,
-        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+        # the agreement check in mutmut's own process: it records which tests call a function
+        # (and so which tests run for its mutants) only there, not in worker processes
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", REGEN_AGREEMENT_WORKERS="1"),
     )
     if check and proc.returncode != 0:
         raise SystemExit(

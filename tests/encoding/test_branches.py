@@ -9,6 +9,8 @@ and a walk that misses a branch makes its module's row VACUOUS.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from regen_model.encoding.bounded import (
@@ -31,7 +33,9 @@ from regen_model.verdicts import Verdict
 
 @pytest.fixture(scope="module")
 def seeded() -> AgreementReport:
-    return bounded_agreement(SEEDED_AGREEMENT, workers=2, measure=True)
+    # benchmarks/mutation.py sets 1: mutmut sees only the calls made in its own process
+    workers = int(os.environ.get("REGEN_AGREEMENT_WORKERS", "2"))
+    return bounded_agreement(SEEDED_AGREEMENT, workers=workers, measure=True)
 
 
 @pytest.fixture(scope="module")
