@@ -2,6 +2,7 @@
 
     python benchmarks/mutation.py changes [NAME...]
     python benchmarks/mutation.py mutmut [--module engine/zones.py ...] [--every K] [--max-children 2]
+    python benchmarks/mutation.py recheck NAME...
     python benchmarks/mutation.py report
 
 The fast checks (``FAST_CHECKS``, also ``[tool.mutmut]`` in pyproject.toml): the seeded
@@ -21,6 +22,9 @@ queries. A change survives when all of them still pass.
   agreement check runs in one process there (``REGEN_AGREEMENT_WORKERS=1``): mutmut learns
   which tests reach a function from the calls it sees in its own process, and a check run
   in worker processes would leave the relation's functions with no test but the queries.
+* ``recheck``: named mutants' diffs applied to fresh copies of the tree and the fast checks
+  run by this script instead of mutmut's runner (whose ``timeout`` verdicts a loaded
+  machine makes unreliable). Writes ``benchmarks/results/mutation-recheck.json``.
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
   ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) set
@@ -222,6 +226,53 @@ def _sampled(name: str, every: int) -> bool:
     return every <= 1 or int(name.rsplit("_", 1)[1]) % every == 1 % every
 
 
+def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
+    """Each named mutant's diff (``mutmut show``) applied to a fresh copy of the tree and the
+    fast checks run there by this script (no mutmut runner, no test selection, a generous
+    timeout): what mutmut's verdict (often ``timeout`` on a loaded machine) really is."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
+        base = Path(tmp) / "base"
+        copy_tree(base)
+        for name in args.names:
+            diff = _mutmut(args.workdir, "show", name)
+            diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
+            tree = Path(tmp) / "tree"
+            shutil.copytree(base, tree)
+            subprocess.run(
+                ["patch", "-p0", "--quiet"], cwd=tree, input=diff + "\n", text=True, check=True
+            )
+            passed, seconds, tail = run_checks(tree)
+            rows.append(
+                {
+                    "mutant": name,
+                    "mutmut": results(args.workdir).get(name, "?"),
+                    "killed": not passed,
+                    "by": "" if passed else _failed_test(tail),
+                    "seconds": round(seconds, 1),
+                    "diff": [
+                        ln
+                        for ln in diff.splitlines()
+                        if ln[:1] in "+-" and ln[:3] not in ("+++", "---")
+                    ],
+                }
+            )
+            console.log(f"{name}: {'killed' if not passed else 'SURVIVED'} ({seconds:.0f} s)")
+            shutil.rmtree(tree)
+    earlier = RESULTS / "mutation-recheck.json"
+    kept = json.loads(earlier.read_text())["mutants"] if earlier.exists() else []
+    ran = {r["mutant"] for r in rows}
+    _write(
+        "mutation-recheck.json",
+        {
+            "format": "regen-model/bench-mutation-recheck",
+            "version": 1,
+            "checks": FAST_CHECKS,
+            "mutants": [r for r in kept if r["mutant"] not in ran] + rows,
+        },
+    )
+
+
 def cmd_report(args: argparse.Namespace, console: Console) -> None:
     found = results(args.workdir)
     equivalents = _equivalents()
@@ -310,6 +361,9 @@ def main() -> None:
     mm.add_argument("--every", type=int, default=1, help="every K-th mutant of each function")
     mm.add_argument("--max-children", type=int, default=2)
     mm.add_argument("--batch", type=int, default=40)
+    rc = sub.add_parser("recheck", help="apply named mutants and run the fast checks here")
+    rc.add_argument("names", nargs="+")
+    rc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     rp = sub.add_parser("report", help="scores and survivors from the work directory")
     rp.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     args = parser.parse_args()
@@ -318,6 +372,8 @@ def main() -> None:
         cmd_changes(args.names, console)
     elif args.command == "mutmut":
         cmd_mutmut(args, console)
+    elif args.command == "recheck":
+        cmd_recheck(args, console)
     else:
         cmd_report(args, console)
 
