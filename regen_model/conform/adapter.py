@@ -245,6 +245,11 @@ class ReferenceAdapter:
         self._state = state
         self._events = ()
 
+    def resync(self, state: GameState) -> bool:
+        self._state = state
+        self._events = ()
+        return True
+
     @property
     def state(self) -> GameState:
         if self._state is None:
