@@ -62,7 +62,7 @@ def _marked_damage(t: Transition) -> bool:
     an engine that applies damage and its lethality as one operation has none."""
     before, _, after, events = t
     checked = before is None or any(e.kind is EventKind.SBA_CHECK for e in events)
-    return checked and any(c.damage > 0 for c in after.cards if c.on_battlefield)
+    return checked and any(c.damage > 0 or c.deathtouched for c in after.cards if c.on_battlefield)
 
 
 def _borrowed(t: Transition) -> bool:
@@ -84,6 +84,14 @@ def _destroy_several(t: Transition) -> bool:
 
 def _damage_rider(t: Transition) -> bool:
     return isinstance(t[1], A.DealDamage) and t[1].cant_regen
+
+
+def _damage_keywords(t: Transition) -> bool:
+    return isinstance(t[1], A.DealDamage) and bool(t[1].keywords) and not t[1].combat
+
+
+def _keyword_removal(t: Transition) -> bool:
+    return isinstance(t[1], A.GrantKeyword) and t[1].remove
 
 
 def _damage_to_trigger(t: Transition) -> bool:
@@ -156,10 +164,15 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "attachments": ("an Aura or Equipment is on the battlefield", _attachments),
     "destroy-several": ("one destroy effect destroys several permanents at once", _destroy_several),
     "damage-rider": ('damage with a "can\'t be regenerated" rider as an effect', _damage_rider),
+    "damage-keywords": (
+        "an effect (not combat) deals damage with deathtouch, wither or infect",
+        _damage_keywords,
+    ),
     "damage-to-trigger": (
         "an effect deals damage to a permanent with a damage trigger",
         _damage_to_trigger,
     ),
+    "keyword-removal": ("an effect takes a keyword away", _keyword_removal),
     "triggers": ("a triggered ability triggers", _triggers),
     "responses": ("a spell or ability is put on the stack above another one", _responses),
     "legend-duplicates": (
