@@ -96,8 +96,8 @@ def build(state: GameState, spells: Sequence[tuple[int, str]]) -> Board:
         for card in state.cards:
             if names[state.setup.owners[card.slot]] == p:
                 order.append(("card", state.setup.handles[card.slot]))
-        for who, spell in spells:
-            if names[who] == p:
+        for seat, spell in spells:
+            if names[seat] == p:
                 boards[p]["hand"].append(spell)
                 order.append(("spell", f"{p}\t{spell}"))
         boards[p]["library"] = 0
