@@ -50,7 +50,7 @@ from regen_model.model.enums import COMBAT_STEPS
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
 
-DEFAULT_CANDIDATES = 4
+DEFAULT_CANDIDATES = 8
 DEFAULT_CUSTOM = 20  # percent of the cards of a fresh start built by ``generate.custom_template``
 # The fields of a permanent's state that make a context when set (``Card``'s own fields, so a
 # field added to the model only needs adding here to count).
