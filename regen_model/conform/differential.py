@@ -262,6 +262,7 @@ class ShrinkJob:
     divergence: Divergence
     budget: int
     deadline: float | None  # time.monotonic() of the parent; workers share the clock
+    lacks: frozenset[str] = frozenset()  # a smaller case must stay inside the engine's features
 
 
 @dataclass(frozen=True)
@@ -282,6 +283,8 @@ def shrink_case(
     case = _cut_after(job.case, job.divergence.step, rules)
 
     def still_diverges(c: Case) -> bool:
+        if job.lacks and outside(c, job.lacks) is not None:
+            return False
         r = engine.run(c, rules, known=known)
         return (
             r.outcome is Outcome.DIVERGED
@@ -436,6 +439,7 @@ def crosscheck(
             workers=workers,
             engine_spec=engine_spec,
             out_dir=out_dir,
+            lacks=lacks,
         )
         if stream is not None:
             for finding in report.findings:
@@ -466,11 +470,12 @@ def _findings(
     workers: int,
     engine_spec: str | None,
     out_dir: Path | None,
+    lacks: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """Shrink every divergent case and group them by the shrunk case's signature."""
     deadline = None if seconds is None else time.monotonic() + seconds
     jobs = [
-        ShrinkJob(r.case, r.divergence, budget if shrink else 0, deadline)
+        ShrinkJob(r.case, r.divergence, budget if shrink else 0, deadline, lacks)
         for r in divergent
         if r.divergence is not None
     ]

@@ -87,7 +87,20 @@ def _damage_rider(t: Transition) -> bool:
 
 
 def _damage_keywords(t: Transition) -> bool:
-    return isinstance(t[1], A.DealDamage) and bool(t[1].keywords) and not t[1].combat
+    """Deathtouch, wither or infect damage from an effect: named on the action, or had by the
+    permanent the action names as its source."""
+    before, action = t[0], t[1]
+    if not isinstance(action, A.DealDamage) or action.combat:
+        return False
+    if action.keywords:
+        return True
+    if before is None or action.source not in before.setup.handles:
+        return False
+    card = before.card(action.source)
+    return bool(keywords(before, card) & _DAMAGE_KEYWORDS)
+
+
+_DAMAGE_KEYWORDS = frozenset({Keyword.DEATHTOUCH, Keyword.WITHER, Keyword.INFECT})
 
 
 def _keyword_removal(t: Transition) -> bool:

@@ -106,6 +106,7 @@ class PythonMtgAdapter:
         self._hint: tuple[GameState, tuple[A.Action, ...]] | None = None
         self._held: list[A.Action] = []  # casts and activations waiting to resolve
         self._damage: list[A.DealDamage] = []  # effect damage waiting for a check
+        self._effects = 0  # effect actions so far (each is its own source in python-mtg)
 
     @property
     def version(self) -> str:
@@ -132,6 +133,7 @@ class PythonMtgAdapter:
         self._state = state
         self._held = []
         self._damage = []
+        self._effects = 0
 
     def apply(self, action: A.Action) -> None:
         raise StepUnsupported("python-mtg is driven step by step (apply_step)")
@@ -178,6 +180,10 @@ class PythonMtgAdapter:
             self._held.append(action)
         elif isinstance(action, A.DealDamage):
             self._damage_players(action)
+            if action.cant_regen:  # the rider applies as the damage is dealt, lethal or not
+                for share in action.shares:
+                    if share.card is not None:
+                        pm.setdefault("cant_be_regenerated", set()).add((board.ids[share.card],))
             if any(share.card is not None for share in action.shares):
                 self._damage.append(action)
         elif isinstance(action, A.DeclareAttackers):
@@ -308,8 +314,6 @@ class PythonMtgAdapter:
             if share.amount <= 0 or share.card is None:
                 continue
             tid = board.ids[share.card]
-            if action.cant_regen:
-                pm.setdefault("cant_be_regenerated", set()).add((tid,))
             driver._apply_damage(pm, action.source, share.amount, f"creature_fixed:{tid}", owner)
 
     def _damage_players(self, action: A.DealDamage) -> None:
@@ -329,6 +333,8 @@ class PythonMtgAdapter:
         pm = board.state
         assert self._state is not None
         me = self._state.setup.player_names[self._state.active]
+        self._effects += 1
+        label = f"effect{self._effects}"  # python-mtg keys a continuous effect by its source
 
         def verb(name: str, payload: str, handle: str) -> None:
             out = driver.run(pm, ["cant_be_destroyed", "controls"])
@@ -336,7 +342,7 @@ class PythonMtgAdapter:
             owner_of = {c: p for (p, c) in out["controls"]}
             driver._apply_target_verb(
                 pm,
-                "effect",
+                label,
                 "spell",
                 name,
                 payload,
@@ -371,7 +377,7 @@ class PythonMtgAdapter:
             if action.counter is CounterKind.SHIELD:
                 raise StepUnsupported("python-mtg has no shield counters")
             kind = "p1p1" if action.counter is CounterKind.PLUS else "m1m1"
-            driver._bump_counter(pm, board.ids[action.target], kind, 1)
+            driver._bump_counter(pm, board.ids[action.target], kind, action.amount)
         else:
             raise StepUnsupported(f"python-mtg has no {action.kind} effect")
         if step_of(pm) not in STEP_ORDER:  # pragma: no cover - python-mtg's own steps only
