@@ -14,7 +14,9 @@ never the rules that made it happen) and does each thing with python-mtg's own f
   or the ability row python-mtg built from the Oracle text is put on its stack and resolved;
 * damage dealt by an effect is held until the specification checks state-based actions (a
   player would receive priority, or the check action), then dealt by python-mtg's
-  ``_apply_damage`` for a fixed creature, which decides lethality at once;
+  ``_apply_damage`` for a fixed creature, which decides lethality at once (damage the
+  specification's cleanup removes before any check is dropped); at each check python-mtg's
+  own derived zone changes are applied (``_check``);
 * when the specification begins a step, python-mtg's driver is advanced to it
   (``env._advance_one``, which performs the turn-based actions of each step it leaves); combat
   damage is dealt when the specification deals it, and cleanup's effects end when the
@@ -82,6 +84,11 @@ LACKS = frozenset(
         "spell:Act of Treason",
         "spell:Debt of Loyalty",
         "keyword-removal",  # no effect takes a keyword away
+        # Cards whose Oracle text (python-mtg's source) differs from the model's built-in card
+        # (PM-02; issue 11 brings the built-in cards in line with Oracle).
+        "card:Matopi Golem",
+        "card:Skeleton Scavengers",
+        "card:Wall of Essence",
     }
 )
 
@@ -157,7 +164,7 @@ class PythonMtgAdapter:
         while something waits on the stack: python-mtg has none to put it on)."""
         if state.stack or state.pending or self._board is None:
             return False
-        write_state(self._board, state)
+        write_state(self._board, state, position=False)
         self._held, self._damage = [], []
         self._state = state
         return True
@@ -176,7 +183,10 @@ class PythonMtgAdapter:
     def _apply(self, action: A.Action, spec: SpecStep) -> None:
         board = self._require()
         pm = board.state
-        if isinstance(action, A.CastSpell | A.ActivateAbility):
+        if isinstance(action, A.ActivateAbility):
+            self._ability_row(action)  # an ability python-mtg did not build is refused now
+            self._held.append(action)
+        elif isinstance(action, A.CastSpell):
             self._held.append(action)
         elif isinstance(action, A.DealDamage):
             self._damage_players(action)
@@ -245,6 +255,9 @@ class PythonMtgAdapter:
             from mtg import driver
 
             driver._end_of_turn(self._require().state)  # 514.2 as cleanup begins
+            # Held damage not yet dealt is gone with the marked damage cleanup removes: the
+            # specification never checked it, so python-mtg's lethality check never comes.
+            self._damage = []
 
     def _advance_to(self, target: str, *, new_turn: bool = False) -> None:
         """Advance python-mtg's driver until its game is in ``target`` (in the next turn when
@@ -293,14 +306,23 @@ class PythonMtgAdapter:
             pm["_forced"] = {}
             return
         assert isinstance(action, A.ActivateAbility)
-        source = board.ids[action.source]
-        rows = sorted(r for r in pm.get("activated_ability", ()) if r[1] == source)
-        if action.ability >= len(rows):
-            raise ActionRejected(f"python-mtg has no activated ability {action.ability} on it")
-        a, src, _cost, _taps, eff, amt, tgt = rows[action.ability]
+        a, src, _cost, _taps, eff, amt, tgt = self._ability_row(action)
         pm.setdefault("_ability_effect", {})[a] = (eff, int(amt), tgt, src, player)
         driver._stack_push(pm, a, player)
         driver._resolve_stack(pm, player, names)
+
+    def _ability_row(self, action: A.ActivateAbility) -> tuple[str, str, int, str, str, int, str]:
+        """The row python-mtg built from the Oracle text for the ``action.ability``-th activated
+        ability of its source (rows in id order, as the card lists them)."""
+        board = self._require()
+        source = board.ids[action.source]
+        rows = sorted(r for r in board.state.get("activated_ability", ()) if r[1] == source)
+        if action.ability >= len(rows):
+            raise ActionRejected(
+                f"python-mtg built no activated ability {action.ability} for {action.source}"
+            )
+        row: tuple[str, str, int, str, str, int, str] = rows[action.ability]
+        return row
 
     def _deal(self, action: A.DealDamage) -> None:
         from mtg import driver

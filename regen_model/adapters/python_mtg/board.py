@@ -134,14 +134,17 @@ def _owner(state: GameState, handle: str) -> str:
     return state.setup.player_names[state.setup.owners[state.setup.slot_of(handle)]]
 
 
-def write_state(board: Board, state: GameState) -> None:
+def write_state(board: Board, state: GameState, *, position: bool = True) -> None:
     """Put our ``state``'s fields into python-mtg's relations (the board already has the cards:
-    ``build``, or a resync to the specification's state in the middle of a case)."""
+    ``build``, or a resync to the specification's state in the middle of a case). Without
+    ``position`` the turn position is left alone: in a resync python-mtg's driver stays where
+    the adapter moved it (after a declaration it is already past the declaring step)."""
     pm, ids = board.state, board.ids
     names = state.setup.player_names
-    pm["current_step"] = {(STEP_NAMES[state.step],)}
-    pm["active_player"] = {(names[state.active],)}
-    pm["_turn"] = state.turn - 1
+    if position:
+        pm["current_step"] = {(STEP_NAMES[state.step],)}
+        pm["active_player"] = {(names[state.active],)}
+        pm["_turn"] = state.turn - 1
     pm["life"] = {(names[i], p.life) for i, p in enumerate(state.players)}
     for rel in ("on_battlefield", "graveyard", "exile", "tapped", "counter", "attacks", "blocks"):
         pm[rel] = {row for row in pm.get(rel, set()) if not _mentions(row, ids.values())}
