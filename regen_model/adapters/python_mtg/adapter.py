@@ -131,7 +131,10 @@ class PythonMtgAdapter:
         return None
 
     def start(self, state: GameState) -> None:
-        actions = self._hint[1] if self._hint is not None and self._hint[0] == state else ()
+        # The framework asks ``supports`` right before ``start``; over JSON lines the two states
+        # are rebuilt separately, so the hint is matched by the game's setup.
+        hinted = self._hint is not None and self._hint[0].setup == state.setup
+        actions = self._hint[1] if hinted and self._hint is not None else ()
         spells = [(a.player, a.name) for a in actions if isinstance(a, A.CastSpell)]
         try:
             self._board = build(state, spells)
@@ -160,9 +163,12 @@ class PythonMtgAdapter:
         return read(self._require(), self._state)
 
     def resync(self, state: GameState) -> bool:
-        """Rebuild python-mtg's relations from the specification's ``state`` (not possible
-        while something waits on the stack: python-mtg has none to put it on)."""
-        if state.stack or state.pending or self._board is None:
+        """Rebuild python-mtg's relations from the specification's ``state``. Not while
+        something waits on the stack (python-mtg has none to put it on) or a combat is under way
+        (its driver keeps combat bookkeeping of its own between the declaration steps): the rest
+        of such a case is masked."""
+        in_combat = state.combat.declared or any(c.in_combat for c in state.cards)
+        if state.stack or state.pending or in_combat or self._board is None:
             return False
         write_state(self._board, state, position=False)
         self._held, self._damage = [], []
