@@ -26,7 +26,6 @@ import json
 import os
 import platform
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any

