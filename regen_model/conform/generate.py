@@ -417,6 +417,10 @@ def draw_case(
             if not lacked_in(transition_features((None, None, start.build(), ())), lacks):
                 break
             start = draw_start(w, swarm, custom=custom)
+        else:
+            if lacks:  # no luck: the same cards with every field at its default
+                plain = tuple(CardSpec(c.handle, c.template, c.owner) for c in start.cards)
+                start = replace(start, cards=plain)
     state = start.build()
     for action in prefix:
         state = step(state, action).state
