@@ -177,7 +177,7 @@ def crosscheck_command(
     ] = 2,
     candidates: Annotated[
         int, typer.Option(help="Candidates drawn per random scenario (the most novel is kept).")
-    ] = 8,  # guided.DEFAULT_CANDIDATES (not imported: the CLI loads commands lazily)
+    ] = 10,  # guided.DEFAULT_CANDIDATES (not imported: the CLI loads commands lazily)
     timeout: Annotated[
         float, typer.Option(help="Seconds per request for JSON-lines engines.")
     ] = 10.0,

@@ -143,7 +143,7 @@ def draw_swarm(c: Chooser, passes: int = 4) -> Swarm:
 
 # The card vocabulary a custom card is built from (``custom_template``): the model's own types,
 # keywords and abilities, so a card type or keyword added to the model is drawn with no change here.
-_CUSTOM_TYPES: tuple[frozenset[CardType], ...] = (
+CUSTOM_TYPES: tuple[frozenset[CardType], ...] = (
     frozenset({CardType.CREATURE}),
     frozenset({CardType.ARTIFACT, CardType.CREATURE}),
     frozenset({CardType.LAND, CardType.CREATURE}),  # a printed land creature (Dryad Arbor)
@@ -162,7 +162,7 @@ def custom_template(c: Chooser, index: int) -> CardTemplate:
     with a regeneration ability, a land creature)."""
     keywords = frozenset(k for k in _CUSTOM_KEYWORDS if chance(c, 12))
     abilities = (c.pick(_CUSTOM_ABILITIES),) if chance(c, 45) else ()
-    types = c.pick(_CUSTOM_TYPES)
+    types = c.pick(CUSTOM_TYPES)
     words = [w.value for w in sorted(types)] + sorted(k.value for k in keywords)
     return CardTemplate(
         name=f"Custom {index}",
@@ -176,10 +176,42 @@ def custom_template(c: Chooser, index: int) -> CardTemplate:
     )
 
 
-def draw_start(c: Chooser, swarm: Swarm, max_cards: int = 4, custom: int = 0) -> Start:
+@dataclass(frozen=True)
+class Focus:
+    """A combination a start is drawn for (``guided.py`` picks the ones not reached yet): one
+    card with ``keyword``, the rule ``edition``, and the ``step`` the game starts in."""
+
+    keyword: Keyword | None
+    edition: Edition
+    step: Step
+    types: frozenset[CardType] | None = None  # the extra card is a custom one of these types
+
+
+# Effects a focused case may always use: the ones regeneration is about.
+FOCUS_EFFECTS = ("deal-damage", "create-shield", "destroy", "make-unregenerable")
+
+
+def keyword_cards(keyword: Keyword, lacks: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The built-in creature cards with ``keyword`` printed on them (read off the card list)."""
+    return tuple(
+        name
+        for name, t in PERMANENT_CARDS.items()
+        if t.is_creature and keyword in t.keywords and f"card:{name}" not in lacks
+    )
+
+
+def draw_start(
+    c: Chooser,
+    swarm: Swarm,
+    max_cards: int = 4,
+    custom: int = 0,
+    focus: Focus | None = None,
+    lacks: frozenset[str] = frozenset(),
+) -> Start:
     """A random start: built-in cards from the swarm, and with ``custom`` > 0 that percentage of
-    the cards built by ``custom_template`` instead."""
-    edition = c.pick(list(Edition))
+    the cards built by ``custom_template`` instead. With ``focus``, its edition and step, and one
+    more card with its keyword (a built-in card that has it, else a custom one)."""
+    edition = c.pick(list(Edition)) if focus is None else focus.edition
     used: set[str] = set()
     cards: list[CardSpec] = []
     for k in range(c.integer(1, max_cards)):
@@ -223,7 +255,21 @@ def draw_start(c: Chooser, swarm: Swarm, max_cards: int = 4, custom: int = 0) ->
                 attached_to=c.pick(creatures),
             )
         )
+    if focus is not None and focus.types is not None and custom:
+        extra_type = replace(custom_template(c, len(cards) + 1), types=focus.types)
+        cards.append(CardSpec(_handle(extra_type.name, used), extra_type, c.integer(0, 1)))
+    if focus is not None and focus.keyword is not None:
+        names = keyword_cards(focus.keyword, lacks)
+        extra: CardTemplate | None = None
+        if names:
+            extra = PERMANENT_CARDS[c.pick(names)]
+        elif custom:
+            extra = replace(custom_template(c, len(cards) + 1), keywords=frozenset({focus.keyword}))
+        if extra is not None:
+            cards.append(CardSpec(_handle(extra.name, used), extra, owner=c.integer(0, 1)))
     step_ = c.pick((Step.MAIN1, Step.MAIN1, Step.BEGIN_COMBAT, Step.BEGIN_COMBAT, Step.END))
+    if focus is not None:
+        step_ = focus.step
     active = c.integer(0, 1)
     life = (20, 20) if chance(c, 85) else (c.integer(1, 4), c.integer(1, 4))
     return Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life)
@@ -395,6 +441,7 @@ def draw_case(
     *,
     lacks: frozenset[str] = frozenset(),
     custom: int = 0,
+    focus: Focus | None = None,
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -405,6 +452,11 @@ def draw_case(
     start that uses a lacked feature is drawn again (a few times), and the walk drops actions
     that would use one. The corpus must already be inside (the caller filters it)."""
     swarm = draw_swarm(c)
+    if lacks:  # cards the engine lacks are not drawn (the start would be left out)
+        usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
+        swarm = replace(swarm, cards=usable or ("Grizzly Bears",))
+    if focus is not None:
+        swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *FOCUS_EFFECTS))))
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     if corpus and chance(c, 50):
@@ -412,15 +464,19 @@ def draw_case(
         start, prefix = base.start, legal_actions(base)
         origin = f"{origin} from {base.name}"
     else:
-        start = draw_start(w, swarm, custom=custom)
+        start = draw_start(w, swarm, custom=custom, focus=focus, lacks=lacks)
         for _ in range(START_TRIES if lacks else 0):
             if not lacked_in(transition_features((None, None, start.build(), ())), lacks):
                 break
-            start = draw_start(w, swarm, custom=custom)
+            start = draw_start(w, swarm, custom=custom, focus=focus, lacks=lacks)
         else:
-            if lacks:  # no luck: the same cards with every field at its default
+            if lacks:  # no luck: the same cards with every field at its default, fewer if need be
                 plain = tuple(CardSpec(c.handle, c.template, c.owner) for c in start.cards)
                 start = replace(start, cards=plain)
+                while len(start.cards) > 1 and lacked_in(
+                    transition_features((None, None, start.build(), ())), lacks
+                ):
+                    start = start.without(start.cards[-1].handle)
     state = start.build()
     for action in prefix:
         state = step(state, action).state

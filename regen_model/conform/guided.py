@@ -36,6 +36,8 @@ from itertools import combinations
 from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import outside
 from regen_model.conform.generate import (
+    CUSTOM_TYPES,
+    Focus,
     RandomChooser,
     chance,
     draw_actions,
@@ -46,11 +48,11 @@ from regen_model.conform.generate import (
 from regen_model.conform.witness import CONTEXTS, reached_goals
 from regen_model.engine import EngineError, step
 from regen_model.model.derived import keywords, toughness
-from regen_model.model.enums import COMBAT_STEPS
+from regen_model.model.enums import COMBAT_STEPS, CardType, Edition, Keyword, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
 
-DEFAULT_CANDIDATES = 8
+DEFAULT_CANDIDATES = 10
 DEFAULT_CUSTOM = 20  # percent of the cards of a fresh start built by ``generate.custom_template``
 # The fields of a permanent's state that make a context when set (``Card``'s own fields, so a
 # field added to the model only needs adding here to count).
@@ -174,6 +176,52 @@ class _Pool:
         return c.rng.choices(self.cases, weights=self.weights)[0]
 
 
+# The steps a focused start aims at, and the step it starts in to get there soon.
+FOCUS_STEPS: dict[Step, Step] = {
+    Step.FIRST_STRIKE_DAMAGE: Step.BEGIN_COMBAT,
+    Step.COMBAT_DAMAGE: Step.BEGIN_COMBAT,
+    Step.DECLARE_BLOCKERS: Step.BEGIN_COMBAT,
+    Step.CLEANUP: Step.END,
+    Step.MAIN1: Step.MAIN1,
+}
+
+
+def _combos(goals: Iterable[str]) -> set[tuple[str, str]]:
+    """The (``kw:K`` or ``type:T``, step) pairs of goals ``clause@step:S+kw:K`` and
+    ``clause@step:S+type:T``."""
+    out = set()
+    for g in goals:
+        _, _, context = g.partition("@step:")
+        step_name, plus, other = context.partition("+")
+        if plus and other.startswith(("kw:", "type:")):
+            out.add((other, step_name))
+    return out
+
+
+def _focus(
+    c: RandomChooser, reached: dict[tuple[str, str], int], lacks: frozenset[str], custom: int
+) -> Focus:
+    """A keyword x step combination, the less reached the likelier (``reached``: how many
+    emitted cases had an event in that step about a permanent with that keyword), with an
+    edition the engine can fight under. Rarely reached combinations stay likely until some
+    case makes something of them, where a first touch would end a yes/no coverage goal."""
+    editions = [e for e in Edition if f"combat:{e.value}" not in lacks] or list(Edition)
+    kinds: list[tuple[str, Keyword | None, frozenset[CardType] | None]] = [
+        (f"kw:{k.value}", k, None)
+        for k in Keyword
+        if k is not Keyword.UMBRA_ARMOR and f"keyword:{k.value}" not in lacks
+    ]
+    if custom:
+        kinds += [
+            ("type:" + "+".join(sorted(t.value for t in types)), None, types)
+            for types in CUSTOM_TYPES
+        ]
+    combos = [(kind, s) for kind in kinds for s in FOCUS_STEPS]
+    weights = [1.0 / (1 + reached.get((kind[0], s.value), 0)) ** 2 for kind, s in combos]
+    (_, keyword, types), aim = c.rng.choices(combos, weights=weights)[0]
+    return Focus(keyword, c.pick(editions), FOCUS_STEPS[aim], types)
+
+
 def guided_cases(
     n: int,
     seed: int,
@@ -201,8 +249,11 @@ def guided_cases(
             pool.count(goals)
             seen |= goals
             corpus_goals.append((c, goals))
+    reached: dict[tuple[str, str], int] = {}
     for c, goals in corpus_goals:
         pool.add(c, goals)
+        for combo in _combos(goals):
+            reached[combo] = reached.get(combo, 0) + 1
     for i in range(n):
         best: tuple[int, Case, set[str]] | None = None
         name, origin = f"random-{seed}-{i}", f"random:seed={seed}#{i}"
@@ -211,7 +262,10 @@ def guided_cases(
             if pool.cases and chance(chooser, 50):
                 case = _mutant(chooser, pool.pick(chooser), name, origin, max_steps, lacks)
             else:
-                case, _ = draw_case(chooser, name, origin, max_steps, lacks=lacks, custom=custom)
+                focus = _focus(chooser, reached, lacks, custom) if chance(chooser, 50) else None
+                case, _ = draw_case(
+                    chooser, name, origin, max_steps, lacks=lacks, custom=custom, focus=focus
+                )
             goals = case_goals(case)
             novelty = len(goals - seen)
             if best is None or novelty > best[0]:
@@ -219,6 +273,8 @@ def guided_cases(
         assert best is not None
         novelty, case, goals = best
         seen |= goals
+        for combo in _combos(goals):
+            reached[combo] = reached.get(combo, 0) + 1
         pool.count(goals)
         if novelty:
             pool.add(case, goals)
