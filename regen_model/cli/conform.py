@@ -15,10 +15,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -138,15 +139,19 @@ def crosscheck_command(
         str,
         typer.Option(
             help="Engine under test: reference[:MUTANT], jsonl:COMMAND, python:MODULE:FACTORY, "
-            "phase, or an installed entry point.",
+            "phase, python-mtg, or an installed entry point.",
             show_default=False,
         ),
     ],
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the random scenarios (printed when drawn).")
+        int | None,
+        typer.Option(help="Seed of the random scenarios (printed; default: a fresh one)."),
     ] = None,
     random_cases: Annotated[
-        int, typer.Option("--random", help="Number of random scenarios (Hypothesis).")
+        int,
+        typer.Option(
+            "--random", help="Number of random scenarios (coverage-guided, from the seed)."
+        ),
     ] = 200,
     out: Annotated[
         Path | None,
@@ -155,7 +160,14 @@ def crosscheck_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON report.")] = False,
     case: Annotated[
         list[Path] | None,
-        typer.Option(help="Replay saved cases (ITF files or directories); repeatable."),
+        typer.Option(
+            help="Replay saved cases (ITF files, scenario files or directories); repeatable. "
+            "A bad file is reported and skipped."
+        ),
+    ] = None,
+    vectors: Annotated[
+        Path | None,
+        typer.Option(help="Replay the conformance vectors of DIR (written by export-vectors)."),
     ] = None,
     scenarios: Annotated[
         bool, typer.Option(help="Include the scenario files (tests/scenarios, examples).")
@@ -167,10 +179,25 @@ def crosscheck_command(
         bool,
         typer.Option(
             help="Include the witnesses of the Z3 cover check (a shortest run firing each "
-            "clause branch of the relation; about half a minute to find)."
+            "clause branch of the relation; found once, then cached)."
         ),
     ] = True,
-    shrink: Annotated[bool, typer.Option(help="Shrink each divergence.")] = True,
+    known: Annotated[
+        Path | None,
+        typer.Option(
+            help="A known-divergence list (YAML): cases go on past the divergences it explains."
+        ),
+    ] = None,
+    shrink: Annotated[bool, typer.Option(help="Shrink each divergent case.")] = True,
+    shrink_seconds: Annotated[
+        float, typer.Option(help="Seconds for all the shrinking (0: no limit).")
+    ] = 300.0,
+    workers: Annotated[
+        int, typer.Option(help="Processes that shrink divergent cases in parallel.")
+    ] = 2,
+    candidates: Annotated[
+        int, typer.Option(help="Candidates drawn per random scenario (the most novel is kept).")
+    ] = 10,  # guided.DEFAULT_CANDIDATES (not imported: the CLI loads commands lazily)
     timeout: Annotated[
         float, typer.Option(help="Seconds per request for JSON-lines engines.")
     ] = 10.0,
@@ -185,11 +212,11 @@ def crosscheck_command(
     ] = None,
 ) -> None:
     """Run scenarios on the reference engine and on ENGINE, compare every step, shrink each
-    divergence (exit 0 agree, 6 diverge, 7 engine failed, 5 nothing compared)."""
-    from regen_model.conform import sources
+    divergence, one finding per root cause (exit 0 agree, 6 diverge, 7 engine failed,
+    5 nothing compared)."""
     from regen_model.conform.differential import crosscheck
-    from regen_model.conform.generate import random_cases as draw_random
     from regen_model.conform.jsonl import JsonlAdapter
+    from regen_model.conform.known import KnownListError, load_known
     from regen_model.conform.report import render_crosscheck
     from regen_model.html.pages import crosscheck_page
 
@@ -200,7 +227,8 @@ def crosscheck_command(
         spec = f"jsonl:{sys.executable} -m regen_model.conform.serve {engine}"
     try:
         factory = engine_factory(spec)
-    except UnknownEngine as exc:
+        known_list = load_known(known) if known is not None else ()
+    except (UnknownEngine, KnownListError, OSError) as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     if spec.startswith("jsonl:"):
@@ -218,55 +246,43 @@ def crosscheck_command(
         markup=False,
         soft_wrap=True,
     )
-    cases: list[Case] = []
-    try:
-        cases += sources.saved_cases(case or [])
-    except FormatError as exc:
-        err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
-        raise typer.Exit(EXIT_INPUT_ERROR) from None
+    source = CaseStream(
+        err,
+        vectors=vectors,
+        saved=case or [],
+        scenarios=scenarios,
+        witnesses=witnesses,
+        cover=cover,
+        random_cases=random_cases,
+        seed=seed,
+        max_steps=max_steps,
+        candidates=candidates,
+    )
     with _progress(out_console) as progress:
-        if scenarios:
-            task = progress.add_task("loading scenario files", total=None)
-            found, skipped = sources.scenario_cases(sources.default_scenario_paths())
-            cases += found
-            for path, reason in skipped:
-                err.print(f"scenario not used: {path}: {reason}", markup=False, soft_wrap=True)
-            progress.remove_task(task)
-        corpus: list[Case] = []
-        if witnesses:
-            task = progress.add_task("searching clause witnesses", total=None)
-            corpus = sources.witness_cases()
-            cases += corpus
-            progress.remove_task(task)
-        if cover:
-            task = progress.add_task("finding the cover check's clause witnesses", total=None)
-            found, skipped = _cover_cases()
-            cases += found
-            for clause, reason in skipped:
-                err.print(f"cover witness not used: {clause}: {reason}", markup=False)
-            progress.remove_task(task)
-        if random_cases > 0:
-            task = progress.add_task(f"drawing {random_cases} random scenarios", total=None)
-            cases += draw_random(random_cases, seed, max_steps, corpus)
-            progress.remove_task(task)
-        run_task = progress.add_task(f"running {len(cases)} scenarios", total=len(cases))
-        diverged = [0]
+        run_task = progress.add_task("running scenarios", total=None)
+        tally = {"done": 0, "diverged": 0}
 
         def advance(result: CaseResult) -> None:
+            tally["done"] += 1
             if result.outcome in (Outcome.DIVERGED, Outcome.ENGINE_ERROR):
-                diverged[0] += 1
+                tally["diverged"] += 1
             progress.update(
                 run_task,
                 advance=1,
-                description=f"running {len(cases)} scenarios ({diverged[0]} diverged)",
+                description=f"{source.now}: {tally['done']} run ({tally['diverged']} diverged)",
             )
 
+        source.lacks_from(factory)
         report = crosscheck(
             factory,
-            cases,
+            source,
             out_dir=out,
             seed=seed,
             shrink_findings=shrink,
+            shrink_seconds=shrink_seconds or None,
+            workers=workers,
+            engine_spec=None if spec.startswith("jsonl:") else spec,
+            known=known_list,
             on_result=advance,
         )
     if html is not None:
@@ -277,6 +293,8 @@ def crosscheck_command(
         render_crosscheck(report, out_console)
         if out is not None:
             out_console.print(f"report: {out / 'report.md'}, results: {out / 'results.jsonl'}")
+    if source.bad_inputs and not report.cases:
+        raise typer.Exit(EXIT_INPUT_ERROR)
     raise typer.Exit(
         _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
     )
@@ -287,6 +305,112 @@ def _write_page(path: Path, err: Console, page: Callable[[], Page]) -> None:
 
     write(path, page())
     err.print(f"HTML page: {path}", markup=False, highlight=False)
+
+
+class CaseStream:
+    """The cases of a crosscheck, produced as they are consumed, cheapest first, so the first
+    case is compared within seconds: vectors, saved cases, scenario files, clause witnesses
+    (cached on disk), coverage-guided random cases, then the Z3 cover check's witnesses
+    (cached on disk; found on the first run only). A bad input file is reported on ``err``
+    and skipped."""
+
+    def __init__(
+        self,
+        err: Console,
+        *,
+        vectors: Path | None,
+        saved: list[Path],
+        scenarios: bool,
+        witnesses: bool,
+        cover: bool,
+        random_cases: int,
+        seed: int,
+        max_steps: int,
+        candidates: int,
+    ) -> None:
+        self.err = err
+        self.vectors = vectors
+        self.saved = saved
+        self.scenarios = scenarios
+        self.witnesses = witnesses
+        self.cover = cover
+        self.random_cases = random_cases
+        self.seed = seed
+        self.max_steps = max_steps
+        self.candidates = candidates
+        self.lacks: frozenset[str] = frozenset()
+        self.now = "starting"
+        self.bad_inputs = 0
+
+    def lacks_from(self, factory: object) -> None:
+        """The generator stays inside the features the engine declares (read once, here)."""
+        from regen_model.conform.adapter import lacked_features
+
+        with contextlib.suppress(Exception):  # an engine that fails to start fails in the run
+            adapter = factory()  # type: ignore[operator]
+            self.lacks = lacked_features(adapter)
+            adapter.close()
+
+    def _warn(self, text: str) -> None:
+        self.err.print(text, markup=False, soft_wrap=True)
+
+    def __iter__(self) -> Iterator[Case]:
+        from regen_model.conform import sources
+        from regen_model.conform.guided import guided_cases
+
+        if self.vectors is not None:
+            from regen_model.conform.vectors import read_vectors
+
+            self.now = "vectors"
+            found, bad = read_vectors(self.vectors)
+            for path, reason in bad:
+                self.bad_inputs += 1
+                self._warn(f"error: vector not used: {path}: {reason}")
+            if not found and not bad:
+                self.bad_inputs += 1
+                self._warn(f"error: no vectors in {self.vectors}")
+            yield from found
+        if self.saved:
+            self.now = "saved cases"
+            found_cases, problems = sources.read_saved_cases(self.saved)
+            for exc in problems:
+                self.bad_inputs += 1
+                self._warn(f"error: case not used: {exc}")
+            yield from found_cases
+        if self.scenarios:
+            self.now = "scenario files"
+            scenario_list, skipped = sources.scenario_cases(sources.default_scenario_paths())
+            for path, reason in skipped:
+                self._warn(f"scenario not used: {path}: {reason}")
+            yield from scenario_list
+        corpus: list[Case] = []
+        if self.witnesses:
+            self.now = "clause witnesses"
+            corpus = sources.witness_cases()
+            yield from corpus
+        if self.random_cases > 0:
+            self.now = "random scenarios"
+            yield from guided_cases(
+                self.random_cases,
+                self.seed,
+                self.max_steps,
+                corpus,
+                lacks=self.lacks,
+                candidates=self.candidates,
+            )
+        if self.cover:
+            self.now = "cover witnesses"
+            from regen_model.conform.cache import cached_cases
+
+            cover_list = cached_cases("cover", lambda: _report_skipped(_cover_cases(), self.err))
+            yield from cover_list
+
+
+def _report_skipped(found: tuple[list[Case], list[tuple[str, str]]], err: Console) -> list[Case]:
+    cases, skipped = found
+    for clause, reason in skipped:
+        err.print(f"cover witness not used: {clause}: {reason}", markup=False)
+    return cases
 
 
 def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:

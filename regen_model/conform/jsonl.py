@@ -11,16 +11,23 @@ free for logging and is quoted when the engine fails). Requests, in the order th
                                          -> {"ok": true, "supported": true}
                                          or {"ok": true, "supported": false, "reason": "..."}
     {"op": "start", "state": START}      -> {"ok": true}
-    {"op": "apply", "action": ACTION}    -> {"ok": true}
+    {"op": "apply", "action": ACTION, "spec": {"did": [...], "after": OBSERVATION}}
+                                         -> {"ok": true}
                                          or {"ok": false, "error": "why it is illegal"}
                                          or {"ok": false, "unsupported": "why it can't"}
     {"op": "observe"}                    -> {"ok": true, "observation": OBSERVATION}
+    {"op": "resync", "state": START}     -> {"ok": true} or {"ok": false, "unsupported": "..."}
     {"op": "close"}                      -> {"ok": true}, then the engine exits
 
 START is the JSON of ``start.Start``, ACTION that of ``codec.action_to_json`` (players by
 name), OBSERVATION that of ``observe.Observation`` (missing fields are unobserved). In
 ``hello``, ``actions`` and ``editions`` are optional: scenarios using other action kinds or
-editions are skipped (and counted). The ``supports`` request is sent only to engines whose
+editions are skipped (and counted). Also optional in ``hello``: ``"lacks": [FEATURE, ...]``
+(names of ``features.vocabulary()``: cases using one are not generated or run),
+``"spec_steps": true`` (each ``apply`` then carries ``spec``: what the step did at the
+specification's level and the projection it reached, ``adapter.SpecStep``) and ``"resync":
+true`` (the engine accepts ``resync`` to the specification's state, a start, after a known
+divergence). The ``supports`` request is sent only to engines whose
 ``hello`` says ``"supports": true``. ``start`` and ``apply`` may answer ``{"ok": false,
 "unsupported": "reason"}`` to skip a scenario. Any other ``{"ok": false}`` answer to
 ``start``, ``observe`` or ``close`` is a failure. The JSON Schema of every message is ``jsonl.schema.json``.
@@ -46,6 +53,7 @@ from typing import IO, Any
 from regen_model.conform.adapter import (
     ActionRejected,
     EngineFailure,
+    SpecStep,
     StepUnsupported,
     Unsupported,
 )
@@ -135,8 +143,36 @@ class JsonlAdapter:
         if not reply["ok"]:
             raise EngineFailure(f"start failed: {reply.get('error', 'no error given')}")
 
+    @property
+    def lacks(self) -> frozenset[str]:
+        self._ensure()
+        lacks = self._hello.get("lacks")
+        return frozenset(str(f) for f in lacks) if isinstance(lacks, list) else frozenset()
+
+    def apply_step(self, action: Action, spec: SpecStep) -> None:
+        """``apply``, with the step-level information when the engine asked for it."""
+        self._ensure()
+        message: dict[str, Any] = {"op": "apply", "action": action_to_json(action, self._players)}
+        if self._hello.get("spec_steps") is True:
+            message["spec"] = spec.to_json()
+        self._reply_to_apply(self._request(message))
+
+    def resync(self, state: GameState) -> bool:
+        self._ensure()
+        if self._hello.get("resync") is not True:
+            return False
+        try:
+            start = Start.from_state(state)
+        except NotExpressible:
+            return False
+        reply = self._request({"op": "resync", "state": start.to_json()})
+        return bool(reply["ok"])
+
     def apply(self, action: Action) -> None:
         reply = self._request({"op": "apply", "action": action_to_json(action, self._players)})
+        self._reply_to_apply(reply)
+
+    def _reply_to_apply(self, reply: dict[str, Any]) -> None:
         if not reply["ok"] and reply.get("unsupported"):
             raise StepUnsupported(str(reply["unsupported"]))
         if not reply["ok"]:

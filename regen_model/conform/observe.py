@@ -75,6 +75,10 @@ EVENT_KINDS: dict[str, str] = {
     "prevented": "prevented:H:N - N damage to H was prevented (a shield counter)",
     "shield-created": "shield-created:H - a regeneration shield was created for H",
     "tapped": "tapped:H - H became tapped",
+    "regeneration-tap": (
+        "regeneration-tap:H:P - regeneration tapped H, and player P performed the tap (its "
+        "controller, 701.19a; an untapped permanent only)"
+    ),
     "untapped": "untapped:H - H became untapped",
     "removed-from-combat": "removed-from-combat:H - H was removed from combat",
     "zone": "zone:H:Z - H moved to zone Z (a new object)",
@@ -255,7 +259,7 @@ def _event_token(e: Event) -> str | None:
     if k is EventKind.SHIELD_CREATED:
         return f"shield-created:{s}"
     if k is EventKind.BECAME_TAPPED:
-        return f"tapped:{s}"
+        return f"tapped:{s}"  # the regeneration tap adds a second token (event_tokens)
     if k is EventKind.BECAME_UNTAPPED:
         return f"untapped:{s}"
     if k is EventKind.REMOVED_FROM_COMBAT:
@@ -276,6 +280,8 @@ def event_tokens(events: Iterable[Event]) -> tuple[str, ...]:
         token = _event_token(e)
         if token is not None:
             out.append(token)
+        if e.kind is EventKind.BECAME_TAPPED and e.clause == "regen.apply.tap":
+            out.append(f"regeneration-tap:{e.subject}:{e.get('by')}")
     return tuple(out)
 
 

@@ -2,7 +2,9 @@
 
 A vector is a start state, a list of actions and the observation expected after each one
 (the reference engine's full projection), with the clauses the run exercises and the rule
-edition. An engine author replays it without running regen-model: set up ``start``, apply
+edition. It is self-contained: every card of the start is defined in ``start.definitions`` with
+its types, power, toughness, keywords and abilities, and every cast names its spell's effect, so
+a replayer in another language needs nothing from ``model/cards.py``. An engine author replays it without running regen-model: set up ``start``, apply
 each ``action``, and compare the fields their engine can report with ``expect`` (fields it
 cannot report are simply not compared, as in ``observe.compare``).
 
@@ -57,7 +59,7 @@ def vector(case: Case, vector_id: str, goal: str, description: str) -> dict[str,
             clauses.setdefault(e.clause, None)
         steps.append(
             {
-                "action": action_to_json(action, players),
+                "action": action_to_json(action, players, full=True),
                 "expect": project(state, res.events).to_json(),
             }
         )
@@ -72,7 +74,7 @@ def vector(case: Case, vector_id: str, goal: str, description: str) -> dict[str,
         "cr_edition": catalog().current_edition,
         "edition": case.start.edition.value,
         "clauses": list(clauses),
-        "start": case.start.to_json(),
+        "start": case.start.to_json(define_all=True),
         "initial": initial,
         "steps": steps,
     }
@@ -107,6 +109,40 @@ def _describe_goal(goal: str) -> str:
         "again": "; it happens a second time to the same permanent",
     }.get(context, "")
     return f"Witness of {title}{extra}."
+
+
+def read_vectors(directory: Path) -> tuple[list[Case], list[tuple[str, str]]]:
+    """The cases of the vectors in ``directory`` (its ``cases/*.json``, or the files of
+    ``directory`` itself), and the files that could not be read, with why: one bad file is
+    reported, not fatal. ``crosscheck --vectors DIR`` replays them."""
+    from regen_model.conform.codec import action_from_node
+    from regen_model.conform.jsonpos import FieldError, FormatError, read_file
+    from regen_model.conform.start import Start
+
+    folder = directory / "cases" if (directory / "cases").is_dir() else directory
+    cases: list[Case] = []
+    bad: list[tuple[str, str]] = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            node = read_file(path)
+            if node.get("format") is None or node.req("format").string() != VECTOR_FORMAT:
+                raise node.error(f"not a vector (format must be {VECTOR_FORMAT!r})")
+            start = Start.from_node(node.req("start"))
+            players = Players(start.players)
+            actions = tuple(
+                action_from_node(step_node.req("action"), players)
+                for step_node in node.req("steps").elements()
+            )
+            goal = node.get("goal")
+            clauses = tuple(c.string() for c in node.req("clauses").elements())
+            name = f"vector-{node.req('id').string()}"
+            origin = f"vector:{path}" + (f" ({goal.string()})" if goal is not None else "")
+            cases.append(Case(name, start, actions, origin, clauses))
+        except FieldError as exc:
+            bad.append((str(path), str(exc.located())))
+        except FormatError as exc:
+            bad.append((str(path), str(exc)))
+    return cases, bad
 
 
 def export(directory: Path, seed: int = 0, include_scenarios: bool = True) -> ExportResult:
