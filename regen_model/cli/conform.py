@@ -26,7 +26,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from regen_model.conform.adapter import UnknownEngine, engine_factory, parse_rules
+from regen_model.conform.adapter import (
+    UnknownEngine,
+    engine_factory,
+    jsonl_command,
+    parse_rules,
+)
 from regen_model.conform.case import Case, CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
@@ -178,9 +183,7 @@ def crosscheck_command(
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     if spec.startswith("jsonl:"):
-        import shlex
-
-        command = shlex.split(spec.removeprefix("jsonl:"))
+        command = jsonl_command(spec.removeprefix("jsonl:"))
 
         def factory() -> JsonlAdapter:
             return JsonlAdapter(command, timeout=timeout)
