@@ -9,8 +9,9 @@
   ``conform/witness.py``, the Z3 cover check's witnesses (``--cover``), saved cases and
   Hypothesis-drawn random ones. Exit 0 agreement, 6 divergences, 7 the engine crashed or could
   not be started (and no divergence was found), 5 nothing was compared, 2 bad arguments.
-* ``export-vectors DIR``: conformance vectors for engines in any language. Exit 0 when every
-  clause of the catalog is covered, 1 when one is not.
+* ``export-vectors DIR``: conformance vectors for engines in any language, into a new or empty
+  folder (``--force`` replaces an earlier export, and only its files). Exit 0 when every clause
+  of the catalog is covered, 1 when one is not, 2 when the folder is refused.
 """
 
 from __future__ import annotations
@@ -292,15 +293,29 @@ def export_vectors_command(
         bool, typer.Option(help="Also export the scenario files as vectors.")
     ] = True,
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Write into a non-empty folder that holds an earlier export, removing only "
+            "the files that export wrote.",
+        ),
+    ] = False,
 ) -> None:
     """Write conformance vectors (JSON cases with expected observations) for every clause
-    (exit 0 every clause covered, 1 some clause not)."""
-    from regen_model.conform.vectors import export
+    into a new or empty folder (exit 0 every clause covered, 1 some clause not, 2 the folder
+    is refused)."""
+    from regen_model.conform.vectors import ExportRefused, export
 
     console = Console(highlight=False, stderr=json_output)
-    with _progress(console) as progress:
-        progress.add_task("searching clause witnesses and writing vectors", total=None)
-        result = export(directory, seed, include_scenarios=scenarios)
+    err = Console(stderr=True, highlight=False)
+    try:
+        with _progress(console) as progress:
+            progress.add_task("searching clause witnesses and writing vectors", total=None)
+            result = export(directory, seed, include_scenarios=scenarios, force=force)
+    except (ExportRefused, OSError) as exc:
+        err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INPUT_ERROR) from None
     if json_output:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
     else:

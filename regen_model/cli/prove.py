@@ -174,7 +174,7 @@ def run_prove(
         methods = methods_of(method_names)
         scope = parse_scope(scope_text)
     except (ValueError, InvariantError) as problem:
-        err.print(Text(str(problem), style="bold red"))
+        err.print(Text(str(problem), style="bold red"), soft_wrap=True)
         return EXIT_INPUT_ERROR
     options = ProveOptions(methods, scope, Budget(rlimit, seed, 1, minimal_cores), k, depth)
     started = time.perf_counter()
