@@ -130,46 +130,61 @@ def regular_files(root: Path) -> Iterator[Path]:
 # --- JSON -----------------------------------------------------------------------------------
 
 
-def _json_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS or not int_in_range(n := int(text)):
-        raise _BigInt(text)
-    return n
-
-
 def _json_constant(name: str) -> Any:
     raise _Constant(name)
-
-
-class _BigInt(Exception):
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
 
 
 class _Constant(Exception):
     pass
 
 
+_DECODER = json.JSONDecoder(parse_constant=_json_constant)  # built once: loads(**kw) would not
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_LEAF = re.compile(r"\[\]|\{\}")
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_LONG_RUN = "0" * MAX_INT_DIGITS  # an integer out of range has at least this many digits
+
+
 def load_json(text: str) -> Any:
     """``json.loads`` within the limits: integers in range, no NaN/Infinity, bounded depth.
 
     Raises ``json.JSONDecodeError`` for a syntax error (as ``json.loads`` does) and
-    ``InputRejected`` for a limit, with the line and column where it is crossed.
+    ``InputRejected`` for a limit, with the line and column where it is crossed. The checks
+    run on the text at C speed (regular expressions); the decoded value is walked only when
+    the text leaves a doubt.
     """
     try:
-        value = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
-    except _BigInt as exc:
-        line, col = _position(text, _first_number(text, exc.text))
-        raise InputRejected(too_large_text(exc.text), line, col) from None
+        value = _DECODER.decode(text)
     except _Constant as exc:
         line, col = _position(text, text.find(str(exc)))
         raise InputRejected(f"{exc} is not a JSON number", line, col) from None
     except RecursionError:
-        line, col = _position(text, _deep_offset(text))
-        raise InputRejected(f"nested more than {MAX_DEPTH} levels deep", line, col) from None
-    if _depth_over(value):
-        line, col = _position(text, _deep_offset(text))
-        raise InputRejected(f"nested more than {MAX_DEPTH} levels deep", line, col)
+        raise _too_deep(text) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        digits = max(re.findall(r"\d+", text), key=len)
+        line, col = _position(text, _first_number(text, digits))
+        raise InputRejected(too_large_text(digits), line, col) from None
+    # Both checks look at the raw text first: a number out of range needs a run of 19 digits;
+    # nesting past 64 needs 65 opening brackets, and 64 passes that each remove the innermost
+    # brackets leave nothing of a text nested 64 deep or less. Brackets or digits inside strings can only make these checks say "maybe";
+    # the decoded value is then walked to be sure.
+    if _LONG_RUN in text.translate(_DIGITS_AS_ZERO):
+        for n in _integers(value):
+            if not int_in_range(n):
+                line, col = _position(text, _first_number(text, str(n)))
+                raise InputRejected(too_large(n), line, col)
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return value
+    brackets = _NOT_BRACKET.sub("", text)
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return value
+        brackets = _LEAF.sub("", brackets)
+    if brackets and _depth_over(value):
+        raise _too_deep(text)
     return value
 
 
@@ -187,7 +202,22 @@ def _depth_over(value: Any) -> bool:
     return False
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+def _too_deep(text: str) -> InputRejected:
+    line, col = _position(text, _deep_offset(text))
+    return InputRejected(f"nested more than {MAX_DEPTH} levels deep", line, col)
+
+
+def _integers(value: Any) -> Iterator[int]:
+    """Every integer in a decoded JSON value (iterative)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            yield v
 
 
 def _deep_offset(text: str) -> int:

@@ -153,11 +153,15 @@ def test_refused_with_one_line_naming_file_and_line(
 
 
 def test_a_known_matcher_key_must_be_present_to_match(tmp_path: Path) -> None:
-    # ``shield: null`` asks for an event whose shield is null; a destroyed troll has no such
-    # field, so it must not match (a null once matched any event of the kind).
-    text = DESTROY + "      events: [{zone-change: troll, new-object: null}]\n"
-    code, _ = _run(tmp_path, text)
-    assert code == 1
+    # A shield is used, so a ``note`` (regen.same-object) is emitted, without the data key
+    # ``trample_to_player``: a null value once matched any event lacking the key.
+    text = HEAD.replace("controller: A}", "controller: A, shields: [Death Ward]}") + (
+        "events:\n  - destroy: troll\n    expect:\n"
+        "      events: [{regenerated: troll}]\n"
+        "      no-events: [{note: troll, trample-to-player: null}]\n"
+    )
+    code, err = _run(tmp_path, text)
+    assert code == 0, err
 
 
 def test_a_json_scenario_is_bounded_the_same_way(tmp_path: Path) -> None:

@@ -150,7 +150,11 @@ def run_find(
             out.write_text(dumps(to_itf(result.replayed, meta)) + "\n", encoding="utf-8")
         except OSError as problem:
             reason = problem.strerror or str(problem)
-            err.print(Text(f"error: cannot write {out}: {reason}", style="bold red"))
+            if problem.filename and str(problem.filename) != str(out):
+                reason += f": {problem.filename}"
+            err.print(
+                Text(f"error: cannot write {out}: {reason}", style="bold red"), soft_wrap=True
+            )
             return EXIT_INPUT_ERROR
         if not json_output:
             console.print(Text(f"ITF trace written to {out}", style="green"))

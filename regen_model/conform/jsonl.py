@@ -27,8 +27,8 @@ editions are skipped (and counted). The ``supports`` request is sent only to eng
 
 Robustness: an engine is a program we do not control, so every exchange with it is bounded.
 Each request has a deadline (``timeout``) covering both writing the request (an engine that
-never reads its stdin cannot block the checker: a writer thread does the writing) and reading
-the reply; a reply line is at most ``MAX_REPLY_BYTES`` (an engine writing without newlines
+never reads its stdin cannot block the checker: the pipe is non-blocking and the write waits
+for room only until the deadline) and reading the reply; a reply line is at most ``MAX_REPLY_BYTES`` (an engine writing without newlines
 cannot grow our memory) and must be UTF-8 JSON within ``regen_model.limits``; a line nobody
 asked for is an error. On any of these, an exit, a closed stdout or a reply of the wrong shape,
 the engine's whole process group is killed (children of a forking engine too) and
@@ -43,10 +43,12 @@ import contextlib
 import json
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -103,16 +105,16 @@ class _Process:
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.group = self.proc.pid if posix else None
         self.lines: queue.Queue[_Line] = queue.Queue()
-        self._outbox: queue.Queue[bytes | None] = queue.Queue()
-        self.written = 0  # requests fully written to the engine's stdin
+        self._stdin = self.proc.stdin.fileno()
+        if posix:  # writes never block: ``send`` waits for room with a deadline
+            os.set_blocking(self._stdin, False)
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
-        for target, stream in (
-            (self._read_stdout, self.proc.stdout),
-            (self._drain_stderr, self.proc.stderr),
-            (self._write_stdin, self.proc.stdin),
-        ):
-            threading.Thread(target=target, args=(stream,), daemon=True).start()
+        threading.Thread(target=self._read_stdout, args=(self.proc.stdout,), daemon=True).start()
+        self._stderr_thread = threading.Thread(
+            target=self._drain_stderr, args=(self.proc.stderr,), daemon=True
+        )
+        self._stderr_thread.start()
 
     # --- threads -------------------------------------------------------------------------------
 
@@ -151,21 +153,25 @@ class _Process:
         finally:
             stream.close()
 
-    def _write_stdin(self, stream: IO[bytes]) -> None:
-        try:
-            while (data := self._outbox.get()) is not None:
-                stream.write(data)
-                stream.flush()
-                self.written += 1
-        except (OSError, ValueError):
-            pass  # the engine exited or closed its stdin: its next reply tells
-        with contextlib.suppress(OSError, ValueError):
-            stream.close()
-
     # --- used by the adapter ---------------------------------------------------------------------
 
-    def send(self, data: bytes) -> None:
-        self._outbox.put(data)
+    def send(self, data: bytes, deadline: float) -> bool:
+        """Write ``data`` to the engine's stdin by ``deadline`` (``time.monotonic``); False if
+        the engine did not read enough of it in time. ``OSError`` if its stdin is closed.
+
+        On POSIX the pipe is non-blocking and ``select`` waits for room, so an engine that
+        never reads cannot block the checker (elsewhere the write blocks; the platforms we
+        support are POSIX)."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self._stdin, view) :]
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                select.select([], [self._stdin], [], remaining)
+        return True
 
     def tail(self) -> str:
         with self._tail_lock:
@@ -181,7 +187,6 @@ class _Process:
 
     def kill(self) -> None:
         """Kill the engine and anything it started in its process group."""
-        self._outbox.put(None)
         if self.group is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.group, signal.SIGKILL)
@@ -189,8 +194,14 @@ class _Process:
             self.proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
+        # What it wrote to stderr before it died is read to the end (the pipe closes with it;
+        # a child that escaped its group could hold it open, hence the bound).
+        self._stderr_thread.join(timeout=_EXIT_WAIT)
         # stdout and stderr are closed by their reader threads at end of file (closing them
         # here, under a thread blocked in ``os.read``, could let it read a reused descriptor).
+        with contextlib.suppress(OSError, ValueError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
 
 
 class JsonlAdapter:
@@ -286,8 +297,10 @@ class JsonlAdapter:
             return
         self._process = None
         if process.proc.poll() is None:
-            process.send(_encode({"op": "close"}))
-            process.exit_code(min(self.timeout, _CLOSE_WAIT))
+            wait = min(self.timeout, _CLOSE_WAIT)
+            with contextlib.suppress(OSError):
+                if process.send(_encode({"op": "close"}), time.monotonic() + wait):
+                    process.exit_code(wait)
         process.kill()
 
     # --- process handling -------------------------------------------------------------------------
@@ -321,16 +334,19 @@ class JsonlAdapter:
             if stray is None:
                 raise self._gone(op)
             raise self._fail(f"the engine wrote a line nobody asked for before {op!r}")
-        sent = process.written
-        process.send(_encode(message))
+        deadline = time.monotonic() + self.timeout
         try:
-            line = process.lines.get(timeout=self.timeout)
+            written = process.send(_encode(message), deadline)
+        except OSError:  # its stdin is closed: it exited, or will say why on stdout
+            written = True
+        if not written:
+            raise self._fail(
+                f"the engine did not read the {op!r} request within {self.timeout:g}s: "
+                "engine killed"
+            )
+        try:
+            line = process.lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            if process.written == sent:
-                raise self._fail(
-                    f"the engine did not read the {op!r} request within {self.timeout:g}s: "
-                    "engine killed"
-                ) from None
             raise self._fail(
                 f"no reply to {op!r} within {self.timeout:g}s: engine killed"
             ) from None

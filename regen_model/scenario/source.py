@@ -21,6 +21,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from regen_model.limits import (
     MAX_SCENARIO_BYTES,
@@ -157,8 +158,16 @@ def _parse_yaml(file: str, text: str, kind: str) -> Any:
                 context += f" that starts on line {start.line + 1}"
             problem = f"{exc.problem} ({context})"
         raise ScenarioError(file, line, None, f"broken {kind}: {problem}") from None
+    except ReaderError as exc:  # a character YAML does not allow, e.g. a control character
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1])
+        raise ScenarioError(
+            file, line, None, f"broken {kind}: the character U+{code:04X} is not allowed"
+        ) from None
     except YAMLError as exc:
-        raise ScenarioError(file, None, None, f"broken {kind}: {exc}") from None
+        raise ScenarioError(
+            file, None, None, f"broken {kind}: {' '.join(str(exc).split())}"
+        ) from None
     except InputRejected as exc:
         raise ScenarioError(file, exc.line, None, exc.message) from None
     except (RecursionError, ValueError) as exc:  # past the limits all the same: never a crash
