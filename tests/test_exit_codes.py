@@ -51,6 +51,9 @@ CASES: list[tuple[str, list[str], int]] = [
     ("check-trace: 5000-digit integer", ["check-trace", "{tmp}/bigint.itf.json"], 2),
     ("crosscheck: unknown engine", ["crosscheck", "--engine", "nope"], 2),
     ("crosscheck: unbalanced quote", ["crosscheck", "--engine", "jsonl:python 'x"], 2),
+    ("crosscheck --isolate: unknown engine", ["crosscheck", "--engine", "nope", "--isolate"], 2),
+    ("verify: markup in a section name", ["verify", "-s", "[/bold]"], 2),
+    ("explore: markup in a spell name", ["explore", "--spell", "[/bold]"], 2),
     (
         "crosscheck --case: nested 3000 deep",
         ["crosscheck", "--engine", "reference", "--case", "{tmp}/deep.itf.json"],

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -177,9 +178,11 @@ def crosscheck_command(
     err = Console(stderr=True, highlight=False)
     spec = engine
     if isolate and not engine.startswith("jsonl:"):
-        spec = f"jsonl:{sys.executable} -m regen_model.conform.serve {engine}"
+        spec = f"jsonl:{shlex.join([sys.executable, '-m', 'regen_model.conform.serve', engine])}"
     try:
-        factory = engine_factory(spec)
+        factory = engine_factory(engine)  # the name is checked here, even when isolated
+        if spec != engine:
+            factory = engine_factory(spec)
     except UnknownEngine as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None

@@ -312,7 +312,7 @@ def obligation_table(
     t.add_column("time", justify="right", no_wrap=True)
     for r in results:
         t.add_row(
-            r.invariant,
+            Text(r.invariant),  # user IDs are plain text, never Rich markup
             r.method.value,
             r.obligation,
             r.action or "",
@@ -320,7 +320,7 @@ def obligation_table(
             r.reason
             if r.verdict is Verdict.SKIPPED
             else clause_cell(r.clauses, about.get(r.invariant, ()), verbose),
-            ", ".join(r.uses),
+            Text(", ".join(r.uses)),
             f"{r.seconds * 1000:.1f} ms",
         )
     return t

@@ -67,6 +67,7 @@ def verify_sections(
         Console(stderr=True).print(
             f"unknown section {unknown[0]!r} (sections: {', '.join(section_names())})",
             style="bold red",
+            markup=False,
         )
         return EXIT_INPUT_ERROR
     chosen = [s for s in SECTIONS if not selected or s.name in selected]

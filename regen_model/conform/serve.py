@@ -21,6 +21,7 @@ from regen_model.conform.adapter import (
     ActionRejected,
     EngineAdapter,
     StepUnsupported,
+    UnknownEngine,
     engine_factory,
 )
 from regen_model.conform.codec import Players, action_from_json
@@ -97,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m regen_model.conform.serve ENGINE", file=sys.stderr)
         return 2
-    adapter = engine_factory(args[0])()
+    try:
+        adapter = engine_factory(args[0])()
+    except UnknownEngine as exc:  # one line on stderr: the checker quotes it
+        print(f"serve: {exc}", file=sys.stderr)
+        return 2
     serve(adapter, sys.stdin, sys.stdout)
     return 0
 

@@ -157,6 +157,9 @@ def _parse_yaml(file: str, text: str, kind: str) -> Any:
             if start is not None and start.line + 1 != line:
                 context += f" that starts on line {start.line + 1}"
             problem = f"{exc.problem} ({context})"
+        problem = " ".join(problem.split())  # one line, even when it quotes a long value
+        if len(problem) > 300:
+            problem = problem[:297] + "..."
         raise ScenarioError(file, line, None, f"broken {kind}: {problem}") from None
     except ReaderError as exc:  # a character YAML does not allow, e.g. a control character
         line = text.count("\n", 0, exc.position) + 1

@@ -113,6 +113,8 @@ def random_scalar(rng: random.Random) -> Any:
             "main1",
             "ü" * 3,
             "\x00",
+            "[/bold]",  # Rich markup: printed as text, never interpreted
+            "[red]x[/red]",
         ]
     )
 
