@@ -111,6 +111,12 @@ REFUSED = [
         id="matcher-unknown-key-null",
     ),
     pytest.param(
+        DESTROY + "      no-events: [{zone-change: troll, to: graveyrd}]\n",
+        ":9: events[0].expect.no-events[0].to: 'graveyrd' is not a value of to (did you mean "
+        "'graveyard'?)",
+        id="matcher-value-typo",
+    ),
+    pytest.param(
         DESTROY + "      events: [{passed: troll}]\n",
         ":9: events[0].expect.events[0].passed: 'troll' is not a player of this scenario",
         id="matcher-player-subject",

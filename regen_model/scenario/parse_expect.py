@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from regen_model.model.derived import controller, keywords, power, toughness
-from regen_model.model.enums import CounterKind
+from regen_model.model.enums import CounterKind, Keyword, Step, Zone
 from regen_model.model.events import EVENT_SHAPES, Event, EventKind, Subject
 from regen_model.model.state import Card
 from regen_model.scenario import clause_info
@@ -331,10 +331,30 @@ def _matcher(names: Names, raw: Any, path: FieldPath) -> Matcher:
                 f"a {kind} event has no field {k!r}{suggest(k, [*fields, *MATCHER_KEYS])} "
                 f"(its fields: {', '.join([*fields, *MATCHER_KEYS])})",
             )
+        choices = _VALUE_CHOICES.get((kind, key))
+        if choices is not None and v is not None and str(v) not in choices:
+            raise names.error(
+                (*path, k),
+                f"{show(v)!r} is not a value of {k}{suggest(str(v), choices)} "
+                f"(values: {', '.join(choices)})",
+            )
         data.append((key, v))
     return Matcher(
         kind, None if subject is None else str(subject), clause, tuple(data), raw.get("times")
     )
+
+
+# Data whose values are a closed vocabulary: a misspelt value would match nothing, which under
+# ``no-events`` passes in silence.
+_ZONES = tuple(z.value for z in Zone)
+_VALUE_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("zone-change", "origin"): _ZONES,
+    ("zone-change", "to"): _ZONES,
+    ("step-began", "step"): tuple(st.value for st in Step),
+    ("counters-placed", "counter"): tuple(c.value for c in CounterKind),
+    ("counters-removed", "counter"): tuple(c.value for c in CounterKind),
+    ("keyword-changed", "keyword"): tuple(kw.value for kw in Keyword),
+}
 
 
 # Names the engine gives stack objects other than spells (engine/turn.py, step.py, effects.py,
