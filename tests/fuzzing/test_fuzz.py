@@ -37,7 +37,7 @@ def sample(examples: int) -> settings:
     )
 
 
-EXAMPLES = {Format.SCENARIO: 40, Format.TRACE: 40, Format.QUERY: 60, Format.JSONL: 25}
+EXAMPLES = {Format.SCENARIO: 30, Format.TRACE: 25, Format.QUERY: 40, Format.JSONL: 20}
 
 
 @pytest.fixture(scope="module")
