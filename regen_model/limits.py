@@ -251,27 +251,31 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 # --- YAML -----------------------------------------------------------------------------------
 
 
-def check_yaml(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
-    """Check a YAML (or JSON) text's event stream before it is composed into a tree.
+class YamlLimits:
+    """The limits, checked on a YAML (or JSON) event stream one event at a time.
 
     Refuses nesting deeper than ``MAX_DEPTH``, more than ``max_nodes`` nodes once aliases are
     expanded (each alias counts the whole node it stands for: the billion-laughs file),
-    explicit tags outside the core schema, and integers too large. Stops at the first problem,
-    so a hostile file costs little. ruamel's own errors (``MarkedYAMLError``) propagate.
+    explicit tags outside the core schema, and integers too long to convert cheaply. It sees
+    each event as the composer takes it (``bounded_yaml``), so the first problem stops the
+    parse: a hostile file costs little.
     """
-    from ruamel.yaml import YAML
-    from ruamel.yaml.events import (
-        AliasEvent,
-        CollectionEndEvent,
-        CollectionStartEvent,
-        NodeEvent,
-        ScalarEvent,
-    )
 
-    sizes: dict[str, int] = {}  # anchor -> expanded node count
-    open_: list[tuple[str | None, int]] = []  # open collections: (anchor, count at start)
-    expanded = 0  # nodes so far, each alias counted as the whole node it stands for
-    for ev in YAML(typ="rt").parse(text):
+    def __init__(self, max_nodes: int = MAX_YAML_NODES) -> None:
+        self.max_nodes = max_nodes
+        self.sizes: dict[str, int] = {}  # anchor -> expanded node count
+        self.open: list[tuple[str | None, int]] = []  # open collections: (anchor, count before)
+        self.expanded = 0  # nodes so far, each alias counted as the whole node it stands for
+
+    def see(self, ev: Any) -> None:
+        from ruamel.yaml.events import (
+            AliasEvent,
+            CollectionEndEvent,
+            CollectionStartEvent,
+            NodeEvent,
+            ScalarEvent,
+        )
+
         line = ev.start_mark.line + 1 if ev.start_mark is not None else None
         if isinstance(ev, NodeEvent) and not isinstance(ev, AliasEvent):
             tag = getattr(ev, "tag", None)
@@ -283,20 +287,20 @@ def check_yaml(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
                     line,
                 )
         if isinstance(ev, CollectionStartEvent):
-            if len(open_) >= MAX_DEPTH:
+            if len(self.open) >= MAX_DEPTH:
                 raise InputRejected(f"nested more than {MAX_DEPTH} levels deep", line)
-            open_.append((ev.anchor, expanded))
-            expanded += 1
+            self.open.append((ev.anchor, self.expanded))
+            self.expanded += 1
         elif isinstance(ev, CollectionEndEvent):
-            anchor, before = open_.pop()
+            anchor, before = self.open.pop()
             if anchor is not None:
-                sizes[anchor] = expanded - before
+                self.sizes[anchor] = self.expanded - before
         elif isinstance(ev, AliasEvent):
-            expanded += sizes.get(ev.anchor, 1)  # an alias of an open node: ruamel refuses it
+            self.expanded += self.sizes.get(ev.anchor, 1)  # of an open node: ruamel refuses
         elif isinstance(ev, ScalarEvent):
-            expanded += 1
+            self.expanded += 1
             if ev.anchor is not None:
-                sizes[ev.anchor] = 1
+                self.sizes[ev.anchor] = 1
             # Only the cost of converting is bounded here; the range is the reader's check
             # (``int_in_range``), where the field is known.
             if (
@@ -305,9 +309,42 @@ def check_yaml(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
                 and _YAML_INT.fullmatch(ev.value)
             ):
                 raise InputRejected(too_large_text(ev.value), line)
-        if expanded > max_nodes:
+        if self.expanded > self.max_nodes:
             raise InputRejected(
-                f"more than {max_nodes} values (an alias counts every value of the node "
+                f"more than {self.max_nodes} values (an alias counts every value of the node "
                 "it repeats)",
                 line,
             )
+
+
+def bounded_yaml(max_nodes: int = MAX_YAML_NODES) -> Any:
+    """A round-trip ``ruamel.yaml.YAML`` whose parser checks ``YamlLimits`` on every event
+    the composer takes: the file is parsed once, and refused at the first limit crossed."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    base: Any = yaml.Parser
+
+    class BoundedParser(base):  # type: ignore[misc]
+        def __init__(self, loader: Any) -> None:
+            super().__init__(loader)
+            self.limits = YamlLimits(max_nodes)
+
+        def get_event(self) -> Any:
+            event = super().get_event()
+            if event is not None:
+                self.limits.see(event)
+            return event
+
+    yaml.Parser = BoundedParser
+    return yaml
+
+
+def check_yaml(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
+    """Check a YAML (or JSON) text against ``YamlLimits`` without building anything (for a
+    reader that composes the tree some other way). ruamel's own errors propagate."""
+    from ruamel.yaml import YAML
+
+    limits = YamlLimits(max_nodes)
+    for event in YAML(typ="rt").parse(text):
+        limits.see(event)

@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
 from regen_model.limits import (
     MAX_SCENARIO_BYTES,
     InputRejected,
-    check_yaml,
+    bounded_yaml,
     int_in_range,
     load_json,
     read_text,
@@ -143,10 +142,8 @@ def parse_source(text: str, file: str, *, json_text: bool = False) -> Source:
 
 
 def _parse_yaml(file: str, text: str, kind: str) -> Any:
-    yaml = YAML(typ="rt")
     try:
-        check_yaml(text)
-        return yaml.load(text)
+        return bounded_yaml().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
