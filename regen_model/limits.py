@@ -17,6 +17,7 @@ The limits are far above anything a real scenario, trace or query needs:
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -84,6 +85,8 @@ def read_text(path: Path, max_bytes: int) -> str:
     propagate for the caller to word.
     """
     info = path.stat()
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     if not stat.S_ISREG(info.st_mode):
         raise InputRejected("not a regular file (a FIFO, device or socket is not read)")
     if info.st_size > max_bytes:
