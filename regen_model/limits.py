@@ -269,6 +269,7 @@ class YamlLimits:
         self.sizes: dict[str, int] = {}  # anchor -> expanded node count
         self.open: list[tuple[str | None, int]] = []  # open collections: (anchor, count before)
         self.expanded = 0  # nodes so far, each alias counted as the whole node it stands for
+        self.line: int | None = None  # of the last event seen, to locate a later error
 
     def see(self, ev: Any) -> None:
         from ruamel.yaml.events import (
@@ -280,6 +281,7 @@ class YamlLimits:
         )
 
         line = ev.start_mark.line + 1 if ev.start_mark is not None else None
+        self.line = line
         if isinstance(ev, NodeEvent) and not isinstance(ev, AliasEvent):
             tag = getattr(ev, "tag", None)
             if tag is not None and str(tag) not in ALLOWED_YAML_TAGS:
@@ -320,27 +322,25 @@ class YamlLimits:
             )
 
 
-def bounded_yaml(max_nodes: int = MAX_YAML_NODES) -> Any:
+def bounded_yaml(max_nodes: int = MAX_YAML_NODES) -> tuple[Any, YamlLimits]:
     """A round-trip ``ruamel.yaml.YAML`` whose parser checks ``YamlLimits`` on every event
-    the composer takes: the file is parsed once, and refused at the first limit crossed."""
+    the composer takes (the file is parsed once, and refused at the first limit crossed), and
+    those limits (``line`` locates an error ruamel raises without a position)."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
+    limits = YamlLimits(max_nodes)
     base: Any = yaml.Parser
 
     class BoundedParser(base):  # type: ignore[misc]
-        def __init__(self, loader: Any) -> None:
-            super().__init__(loader)
-            self.limits = YamlLimits(max_nodes)
-
         def get_event(self) -> Any:
             event = super().get_event()
             if event is not None:
-                self.limits.see(event)
+                limits.see(event)
             return event
 
     yaml.Parser = BoundedParser
-    return yaml
+    return yaml, limits
 
 
 def check_yaml(text: str, max_nodes: int = MAX_YAML_NODES) -> None:

@@ -196,3 +196,11 @@ def test_run_dir_skips_fifos_and_an_explicit_fifo_is_refused(tmp_path: Path) -> 
     result = CliRunner().invoke(app, ["run", "--quiet", str(fifo)])
     assert result.exit_code == EXIT_INPUT_ERROR
     assert result.stderr.startswith(f"{fifo}: not a regular file")
+
+
+def test_a_mapping_used_as_a_key_is_an_input_error(tmp_path: Path) -> None:
+    # ruamel hashes such a key and fails with a TypeError (found by benchmarks/fuzz.py).
+    text = HEAD + "events: []\nx:\n  {a: b}: 1\n  ? {c: {d: e}}\n  : 2\n"
+    code, err = _run(tmp_path, text)
+    assert code == EXIT_INPUT_ERROR
+    assert "keys must be text, not lists or mappings" in err and len(err.splitlines()) == 1

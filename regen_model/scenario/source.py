@@ -142,8 +142,13 @@ def parse_source(text: str, file: str, *, json_text: bool = False) -> Source:
 
 
 def _parse_yaml(file: str, text: str, kind: str) -> Any:
+    yaml, limits = bounded_yaml()
     try:
-        return bounded_yaml().load(text)
+        return yaml.load(text)
+    except TypeError:  # ruamel hashes a key that is itself a mapping inside a mapping
+        raise ScenarioError(
+            file, limits.line, None, f"broken {kind}: keys must be text, not lists or mappings"
+        ) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None

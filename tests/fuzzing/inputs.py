@@ -391,10 +391,9 @@ def _scenario_bad_text(rng: random.Random, text: str) -> tuple[str, str] | None:
     if choice == 2:
         depth = rng.choice([65, 1000, 20000])
         return text + "deep: " + "[" * depth + "]" * depth + "\n", "yaml:deep-flow"
-    if choice == 3:
-        return text.replace("players:", f"x: {'9' * rng.choice([30, 4300, 10000])}\nplayers:", 1), (
-            "yaml:huge-integer"
-        )
+    if choice == 3 and "\nplayers:" in text:
+        big = f"\nx: {'9' * rng.choice([30, 4300, 10000])}\nplayers:"
+        return text.replace("\nplayers:", big, 1), "yaml:huge-integer"
     if choice == 4:
         top = [i for i, line in enumerate(lines) if line.startswith(("name:", "players:"))]
         if top:
