@@ -341,13 +341,3 @@ def bounded_yaml(max_nodes: int = MAX_YAML_NODES) -> tuple[Any, YamlLimits]:
 
     yaml.Parser = BoundedParser
     return yaml, limits
-
-
-def check_yaml(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
-    """Check a YAML (or JSON) text against ``YamlLimits`` without building anything (for a
-    reader that composes the tree some other way). ruamel's own errors propagate."""
-    from ruamel.yaml import YAML
-
-    limits = YamlLimits(max_nodes)
-    for event in YAML(typ="rt").parse(text):
-        limits.see(event)
