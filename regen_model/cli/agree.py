@@ -91,17 +91,23 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True)
         config = PRESETS.get(scope)
         if config is None:
-            err.print(f"agree: no preset scope {scope!r} (presets: {', '.join(PRESETS)})")
+            err.print(
+                f"agree: no preset scope {scope!r} (presets: {', '.join(PRESETS)})", markup=False
+            )
             raise typer.Exit(EXIT_INPUT_ERROR)
         if run:
             unknown = [r for r in run if r not in {x.name for x in config.runs}]
             if unknown:
                 names = ", ".join(x.name for x in config.runs)
-                err.print(f"agree: no search {unknown[0]!r} in {scope} (searches: {names})")
+                err.print(
+                    f"agree: no search {unknown[0]!r} in {scope} (searches: {names})", markup=False
+                )
                 raise typer.Exit(EXIT_INPUT_ERROR)
             config = AgreementScope(config.scope, tuple(r for r in config.runs if r.name in run))
         if view not in VIEWS:
-            err.print(f"agree: --view must be one of {', '.join(VIEWS)}, not {view!r}")
+            err.print(
+                f"agree: --view must be one of {', '.join(VIEWS)}, not {view!r}", markup=False
+            )
             raise typer.Exit(EXIT_INPUT_ERROR)
         mutated = Rules(frozenset(mutant or ()))
         rules = CORRECT if view == "relation" else mutated

@@ -9,8 +9,9 @@
   ``conform/witness.py``, the Z3 cover check's witnesses (``--cover``), saved cases and
   Hypothesis-drawn random ones. Exit 0 agreement, 6 divergences, 7 the engine crashed or could
   not be started (and no divergence was found), 5 nothing was compared, 2 bad arguments.
-* ``export-vectors DIR``: conformance vectors for engines in any language. Exit 0 when every
-  clause of the catalog is covered, 1 when one is not.
+* ``export-vectors DIR``: conformance vectors for engines in any language, into a new or empty
+  folder (``--force`` replaces an earlier export, and only its files). Exit 0 when every clause
+  of the catalog is covered, 1 when one is not, 2 when the folder is refused.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from enum import StrEnum
@@ -28,7 +30,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from regen_model.conform.adapter import UnknownEngine, engine_factory, parse_rules
+from regen_model.conform.adapter import (
+    UnknownEngine,
+    engine_factory,
+    jsonl_command,
+    parse_rules,
+)
 from regen_model.conform.case import Case, CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
@@ -224,17 +231,17 @@ def crosscheck_command(
     err = Console(stderr=True, highlight=False)
     spec = engine
     if isolate and not engine.startswith("jsonl:"):
-        spec = f"jsonl:{sys.executable} -m regen_model.conform.serve {engine}"
+        spec = f"jsonl:{shlex.join([sys.executable, '-m', 'regen_model.conform.serve', engine])}"
     try:
-        factory = engine_factory(spec)
+        factory = engine_factory(engine)  # the name is checked here, even when isolated
+        if spec != engine:
+            factory = engine_factory(spec)
         known_list = load_known(known) if known is not None else ()
     except (UnknownEngine, KnownListError, OSError) as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     if spec.startswith("jsonl:"):
-        import shlex
-
-        command = shlex.split(spec.removeprefix("jsonl:"))
+        command = jsonl_command(spec.removeprefix("jsonl:"))
 
         def factory() -> JsonlAdapter:
             return JsonlAdapter(command, timeout=timeout)
@@ -448,15 +455,29 @@ def export_vectors_command(
         bool, typer.Option(help="Also export the scenario files as vectors.")
     ] = True,
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Write into a non-empty folder that holds an earlier export, removing only "
+            "the files that export wrote.",
+        ),
+    ] = False,
 ) -> None:
     """Write conformance vectors (JSON cases with expected observations) for every clause
-    (exit 0 every clause covered, 1 some clause not)."""
-    from regen_model.conform.vectors import export
+    into a new or empty folder (exit 0 every clause covered, 1 some clause not, 2 the folder
+    is refused)."""
+    from regen_model.conform.vectors import ExportRefused, export
 
     console = Console(highlight=False, stderr=json_output)
-    with _progress(console) as progress:
-        progress.add_task("searching clause witnesses and writing vectors", total=None)
-        result = export(directory, seed, include_scenarios=scenarios)
+    err = Console(stderr=True, highlight=False)
+    try:
+        with _progress(console) as progress:
+            progress.add_task("searching clause witnesses and writing vectors", total=None)
+            result = export(directory, seed, include_scenarios=scenarios, force=force)
+    except (ExportRefused, OSError) as exc:
+        err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INPUT_ERROR) from None
     if json_output:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
     else:

@@ -161,7 +161,7 @@ def register(app: typer.Typer) -> None:
             check_start(config.start, config.scope)
             monitor = CatalogMonitor(load(proofs or ()))
         except (InputError, StartError, InvariantError) as e:
-            err.print(f"explore: {e}", style="bold red", highlight=False)
+            err.print(f"explore: {e}", style="bold red", highlight=False, markup=False)
             raise typer.Exit(EXIT_INPUT_ERROR) from None
         raise typer.Exit(run(config, monitor, json_output=json_output, itf=itf, html=html))
 

@@ -286,12 +286,22 @@ def _reference(arg: str | None) -> EngineAdapter:
     return ReferenceAdapter(parse_rules(arg))
 
 
+def jsonl_command(arg: str | None) -> list[str]:
+    """The command of ``jsonl:COMMAND``, split as a shell would (``UnknownEngine`` if it
+    cannot be)."""
+    try:
+        command = shlex.split(arg or "")
+    except ValueError as exc:
+        raise UnknownEngine(f"cannot split the jsonl command {arg!r}: {exc}") from None
+    if not command:
+        raise UnknownEngine("jsonl needs a command: --engine 'jsonl:python my_engine.py'")
+    return command
+
+
 def _jsonl(arg: str | None) -> EngineAdapter:
     from regen_model.conform.jsonl import JsonlAdapter
 
-    if not arg:
-        raise UnknownEngine("jsonl needs a command: --engine 'jsonl:python my_engine.py'")
-    return JsonlAdapter(shlex.split(arg))
+    return JsonlAdapter(jsonl_command(arg))
 
 
 def _python(arg: str | None) -> EngineAdapter:
@@ -341,6 +351,8 @@ def engine_factory(spec: str) -> Callable[[], EngineAdapter]:
         make = BUILTIN[name]
         if name == "reference":
             parse_rules(arg_or_none)  # validate now
+        if name == "jsonl":
+            jsonl_command(arg_or_none)
         return lambda: make(arg_or_none)
     eps = entry_point_engines()
     if name not in eps:
@@ -374,6 +386,7 @@ __all__ = [
     "apply_step",
     "engine_factory",
     "engine_names",
+    "jsonl_command",
     "lacked_features",
     "parse_rules",
     "resync",

@@ -15,6 +15,7 @@ not write, reads as absent), so readers can accept ITF-encoded and plain JSON va
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,18 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 
+from regen_model.limits import (
+    MAX_INT_DIGITS,
+    MAX_TRACE_BYTES,
+    InputRejected,
+    int_in_range,
+    load_json,
+    read_text,
+    too_large_text,
+)
+
 PathKey = str | int
+_BIGINT = re.compile(r"-?[0-9]+")
 
 
 class FormatError(Exception):
@@ -219,10 +231,12 @@ class Node:
         """An integer: a JSON number or an ITF ``{"#bigint": "123"}``."""
         v = self.value
         if isinstance(v, dict) and "#bigint" in v:
-            try:
-                return int(str(v["#bigint"]))
-            except ValueError:
-                raise self.error(f"bad #bigint {v['#bigint']!r}") from None
+            text = v["#bigint"]
+            if not isinstance(text, str) or not _BIGINT.fullmatch(text):
+                raise self.error(f"bad #bigint {text!r} (a string of decimal digits)")
+            if len(text.lstrip("-")) > MAX_INT_DIGITS or not int_in_range(int(text)):
+                raise self.error(too_large_text(text))
+            return int(text)
         if isinstance(v, bool) or not isinstance(v, int):
             raise self.error(f"expected an integer, found {_kind(v)}")
         return v
@@ -258,17 +272,22 @@ def _kind(value: Any) -> str:
 
 
 def parse_text(text: str, file: str) -> Node:
-    """Parse JSON text; a syntax error becomes a ``FormatError`` at its line."""
+    """Parse JSON text within ``regen_model.limits``; a syntax error or a limit crossed
+    becomes a ``FormatError`` at its line."""
     try:
-        value = json.loads(text)
+        value = load_json(text)
     except json.JSONDecodeError as exc:
         raise FormatError(file, exc.lineno, exc.colno, "(syntax)", exc.msg) from None
+    except InputRejected as exc:
+        raise FormatError(file, exc.line or 0, exc.col or 0, "(limits)", exc.message) from None
     return Node(value, (), "", Doc(file, text))
 
 
 def read_file(path: Path) -> Node:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_TRACE_BYTES)
+    except InputRejected as exc:
+        raise FormatError(str(path), 0, 0, "(file)", exc.message) from None
     except OSError as exc:
         raise FormatError(str(path), 0, 0, "(file)", exc.strerror or str(exc)) from None
     except UnicodeDecodeError as exc:

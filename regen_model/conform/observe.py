@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regen_model.conform.jsonpos import Node, in_memory
-from regen_model.model.enums import Zone
+from regen_model.model.enums import Step, Zone
 from regen_model.model.events import Event, EventKind
 from regen_model.model.state import GameState
 
@@ -49,6 +49,8 @@ CARD_FIELDS: tuple[str, ...] = (
 )
 PLAYER_FIELDS: tuple[str, ...] = ("life", "poison")
 GAME_FIELDS: tuple[str, ...] = ("turn", "step", "active", "priority", "stack")
+_ZONES = tuple(z.value for z in Zone)
+_STEPS = tuple(s.value for s in Step)
 _CARD_TYPES: dict[str, tuple[type, ...]] = {
     "zone": (str,),
     "controller": (str,),
@@ -133,6 +135,8 @@ def observation_from_node(
         for handle, rec in c.items():
             rec.check_keys(set(CARD_FIELDS), f"card {handle!r}")
             cards[handle] = {k: _scalar(v, _CARD_TYPES[k]) for k, v in rec.items()}
+            if (z := rec.get("zone")) is not None:
+                z.choice(_ZONES)  # a misspelt zone is bad input, not a divergence
     if (p := node.get("players")) is not None:
         for name, rec in p.items():
             rec.check_keys(set(PLAYER_FIELDS), f"player {name!r}")
@@ -155,6 +159,8 @@ def observation_from_node(
                 game[name] = v.integer()
             elif name == "priority" and v.value in ("", None):
                 game[name] = None  # nobody holds priority ("" in ITF, which has no null)
+            elif name == "step":
+                game[name] = v.choice(_STEPS)
             else:
                 game[name] = v.string()
         if g.has("priority") and g.value["priority"] is None:

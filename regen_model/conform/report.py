@@ -130,7 +130,7 @@ def render_trace_report(report: TraceReport, console: Console) -> None:
         diff.add_column("specification", style="green")
         diff.add_column("trace", style="red")
         for d in f.closest.diffs:
-            diff.add_row(d.path, Text(_cell_json(d.expected)), Text(_cell_json(d.observed)))
+            diff.add_row(Text(d.path), Text(_cell_json(d.expected)), Text(_cell_json(d.observed)))
         parts.append(diff)
     if f.rejected:
         parts.append(Text("rejected candidates: " + "; ".join(f.rejected), style="dim"))
@@ -153,8 +153,12 @@ def _cell_json(v: Any) -> str:
 def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
     style = _STYLE.get(report.verdict, "bold")
     seed = "" if report.seed is None else f", seed {report.seed}"
+    # Cells and titles that quote the engine (its name, its errors) are ``Text``: an engine
+    # may call itself "[/bold]", which is Rich markup, not a name to interpret.
     summary = Table(
-        title=f"crosscheck: {report.engine} {report.engine_version} ({report.elapsed:.1f} s{seed})",
+        title=Text(
+            f"crosscheck: {report.engine} {report.engine_version} ({report.elapsed:.1f} s{seed})"
+        ),
         title_justify="left",
     )
     columns = ["verdict", "cases", "passed", "diverged", "errors", "skipped", "steps", "fields"]
@@ -196,7 +200,7 @@ def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
         for i, f in enumerate(report.findings, 1):
             table.add_row(
                 str(i),
-                " ".join(f.signature),
+                Text(" ".join(f.signature)),
                 str(f.occurrences),
                 f"{f.original_steps}->{f.minimal_steps}",
                 Text(_key_clauses(f.divergence.clauses)),
@@ -221,7 +225,7 @@ def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
         table.add_column("case")
         table.add_column("error")
         for case, err in report.errors[:20]:
-            table.add_row(case, Text(err))
+            table.add_row(Text(case), Text(err))
         console.print(table)
 
 

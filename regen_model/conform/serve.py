@@ -23,6 +23,7 @@ from regen_model.conform.adapter import (
     EngineAdapter,
     SpecStep,
     StepUnsupported,
+    UnknownEngine,
     apply_step,
     engine_factory,
     lacked_features,
@@ -136,7 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m regen_model.conform.serve ENGINE", file=sys.stderr)
         return 2
-    adapter = engine_factory(args[0])()
+    try:
+        adapter = engine_factory(args[0])()
+    except UnknownEngine as exc:  # one line on stderr: the checker quotes it
+        print(f"serve: {exc}", file=sys.stderr)
+        return 2
     serve(adapter, sys.stdin, sys.stdout)
     return 0
 

@@ -19,6 +19,7 @@ from regen_model.conform.case import Case, read_case
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.start import NotExpressible, Start
 from regen_model.conform.witness import clause_witnesses
+from regen_model.limits import regular_files
 from regen_model.model.actions import Action
 from regen_model.model.state import GameState
 
@@ -125,9 +126,8 @@ def read_saved_cases(paths: Iterable[Path]) -> tuple[list[Case], list[FormatErro
         if p.is_dir():
             files = sorted(
                 f
-                for f in p.rglob("*")
-                if f.is_file()
-                and (f.name.endswith(".itf.json") or _is_scenario_file(f))
+                for f in regular_files(p)
+                if (f.name.endswith(".itf.json") or _is_scenario_file(f))
                 and not f.name.endswith(".observed.itf.json")
             )
         else:

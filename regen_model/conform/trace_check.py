@@ -12,7 +12,8 @@ Verdicts (``regen_model.verdicts``):
 * PASSED: every step was matched (the whole trace was consumed);
 * FAILED: some step could not be matched; the report names it, shows the specification's
   state(s) before it, the closest candidate's field-by-field diff and the clauses involved;
-* VACUOUS: the trace has no step after its start, so it shows nothing (never a pass);
+* VACUOUS: the trace shows nothing: no step after its start, or no step that logs an action
+  or observes a field (never a pass);
 * UNKNOWN: the frontier outgrew its bound and was cut, so a failure may be spurious (or a
   lasso's loop did not close, below).
 
@@ -203,6 +204,12 @@ def check_trace(
         return report(
             Verdict.VACUOUS, 0, note="the trace has no step after its start: nothing is shown"
         )
+    if not any(s.action is not None or _shows_something(s.observation) for s in trace.steps):
+        return report(
+            Verdict.VACUOUS,
+            0,
+            note="no state after the start observes a field or logs an action: nothing is shown",
+        )
 
     frontier: list[GameState] = [start]
     clauses: dict[str, None] = {}
@@ -379,6 +386,13 @@ def _lap_key(frontier: Sequence[GameState], rules: Rules) -> frozenset[GameState
         )
         for s in frontier
     )
+
+
+def _shows_something(obs: Observation) -> bool:
+    """Whether an observation constrains the run at all (a reported field, or the events of
+    at least one kind; an empty ``event_kinds`` reports none)."""
+    events = obs.events is not None and (obs.event_kinds is None or bool(obs.event_kinds))
+    return events or obs.field_count() - (obs.events is not None) > 0
 
 
 def _diagnose(

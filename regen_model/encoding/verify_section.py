@@ -32,7 +32,7 @@ from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
 from regen_model.model.rules import CORRECT
 from regen_model.verdicts import Verdict, worst
-from regen_model.verify import Row
+from regen_model.verify import Row, VerifyOptions
 
 VERIFY_PRESET = "seeded"
 QUERY_SCOPE = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
@@ -72,7 +72,7 @@ def agreement_rows(report: AgreementReport) -> list[Row]:
     return rows
 
 
-def verify_agreement() -> list[Row]:
+def verify_agreement(options: VerifyOptions) -> list[Row]:
     """The seeded agreement check with branch coverage, correct rules, then the
     determinism and loop-bound queries."""
     report = bounded_agreement(PRESETS[VERIFY_PRESET], CORRECT, measure=True)

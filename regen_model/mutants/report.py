@@ -56,7 +56,7 @@ def matrix_table(m: Matrix) -> Group:
     for n, name in enumerate(columns, start=1):
         killers = m.killers(name)
         note = f"{len(killers)} mutant(s)" if killers else Text("NOT KILLED", "bold red")
-        legend.add_row(str(n), name, note)
+        legend.add_row(str(n), Text(name), note)
     key = Text(
         "E<n>: shortest explicit-state counterexample of n steps; P<n>: proof engine's "
         "counterexample of n steps; scenarios: scenario files that fail under the mutant."
