@@ -19,8 +19,7 @@ from collections.abc import Sequence
 
 import typer
 
-from regen_model.cli.errors import internal_error
-from regen_model.verdicts import EXIT_INPUT_ERROR
+from regen_model.cli.errors import internal_error, usage_error
 
 app = typer.Typer(
     name="regen-model",
@@ -62,11 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _register_all()
         code = app(args=args, prog_name="regen-model", standalone_mode=False)
-    except typer.TyperException as exc:  # a usage error: typer's message, exit 2
-        from typer import rich_utils
-
-        rich_utils.rich_format_error(exc)  # type: ignore[arg-type]  # a ClickException
-        return EXIT_INPUT_ERROR
+    except typer.TyperException as exc:  # a usage error: one line naming the option, exit 2
+        return usage_error(exc)
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("regen-model: interrupted\n")
         return EXIT_INTERRUPTED

@@ -30,6 +30,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import COUNT, WORKERS
 from regen_model.encoding.agreement import Status
 from regen_model.encoding.bounded import (
     PRESETS,
@@ -68,11 +69,12 @@ def register(app: typer.Typer) -> None:
             ),
         ] = "both",
         workers: Annotated[
-            int | None, typer.Option("--workers", "-w", help="Processes (default: one per CPU).")
+            int | None,
+            WORKERS.option("--workers", "-w", help="Processes (default: one per CPU)."),
         ] = None,
         z3_sample: Annotated[
             int,
-            typer.Option(
+            COUNT.option(
                 "--z3-sample", help="Also compare with Z3's terms at N points per search."
             ),
         ] = 0,

@@ -30,6 +30,16 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from regen_model.cli.options import (
+    BUDGET_SECONDS,
+    COUNT,
+    FRONTIER,
+    MAX_STEPS,
+    POSITIVE_COUNT,
+    SEED,
+    TIMEOUT,
+    WORKERS,
+)
 from regen_model.conform.adapter import (
     UnknownEngine,
     engine_factory,
@@ -81,7 +91,7 @@ def check_trace_command(
         typer.Option(help="Check against these rules: 'correct' or mutant names joined by '+'."),
     ] = "correct",
     max_frontier: Annotated[
-        int, typer.Option(help="Most specification states kept open at once.")
+        int, FRONTIER.option("--max-frontier", help="Most specification states kept open at once.")
     ] = MAX_FRONTIER,
     resolver: Annotated[
         Resolver,
@@ -152,11 +162,11 @@ def crosscheck_command(
     ],
     seed: Annotated[
         int | None,
-        typer.Option(help="Seed of the random scenarios (printed; default: a fresh one)."),
+        SEED.option("--seed", help="Seed of the random scenarios (printed; default: a fresh one)."),
     ] = None,
     random_cases: Annotated[
         int,
-        typer.Option(
+        COUNT.option(
             "--random", help="Number of random scenarios (coverage-guided, from the seed)."
         ),
     ] = 200,
@@ -197,22 +207,30 @@ def crosscheck_command(
     ] = None,
     shrink: Annotated[bool, typer.Option(help="Shrink each divergent case.")] = True,
     shrink_seconds: Annotated[
-        float, typer.Option(help="Seconds for all the shrinking (0: no limit).")
+        float,
+        BUDGET_SECONDS.option(
+            "--shrink-seconds", help="Seconds for all the shrinking (0: no limit)."
+        ),
     ] = 300.0,
     workers: Annotated[
-        int, typer.Option(help="Processes that shrink divergent cases in parallel.")
+        int, WORKERS.option("--workers", help="Processes that shrink divergent cases in parallel.")
     ] = 2,
     candidates: Annotated[
-        int, typer.Option(help="Candidates drawn per random scenario (the most novel is kept).")
+        int,
+        POSITIVE_COUNT.option(
+            "--candidates", help="Candidates drawn per random scenario (the most novel is kept)."
+        ),
     ] = 10,  # guided.DEFAULT_CANDIDATES (not imported: the CLI loads commands lazily)
     timeout: Annotated[
-        float, typer.Option(help="Seconds per request for JSON-lines engines.")
+        float, TIMEOUT.option("--timeout", help="Seconds per request for JSON-lines engines.")
     ] = 10.0,
     isolate: Annotated[
         bool,
         typer.Option(help="Run a Python engine in a child process (so a hang can be cut)."),
     ] = False,
-    max_steps: Annotated[int, typer.Option(help="Most actions per random scenario.")] = 20,
+    max_steps: Annotated[
+        int, MAX_STEPS.option("--max-steps", help="Most actions per random scenario.")
+    ] = 20,
     html: Annotated[
         Path | None,
         typer.Option("--html", help="Write the report as a self-contained HTML page."),
@@ -450,7 +468,7 @@ def _crosscheck_exit(verdict: Verdict, divergences: int, errors: int) -> int:
 
 def export_vectors_command(
     directory: Annotated[Path, typer.Argument(help="Output directory.", show_default=False)],
-    seed: Annotated[int, typer.Option(help="Seed of the clause-witness search.")] = 0,
+    seed: Annotated[int, SEED.option("--seed", help="Seed of the clause-witness search.")] = 0,
     scenarios: Annotated[
         bool, typer.Option(help="Also export the scenario files as vectors.")
     ] = True,

@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from regen_model.encoding.scope import Scope
+from regen_model.cli.options import DEPTH, STATES, Bounds, scope_bounds
+from regen_model.encoding.scope import SCOPE_LIMITS, Scope
 from regen_model.explore import (
     EXPLORE_SCOPE,
     ActionFamily,
@@ -43,6 +44,7 @@ from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
 
 STYLE = {Verdict.PROVED: "bold green", Verdict.UNKNOWN: "bold yellow"}
 KINDS = tuple(cls.kind for cls in ALL_ACTIONS)
+SHIELDS = Bounds(0, SCOPE_LIMITS["shields"][1])  # unused shields a start gives each creature
 
 
 class InputError(ValueError):
@@ -59,9 +61,10 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         count: Annotated[
-            int, typer.Option("--count", "-n", help="Permanents on the battlefield.")
+            int,
+            scope_bounds("cards").option("--count", "-n", help="Permanents on the battlefield."),
         ] = 1,
-        depth: Annotated[int, typer.Option("--depth", "-d", help="Most steps from a start.")] = 2,
+        depth: Annotated[int, DEPTH.option("--depth", "-d", help="Most steps from a start.")] = 2,
         family: Annotated[
             ActionFamily, typer.Option("--family", "-f", help="Which actions to take.")
         ] = ActionFamily.EFFECTS,
@@ -84,16 +87,22 @@ def register(app: typer.Typer) -> None:
             typer.Option("--owner", help="Who may own a permanent (repeat; default A and B)."),
         ] = None,
         shields: Annotated[
-            int, typer.Option("--shields", help="Unused shields each creature starts with.")
+            int, SHIELDS.option("--shields", help="Unused shields each creature starts with.")
         ] = 0,
         max_amount: Annotated[
-            int, typer.Option("--max-amount", help="Largest damage/counter/P/T amount.")
+            int,
+            scope_bounds("max_amount").option(
+                "--max-amount", help="Largest damage/counter/P/T amount."
+            ),
         ] = EXPLORE_SCOPE.max_amount,
         shield_slots: Annotated[
-            int, typer.Option("--shield-slots", help="Shields a card may have (scope).")
+            int,
+            scope_bounds("shields").option(
+                "--shield-slots", help="Shields a card may have (scope)."
+            ),
         ] = EXPLORE_SCOPE.shields,
         stack: Annotated[
-            int, typer.Option("--stack", help="Stack objects (scope).")
+            int, scope_bounds("stack").option("--stack", help="Stack objects (scope).")
         ] = EXPLORE_SCOPE.stack,
         battery: Annotated[
             str | None,
@@ -116,7 +125,8 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         max_states: Annotated[
-            int | None, typer.Option("--max-states", help="Stop (UNKNOWN) beyond this many states.")
+            int | None,
+            STATES.option("--max-states", help="Stop (UNKNOWN) beyond this many states."),
         ] = None,
         itf: Annotated[
             Path | None,
@@ -197,8 +207,6 @@ def _config(
         if o not in PLAYER_NAMES:
             raise InputError(f"unknown player {o!r} (players: {', '.join(PLAYER_NAMES)})")
         owner_ids.append(PLAYER_NAMES.index(o))
-    if depth < 0:
-        raise InputError("the depth can't be negative")
     start = StartSpec(
         cards=tuple(cards or ("Grizzly Bears",)),
         count=count,

@@ -28,6 +28,7 @@ from regen_model.checks.replay import ReplayDisagreement
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.checks.traces import compact, rows, to_itf
+from regen_model.cli.options import DEPTH, RLIMIT
 from regen_model.conform.jsonout import dumps
 from regen_model.invariants.query import EXAMPLES, QueryError, example, parse
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, Verdict
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
         ] = False,
         depth: Annotated[
             int | None,
-            typer.Option(
+            DEPTH.option(
                 "--depth", "-k", help="Longest run to search (steps).", show_default=False
             ),
         ] = None,
@@ -66,7 +67,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--out", "-o", help="Write the run as ITF JSON here.", show_default=False),
         ] = None,
         rlimit: Annotated[
-            int, typer.Option(help="Solver resource limit per query.")
+            int, RLIMIT.option("--rlimit", help="Solver resource limit per query (0: none).")
         ] = Budget.rlimit,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         html: Annotated[

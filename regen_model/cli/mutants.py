@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import WORKERS
 from regen_model.invariants import InvariantError
 from regen_model.model.enums import Mutant
 from regen_model.mutants.catalog import MUTANT_INFO
@@ -46,7 +47,7 @@ def register(app: typer.Typer) -> None:
                 "--scenarios", help="Scenario folders (default: tests/scenarios, examples)."
             ),
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 2,
+        jobs: Annotated[int, WORKERS.option("--jobs", "-j", help="Worker processes.")] = 2,
         prove: Annotated[
             bool,
             typer.Option(
@@ -74,7 +75,7 @@ def register(app: typer.Typer) -> None:
                 mutant,
                 invariant_files=proofs or (),
                 scenario_roots=scenarios,
-                jobs=max(1, jobs),
+                jobs=jobs,
                 proof=InductionRoute() if prove else None,
             )
         except InvariantError as e:

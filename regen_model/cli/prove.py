@@ -33,6 +33,7 @@ from regen_model.checks.results import (
 from regen_model.checks.runner import ALL_METHODS, DEFAULT_METHODS, ProveOptions, prove, units
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
+from regen_model.cli.options import DEPTH, RLIMIT, SEED, K
 from regen_model.encoding.scope import Scope
 from regen_model.invariants.loading import load, user_paths
 from regen_model.invariants.spec import Invariant, InvariantError
@@ -77,11 +78,11 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         rlimit: Annotated[
-            int, typer.Option(help="Solver resource limit per query.")
+            int, RLIMIT.option("--rlimit", help="Solver resource limit per query (0: none).")
         ] = Budget.rlimit,
-        seed: Annotated[int, typer.Option(help="Solver random seed.")] = 0,
-        k: Annotated[int, typer.Option("--k", help="Largest k for k-induction.")] = 3,
-        depth: Annotated[int, typer.Option(help="BMC depth when a proof fails.")] = 4,
+        seed: Annotated[int, SEED.option("--seed", help="Solver random seed.")] = 0,
+        k: Annotated[int, K.option("--k", help="Largest k for k-induction.")] = 3,
+        depth: Annotated[int, DEPTH.option("--depth", help="BMC depth when a proof fails.")] = 4,
         minimal_cores: Annotated[
             bool, typer.Option(help="Minimise unsat cores (slower, shorter clause lists).")
         ] = False,
