@@ -21,7 +21,7 @@ import json
 import random
 import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -40,6 +40,7 @@ from regen_model.cli.options import (
     TIMEOUT,
     WORKERS,
 )
+from regen_model.cli.reporting import incomplete_line, write_page
 from regen_model.conform.adapter import (
     UnknownEngine,
     engine_factory,
@@ -49,10 +50,10 @@ from regen_model.conform.adapter import (
 from regen_model.conform.case import Case, CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
-from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, Verdict
+from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
 
 if TYPE_CHECKING:
-    from regen_model.html.page import Page
+    pass
 
 
 def register(app: typer.Typer) -> None:
@@ -140,7 +141,7 @@ def check_trace_command(
         trace, rule_set, resolver=RESOLVERS[resolver.value](), max_frontier=max_frontier
     )
     if html is not None:
-        _write_page(html, err, lambda: trace_page(report, trace))
+        write_page(html, err, lambda: trace_page(report, trace))
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
@@ -311,25 +312,19 @@ def crosscheck_command(
             on_result=advance,
         )
     if html is not None:
-        _write_page(html, err, lambda: crosscheck_page(report))
+        write_page(html, err, lambda: crosscheck_page(report), report.interrupted)
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
         render_crosscheck(report, out_console)
         if out is not None:
             out_console.print(f"report: {out / 'report.md'}, results: {out / 'results.jsonl'}")
-    if source.bad_inputs and not report.cases:
+        if report.interrupted:
+            done = f"{report.cases} case(s) compared, divergences not shrunk"
+            out_console.print(incomplete_line("crosscheck", report.interrupted, done))
+    if source.bad_inputs and not report.cases and not report.interrupted:
         raise typer.Exit(EXIT_INPUT_ERROR)
-    raise typer.Exit(
-        _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
-    )
-
-
-def _write_page(path: Path, err: Console, page: Callable[[], Page]) -> None:
-    from regen_model.html import write
-
-    write(path, page())
-    err.print(f"HTML page: {path}", markup=False, highlight=False)
+    raise typer.Exit(report.exit_code)
 
 
 class CaseStream:
@@ -452,15 +447,6 @@ def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:
         regen_system(COVER_SCOPE), COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE)
     )
     return sources.cover_cases(found)
-
-
-def _crosscheck_exit(verdict: Verdict, divergences: int, errors: int) -> int:
-    """Divergences first (the engine is wrong), then failures (it crashed or hung)."""
-    if divergences:
-        return EXIT_CODES[Verdict.DIVERGED]
-    if errors:
-        return EXIT_INTERNAL_ERROR
-    return EXIT_CODES[verdict]
 
 
 # --- export-vectors ---------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from regen_model.cli.options import DEPTH, STATES, Bounds, scope_bounds
+from regen_model.cli.reporting import incomplete_line, write_page
 from regen_model.encoding.scope import SCOPE_LIMITS, Scope
 from regen_model.explore import (
     EXPLORE_SCOPE,
@@ -34,6 +35,7 @@ from regen_model.explore import (
 from regen_model.explore.monitor import CatalogMonitor
 from regen_model.explore.report import start_table, summary, trace_table, write_itf
 from regen_model.explore.starts import PLAYER_NAMES, check_start
+from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.invariants import InvariantError, load
 from regen_model.model.actions import ALL_ACTIONS
 from regen_model.model.cards import SPELLS
@@ -261,15 +263,15 @@ def run(
         result = explore(config, monitor, on_progress=hook)
     files = write_itf(result, itf) if itf is not None and result.violations else {}
     if html is not None:
-        from regen_model.html import write
         from regen_model.html.pages import explore_page
 
-        write(html, explore_page(result))
-        err.print(f"HTML page: {html}", markup=False)
+        write_page(html, err, lambda: explore_page(result), result.interrupted)
     if json_output:
         sys.stdout.write(json.dumps(summary(result, files), indent=2) + "\n")
     else:
         _print(out, result, files)
+    if result.interrupted:
+        return interrupt_exit_code(result.interrupted)
     return EXIT_CODES[result.verdict]
 
 
@@ -295,3 +297,6 @@ def _print(out: Console, result: ExploreResult, files: dict[str, str]) -> None:
         line.append(f"\nviolated: {broken}", style="red")
     out.print(line)
     out.print(f"states per depth: {', '.join(f'{n:,}' for n in p.levels)}")
+    if result.interrupted:
+        seen = f"{p.states:,} states seen, depth {p.depth} of {result.config.depth}"
+        out.print(incomplete_line("explore", result.interrupted, seen))
