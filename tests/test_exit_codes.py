@@ -84,10 +84,10 @@ RANGES: list[tuple[list[str], str, str]] = [
     (["explore", "--count", "1000"], "--count", "1..8"),
     (["explore", "--max-states", "0"], "--max-states", "1.."),
     (["check-trace", "--max-frontier", "0", "x.itf.json"], "--max-frontier", "1.."),
-    (["crosscheck", "--engine", "reference", "--workers", "0"], "--workers", "1..256"),
+    (["crosscheck", "--engine", "reference", "--jobs", "0"], "--jobs", "1..256"),
     (["crosscheck", "--engine", "reference", "--timeout", "0"], "--timeout", "0.1..3600"),
     (["crosscheck", "--engine", "reference", "--random", "-1"], "--random", "0.."),
-    (["agree", "--workers", "-1"], "--workers", "1..256"),
+    (["agree", "--workers", "-1"], "--jobs", "1..256"),
     (["mutants", "--jobs", "0"], "--jobs", "1..256"),
 ]
 

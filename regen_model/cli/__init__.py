@@ -18,10 +18,12 @@ import errno
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
 from regen_model.cli.errors import internal_error, usage_error
+from regen_model.cli.options import name_metavars
 from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.interrupts import handling_signals, signal_name
 
@@ -46,6 +48,31 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+def _version(show: bool) -> None:
+    if show:
+        from importlib.metadata import version
+
+        import z3
+
+        sys.stdout.write(f"regen-model {version('regen-model')} (z3 {z3.get_version_string()})\n")
+        raise typer.Exit(0)
+
+
+@app.callback(
+    epilog="Each command's --help says more; the documentation is in docs/ of the "
+    "source distribution and the repository."
+)
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", is_eager=True, callback=_version
+        ),
+    ] = False,
+) -> None:
+    """A model-checked specification of the Magic: The Gathering regeneration rules."""
+
+
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it (SIGTERM: 143)
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of our output went away
 
@@ -65,7 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _register_all()
         with handling_signals():
-            code = app(args=args, prog_name="regen-model", standalone_mode=False)
+            group = typer.main.get_command(app)
+            name_metavars(group)
+            code = group.main(args=args, prog_name="regen-model", standalone_mode=False)
     except typer.TyperException as exc:  # a usage error: one line naming the option, exit 2
         return usage_error(exc)
     except typer.Abort:

@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
     def agree(
         scope: Annotated[
             str,
-            typer.Option("--scope", help=f"Preset scope ({', '.join(PRESETS)})."),
+            typer.Option("--preset", help=f"Preset scope ({', '.join(PRESETS)}).", metavar="NAME"),
         ] = "seeded",
         run: Annotated[
             list[str] | None,
@@ -60,7 +60,11 @@ def register(app: typer.Typer) -> None:
         ] = None,
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Apply a rule mutant (repeat); see --view."),
+            typer.Option(
+                "--mutant",
+                "-m",
+                help="Apply a rule mutant (repeat; `regen-model mutants --list`); see --view.",
+            ),
         ] = None,
         view: Annotated[
             str,
@@ -70,7 +74,9 @@ def register(app: typer.Typer) -> None:
         ] = "both",
         workers: Annotated[
             int | None,
-            WORKERS.option("--workers", "-w", help="Processes (default: one per CPU)."),
+            WORKERS.option(
+                "--jobs", "-j", "--workers", help="Processes (default: one per CPU).", metavar="N"
+            ),
         ] = None,
         z3_sample: Annotated[
             int,

@@ -214,7 +214,14 @@ def crosscheck_command(
         ),
     ] = 300.0,
     workers: Annotated[
-        int, WORKERS.option("--workers", help="Processes that shrink divergent cases in parallel.")
+        int,
+        WORKERS.option(
+            "--jobs",
+            "-j",
+            "--workers",
+            help="Processes that shrink divergent cases in parallel.",
+            metavar="N",
+        ),
     ] = 2,
     candidates: Annotated[
         int,

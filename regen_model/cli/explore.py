@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
         ] = ActionFamily.EFFECTS,
         kind: Annotated[
             list[str] | None,
-            typer.Option("--kind", "-k", help="Keep only actions of this kind (repeat)."),
+            typer.Option("--kind", help="Keep only actions of this kind (repeat).", metavar="KIND"),
         ] = None,
         spell: Annotated[
             list[str] | None,
@@ -82,7 +82,12 @@ def register(app: typer.Typer) -> None:
             list[Edition] | None, typer.Option("--edition", "-e", help="Rule edition (repeat).")
         ] = None,
         start_step: Annotated[
-            Step, typer.Option("--start-step", help="The step the starts are in.")
+            Step,
+            typer.Option(
+                "--start-step",
+                help="The step the starts are in (untap, upkeep, draw, main1, begin-combat, "
+                "..., end, cleanup).",
+            ),
         ] = Step.MAIN1,
         owner: Annotated[
             list[str] | None,
@@ -114,7 +119,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Apply a rule mutant (repeat)."),
+            typer.Option(
+                "--mutant", "-m", help="Apply a rule mutant (repeat; `regen-model mutants --list`)."
+            ),
         ] = None,
         proofs: Annotated[
             list[Path] | None,
@@ -132,7 +139,12 @@ def register(app: typer.Typer) -> None:
         ] = None,
         itf: Annotated[
             Path | None,
-            typer.Option("--itf", help="Write counterexamples as ITF into this folder."),
+            typer.Option(
+                "--out-itf",
+                "--itf",
+                help="Write counterexamples as ITF into this folder.",
+                metavar="DIR",
+            ),
         ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
         html: Annotated[

@@ -45,7 +45,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
         example_name: Annotated[
             str | None,
-            typer.Option("--example", "-e", help="Run a named example query.", show_default=False),
+            typer.Option(
+                "--example", help="Run a named example query.", metavar="NAME", show_default=False
+            ),
         ] = None,
         list_examples: Annotated[
             bool, typer.Option("--list-examples", help="List the example queries.")
@@ -53,7 +55,7 @@ def register(app: typer.Typer) -> None:
         depth: Annotated[
             int | None,
             DEPTH.option(
-                "--depth", "-k", help="Longest run to search (steps).", show_default=False
+                "--depth", "-d", help="Longest run to search (steps).", show_default=False
             ),
         ] = None,
         scope: Annotated[
@@ -64,7 +66,14 @@ def register(app: typer.Typer) -> None:
         ] = None,
         out: Annotated[
             Path | None,
-            typer.Option("--out", "-o", help="Write the run as ITF JSON here.", show_default=False),
+            typer.Option(
+                "--out-itf",
+                "--out",
+                "-o",
+                help="Write the run as ITF JSON here.",
+                metavar="FILE",
+                show_default=False,
+            ),
         ] = None,
         rlimit: Annotated[
             int, RLIMIT.option("--rlimit", help="Solver resource limit per query (0: none).")

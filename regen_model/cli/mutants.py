@@ -35,7 +35,11 @@ def register(app: typer.Typer) -> None:
     def mutants_command(
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Only these mutants (repeat). Default: all."),
+            typer.Option(
+                "--mutant",
+                "-m",
+                help="Only these mutants (repeat; --list lists them). Default: all.",
+            ),
         ] = None,
         proofs: Annotated[
             list[Path] | None,

@@ -62,3 +62,42 @@ POSITIVE_COUNT = Bounds(1, 1_000_000)
 STATES = Bounds(1, 10**9)
 # Actions of one random scenario.
 MAX_STEPS = Bounds(1, 1000)
+
+
+def name_metavars(command: Any) -> None:
+    """Give every option and argument of the Click ``command`` (a group: of its
+    subcommands) a metavar that says what to write (``N``, ``SECONDS``, ``PATH``, ``NAME``,
+    ``TEXT``) instead of typer's Python types (``<list[str]>``, ``<int range>``) and
+    20-choice enum dumps (the choices are in the help text or a ``--list``); flags show
+    none. An explicit ``metavar=`` is kept."""
+    import enum
+    from pathlib import Path
+    from typing import get_args, get_origin
+
+    for sub in getattr(command, "commands", {}).values():
+        name_metavars(sub)
+    for param in getattr(command, "params", ()):
+        if getattr(param, "param_type_name", "") == "argument":
+            # An argument's name is its metavar already; typer would add its Python type.
+            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
+            continue
+        if param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+            continue
+        descriptor = getattr(param, "type_descriptor", None)
+        base = getattr(descriptor, "annotation", None)
+        while get_origin(base) is not None:  # list[X], X | None
+            base = next(a for a in get_args(base) if a is not type(None))
+        if base is int:
+            param.metavar = "N"
+        elif base is float:
+            param.metavar = "SECONDS"
+        elif isinstance(base, type) and issubclass(base, Path):
+            param.metavar = "PATH"
+        elif isinstance(base, type) and issubclass(base, enum.Enum):
+            values = [str(m.value) for m in base]
+            param.metavar = "|".join(values) if len(values) <= 4 else "NAME"
+        elif base is str:
+            param.metavar = "TEXT"

@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(
                 "--method",
-                "-m",
+                metavar="METHOD",
                 help="induction, kind, chc, any-n or all (repeatable; default: "
                 "induction and any-n).",
                 show_default=False,
