@@ -42,6 +42,14 @@ def envelope(
     }
 
 
+def enveloped(
+    command: str, verdict: Verdict | None, exit_code: int, body: dict[str, Any]
+) -> dict[str, Any]:
+    """``body`` with the envelope's keys it lacks (a document built elsewhere, e.g. a
+    report's ``to_json``, keeps its own ``verdict`` or ``format`` where it has them)."""
+    return {**envelope(command, verdict, exit_code), **body}
+
+
 def schema(command: str) -> dict[str, Any]:
     """The shipped JSON Schema of ``regen-model/<command>`` documents."""
     text = resources.files("regen_model.schemas").joinpath(f"{command}.schema.json").read_text()

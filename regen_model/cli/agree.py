@@ -39,6 +39,7 @@ from regen_model.encoding.bounded import (
     bounded_agreement,
 )
 from regen_model.encoding.branches import CoverageReport, coverage_rows
+from regen_model.jsondoc import envelope
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, worst
@@ -230,10 +231,7 @@ def document(report: AgreementReport, verdict: Verdict, problems: list[str]) -> 
         }
 
     return {
-        "format": "regen-model/agree",
-        "version": 1,
-        "verdict": verdict.value,
-        "exit_code": EXIT_CODES[verdict],
+        **envelope("agree", verdict, EXIT_CODES[verdict]),
         "rules": report.rules_name,
         "scope": report.config.describe(),
         "seconds": round(report.seconds, 3),

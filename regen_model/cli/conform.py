@@ -50,6 +50,7 @@ from regen_model.conform.adapter import (
 from regen_model.conform.case import Case, CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
+from regen_model.jsondoc import envelope, enveloped
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
 
 if TYPE_CHECKING:
@@ -133,7 +134,8 @@ def check_trace_command(
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     except FormatError as exc:
         if json_output:
-            sys.stdout.write(json.dumps({"error": exc.to_json()}, indent=2) + "\n")
+            doc = envelope("check-trace", None, EXIT_INPUT_ERROR, error=exc.to_json())
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
             err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
@@ -143,7 +145,9 @@ def check_trace_command(
     if html is not None:
         write_page(html, err, lambda: trace_page(report, trace))
     if json_output:
-        sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
+        code = EXIT_CODES[report.verdict]
+        doc = enveloped("check-trace", report.verdict, code, report.to_json())
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         render_trace_report(report, Console(highlight=False))
     raise typer.Exit(EXIT_CODES[report.verdict])
@@ -489,8 +493,11 @@ def export_vectors_command(
     except (ExportRefused, OSError) as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
+    code = 0 if not result.missing else EXIT_CODES[Verdict.FAILED]
     if json_output:
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        verdict = Verdict.FAILED if result.missing else Verdict.PASSED
+        doc = enveloped("export-vectors", verdict, code, result.to_json())
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         console.print(
             f"wrote {result.vectors} vectors to {directory}/cases, index {directory}/index.json; "
@@ -499,4 +506,4 @@ def export_vectors_command(
         )
         for clause in result.missing:
             console.print(f"  no vector exercises {clause}", style="bold red")
-    raise typer.Exit(0 if not result.missing else EXIT_CODES[Verdict.FAILED])
+    raise typer.Exit(code)

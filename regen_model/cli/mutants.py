@@ -22,6 +22,7 @@ from rich.text import Text
 
 from regen_model.cli.options import WORKERS
 from regen_model.invariants import InvariantError
+from regen_model.jsondoc import envelope, enveloped
 from regen_model.model.enums import Mutant
 from regen_model.mutants.catalog import MUTANT_INFO
 from regen_model.mutants.matrix import compute_matrix
@@ -71,6 +72,19 @@ def register(app: typer.Typer) -> None:
         # The matrix is about 150 columns wide: when not printing to a terminal (a file, a
         # pipe, CI logs) do not squeeze it into the default 80.
         out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+        if list_only and json_output:
+            listing = [
+                {
+                    "mutant": m.value,
+                    "wrong": MUTANT_INFO[m].wrong,
+                    "clauses": list(MUTANT_INFO[m].clauses),
+                }
+                for m in Mutant
+            ]
+            sys.stdout.write(
+                json.dumps(envelope("mutants", None, 0, mutants=listing), indent=2) + "\n"
+            )
+            raise typer.Exit(0)
         if list_only:
             out.print(mutant_list())
             raise typer.Exit(0)
@@ -88,7 +102,10 @@ def register(app: typer.Typer) -> None:
             )
             raise typer.Exit(EXIT_INPUT_ERROR) from None
         if json_output:
-            sys.stdout.write(json.dumps(matrix_json(matrix), indent=2) + "\n")
+            doc = enveloped(
+                "mutants", matrix.verdict, EXIT_CODES[matrix.verdict], matrix_json(matrix)
+            )
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
             out.print(matrix_table(matrix))
         raise typer.Exit(EXIT_CODES[matrix.verdict])
