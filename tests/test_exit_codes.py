@@ -85,6 +85,47 @@ CASES: list[tuple[str, list[str], int]] = [
     ("explore: negative depth", ["explore", "--depth", "-1"], 2),
 ]
 
+# Out-of-range numbers: (argv, the option named, the allowed range shown).
+RANGES: list[tuple[list[str], str, str]] = [
+    (["prove", "--k", "0"], "--k", "1..32"),
+    (["prove", "--rlimit", "-1"], "--rlimit", "0.."),
+    (["prove", "--depth", "-1"], "--depth", "0..64"),
+    (["find", "--depth", "-1", "true"], "--depth", "0..64"),
+    (["explore", "--depth", "-1"], "--depth", "0..64"),
+    (["explore", "--count", "1000"], "--count", "1..8"),
+    (["explore", "--max-states", "0"], "--max-states", "1.."),
+    (["check-trace", "--max-frontier", "0", "x.itf.json"], "--max-frontier", "1.."),
+    (["crosscheck", "--engine", "reference", "--jobs", "0"], "--jobs", "1..256"),
+    (["crosscheck", "--engine", "reference", "--timeout", "0"], "--timeout", "0.1..3600"),
+    (["crosscheck", "--engine", "reference", "--random", "-1"], "--random", "0.."),
+    (["agree", "--workers", "-1"], "--jobs", "1..256"),
+    (["mutants", "--jobs", "0"], "--jobs", "1..256"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "option", "allowed"), RANGES, ids=[" ".join(r[0]) for r in RANGES]
+)
+def test_an_out_of_range_number_is_exit_2_naming_the_option_and_range(
+    capsys: pytest.CaptureFixture[str], argv: list[str], option: str, allowed: str
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert not out
+    (line,) = err.strip().splitlines()
+    assert option in line
+    assert f"(allowed: {allowed}" in line
+
+
+@pytest.mark.parametrize("command", ["prove", "find"])
+def test_an_absurd_scope_is_exit_2_with_the_range(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    argv = [command, "--scope", "cards=1000", *(["true"] if command == "find" else [])]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == "scope cards=1000 is out of range (allowed: 1..8)"
+
 
 @pytest.mark.parametrize(("argv", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_input_is_exit_2_with_one_line(

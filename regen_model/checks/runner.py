@@ -17,7 +17,7 @@ the second lifts the per-permanent invariants to every number of permanents.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from regen_model.checks import anyn, chc, induction, kinduction
@@ -78,18 +78,19 @@ def units(invariants: Sequence[Invariant], options: ProveOptions) -> int:
     return len(invariants) * len(options.methods)
 
 
-def prove(
+def iter_prove(
     invariants: Sequence[Invariant],
     options: ProveOptions,
     system: Callable[[], TransitionSystem],
     *,
     support: Sequence[Invariant] = (),
     progress: Progress | None = None,
-) -> list[Result]:
-    """Every method of ``options`` on every invariant. ``support`` are more invariants the
-    induction may use as strengthening (typically the rest of the catalog)."""
+) -> Iterator[Result]:
+    """The results of every method of ``options`` on every invariant, yielded as each is
+    known (so a run stopped by Ctrl-C keeps those already proved; ``prove`` collects them).
+    ``support`` are more invariants the induction may use as strengthening (typically the
+    rest of the catalog)."""
     tick: Progress = progress or (lambda what, n: None)
-    results: list[Result] = []
     needs_system = any(m is not Method.ANY_N for m in options.methods)
     built = system() if needs_system else None
     props: list[Property] = [from_invariant(built, inv) for inv in invariants] if built else []
@@ -98,7 +99,7 @@ def prove(
             assert built is not None
             tick("induction: initiation and consecution", 0)
             helpers = [from_invariant(built, inv) for inv in support if inv.kind is Kind.STATE]
-            results += _strengthen(
+            yield from _strengthen(
                 built,
                 props,
                 options,
@@ -111,16 +112,27 @@ def prove(
             assert built is not None
             for p in props:
                 tick(f"k-induction: {p.id}", 0)
-                results.append(kinduction.prove(built, p, options.max_k, options.budget))
+                yield kinduction.prove(built, p, options.max_k, options.budget)
                 tick(f"k-induction: {p.id}", 1)
         elif method is Method.CHC:
             assert built is not None
             for p in props:
                 tick(f"chc: {p.id}", 0)
-                results.append(chc.prove(built, p, options.budget, bmc_depth=options.bmc_depth))
+                yield chc.prove(built, p, options.budget, bmc_depth=options.bmc_depth)
                 tick(f"chc: {p.id}", 1)
         elif method is Method.ANY_N:
             tick("any-n: per-permanent abstraction", 0)
-            results += anyn.prove(invariants, options.budget, options.any_n_shields)
+            yield from anyn.prove(invariants, options.budget, options.any_n_shields)
             tick("any-n", len(invariants))
-    return results
+
+
+def prove(
+    invariants: Sequence[Invariant],
+    options: ProveOptions,
+    system: Callable[[], TransitionSystem],
+    *,
+    support: Sequence[Invariant] = (),
+    progress: Progress | None = None,
+) -> list[Result]:
+    """Every result of ``iter_prove``, in order."""
+    return list(iter_prove(invariants, options, system, support=support, progress=progress))

@@ -30,6 +30,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import COUNT, WORKERS
 from regen_model.encoding.agreement import Status
 from regen_model.encoding.bounded import (
     PRESETS,
@@ -38,6 +39,7 @@ from regen_model.encoding.bounded import (
     bounded_agreement,
 )
 from regen_model.encoding.branches import CoverageReport, coverage_rows
+from regen_model.jsondoc import envelope
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, worst
@@ -51,7 +53,7 @@ def register(app: typer.Typer) -> None:
     def agree(
         scope: Annotated[
             str,
-            typer.Option("--scope", help=f"Preset scope ({', '.join(PRESETS)})."),
+            typer.Option("--preset", help=f"Preset scope ({', '.join(PRESETS)}).", metavar="NAME"),
         ] = "seeded",
         run: Annotated[
             list[str] | None,
@@ -59,7 +61,11 @@ def register(app: typer.Typer) -> None:
         ] = None,
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Apply a rule mutant (repeat); see --view."),
+            typer.Option(
+                "--mutant",
+                "-m",
+                help="Apply a rule mutant (repeat; `regen-model mutants --list`); see --view.",
+            ),
         ] = None,
         view: Annotated[
             str,
@@ -68,11 +74,14 @@ def register(app: typer.Typer) -> None:
             ),
         ] = "both",
         workers: Annotated[
-            int | None, typer.Option("--workers", "-w", help="Processes (default: one per CPU).")
+            int | None,
+            WORKERS.option(
+                "--jobs", "-j", "--workers", help="Processes (default: one per CPU).", metavar="N"
+            ),
         ] = None,
         z3_sample: Annotated[
             int,
-            typer.Option(
+            COUNT.option(
                 "--z3-sample", help="Also compare with Z3's terms at N points per search."
             ),
         ] = 0,
@@ -222,10 +231,7 @@ def document(report: AgreementReport, verdict: Verdict, problems: list[str]) -> 
         }
 
     return {
-        "format": "regen-model/agree",
-        "version": 1,
-        "verdict": verdict.value,
-        "exit_code": EXIT_CODES[verdict],
+        **envelope("agree", verdict, EXIT_CODES[verdict]),
         "rules": report.rules_name,
         "scope": report.config.describe(),
         "seconds": round(report.seconds, 3),

@@ -21,7 +21,7 @@ import json
 import random
 import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -30,6 +30,17 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from regen_model.cli.options import (
+    BUDGET_SECONDS,
+    COUNT,
+    FRONTIER,
+    MAX_STEPS,
+    POSITIVE_COUNT,
+    SEED,
+    TIMEOUT,
+    WORKERS,
+)
+from regen_model.cli.reporting import incomplete_line, write_page
 from regen_model.conform.adapter import (
     UnknownEngine,
     engine_factory,
@@ -39,10 +50,11 @@ from regen_model.conform.adapter import (
 from regen_model.conform.case import Case, CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
-from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, Verdict
+from regen_model.jsondoc import envelope, enveloped
+from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
 
 if TYPE_CHECKING:
-    from regen_model.html.page import Page
+    pass
 
 
 def register(app: typer.Typer) -> None:
@@ -81,7 +93,7 @@ def check_trace_command(
         typer.Option(help="Check against these rules: 'correct' or mutant names joined by '+'."),
     ] = "correct",
     max_frontier: Annotated[
-        int, typer.Option(help="Most specification states kept open at once.")
+        int, FRONTIER.option("--max-frontier", help="Most specification states kept open at once.")
     ] = MAX_FRONTIER,
     resolver: Annotated[
         Resolver,
@@ -122,7 +134,8 @@ def check_trace_command(
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     except FormatError as exc:
         if json_output:
-            sys.stdout.write(json.dumps({"error": exc.to_json()}, indent=2) + "\n")
+            doc = envelope("check-trace", None, EXIT_INPUT_ERROR, error=exc.to_json())
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
             err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
@@ -130,9 +143,11 @@ def check_trace_command(
         trace, rule_set, resolver=RESOLVERS[resolver.value](), max_frontier=max_frontier
     )
     if html is not None:
-        _write_page(html, err, lambda: trace_page(report, trace))
+        write_page(html, err, lambda: trace_page(report, trace))
     if json_output:
-        sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
+        code = EXIT_CODES[report.verdict]
+        doc = enveloped("check-trace", report.verdict, code, report.to_json())
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         render_trace_report(report, Console(highlight=False))
     raise typer.Exit(EXIT_CODES[report.verdict])
@@ -152,11 +167,11 @@ def crosscheck_command(
     ],
     seed: Annotated[
         int | None,
-        typer.Option(help="Seed of the random scenarios (printed; default: a fresh one)."),
+        SEED.option("--seed", help="Seed of the random scenarios (printed; default: a fresh one)."),
     ] = None,
     random_cases: Annotated[
         int,
-        typer.Option(
+        COUNT.option(
             "--random", help="Number of random scenarios (coverage-guided, from the seed)."
         ),
     ] = 200,
@@ -197,22 +212,37 @@ def crosscheck_command(
     ] = None,
     shrink: Annotated[bool, typer.Option(help="Shrink each divergent case.")] = True,
     shrink_seconds: Annotated[
-        float, typer.Option(help="Seconds for all the shrinking (0: no limit).")
+        float,
+        BUDGET_SECONDS.option(
+            "--shrink-seconds", help="Seconds for all the shrinking (0: no limit)."
+        ),
     ] = 300.0,
     workers: Annotated[
-        int, typer.Option(help="Processes that shrink divergent cases in parallel.")
+        int,
+        WORKERS.option(
+            "--jobs",
+            "-j",
+            "--workers",
+            help="Processes that shrink divergent cases in parallel.",
+            metavar="N",
+        ),
     ] = 2,
     candidates: Annotated[
-        int, typer.Option(help="Candidates drawn per random scenario (the most novel is kept).")
+        int,
+        POSITIVE_COUNT.option(
+            "--candidates", help="Candidates drawn per random scenario (the most novel is kept)."
+        ),
     ] = 10,  # guided.DEFAULT_CANDIDATES (not imported: the CLI loads commands lazily)
     timeout: Annotated[
-        float, typer.Option(help="Seconds per request for JSON-lines engines.")
+        float, TIMEOUT.option("--timeout", help="Seconds per request for JSON-lines engines.")
     ] = 10.0,
     isolate: Annotated[
         bool,
         typer.Option(help="Run a Python engine in a child process (so a hang can be cut)."),
     ] = False,
-    max_steps: Annotated[int, typer.Option(help="Most actions per random scenario.")] = 20,
+    max_steps: Annotated[
+        int, MAX_STEPS.option("--max-steps", help="Most actions per random scenario.")
+    ] = 20,
     html: Annotated[
         Path | None,
         typer.Option("--html", help="Write the report as a self-contained HTML page."),
@@ -293,15 +323,22 @@ def crosscheck_command(
             on_result=advance,
         )
     if html is not None:
-        _write_page(html, err, lambda: crosscheck_page(report))
+        write_page(html, err, lambda: crosscheck_page(report), report.interrupted)
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
         render_crosscheck(report, out_console)
         if out is not None:
             out_console.print(f"report: {out / 'report.md'}, results: {out / 'results.jsonl'}")
-    code = _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
-    if source.bad_inputs and (not report.cases or code == EXIT_CODES[Verdict.PASSED]):
+        if report.interrupted:
+            done = f"{report.cases} case(s) compared, divergences not shrunk"
+            out_console.print(incomplete_line("crosscheck", report.interrupted, done))
+    code = report.exit_code
+    if (
+        source.bad_inputs
+        and not report.interrupted
+        and (not report.cases or code == EXIT_CODES[Verdict.PASSED])
+    ):
         # The run went on without them (nothing computed is lost), but a clean or empty
         # result must not hide that some of what the user named was never compared.
         err.print(
@@ -312,13 +349,6 @@ def crosscheck_command(
         )
         code = EXIT_INPUT_ERROR
     raise typer.Exit(code)
-
-
-def _write_page(path: Path, err: Console, page: Callable[[], Page]) -> None:
-    from regen_model.html import write
-
-    write(path, page())
-    err.print(f"HTML page: {path}", markup=False, highlight=False)
 
 
 class CaseStream:
@@ -443,21 +473,12 @@ def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:
     return sources.cover_cases(found)
 
 
-def _crosscheck_exit(verdict: Verdict, divergences: int, errors: int) -> int:
-    """Divergences first (the engine is wrong), then failures (it crashed or hung)."""
-    if divergences:
-        return EXIT_CODES[Verdict.DIVERGED]
-    if errors:
-        return EXIT_INTERNAL_ERROR
-    return EXIT_CODES[verdict]
-
-
 # --- export-vectors ---------------------------------------------------------------------------------
 
 
 def export_vectors_command(
     directory: Annotated[Path, typer.Argument(help="Output directory.", show_default=False)],
-    seed: Annotated[int, typer.Option(help="Seed of the clause-witness search.")] = 0,
+    seed: Annotated[int, SEED.option("--seed", help="Seed of the clause-witness search.")] = 0,
     scenarios: Annotated[
         bool, typer.Option(help="Also export the scenario files as vectors.")
     ] = True,
@@ -485,8 +506,11 @@ def export_vectors_command(
     except (ExportRefused, OSError) as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
+    code = 0 if not result.missing else EXIT_CODES[Verdict.FAILED]
     if json_output:
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        verdict = Verdict.FAILED if result.missing else Verdict.PASSED
+        doc = enveloped("export-vectors", verdict, code, result.to_json())
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         console.print(
             f"wrote {result.vectors} vectors to {directory}/cases, index {directory}/index.json; "
@@ -495,4 +519,4 @@ def export_vectors_command(
         )
         for clause in result.missing:
             console.print(f"  no vector exercises {clause}", style="bold red")
-    raise typer.Exit(0 if not result.missing else EXIT_CODES[Verdict.FAILED])
+    raise typer.Exit(code)

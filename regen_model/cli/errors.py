@@ -12,7 +12,7 @@ import os
 import sys
 import traceback
 
-from regen_model.verdicts import EXIT_INTERNAL_ERROR
+from regen_model.verdicts import EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR
 
 DEBUG_ENV = "REGEN_MODEL_DEBUG"
 _MOST = 300  # characters of the exception's message shown
@@ -46,3 +46,25 @@ def internal_error(exc: BaseException, during: str) -> int:
         traceback.print_exception(exc, file=sys.stderr)
     sys.stderr.flush()
     return EXIT_INTERNAL_ERROR
+
+
+def usage_error(exc: Exception) -> int:
+    """A usage error (a Click/Typer ``UsageError``: unknown option, bad or out-of-range value)
+    as one line naming the command, the option and, for a number, its allowed range; exit 2.
+    """
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "regen-model"
+    format_message = getattr(exc, "format_message", None)
+    message = " ".join(str(format_message() if callable(format_message) else exc).split())
+    param = getattr(exc, "param", None)
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    if low is not None or high is not None:
+        shown = f"{_number(low)}..{_number(high)}" if high is not None else f">= {_number(low)}"
+        message = f"{message.rstrip('.')} (allowed: {shown})"
+    sys.stderr.write(f"{where}: {message} (see '{where} --help')\n")
+    sys.stderr.flush()
+    return EXIT_INPUT_ERROR
+
+
+def _number(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)

@@ -28,8 +28,10 @@ from regen_model.checks.replay import ReplayDisagreement
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.checks.traces import compact, rows, to_itf
+from regen_model.cli.options import DEPTH, RLIMIT
 from regen_model.conform.jsonout import dumps
 from regen_model.invariants.query import EXAMPLES, QueryError, example, parse
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, Verdict
 
 EXIT_FOUND = 0
@@ -44,15 +46,17 @@ def register(app: typer.Typer) -> None:
         ] = None,
         example_name: Annotated[
             str | None,
-            typer.Option("--example", "-e", help="Run a named example query.", show_default=False),
+            typer.Option(
+                "--example", help="Run a named example query.", metavar="NAME", show_default=False
+            ),
         ] = None,
         list_examples: Annotated[
             bool, typer.Option("--list-examples", help="List the example queries.")
         ] = False,
         depth: Annotated[
             int | None,
-            typer.Option(
-                "--depth", "-k", help="Longest run to search (steps).", show_default=False
+            DEPTH.option(
+                "--depth", "-d", help="Longest run to search (steps).", show_default=False
             ),
         ] = None,
         scope: Annotated[
@@ -63,10 +67,17 @@ def register(app: typer.Typer) -> None:
         ] = None,
         out: Annotated[
             Path | None,
-            typer.Option("--out", "-o", help="Write the run as ITF JSON here.", show_default=False),
+            typer.Option(
+                "--out-itf",
+                "--out",
+                "-o",
+                help="Write the run as ITF JSON here.",
+                metavar="FILE",
+                show_default=False,
+            ),
         ] = None,
         rlimit: Annotated[
-            int, typer.Option(help="Solver resource limit per query.")
+            int, RLIMIT.option("--rlimit", help="Solver resource limit per query (0: none).")
         ] = Budget.rlimit,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         html: Annotated[
@@ -95,6 +106,11 @@ def run_find(
 ) -> int:
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
+    if list_examples and json_output:
+        listing = [{"name": ex.name, "says": ex.says, "query": ex.query} for ex in EXAMPLES]
+        doc = envelope("find", None, 0, examples=listing)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        return 0
     if list_examples:
         for ex in EXAMPLES:
             console.print(f"[bold]{ex.name}[/bold]  {ex.says}\n    {ex.query}")
@@ -123,8 +139,7 @@ def run_find(
             sys.stdout.write(
                 json.dumps(
                     {
-                        "format": "regen-model/find",
-                        "version": 1,
+                        **envelope("find", None, EXIT_INTERNAL_ERROR),
                         "query": text,
                         "disagreement": {
                             "step": problem.step,
@@ -152,7 +167,8 @@ def run_find(
         write(html, find_page(result, meta, max_depth))
         err.print(f"HTML page: {html}", markup=False, highlight=False)
     if json_output:
-        sys.stdout.write(json.dumps(document(result, meta, max_depth), indent=2) + "\n")
+        doc = document(result, meta, max_depth)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         show(console, result, max_depth, description)
     if written:
@@ -218,9 +234,14 @@ def trace_table(result: FindResult) -> Table:
 
 
 def document(result: FindResult, meta: dict[str, Any], depth: int) -> dict[str, Any]:
+    code = {Found.FOUND: EXIT_FOUND, Found.UNKNOWN: EXIT_CODES[Verdict.UNKNOWN]}.get(
+        result.found, EXIT_NOT_FOUND
+    )
+    verdict = {Found.FOUND: Verdict.PASSED, Found.UNKNOWN: Verdict.UNKNOWN}.get(
+        result.found, Verdict.FAILED
+    )
     doc: dict[str, Any] = {
-        "format": "regen-model/find",
-        "version": 1,
+        **envelope("find", verdict, code),
         **meta,
         "max_depth": depth,
         "found": result.found.value,

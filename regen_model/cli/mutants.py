@@ -20,7 +20,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import WORKERS
 from regen_model.invariants import InvariantError
+from regen_model.jsondoc import envelope, enveloped
 from regen_model.model.enums import Mutant
 from regen_model.mutants.catalog import MUTANT_INFO
 from regen_model.mutants.matrix import compute_matrix
@@ -34,7 +36,11 @@ def register(app: typer.Typer) -> None:
     def mutants_command(
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Only these mutants (repeat). Default: all."),
+            typer.Option(
+                "--mutant",
+                "-m",
+                help="Only these mutants (repeat; --list lists them). Default: all.",
+            ),
         ] = None,
         proofs: Annotated[
             list[Path] | None,
@@ -46,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 "--scenarios", help="Scenario folders (default: tests/scenarios, examples)."
             ),
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 2,
+        jobs: Annotated[int, WORKERS.option("--jobs", "-j", help="Worker processes.")] = 2,
         prove: Annotated[
             bool,
             typer.Option(
@@ -66,6 +72,19 @@ def register(app: typer.Typer) -> None:
         # The matrix is about 150 columns wide: when not printing to a terminal (a file, a
         # pipe, CI logs) do not squeeze it into the default 80.
         out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+        if list_only and json_output:
+            listing = [
+                {
+                    "mutant": m.value,
+                    "wrong": MUTANT_INFO[m].wrong,
+                    "clauses": list(MUTANT_INFO[m].clauses),
+                }
+                for m in Mutant
+            ]
+            sys.stdout.write(
+                json.dumps(envelope("mutants", None, 0, mutants=listing), indent=2) + "\n"
+            )
+            raise typer.Exit(0)
         if list_only:
             out.print(mutant_list())
             raise typer.Exit(0)
@@ -74,7 +93,7 @@ def register(app: typer.Typer) -> None:
                 mutant,
                 invariant_files=proofs or (),
                 scenario_roots=scenarios,
-                jobs=max(1, jobs),
+                jobs=jobs,
                 proof=InductionRoute() if prove else None,
             )
         except InvariantError as e:
@@ -83,7 +102,10 @@ def register(app: typer.Typer) -> None:
             )
             raise typer.Exit(EXIT_INPUT_ERROR) from None
         if json_output:
-            sys.stdout.write(json.dumps(matrix_json(matrix), indent=2) + "\n")
+            doc = enveloped(
+                "mutants", matrix.verdict, EXIT_CODES[matrix.verdict], matrix_json(matrix)
+            )
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
             out.print(matrix_table(matrix))
         raise typer.Exit(EXIT_CODES[matrix.verdict])

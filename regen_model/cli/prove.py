@@ -30,12 +30,23 @@ from regen_model.checks.results import (
     overall,
     summarize,
 )
-from regen_model.checks.runner import ALL_METHODS, DEFAULT_METHODS, ProveOptions, prove, units
+from regen_model.checks.runner import (
+    ALL_METHODS,
+    DEFAULT_METHODS,
+    ProveOptions,
+    iter_prove,
+    units,
+)
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
+from regen_model.cli.options import DEPTH, RLIMIT, SEED, K
+from regen_model.cli.reporting import incomplete_line
 from regen_model.encoding.scope import Scope
+from regen_model.interrupts import exit_code as interrupt_exit_code
+from regen_model.interrupts import signal_name
 from regen_model.invariants.loading import load, user_paths
 from regen_model.invariants.spec import Invariant, InvariantError
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
 
 STYLE = {Verdict.PROVED: "bold green", Verdict.SKIPPED: "dim"}
@@ -56,7 +67,7 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(
                 "--method",
-                "-m",
+                metavar="METHOD",
                 help="induction, kind, chc, any-n or all (repeatable; default: "
                 "induction and any-n).",
                 show_default=False,
@@ -77,11 +88,11 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         rlimit: Annotated[
-            int, typer.Option(help="Solver resource limit per query.")
+            int, RLIMIT.option("--rlimit", help="Solver resource limit per query (0: none).")
         ] = Budget.rlimit,
-        seed: Annotated[int, typer.Option(help="Solver random seed.")] = 0,
-        k: Annotated[int, typer.Option("--k", help="Largest k for k-induction.")] = 3,
-        depth: Annotated[int, typer.Option(help="BMC depth when a proof fails.")] = 4,
+        seed: Annotated[int, SEED.option("--seed", help="Solver random seed.")] = 0,
+        k: Annotated[int, K.option("--k", help="Largest k for k-induction.")] = 3,
+        depth: Annotated[int, DEPTH.option("--depth", help="BMC depth when a proof fails.")] = 4,
         minimal_cores: Annotated[
             bool, typer.Option(help="Minimise unsat cores (slower, shorter clause lists).")
         ] = False,
@@ -178,16 +189,21 @@ def run_prove(
         return EXIT_INPUT_ERROR
     options = ProveOptions(methods, scope, Budget(rlimit, seed, 1, minimal_cores), k, depth)
     started = time.perf_counter()
-    results = _run(chosen, catalog, options, json_output)
+    results: list[Result] = []
+    interrupted = ""
+    try:
+        _run(chosen, catalog, options, json_output, into=results)
+    except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the results already known
+        interrupted = signal_name(stop)
     rows = ordered(summarize(results), chosen, options.methods)
     if certificates is not None:
         _write_certificates(results, certificates)
     verdict = overall(r.verdict for r in rows)
-    code = EXIT_CODES[verdict]
+    code = interrupt_exit_code(interrupted) if interrupted else EXIT_CODES[verdict]
+    seconds = time.perf_counter() - started
     if json_output:
-        sys.stdout.write(
-            json.dumps(document(rows, scope, code, time.perf_counter() - started), indent=2) + "\n"
-        )
+        doc = document(rows, scope, code, seconds, interrupted)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         about = {inv.id: inv.clauses for inv in chosen}
         out = Console(highlight=False)
@@ -195,7 +211,11 @@ def run_prove(
             out.print(obligation_table(results, scope, about, verbose))
         else:
             out.print(table(rows, scope, about, verbose))
-        out.print(_summary_line(rows, time.perf_counter() - started))
+        if interrupted:
+            done = f"{len(rows)} row(s) done of {units(chosen, options)}; {seconds:.2f} s"
+            out.print(incomplete_line("prove", interrupted, done))
+        else:
+            out.print(_summary_line(rows, seconds))
     return code
 
 
@@ -225,13 +245,21 @@ def clause_cell(clauses: tuple[str, ...], about: tuple[str, ...], verbose: bool)
 
 
 def _run(
-    chosen: list[Invariant], catalog: tuple[Invariant, ...], options: ProveOptions, quiet: bool
-) -> list[Result]:
+    chosen: list[Invariant],
+    catalog: tuple[Invariant, ...],
+    options: ProveOptions,
+    quiet: bool,
+    *,
+    into: list[Result],
+) -> None:
+    """Prove, appending each result to ``into`` as it is known (a stopped run keeps them)."""
+
     def system() -> Any:
         return regen_system(options.scope)
 
     if quiet:
-        return prove(chosen, options, system, support=catalog)
+        into.extend(iter_prove(chosen, options, system, support=catalog))
+        return
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -245,7 +273,7 @@ def _run(
         def tick(what: str, n: int) -> None:
             bar.update(task, description=what, advance=n)
 
-        return prove(chosen, options, system, support=catalog, progress=tick)
+        into.extend(iter_prove(chosen, options, system, support=catalog, progress=tick))
 
 
 def _verdict_text(verdict: Verdict, superseded: bool = False) -> Text:
@@ -339,21 +367,23 @@ def _summary_line(rows: list[Summary], seconds: float) -> Text:
     return line
 
 
-def document(rows: list[Summary], scope: Scope, code: int, seconds: float) -> dict[str, Any]:
+def document(
+    rows: list[Summary], scope: Scope, code: int, seconds: float, interrupted: str = ""
+) -> dict[str, Any]:
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.verdict.value] = counts.get(r.verdict.value, 0) + 1
-    return {
-        "format": "regen-model/prove",
-        "version": 1,
-        "z3": z3.get_full_version(),
-        "scope": scope.describe(),
-        "verdict": overall(r.verdict for r in rows).value,
-        "exit_code": code,
-        "counts": counts,
-        "seconds": round(seconds, 6),
-        "rows": [r.to_json() for r in rows],
-    }
+    return envelope(
+        "prove",
+        overall(r.verdict for r in rows),
+        code,
+        interrupted=interrupted,
+        z3=z3.get_full_version(),
+        scope=scope.describe(),
+        counts=counts,
+        seconds=round(seconds, 6),
+        rows=[r.to_json() for r in rows],
+    )
 
 
 def _write_certificates(results: list[Result], folder: Path) -> None:

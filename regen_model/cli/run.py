@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from regen_model.cli.errors import internal_error
+from regen_model.jsondoc import enveloped
 from regen_model.scenario import ScenarioError, ScenarioResult, load_scenario, run_scenario
 from regen_model.scenario.load import scenario_files
 from regen_model.scenario.narrate import input_error, narrate, summarize
@@ -79,7 +80,9 @@ def run_files(files: list[Path], *, json_output: bool = False, quiet: bool = Fal
         else:
             narrate(out, result)
     if json_output:
-        sys.stdout.write(json.dumps(run_document(results, errors), indent=2) + "\n")
+        doc = run_document(results, errors)
+        doc = enveloped("run", None, doc["exit_code"], doc)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     if errors:
         return EXIT_INPUT_ERROR
     return exit_code(r.verdict for r in results)

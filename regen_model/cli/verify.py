@@ -18,7 +18,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.interrupts import exit_code as interrupt_exit_code
+from regen_model.interrupts import signal_name
 from regen_model.invariants.spec import InvariantError
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, exit_code, worst
 from regen_model.verify import SECTIONS, Row, Section, VerifyOptions, section_names
 
@@ -82,29 +86,35 @@ def verify_sections(
         return EXIT_INPUT_ERROR
     chosen = [s for s in SECTIONS if not selected or s.name in selected]
     out = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
     results: list[tuple[Section, list[Row], float]] = []
+    interrupted = ""
     for section in chosen:
         started = time.perf_counter()
         try:
             rows = section.load()(options or VerifyOptions())
         except InvariantError as problem:  # a user's invariant file: bad input, not a verdict
-            Console(stderr=True, highlight=False).print(
-                Text(f"verify: {problem}", style="bold red"), soft_wrap=True
-            )
+            err.print(Text(f"verify: {problem}", style="bold red"), soft_wrap=True)
             return EXIT_INPUT_ERROR
+        except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the sections done
+            interrupted = signal_name(stop)
+            break
         results.append((section, rows, time.perf_counter() - started))
         if not json_output:
             out.print(_table(section, rows))
     verdicts = [r.verdict for _, rows, _ in results for r in rows]
-    code = exit_code(verdicts)
+    code = interrupt_exit_code(interrupted) if interrupted else exit_code(verdicts)
+    not_run = [s.name for s in chosen[len(results) :]]
     if html is not None:
-        from regen_model.html import write
         from regen_model.html.pages import verify_page
 
-        write(html, verify_page(results, worst(verdicts)))
-        Console(stderr=True).print(f"HTML page: {html}", markup=False, highlight=False)
+        write_page(html, err, lambda: verify_page(results, worst(verdicts)), interrupted)
     if json_output:
-        sys.stdout.write(json.dumps(_document(results, verdicts, code), indent=2) + "\n")
+        document = _document(results, verdicts, code, interrupted, not_run)
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    elif interrupted:
+        done = f"{len(results)} of {len(chosen)} section(s) done; not run: {', '.join(not_run)}"
+        out.print(incomplete_line("verify", interrupted, done))
     else:
         _summary(out, results, verdicts)
     return code
@@ -150,13 +160,24 @@ def _summary(
 
 
 def _document(
-    results: list[tuple[Section, list[Row], float]], verdicts: list[Verdict], code: int
+    results: list[tuple[Section, list[Row], float]],
+    verdicts: list[Verdict],
+    code: int,
+    interrupted: str = "",
+    not_run: list[str] | None = None,
 ) -> dict[str, Any]:
+    return envelope(
+        "verify",
+        worst(verdicts),
+        code,
+        interrupted=interrupted,
+        not_run=not_run or [],
+        **_body(results),
+    )
+
+
+def _body(results: list[tuple[Section, list[Row], float]]) -> dict[str, Any]:
     return {
-        "format": "regen-model/verify",
-        "version": 1,
-        "verdict": worst(verdicts).value,
-        "exit_code": code,
         "exit_codes": {v.value: c for v, c in EXIT_CODES.items()},
         "sections": [
             {

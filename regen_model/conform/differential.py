@@ -53,8 +53,11 @@ from regen_model.conform.itf import write_trace
 from regen_model.conform.known import KnownDivergence, classifier
 from regen_model.conform.shrink import shrink
 from regen_model.engine import EngineError, step
+from regen_model.interrupts import exit_code as interrupt_exit_code
+from regen_model.interrupts import signal_name
+from regen_model.jsondoc import envelope
 from regen_model.model.rules import CORRECT, Rules
-from regen_model.verdicts import Verdict
+from regen_model.verdicts import EXIT_CODES, EXIT_INTERNAL_ERROR, Verdict
 
 ROUTINE_CLAUSES = frozenset(
     {"priority.pass", "priority.receive", "turn.steps", "sba.loop", "stack.cast", "stack.resolve"}
@@ -148,6 +151,9 @@ class CrosscheckReport:
     first_compared_s: float | None = None  # from the call to the first case compared
     stopped_early: bool = False
     out_dir: str | None = None
+    # "SIGINT"/"SIGTERM" when the run was stopped: the cases compared so far, no findings
+    # (shrinking needs the engine; every divergent case is in results.jsonl)
+    interrupted: str = ""
 
     @property
     def cases(self) -> int:
@@ -169,12 +175,24 @@ class CrosscheckReport:
             return Verdict.VACUOUS  # the engine observed nothing: agreement shows nothing
         return Verdict.PASSED
 
+    @property
+    def exit_code(self) -> int:
+        """The signal's code when stopped (130, 143); else divergences first (the engine is
+        wrong, 6), then failures (it crashed or hung, 7), then the verdict's."""
+        if self.interrupted:
+            return interrupt_exit_code(self.interrupted)
+        if self.counts[Outcome.DIVERGED]:
+            return EXIT_CODES[Verdict.DIVERGED]
+        if self.errors:
+            return EXIT_INTERNAL_ERROR
+        return EXIT_CODES[self.verdict]
+
     def to_json(self) -> dict[str, Any]:
         return {
+            **envelope("crosscheck", self.verdict, self.exit_code, interrupted=self.interrupted),
             "engine": self.engine,
             "engine_version": self.engine_version,
             "seed": self.seed,
-            "verdict": self.verdict.value,
             "cases": self.cases,
             "counts": {o.value: n for o, n in self.counts.items()},
             "skip_rate": round(self.skip_rate, 4),
@@ -448,6 +466,9 @@ def crosscheck(
             for finding in report.findings:
                 stream.write(json.dumps({"finding": finding.to_json()}) + "\n")
             stream.flush()
+    except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: keep the cases compared so far
+        report.interrupted = signal_name(stop)
+        report.stopped_early = True
     finally:
         if stream is not None:
             stream.close()

@@ -288,6 +288,15 @@ def crosscheck_markdown(report: CrosscheckReport) -> str:
         "",
         f"Verdict: **{report.verdict.value}**. Seed: {report.seed}.",
         "",
+        *(
+            [
+                f"**Incomplete**: interrupted by {report.interrupted}; the cases compared "
+                "before it, divergences not shrunk (each is in results.jsonl).",
+                "",
+            ]
+            if report.interrupted
+            else []
+        ),
         "| cases | passed | known only | diverged | engine errors | skipped | excluded | steps | fields compared |",
         "|---|---|---|---|---|---|---|---|---|",
         f"| {report.cases} | {c[Outcome.PASSED]} | {c[Outcome.KNOWN]} | {c[Outcome.DIVERGED]} | "

@@ -12,6 +12,8 @@ from regen_model.clauses import catalog
 from regen_model.conform.itf import write_trace
 from regen_model.explore.bfs import Counterexample, ExploreResult
 from regen_model.explore.trace import clauses, describe_action, diff, to_itf
+from regen_model.interrupts import exit_code
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES
 
 FORMAT = "regen-model/explore"
@@ -81,11 +83,9 @@ def summary(result: ExploreResult, itf_files: dict[str, str] | None = None) -> d
     """The machine-readable summary of one exploration."""
     cfg = result.config
     p = result.progress
+    code = exit_code(result.interrupted) if result.interrupted else EXIT_CODES[result.verdict]
     return {
-        "format": FORMAT,
-        "version": 1,
-        "verdict": result.verdict.value,
-        "exit_code": EXIT_CODES[result.verdict],
+        **envelope("explore", result.verdict, code, interrupted=result.interrupted),
         "reason": result.reason,
         "config": {
             "cards": list(cfg.start.cards),

@@ -106,7 +106,7 @@ def test_find_traces_read_back(tmp_path: Path) -> None:
     _register_all()
     out = tmp_path / "found.itf.json"
     result = CliRunner().invoke(
-        app, ["find", "-e", "shield-left-after-regeneration", "-o", str(out), "--json"]
+        app, ["find", "--example", "shield-left-after-regeneration", "-o", str(out), "--json"]
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(out.read_text(encoding="utf-8"))

@@ -116,7 +116,7 @@ def test_agree_reports_coverage_and_exits_vacuous_when_incomplete() -> None:
     if not app.registered_commands:
         _register_all()
     runner = CliRunner()
-    args = ["agree", "--scope", "quick", "-r", "effects", "-w", "1"]
+    args = ["agree", "--preset", "quick", "-r", "effects", "-j", "1"]
     measured = runner.invoke(app, args)
     assert measured.exit_code == 5, measured.output
     assert "never exercised" in measured.output and "branches exercised" in measured.output

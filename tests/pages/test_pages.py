@@ -154,7 +154,15 @@ def test_find_page(chromium: str, tmp_path: Path) -> None:
     page = tmp_path / "find.html"
     out = tmp_path / "found.itf.json"
     assert (
-        invoke("find", "-e", "shield-left-after-regeneration", "-o", str(out), "--html", str(page))
+        invoke(
+            "find",
+            "--example",
+            "shield-left-after-regeneration",
+            "-o",
+            str(out),
+            "--html",
+            str(page),
+        )
         == 0
     )
     steps = len(json.loads(out.read_text(encoding="utf-8"))["states"]) - 1
