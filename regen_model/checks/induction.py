@@ -26,7 +26,8 @@ from regen_model.checks.bmc import Found, violation
 from regen_model.checks.property import Property
 from regen_model.checks.results import Method, Result, clause_labels, hypotheses_used
 from regen_model.checks.solver import Answer, Budget, Query, Status
-from regen_model.checks.system import Tracked, TransitionSystem
+from regen_model.checks.symmetry import is_symmetric
+from regen_model.checks.system import StepEncoding, Tracked, TransitionSystem
 from regen_model.invariants.spec import Kind
 from regen_model.verdicts import Verdict
 
@@ -59,38 +60,49 @@ class Violation:
 
 
 class _Consecution:
-    """The consecution queries: ``domain(f0) and T(f0, f1) and domain(f1)`` with a literal per
-    hypothesis and per negated goal, and the action kind fixed per query.
+    """The consecution queries: ``domain(f0) and T(f0, f1)`` with a literal per hypothesis and
+    per negated goal, and the action kind fixed per query.
 
     ``per_kind`` (the default) builds one solver per action kind holding only that kind's
-    constraints (``step.constraints(kind)``): each query then carries one disjunct of the
-    relation instead of all of them. Otherwise one solver holds the whole relation and the
+    constraints (``step.constraints(kind)``) and goals read on that kind alone
+    (``step.for_kind``, when the system offers it): each query then carries one disjunct of
+    the relation instead of all of them. Otherwise one solver holds the whole relation and the
     kind is an assumption (ANCHORS R1); both answer the same questions.
+
+    On a system whose card slots are interchangeable (``symmetry.py``) each goal is the
+    property at representative slots; the hypotheses are always read over every slot. The
+    successor frame is not required to be in the domain: each variable of it is a function of
+    the pre-state and the parameters, so leaving the constraint out only asks more.
     """
 
     def __init__(self, system: TransitionSystem, budget: Budget, per_kind: bool = True) -> None:
         self.system = system
         self.budget = budget
         self.per_kind = per_kind
+        self.symmetric = is_symmetric(system)
         self.pre = system.frame("i0")
         self.post = system.frame("i1")
         self.step = system.step(self.pre, self.post, "i0")
         self.hyp_formulas: dict[str, Z3Ref] = {}
-        self.goal_formulas: dict[str, Z3Ref] = {}
+        self.goals: dict[str, Property] = {}
         self._queries: dict[str, tuple[Query, list[Z3Ref], dict[str, Z3Ref]]] = {}
 
     def hypothesis(self, prop: Property) -> None:
         self.hyp_formulas[prop.id] = prop.at_state(self.pre)
 
     def goal(self, prop: Property) -> None:
-        self.goal_formulas[prop.id] = z3.Not(prop.at_step(self.pre, self.step, self.post))
+        self.goals[prop.id] = prop
+
+    def _view(self, kind: str) -> StepEncoding:
+        restrict = getattr(self.step, "for_kind", None)
+        return restrict(kind) if self.per_kind and restrict is not None else self.step
 
     def _query(self, kind: str) -> tuple[Query, list[Z3Ref], dict[str, Z3Ref]]:
         key = kind if self.per_kind else ""
         found = self._queries.get(key)
         if found is None:
             q = Query(self.budget)
-            base = q.track(self.system.domain(self.pre)) + q.track(self.system.domain(self.post))
+            base = q.track(self.system.domain(self.pre))
             base += q.track(self.step.constraints(kind if self.per_kind else None))
             lits = {
                 f"kind:{k}": q.track(
@@ -100,8 +112,10 @@ class _Consecution:
             }
             for pid, f in self.hyp_formulas.items():
                 lits[f"inv:{pid}"] = q.track([Tracked(f"inv:{pid}", f)])[0]
-            for pid, f in self.goal_formulas.items():
-                lits[f"goal:{pid}"] = q.track([Tracked(f"goal:{pid}", f)])[0]
+            view = self._view(kind)
+            for pid, prop in self.goals.items():
+                negated = z3.Not(prop.goal_at_step(self.pre, view, self.post, self.symmetric))
+                lits[f"goal:{pid}"] = q.track([Tracked(f"goal:{pid}", negated)])[0]
             found = self._queries[key] = (q, base, lits)
         return found
 

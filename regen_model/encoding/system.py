@@ -67,6 +67,15 @@ class Run:
     actions: tuple[Action, ...]
 
 
+@dataclass(frozen=True)
+class _Instance:
+    """One kind's relation instantiated over a step's frames and parameters."""
+
+    conjuncts: list[Tracked]
+    obligations: list[Tracked]
+    outputs: dict[str, tuple[Any, ...]]  # as ``RegenStep.outputs``, for this kind alone
+
+
 @dataclass
 class RegenStep:
     """One symbolic step ``pre -> post`` with fresh parameters (``StepEncoding``)."""
@@ -77,7 +86,7 @@ class RegenStep:
     tag: str
     params: P.Params
     _outputs: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
-    _cache: dict[str, tuple[list[Tracked], list[Tracked]]] = field(default_factory=dict, repr=False)
+    _cache: dict[str, _Instance] = field(default_factory=dict, repr=False)
 
     @property
     def kind(self) -> Any:
@@ -86,22 +95,34 @@ class RegenStep:
     def _pairs(self) -> list[Any]:
         return substitution(self.system.template, self.pre, self.post, self.params)
 
-    def _instantiated(self, kind: str) -> tuple[list[Tracked], list[Tracked]]:
-        """The conjuncts and obligations of ``kind`` over this step's frames (cached)."""
-        if kind not in self._cache:
+    def _instantiated(self, kind: str) -> _Instance:
+        """The conjuncts, obligations and outputs of ``kind`` over this step's frames
+        (cached; one substitution for all of them, since they share one term graph)."""
+        found = self._cache.get(kind)
+        if found is None:
             rel = self.system.relation(kind)
             conj = rel.conjuncts()
+            n = self.system.scope.cards
+            outs = [rel.outputs[f][slot] for f in CARD_FIELDS for slot in range(n)]
             terms = instantiate_all(
-                [c.formula for c in conj] + [c.formula for c in rel.obligations], self._pairs()
+                [c.formula for c in conj]
+                + [c.formula for c in rel.obligations]
+                + outs
+                + [rel.priority_given],
+                self._pairs(),
             )
-            self._cache[kind] = (
-                [Tracked(c.label, t) for c, t in zip(conj, terms, strict=False)],
-                [
-                    Tracked(c.label, t)
-                    for c, t in zip(rel.obligations, terms[len(conj) :], strict=True)
-                ],
+            k = len(conj)
+            m = k + len(rel.obligations)
+            outputs = {
+                f: tuple(terms[m + j * n : m + (j + 1) * n]) for j, f in enumerate(CARD_FIELDS)
+            }
+            outputs["priority_given"] = (terms[-1],)
+            found = self._cache[kind] = _Instance(
+                [Tracked(c.label, t) for c, t in zip(conj, terms[:k], strict=True)],
+                [Tracked(c.label, t) for c, t in zip(rel.obligations, terms[k:m], strict=True)],
+                outputs,
             )
-        return self._cache[kind]
+        return found
 
     def constraints(self, kind: str | None = None) -> list[Tracked]:
         """Guard and effect of ``kind`` (with ``params.kind`` fixed to it), or of every kind
@@ -111,12 +132,12 @@ class RegenStep:
         selectors = {k: self.params.kind == P.kind_code(k) for k in kinds}
         if kind is not None:
             out.append(Tracked("action", selectors[kind]))
-            return out + self._instantiated(kind)[0]
+            return out + self._instantiated(kind).conjuncts
         out.append(Tracked("action", z3.Or(*selectors.values())))
         for k in kinds:
             out += [
                 Tracked(t.label, z3.Implies(selectors[k], t.formula))
-                for t in self._instantiated(k)[0]
+                for t in self._instantiated(k).conjuncts
             ]
         return out
 
@@ -126,8 +147,16 @@ class RegenStep:
         out = []
         for k in [kind] if kind is not None else self.system.action_kinds():
             sel = self.params.kind == P.kind_code(k)
-            out += [Tracked(t.label, z3.Implies(sel, t.formula)) for t in self._instantiated(k)[1]]
+            out += [
+                Tracked(t.label, z3.Implies(sel, t.formula))
+                for t in self._instantiated(k).obligations
+            ]
         return out
+
+    def for_kind(self, kind: str) -> KindStep:
+        """This step restricted to one action kind: its outputs are that kind's alone, so a
+        property read on it does not carry the other kinds' terms."""
+        return KindStep(self, kind)
 
     @property
     def outputs(self) -> dict[str, tuple[Any, ...]]:
@@ -154,6 +183,33 @@ class RegenStep:
         return self._outputs
 
 
+@dataclass(frozen=True)
+class KindStep:
+    """A ``RegenStep`` seen through one action kind (``RegenStep.for_kind``)."""
+
+    step: RegenStep
+    action: str
+
+    @property
+    def pre(self) -> Frame:
+        return self.step.pre
+
+    @property
+    def post(self) -> Frame:
+        return self.step.post
+
+    @property
+    def kind(self) -> Any:
+        return z3.IntVal(P.kind_code(self.action))
+
+    @property
+    def outputs(self) -> dict[str, tuple[Any, ...]]:
+        return self.step._instantiated(self.action).outputs
+
+    def constraints(self, kind: str | None = None) -> list[Tracked]:
+        return self.step.constraints(self.action if kind is None else kind)
+
+
 class RegenSystem:
     """The bounded symbolic model of ``rules`` at ``scope`` (see the module docstring)."""
 
@@ -175,6 +231,12 @@ class RegenSystem:
     @property
     def name(self) -> str:
         return f"regen[{self.rules.name}; {self.scope.describe()}]"
+
+    @property
+    def symmetric(self) -> bool:
+        """Card slots are interchangeable (``checks.symmetry``) unless the printed cards are
+        pinned to a scenario's."""
+        return self.setup is None
 
     def action_kinds(self) -> Sequence[str]:
         return P.ACTION_KINDS
