@@ -88,6 +88,8 @@ def verify_cover() -> list[Row]:
     permanents): guide runs checked on the relation first, BMC up to ``COVER_DEPTH`` steps
     for the rest (``checks.cover``)."""
     system = regen_system(COVER_SCOPE)
-    goals = clause_goals(system) + invariant_goals(system, load(user_paths(None)))
-    items = cover(system, goals, COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE))
+    clauses = clause_goals(system)
+    goals = clauses + invariant_goals(system, load(user_paths(None)))
+    guides = guide_runs(COVER_SCOPE, wanted=[g.name for g in clauses])
+    items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
     return [_row(i) for i in items]

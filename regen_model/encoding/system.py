@@ -93,7 +93,10 @@ class RegenStep:
         return self.params.kind
 
     def _pairs(self) -> list[Any]:
-        return substitution(self.system.template, self.pre, self.post, self.params)
+        t = self.system.template
+        if self.pre is t.pre and self.post is t.post and self.params is t.params:
+            return []  # a step over the template itself: nothing to substitute
+        return substitution(t, self.pre, self.post, self.params)
 
     def _instantiated(self, kind: str) -> _Instance:
         """The conjuncts, obligations and outputs of ``kind`` over this step's frames

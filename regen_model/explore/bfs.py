@@ -21,7 +21,7 @@ violation (``engine.total``), since the engine must either refuse an action or p
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -130,18 +130,28 @@ def explore(
     monitor: Monitor,
     *,
     on_progress: ProgressHook | None = None,
+    stop_when: Callable[[Collection[str]], bool] | None = None,
 ) -> ExploreResult:
-    """Breadth-first search of ``config`` checking ``monitor`` (see the module docstring)."""
+    """Breadth-first search of ``config`` checking ``monitor`` (see the module docstring).
+    ``stop_when(found)`` ends the search early once it holds of the invariants found so
+    far (their shortest counterexamples are kept)."""
     started = time.perf_counter()
-    search = _Search(config, monitor, on_progress)
+    search = _Search(config, monitor, on_progress, stop_when)
     starts = start_states(config.start, config.scope)
     search.run(starts)
     return search.result(len(starts), time.perf_counter() - started)
 
 
 class _Search:
-    def __init__(self, config: ExploreConfig, monitor: Monitor, hook: ProgressHook | None):
+    def __init__(
+        self,
+        config: ExploreConfig,
+        monitor: Monitor,
+        hook: ProgressHook | None,
+        stop_when: Callable[[Collection[str]], bool] | None = None,
+    ):
         self.config = config
+        self.stop_when = stop_when
         self.monitor = monitor
         self.hook = hook
         self.nodes: dict[GameState, _Node] = {}
@@ -177,6 +187,8 @@ class _Search:
 
     def _done(self) -> bool:
         if self.over_budget:
+            return True
+        if self.stop_when is not None and self.stop_when(self.found.keys()):
             return True
         return self.config.stop_at_first and bool(self.found)
 
