@@ -64,10 +64,12 @@ class _Consecution:
     per negated goal, and the action kind fixed per query.
 
     ``per_kind`` (the default) builds one solver per action kind holding only that kind's
-    constraints (``step.constraints(kind)``) and goals read on that kind alone
-    (``step.for_kind``, when the system offers it): each query then carries one disjunct of
-    the relation instead of all of them. Otherwise one solver holds the whole relation and the
-    kind is an assumption (ANCHORS R1); both answer the same questions.
+    constraints (``step.constraints(kind)``): each query then carries one disjunct of the
+    relation instead of all of them. When the system's steps offer their outputs as
+    constants (``step.with_output_vars``), each goal is built once and each kind's solver
+    defines the constants for that kind (``step.output_equations``), so a goal does not carry
+    the other kinds' output terms. Otherwise one solver holds the whole relation and the kind
+    is an assumption (ANCHORS R1); both answer the same questions.
 
     On a system whose card slots are interchangeable (``symmetry.py``) each goal is the
     property at representative slots; the hypotheses are always read over every slot. The
@@ -84,18 +86,20 @@ class _Consecution:
         self.post = system.frame("i1")
         self.step = system.step(self.pre, self.post, "i0")
         self.hyp_formulas: dict[str, Z3Ref] = {}
-        self.goals: dict[str, Property] = {}
+        self.goal_formulas: dict[str, Z3Ref] = {}
         self._queries: dict[str, tuple[Query, list[Z3Ref], dict[str, Z3Ref]]] = {}
+        with_vars = getattr(self.step, "with_output_vars", None)
+        self.outputs_by_kind = per_kind and with_vars is not None
+        self.view: StepEncoding = self.step
+        if per_kind and with_vars is not None:
+            self.view = with_vars()
 
     def hypothesis(self, prop: Property) -> None:
         self.hyp_formulas[prop.id] = prop.at_state(self.pre)
 
     def goal(self, prop: Property) -> None:
-        self.goals[prop.id] = prop
-
-    def _view(self, kind: str) -> StepEncoding:
-        restrict = getattr(self.step, "for_kind", None)
-        return restrict(kind) if self.per_kind and restrict is not None else self.step
+        formula = prop.goal_at_step(self.pre, self.view, self.post, self.symmetric)
+        self.goal_formulas[prop.id] = z3.Not(formula)
 
     def _query(self, kind: str) -> tuple[Query, list[Z3Ref], dict[str, Z3Ref]]:
         key = kind if self.per_kind else ""
@@ -104,6 +108,8 @@ class _Consecution:
             q = Query(self.budget)
             base = q.track(self.system.domain(self.pre))
             base += q.track(self.step.constraints(kind if self.per_kind else None))
+            if self.outputs_by_kind:
+                base += q.track(self.step.output_equations(kind))  # type: ignore[attr-defined]
             lits = {
                 f"kind:{k}": q.track(
                     [Tracked(f"kind:{k}", self.step.kind == self.system.kind_value(k))]
@@ -112,10 +118,8 @@ class _Consecution:
             }
             for pid, f in self.hyp_formulas.items():
                 lits[f"inv:{pid}"] = q.track([Tracked(f"inv:{pid}", f)])[0]
-            view = self._view(kind)
-            for pid, prop in self.goals.items():
-                negated = z3.Not(prop.goal_at_step(self.pre, view, self.post, self.symmetric))
-                lits[f"goal:{pid}"] = q.track([Tracked(f"goal:{pid}", negated)])[0]
+            for pid, f in self.goal_formulas.items():
+                lits[f"goal:{pid}"] = q.track([Tracked(f"goal:{pid}", f)])[0]
             found = self._queries[key] = (q, base, lits)
         return found
 

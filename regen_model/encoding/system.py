@@ -87,6 +87,7 @@ class RegenStep:
     params: P.Params
     _outputs: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
     _cache: dict[str, _Instance] = field(default_factory=dict, repr=False)
+    _output_vars: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
 
     @property
     def kind(self) -> Any:
@@ -156,6 +157,32 @@ class RegenStep:
             ]
         return out
 
+    def output_vars(self) -> dict[str, tuple[Any, ...]]:
+        """The step outputs as constants (``outputs``' layout), defined per action kind by
+        ``output_equations``: a property read on them is one formula for every kind."""
+        if self._output_vars is None:
+            n = self.system.scope.cards
+            out: dict[str, tuple[Any, ...]] = {
+                f: tuple(z3.Int(f"{self.tag}.out.{f}.{slot}") for slot in range(n))
+                for f in CARD_FIELDS
+            }
+            out["priority_given"] = (z3.Bool(f"{self.tag}.out.priority_given"),)
+            self._output_vars = out
+        return self._output_vars
+
+    def with_output_vars(self) -> OutputStep:
+        """This step with its outputs read from ``output_vars``."""
+        return OutputStep(self)
+
+    def output_equations(self, kind: str) -> list[Tracked]:
+        """``output_vars`` equal ``kind``'s outputs (tracked as ``outputs``, not a clause)."""
+        defined = self._instantiated(kind).outputs
+        return [
+            Tracked("outputs", var == term)
+            for name, terms in defined.items()
+            for var, term in zip(self.output_vars()[name], terms, strict=True)
+        ]
+
     def for_kind(self, kind: str) -> KindStep:
         """This step restricted to one action kind: its outputs are that kind's alone, so a
         property read on it does not carry the other kinds' terms."""
@@ -211,6 +238,32 @@ class KindStep:
 
     def constraints(self, kind: str | None = None) -> list[Tracked]:
         return self.step.constraints(self.action if kind is None else kind)
+
+
+@dataclass(frozen=True)
+class OutputStep:
+    """A ``RegenStep`` whose outputs are its ``output_vars`` (``RegenStep.with_output_vars``)."""
+
+    step: RegenStep
+
+    @property
+    def pre(self) -> Frame:
+        return self.step.pre
+
+    @property
+    def post(self) -> Frame:
+        return self.step.post
+
+    @property
+    def kind(self) -> Any:
+        return self.step.kind
+
+    @property
+    def outputs(self) -> dict[str, tuple[Any, ...]]:
+        return self.step.output_vars()
+
+    def constraints(self, kind: str | None = None) -> list[Tracked]:
+        return self.step.constraints(kind)
 
 
 class RegenSystem:
