@@ -170,9 +170,9 @@ class RegenStep:
             self._output_vars = out
         return self._output_vars
 
-    def with_output_vars(self) -> OutputStep:
+    def with_output_vars(self) -> StepView:
         """This step with its outputs read from ``output_vars``."""
-        return OutputStep(self)
+        return StepView(self, self.kind, self.output_vars())
 
     def output_equations(self, kind: str) -> list[Tracked]:
         """``output_vars`` equal ``kind``'s outputs (tracked as ``outputs``, not a clause)."""
@@ -183,10 +183,10 @@ class RegenStep:
             for var, term in zip(self.output_vars()[name], terms, strict=True)
         ]
 
-    def for_kind(self, kind: str) -> KindStep:
+    def for_kind(self, kind: str) -> StepView:
         """This step restricted to one action kind: its outputs are that kind's alone, so a
         property read on it does not carry the other kinds' terms."""
-        return KindStep(self, kind)
+        return StepView(self, z3.IntVal(P.kind_code(kind)), self._instantiated(kind).outputs)
 
     @property
     def outputs(self) -> dict[str, tuple[Any, ...]]:
@@ -214,11 +214,13 @@ class RegenStep:
 
 
 @dataclass(frozen=True)
-class KindStep:
-    """A ``RegenStep`` seen through one action kind (``RegenStep.for_kind``)."""
+class StepView:
+    """A ``RegenStep`` read with other outputs or action-kind term: one kind's outputs
+    (``RegenStep.for_kind``) or the output constants (``RegenStep.with_output_vars``)."""
 
     step: RegenStep
-    action: str
+    kind: Any
+    outputs: dict[str, tuple[Any, ...]]
 
     @property
     def pre(self) -> Frame:
@@ -227,40 +229,6 @@ class KindStep:
     @property
     def post(self) -> Frame:
         return self.step.post
-
-    @property
-    def kind(self) -> Any:
-        return z3.IntVal(P.kind_code(self.action))
-
-    @property
-    def outputs(self) -> dict[str, tuple[Any, ...]]:
-        return self.step._instantiated(self.action).outputs
-
-    def constraints(self, kind: str | None = None) -> list[Tracked]:
-        return self.step.constraints(self.action if kind is None else kind)
-
-
-@dataclass(frozen=True)
-class OutputStep:
-    """A ``RegenStep`` whose outputs are its ``output_vars`` (``RegenStep.with_output_vars``)."""
-
-    step: RegenStep
-
-    @property
-    def pre(self) -> Frame:
-        return self.step.pre
-
-    @property
-    def post(self) -> Frame:
-        return self.step.post
-
-    @property
-    def kind(self) -> Any:
-        return self.step.kind
-
-    @property
-    def outputs(self) -> dict[str, tuple[Any, ...]]:
-        return self.step.output_vars()
 
     def constraints(self, kind: str | None = None) -> list[Tracked]:
         return self.step.constraints(kind)
