@@ -14,6 +14,14 @@ The correct rules go through the same battery first (the *baseline*): a violatio
 real counterexample to the rules, reported as VIOLATED, and would make kills meaningless.
 Survivors (a mutant nothing catches, an invariant no mutant breaks) make the verdict FAILED.
 Mutants are independent, so they run in parallel worker processes.
+
+The baseline also records which mutants the engine *asks about* in each battery scope (a
+mutant is a flag the rule code consults where it would act differently). A mutant never asked
+about in a scope's whole baseline search behaves exactly like the correct rules there: the
+search is deterministic, the candidate actions do not depend on the rules, and every step
+takes the same path until the engine consults the flag, which it never does. So that search
+would repeat the baseline's: when that found nothing, it is not run again, and its states
+are counted from the baseline's.
 """
 
 from __future__ import annotations
@@ -68,13 +76,16 @@ class Kill:
 
 @dataclass(frozen=True)
 class RulesResult:
-    """Everything one rule set (a mutant, or the correct rules) was caught by."""
+    """Everything one rule set (a mutant, or the correct rules) was caught by. ``searched``
+    is, per battery scope, how many states its search visited and (for the baseline) which
+    mutants the engine consulted there."""
 
     rules: str
     kills: tuple[Kill, ...]
     scenarios: tuple[ScenarioKill, ...]
     states: int
     seconds: float
+    searched: tuple[tuple[str, int, frozenset[Mutant], bool], ...] = ()  # + found anything
 
     def kill(self, invariant: str) -> Kill | None:
         for k in self.kills:
@@ -142,20 +153,47 @@ class _Job:
     invariant_files: tuple[Path, ...]
     roots: tuple[Path, ...]
     proof: ProofRoute | None = None
+    same_as_baseline: tuple[tuple[str, int], ...] = ()  # scopes not searched: (name, states)
+
+
+class _Asked(frozenset[Mutant]):
+    """No mutant, remembering which mutants the rule code asked about (``in``)."""
+
+    asked: set[Mutant]
+
+    def __new__(cls) -> _Asked:
+        made = super().__new__(cls)
+        made.asked = set()
+        return made
+
+    def __contains__(self, m: object) -> bool:
+        if isinstance(m, Mutant):
+            self.asked.add(m)
+        return False
 
 
 def run_rules(job: _Job) -> RulesResult:
     """One row of the matrix: the battery, the proof route and the scenarios under
-    ``job.rules``."""
+    ``job.rules``. For the correct rules it also records, per scope, the mutants the engine
+    asked about (``RulesResult.searched``)."""
     started = time.perf_counter()
     invariants = load(job.invariant_files)
     monitor = CatalogMonitor(invariants)
     best: dict[str, Kill] = {}
-    states = 0
+    skipped = dict(job.same_as_baseline)
+    states = sum(skipped.values())
+    searched = []
     for scope in job.battery:
-        config = dataclasses.replace(scope.config, rules=job.rules, stop_at_first=False)
+        if scope.name in skipped:
+            continue
+        asked = _Asked()
+        rules = Rules(asked) if job.rules == CORRECT else job.rules
+        config = dataclasses.replace(scope.config, rules=rules, stop_at_first=False)
         result = explore(config, monitor)
         states += result.states
+        searched.append(
+            (scope.name, result.states, frozenset(asked.asked), bool(result.violations))
+        )
         for cex in result.violations.values():
             players = cex.trace.start.setup.player_names
             kill = Kill(
@@ -173,7 +211,14 @@ def run_rules(job: _Job) -> RulesResult:
     scenarios = () if job.rules == CORRECT else tuple(scenario_kills(suite, job.rules))
     order = [i.id for i in invariants] + [ENGINE_TOTAL]
     kills = tuple(sorted(best.values(), key=lambda k: order.index(k.invariant)))
-    return RulesResult(job.rules.name, kills, scenarios, states, time.perf_counter() - started)
+    return RulesResult(
+        job.rules.name,
+        kills,
+        scenarios,
+        states,
+        time.perf_counter() - started,
+        tuple(searched),
+    )
 
 
 def _keep_shortest(best: dict[str, Kill], kill: Kill) -> None:
@@ -198,15 +243,28 @@ def compute_matrix(
     files = tuple(Path(f) for f in invariant_files)
     invariants = load(files)
     battery_t = tuple(battery)
-    all_jobs = [_Job(CORRECT, battery_t, files, roots, proof)] + [
-        _Job(Rules(frozenset({m})), battery_t, files, roots, proof) for m in chosen
-    ]
     suite = load_suite(roots)  # loaded once, before the workers fork, so they share it
-    if jobs > 1 and len(all_jobs) > 1:
+    baseline = run_rules(_Job(CORRECT, battery_t, files, roots, proof))
+    mutant_jobs = [
+        _Job(
+            Rules(frozenset({m})),
+            battery_t,
+            files,
+            roots,
+            proof,
+            tuple(
+                (name, n)
+                for name, n, asked, found in baseline.searched
+                if m not in asked and not found
+            ),
+        )
+        for m in chosen
+    ]
+    if jobs > 1 and len(mutant_jobs) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(run_rules, all_jobs))
+            results = [baseline, *pool.map(run_rules, mutant_jobs)]
     else:
-        results = [run_rules(job) for job in all_jobs]
+        results = [baseline, *(run_rules(job) for job in mutant_jobs)]
     routes = [Route.EXPLORE.value, "scenario"]
     if proof is not None:
         routes.insert(1, f"{Route.PROOF.value}:{proof.name}")
