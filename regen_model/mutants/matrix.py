@@ -13,22 +13,23 @@ one invariant or scenario. This module runs each mutant through the available ro
 The correct rules go through the same battery first (the *baseline*): a violation there is a
 real counterexample to the rules, reported as VIOLATED, and would make kills meaningless.
 Survivors (a mutant nothing catches, an invariant no mutant breaks) make the verdict FAILED.
-Mutants are independent, so they run in parallel worker processes.
+Mutants are independent, so they may run in parallel worker processes (``jobs``).
 
-The baseline also records which mutants the engine *asks about* in each battery scope (a
-mutant is a flag the rule code consults where it would act differently). A mutant never asked
-about in a scope's whole baseline search behaves exactly like the correct rules there: the
-search is deterministic, the candidate actions do not depend on the rules, and every step
-takes the same path until the engine consults the flag, which it never does. So that search
-would repeat the baseline's: when that found nothing, it is not run again, and its states
-are counted from the baseline's.
+The baseline also records, for every step of its searches, the outcome and which mutants the
+engine *asked about* while computing it (``explore.reuse``: a mutant is a flag the rule code
+consults where it would act differently). A step that never asked about a mutant has the same
+outcome under it, so a mutant's search runs the engine and the monitor only on the steps
+that asked (and on states the correct rules never reach), and takes the rest from the
+record: the same search, step for step. A scope where the baseline never asked about the
+mutant at all, and found nothing, is not searched again (every step would be reused); its
+states are counted from the baseline's.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
@@ -38,6 +39,7 @@ from typing import Protocol
 from regen_model.explore import explore
 from regen_model.explore.bfs import ENGINE_TOTAL
 from regen_model.explore.monitor import CatalogMonitor
+from regen_model.explore.reuse import Transitions
 from regen_model.explore.trace import describe_action
 from regen_model.invariants import Invariant, load
 from regen_model.model.enums import Mutant
@@ -156,26 +158,14 @@ class _Job:
     same_as_baseline: tuple[tuple[str, int], ...] = ()  # scopes not searched: (name, states)
 
 
-class _Asked(frozenset[Mutant]):
-    """No mutant, remembering which mutants the rule code asked about (``in``)."""
-
-    asked: set[Mutant]
-
-    def __new__(cls) -> _Asked:
-        made = super().__new__(cls)
-        made.asked = set()
-        return made
-
-    def __contains__(self, m: object) -> bool:
-        if isinstance(m, Mutant):
-            self.asked.add(m)
-        return False
-
-
-def run_rules(job: _Job) -> RulesResult:
+def run_rules(
+    job: _Job,
+    references: Mapping[str, Transitions] | None = None,
+    record: dict[str, Transitions] | None = None,
+) -> RulesResult:
     """One row of the matrix: the battery, the proof route and the scenarios under
-    ``job.rules``. For the correct rules it also records, per scope, the mutants the engine
-    asked about (``RulesResult.searched``)."""
+    ``job.rules``. ``record`` (for the correct rules) receives each scope's
+    ``Transitions``; ``references`` are the baseline's, reused by a mutant's searches."""
     started = time.perf_counter()
     invariants = load(job.invariant_files)
     monitor = CatalogMonitor(invariants)
@@ -186,14 +176,16 @@ def run_rules(job: _Job) -> RulesResult:
     for scope in job.battery:
         if scope.name in skipped:
             continue
-        asked = _Asked()
-        rules = Rules(asked) if job.rules == CORRECT else job.rules
-        config = dataclasses.replace(scope.config, rules=rules, stop_at_first=False)
-        result = explore(config, monitor)
+        config = dataclasses.replace(scope.config, rules=job.rules, stop_at_first=False)
+        recorded = Transitions() if record is not None else None
+        reuse = references.get(scope.name) if references else None
+        result = explore(config, monitor, record=recorded, reuse=reuse)
+        asked: frozenset[Mutant] = frozenset()
+        if recorded is not None and record is not None:
+            record[scope.name] = recorded
+            asked = recorded.questions()
         states += result.states
-        searched.append(
-            (scope.name, result.states, frozenset(asked.asked), bool(result.violations))
-        )
+        searched.append((scope.name, result.states, asked, bool(result.violations)))
         for cex in result.violations.values():
             players = cex.trace.start.setup.player_names
             kill = Kill(
@@ -221,6 +213,19 @@ def run_rules(job: _Job) -> RulesResult:
     )
 
 
+# The baseline's records, in a worker process of the matrix (set once by ``_init_worker``:
+# sending them with every job would copy them twenty times).
+_WORKER_REFERENCES: dict[str, Transitions] = {}
+
+
+def _init_worker(references: dict[str, Transitions]) -> None:
+    _WORKER_REFERENCES.update(references)
+
+
+def _run_in_worker(job: _Job) -> RulesResult:
+    return run_rules(job, _WORKER_REFERENCES)
+
+
 def _keep_shortest(best: dict[str, Kill], kill: Kill) -> None:
     current = best.get(kill.invariant)
     if current is None or kill.length < current.length:
@@ -244,7 +249,8 @@ def compute_matrix(
     invariants = load(files)
     battery_t = tuple(battery)
     suite = load_suite(roots)  # loaded once, before the workers fork, so they share it
-    baseline = run_rules(_Job(CORRECT, battery_t, files, roots, proof))
+    references: dict[str, Transitions] = {}
+    baseline = run_rules(_Job(CORRECT, battery_t, files, roots, proof), record=references)
     mutant_jobs = [
         _Job(
             Rules(frozenset({m})),
@@ -261,10 +267,12 @@ def compute_matrix(
         for m in chosen
     ]
     if jobs > 1 and len(mutant_jobs) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = [baseline, *pool.map(run_rules, mutant_jobs)]
+        with ProcessPoolExecutor(
+            max_workers=jobs, initializer=_init_worker, initargs=(references,)
+        ) as pool:
+            results = [baseline, *pool.map(_run_in_worker, mutant_jobs)]
     else:
-        results = [baseline, *(run_rules(job) for job in mutant_jobs)]
+        results = [baseline, *(run_rules(job, references) for job in mutant_jobs)]
     routes = [Route.EXPLORE.value, "scenario"]
     if proof is not None:
         routes.insert(1, f"{Route.PROOF.value}:{proof.name}")
