@@ -195,6 +195,56 @@ def _initiation(
     return out
 
 
+Latest = dict[tuple[str, str], tuple[Answer, tuple[str, ...]]]
+
+
+def _houdini(
+    enc: _Consecution, alive: list[str], kinds: Sequence[str]
+) -> tuple[list[str], set[str], Latest]:
+    """Prune the state invariants ``alive`` (their initiation holds) until the survivors are
+    inductive together: (survivors, dropped, the latest answer per invariant and kind)."""
+    latest: Latest = {}
+    dropped: set[str] = set()
+    todo = [(pid, k) for pid in alive for k in kinds]
+    while todo:
+        failed: set[str] = set()
+        for pid, k in todo:
+            if pid in dropped:
+                continue
+            answer = enc.check(pid, k, alive)
+            latest[(pid, k)] = (answer, tuple(alive))
+            if answer.status is not Status.UNSAT:
+                failed.add(pid)
+        if not failed:
+            break
+        dropped |= failed
+        alive = [pid for pid in alive if pid not in failed]
+        # Re-ask only the proofs that used a dropped hypothesis.
+        todo = [
+            (pid, k)
+            for (pid, k), (a, _) in latest.items()
+            if pid in alive and a.status is Status.UNSAT and set(hypotheses_used(a.core)) & failed
+        ]
+    return alive, dropped, latest
+
+
+def inductive(
+    system: TransitionSystem, props: Sequence[Property], budget: Budget
+) -> list[Property]:
+    """The largest set of the state properties ``props`` that hold initially and are
+    inductive together (Houdini, as ``prove`` prunes its hypotheses)."""
+    state = [p for p in props if p.kind is Kind.STATE]
+    init = _initiation(system, state, budget)
+    enc = _Consecution(system, budget)
+    for p in state:
+        enc.hypothesis(p)
+        enc.goal(p)
+    alive, _, _ = _houdini(
+        enc, [r.invariant for r in init if r.verdict is Verdict.PROVED], system.action_kinds()
+    )
+    return [p for p in state if p.id in alive]
+
+
 def prove(
     system: TransitionSystem,
     props: Sequence[Property],
@@ -222,30 +272,10 @@ def prove(
     for p in [*props, *extra]:
         enc.goal(p)
 
-    # Houdini: prune state invariants until the survivors are inductive together.
     alive = [r.invariant for r in init_results if r.verdict is Verdict.PROVED]
-    latest: dict[tuple[str, str], tuple[Answer, tuple[str, ...]]] = {}
     dropped: set[str] = {p.id for p in state_props} - set(alive)
-    todo = [(pid, k) for pid in alive for k in action_kinds]
-    while todo:
-        failed: set[str] = set()
-        for pid, k in todo:
-            if pid in dropped:
-                continue
-            answer = enc.check(pid, k, alive)
-            latest[(pid, k)] = (answer, tuple(alive))
-            if answer.status is not Status.UNSAT:
-                failed.add(pid)
-        if not failed:
-            break
-        dropped |= failed
-        alive = [pid for pid in alive if pid not in failed]
-        # Re-ask only the proofs that used a dropped hypothesis.
-        todo = [
-            (pid, k)
-            for (pid, k), (a, _) in latest.items()
-            if pid in alive and a.status is Status.UNSAT and set(hypotheses_used(a.core)) & failed
-        ]
+    alive, failed, latest = _houdini(enc, alive, action_kinds)
+    dropped |= failed
 
     for p in state_props:
         if p.id in dropped and (p.id, action_kinds[0]) in latest:

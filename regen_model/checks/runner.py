@@ -115,10 +115,12 @@ def prove(
                 tick(f"k-induction: {p.id}", 1)
         elif method is Method.CHC:
             assert built is not None
-            for p in props:
-                tick(f"chc: {p.id}", 0)
-                results.append(chc.prove(built, p, options.budget, bmc_depth=options.bmc_depth))
-                tick(f"chc: {p.id}", 1)
+            tick("chc: strengthening and certificates", 0)
+            helpers = [from_invariant(built, inv) for inv in support if inv.kind is Kind.STATE]
+            results += chc.prove_catalog(
+                built, props, options.budget, support=helpers, bmc_depth=options.bmc_depth
+            )
+            tick("chc", len(invariants))
         elif method is Method.ANY_N:
             tick("any-n: per-permanent abstraction", 0)
             results += anyn.prove(invariants, options.budget, options.any_n_shields)

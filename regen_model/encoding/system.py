@@ -38,7 +38,7 @@ from regen_model.encoding.frame import (
     read_statics,
     statics_values,
 )
-from regen_model.encoding.ops import to_z3
+from regen_model.encoding.ops import and_, eq, or_, to_z3
 from regen_model.encoding.outputs import CARD_FIELDS
 from regen_model.encoding.relation import (
     KindRelation,
@@ -74,6 +74,8 @@ class _Instance:
     conjuncts: list[Tracked]
     obligations: list[Tracked]
     outputs: dict[str, tuple[Any, ...]]  # as ``RegenStep.outputs``, for this kind alone
+    guards: int  # the first ``guards`` conjuncts are the guard, the others the effect
+    successor: list[Any]  # (post variable, its value) pairs
 
 
 @dataclass
@@ -107,24 +109,29 @@ class RegenStep:
             rel = self.system.relation(kind)
             conj = rel.conjuncts()
             n = self.system.scope.cards
+            keys = layout(self.system.scope).keys
             outs = [rel.outputs[f][slot] for f in CARD_FIELDS for slot in range(n)]
             terms = instantiate_all(
                 [c.formula for c in conj]
                 + [c.formula for c in rel.obligations]
                 + outs
-                + [rel.priority_given],
+                + [rel.priority_given]
+                + [rel.values[key] for key in keys],
                 self._pairs(),
             )
             k = len(conj)
             m = k + len(rel.obligations)
+            o = m + len(outs) + 1
             outputs = {
                 f: tuple(terms[m + j * n : m + (j + 1) * n]) for j, f in enumerate(CARD_FIELDS)
             }
-            outputs["priority_given"] = (terms[-1],)
+            outputs["priority_given"] = (terms[o - 1],)
             found = self._cache[kind] = _Instance(
                 [Tracked(c.label, t) for c, t in zip(conj, terms[:k], strict=True)],
                 [Tracked(c.label, t) for c, t in zip(rel.obligations, terms[k:m], strict=True)],
                 outputs,
+                len(rel.guards),
+                list(zip(self.post.vars(), terms[o:], strict=True)),
             )
         return found
 
@@ -182,6 +189,17 @@ class RegenStep:
             for name, terms in defined.items()
             for var, term in zip(self.output_vars()[name], terms, strict=True)
         ]
+
+    def functional(self, kind: str) -> tuple[list[Any], list[Any]]:
+        """``kind``'s relation as a function: its guard (with the parameter domains and
+        the kind fixed), and (post variable, value) pairs, each value a term over the
+        pre-state and the parameters. The guard and ``post == value`` for every pair is
+        ``constraints(kind)`` (the effect conjuncts are that equation, split by writer)."""
+        inst = self._instantiated(kind)
+        guard = [f for f in P.domain(self.params, self.system.scope)]
+        guard.append(self.params.kind == P.kind_code(kind))
+        guard += [t.formula for t in inst.conjuncts[: inst.guards]]
+        return guard, inst.successor
 
     def for_kind(self, kind: str) -> StepView:
         """This step restricted to one action kind: its outputs are that kind's alone, so a
@@ -352,12 +370,15 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
             z3.Not(c.cant_regen),
             *[z3.Not(s) for s in present],
         )
-        host_ok = z3.Or(
-            *[
-                z3.And(c.attached_to == j, to_z3(D.creature_on_battlefield(w, j)))
-                for j in range(sc.cards)
-                if j != i
-            ]
+        # ``or_`` of no host is False (a bare ``z3.Or()`` prints as an undeclared symbol)
+        host_ok = to_z3(
+            or_(
+                *[
+                    and_(eq(c.attached_to, j), D.creature_on_battlefield(w, j))
+                    for j in range(sc.cards)
+                    if j != i
+                ]
+            )
         )
         out += [
             z3.Not(c.attacking),
