@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from regen_model.checks import anyn, chc, induction, kinduction
+from regen_model.checks import anyn, chc, induction, kinduction, parallel
 from regen_model.checks.property import Property, from_invariant
 from regen_model.checks.results import Method, Result
 from regen_model.checks.solver import Budget
@@ -44,6 +44,7 @@ class ProveOptions:
     max_k: int = 3
     bmc_depth: int = 4
     any_n_shields: int = 2
+    jobs: int = 1  # worker processes for induction (``parallel.py``)
 
 
 def _strengthen(
@@ -93,19 +94,33 @@ def prove(
     needs_system = any(m is not Method.ANY_N for m in options.methods)
     built = system() if needs_system else None
     props: list[Property] = [from_invariant(built, inv) for inv in invariants] if built else []
+    early: list[Result] = []  # any-n, when it ran while the induction workers did
+
+    def meanwhile() -> None:
+        if Method.ANY_N in options.methods:
+            early.extend(any_n())
+
+    def any_n() -> list[Result]:
+        tick("any-n: per-permanent abstraction", 0)
+        found = anyn.prove(invariants, options.budget, options.any_n_shields)
+        tick("any-n", len(invariants))
+        return found
+
     for method in options.methods:
         if method is Method.INDUCTION:
             assert built is not None
             tick("induction: initiation and consecution", 0)
             helpers = [from_invariant(built, inv) for inv in support if inv.kind is Kind.STATE]
-            results += _strengthen(
-                built,
-                props,
-                options,
-                induction.prove(
+            proved = None
+            if options.jobs > 1:
+                proved = parallel.prove(
+                    system, invariants, support, options.budget, options.jobs, meanwhile
+                )
+            if proved is None:
+                proved = induction.prove(
                     built, props, options.budget, bmc_depth=options.bmc_depth, support=helpers
-                ),
-            )
+                )
+            results += _strengthen(built, props, options, proved)
             tick("induction", len(invariants))
         elif method is Method.KIND:
             assert built is not None
@@ -122,7 +137,5 @@ def prove(
             )
             tick("chc", len(invariants))
         elif method is Method.ANY_N:
-            tick("any-n: per-permanent abstraction", 0)
-            results += anyn.prove(invariants, options.budget, options.any_n_shields)
-            tick("any-n", len(invariants))
+            results += early or any_n()
     return results

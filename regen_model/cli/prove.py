@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,6 +38,7 @@ from regen_model.encoding.scope import Scope
 from regen_model.invariants.loading import load, user_paths
 from regen_model.invariants.spec import Invariant, InvariantError
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
+from regen_model.verify import default_jobs
 
 STYLE = {Verdict.PROVED: "bold green", Verdict.SKIPPED: "dim"}
 NOT_APPLICABLE = "n/a"  # how a SKIPPED row shows: the method does not apply to the invariant
@@ -108,6 +110,15 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        jobs: Annotated[
+            int | None,
+            typer.Option(
+                "--jobs",
+                "-j",
+                help="Worker processes for induction (default: the cores, at most 2).",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Prove the invariant catalog (exit code of the worst verdict; rows where a method does
         not apply show n/a and do not count)."""
@@ -126,6 +137,7 @@ def register(app: typer.Typer) -> None:
                 json_output,
                 obligations,
                 verbose,
+                jobs,
             )
         )
 
@@ -166,6 +178,7 @@ def run_prove(
     json_output: bool,
     obligations: bool = False,
     verbose: bool = False,
+    jobs: int | None = None,
 ) -> int:
     err = Console(stderr=True, highlight=False)
     try:
@@ -176,7 +189,17 @@ def run_prove(
     except (ValueError, InvariantError) as problem:
         err.print(Text(str(problem), style="bold red"))
         return EXIT_INPUT_ERROR
-    options = ProveOptions(methods, scope, Budget(rlimit, seed, 1, minimal_cores), k, depth)
+    if jobs is not None and jobs < 1:
+        err.print(Text(f"--jobs must be at least 1, not {jobs}", style="bold red"))
+        return EXIT_INPUT_ERROR
+    options = ProveOptions(
+        methods,
+        scope,
+        Budget(rlimit, seed, 1, minimal_cores),
+        k,
+        depth,
+        jobs=default_jobs() if jobs is None else jobs,
+    )
     started = time.perf_counter()
     results = _run(chosen, catalog, options, json_output)
     rows = ordered(summarize(results), chosen, options.methods)
@@ -227,8 +250,7 @@ def clause_cell(clauses: tuple[str, ...], about: tuple[str, ...], verbose: bool)
 def _run(
     chosen: list[Invariant], catalog: tuple[Invariant, ...], options: ProveOptions, quiet: bool
 ) -> list[Result]:
-    def system() -> Any:
-        return regen_system(options.scope)
+    system = partial(regen_system, options.scope)  # picklable: the workers build it too
 
     if quiet:
         return prove(chosen, options, system, support=catalog)
