@@ -187,7 +187,7 @@ def run_prove(
         methods = methods_of(method_names)
         scope = parse_scope(scope_text)
     except (ValueError, InvariantError) as problem:
-        err.print(Text(str(problem), style="bold red"))
+        err.print(Text(str(problem), style="bold red"), soft_wrap=True)
         return EXIT_INPUT_ERROR
     if jobs is not None and jobs < 1:
         err.print(Text(f"--jobs must be at least 1, not {jobs}", style="bold red"))
@@ -334,7 +334,7 @@ def obligation_table(
     t.add_column("time", justify="right", no_wrap=True)
     for r in results:
         t.add_row(
-            r.invariant,
+            Text(r.invariant),  # user IDs are plain text, never Rich markup
             r.method.value,
             r.obligation,
             r.action or "",
@@ -342,7 +342,7 @@ def obligation_table(
             r.reason
             if r.verdict is Verdict.SKIPPED
             else clause_cell(r.clauses, about.get(r.invariant, ()), verbose),
-            ", ".join(r.uses),
+            Text(", ".join(r.uses)),
             f"{r.seconds * 1000:.1f} ms",
         )
     return t

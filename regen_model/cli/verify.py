@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -17,8 +18,18 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.invariants.loading import load, user_paths
+from regen_model.invariants.spec import InvariantError
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, exit_code, worst
-from regen_model.verify import SECTIONS, Row, Section, default_jobs, run_sections, section_names
+from regen_model.verify import (
+    SECTIONS,
+    Row,
+    Section,
+    VerifyOptions,
+    default_jobs,
+    run_sections,
+    section_names,
+)
 
 STYLE = {
     Verdict.PROVED: "bold green",
@@ -42,6 +53,19 @@ def register(app: typer.Typer) -> None:
         json_output: Annotated[
             bool, typer.Option("--json", help="Print one JSON document instead of tables.")
         ] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the results as a self-contained HTML page."),
+        ] = None,
+        invariants_from: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--invariants-from",
+                help="Also prove and cover the invariants of these Python files or folders "
+                "(e.g. proofs; their code runs: name only files you trust).",
+                show_default=False,
+            ),
+        ] = None,
         jobs: Annotated[
             int | None,
             typer.Option(
@@ -53,17 +77,28 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
-        raise typer.Exit(verify_sections(section or [], json_output=json_output, jobs=jobs))
+        options = VerifyOptions(tuple(invariants_from or ()))
+        raise typer.Exit(
+            verify_sections(
+                section or [], json_output=json_output, html=html, options=options, jobs=jobs
+            )
+        )
 
 
 def verify_sections(
-    selected: list[str], *, json_output: bool = False, jobs: int | None = None
+    selected: list[str],
+    *,
+    json_output: bool = False,
+    html: Path | None = None,
+    options: VerifyOptions | None = None,
+    jobs: int | None = None,
 ) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
         Console(stderr=True).print(
             f"unknown section {unknown[0]!r} (sections: {', '.join(section_names())})",
             style="bold red",
+            markup=False,
         )
         return EXIT_INPUT_ERROR
     if jobs is not None and jobs < 1:
@@ -72,14 +107,32 @@ def verify_sections(
     chosen = [s for s in SECTIONS if not selected or s.name in selected]
     out = Console(highlight=False)
     results: list[tuple[Section, list[Row], float]] = []
+    options = options or VerifyOptions()
     started = time.perf_counter()
-    for section, rows, seconds in run_sections(chosen, default_jobs() if jobs is None else jobs):
-        results.append((section, rows, seconds))
-        if not json_output:
-            out.print(_table(section, rows))
+    try:
+        if options.invariant_files:
+            # a bad file is reported now, not once the sections in other workers have run
+            load(user_paths(options.invariant_files))
+        for section, rows, seconds in run_sections(
+            chosen, default_jobs() if jobs is None else jobs, options
+        ):
+            results.append((section, rows, seconds))
+            if not json_output:
+                out.print(_table(section, rows))
+    except InvariantError as problem:  # a user's invariant file: bad input, not a verdict
+        Console(stderr=True, highlight=False).print(
+            Text(f"verify: {problem}", style="bold red"), soft_wrap=True
+        )
+        return EXIT_INPUT_ERROR
     wall = time.perf_counter() - started
     verdicts = [r.verdict for _, rows, _ in results for r in rows]
     code = exit_code(verdicts)
+    if html is not None:
+        from regen_model.html import write
+        from regen_model.html.pages import verify_page
+
+        write(html, verify_page(results, worst(verdicts)))
+        Console(stderr=True).print(f"HTML page: {html}", markup=False, highlight=False)
     if json_output:
         sys.stdout.write(json.dumps(_document(results, verdicts, code, wall), indent=2) + "\n")
     else:

@@ -325,7 +325,7 @@ def apply_rider(w: SymWork, i: int, rider: Val, creator: Val, when: Val) -> None
     minus = and_(when, eq(rider, ordinal(Rider.MINUS_COUNTER)))
     plus = and_(when, eq(rider, ordinal(Rider.PLUS_COUNTER)))
     counters = or_(minus, plus)
-    if counters is not False:
+    if not w.skip(counters):
         kind = ite(minus, ordinal(CounterKind.MINUS), ordinal(CounterKind.PLUS))
         trig = stack.counters_trigger(w, i, kind, controller(w, i))
         stack.push(w, "pending", trig, "regen.rider.trigger", when=counters)

@@ -97,13 +97,13 @@ def deal_damage(w: SymWork, shares: Sequence[Share], *, combat: Val, cant_regen:
     it (122.1c), damage triggers (603.2). A share of 0 or less deals nothing (120.8)."""
     for share in shares:
         live = and_(share.present, gt(share.amount, 0))
-        if live is False:
+        if w.skip(live):
             continue
         for q in range(w.ctx.scope.players):
             _to_player(w, q, share, and_(live, eq(share.player, q)))
         for i in range(w.n):
             hit = and_(live, eq(share.player, NONE), eq(share.card, i))
-            if hit is not False:
+            if not w.skip(hit):
                 _to_card(w, i, share, combat, cant_regen, hit)
 
 
@@ -141,7 +141,7 @@ def _damage_trigger(w: SymWork, i: int, amount: Val, combat: Val, when: Val) -> 
     afterwards."""
     st = w.st(i)
     fires = and_(when, ne(st.trigger, 0), not_(and_(st.trigger_combat_only, not_(combat))))
-    if fires is False:
+    if w.skip(fires):
         return
     owner = controller(w, i)
     gen = w[w.c(i).gen]

@@ -105,8 +105,6 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
         for i in range(n):
             _toughness_zero(w, i, zero[i])
         for i in range(n):
-            if lethal[i] is False and touched[i] is False:
-                continue
             # 704.7: lethal damage and deathtouch destroy it once, by one event
             label: Label = (
                 ("sba.lethal-damage" if lethal[i] else "sba.deathtouch")

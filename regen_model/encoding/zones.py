@@ -22,14 +22,14 @@ def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> Non
     its own order is gone."""
     c = w.c(i)
     go = and_(when, or_(in_combat(w, i), w[c.blocked]))
-    if go is False:
+    if w.skip(go):
         return
     old_blocking, old_pos = w[c.blocking], w[c.order_pos]
     refile = and_(go, or_(*[w[w.c(j).ordered] for j in range(w.n)]))
     w.set_if(go, c.attacking, False, clause)
     w.set_if(go, c.blocking, NONE, clause)
     w.set_if(go, c.blocked, False, clause)
-    if refile is False:
+    if w.skip(refile):
         return
     w.set_if(refile, c.ordered, False, clause)
     w.set_if(refile, c.order_pos, NONE, clause)
@@ -81,7 +81,7 @@ def move_zone(w: SymWork, i: int, to: Zone, clause: str, when: Val = True) -> No
     Leaving combat is ``remove_from_combat``'s alone (506.4), so the relation cites
     ``combat.removal`` for it in every edition (resetting the combat fields here too would
     make that write dead: the cover check found it)."""
-    if when is False:
+    if w.skip(when):
         return
     c = w.c(i)
     was_bf = on_battlefield(w, i)
