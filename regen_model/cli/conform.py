@@ -300,11 +300,18 @@ def crosscheck_command(
         render_crosscheck(report, out_console)
         if out is not None:
             out_console.print(f"report: {out / 'report.md'}, results: {out / 'results.jsonl'}")
-    if source.bad_inputs and not report.cases:
-        raise typer.Exit(EXIT_INPUT_ERROR)
-    raise typer.Exit(
-        _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
-    )
+    code = _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
+    if source.bad_inputs and (not report.cases or code == EXIT_CODES[Verdict.PASSED]):
+        # The run went on without them (nothing computed is lost), but a clean or empty
+        # result must not hide that some of what the user named was never compared.
+        err.print(
+            f"error: {source.bad_inputs} input(s) named on the command line not used (above)",
+            style="bold red",
+            markup=False,
+            soft_wrap=True,
+        )
+        code = EXIT_INPUT_ERROR
+    raise typer.Exit(code)
 
 
 def _write_page(path: Path, err: Console, page: Callable[[], Page]) -> None:
