@@ -81,6 +81,22 @@ CASES: list[tuple[str, list[str], int]] = [
         ["verify", "-s", "proofs", "--invariants-from", "{tmp}/missing.py"],
         2,
     ),
+    (
+        "verify in workers: missing import",
+        [
+            "verify",
+            "-s",
+            "proofs",
+            "-s",
+            "cover",
+            "-j",
+            "2",
+            "--invariants-from",
+            "{tmp}/missing.py",
+        ],
+        2,
+    ),
+    ("verify: no workers", ["verify", "--jobs", "0"], 2),
     ("export-vectors: folder not empty", ["export-vectors", "{tmp}"], 2),
     ("explore: negative depth", ["explore", "--depth", "-1"], 2),
 ]

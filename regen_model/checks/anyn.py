@@ -55,6 +55,14 @@ def perm_sort() -> Z3Ref:
 
 
 def _fn(name: str, sort: Z3Ref) -> Z3Ref:
+    return _declared(name, sort.kind())
+
+
+@cache
+def _declared(name: str, kind: int) -> Z3Ref:
+    """The function symbol ``name: Perm -> Int/Bool`` (declared once: a record has dozens of
+    fields and every step and frame asks for them again)."""
+    sort = z3.BoolSort() if kind == z3.Z3_BOOL_SORT else z3.IntSort()
     return z3.Function(name, perm_sort(), sort)
 
 

@@ -38,7 +38,7 @@ conformance cases, ``conform.sources.cover_cases``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,9 +150,17 @@ def branches(system: TransitionSystem, step: StepEncoding) -> dict[str, Z3Ref]:
 
 
 def clause_goals(system: TransitionSystem) -> list[Goal]:
-    """One goal per clause ID labelling a constraint of the relation, sorted."""
+    """One goal per clause ID labelling a constraint of the relation, sorted (the labels
+    ``branches`` gives conditions for)."""
+    known = catalog()
     probe = system.step(system.frame("cx0"), system.frame("cx1"), "cx")
-    return [Goal(label, "clause") for label in branches(system, probe)]
+    labels = {
+        t.label
+        for kind in system.action_kinds()
+        for t in probe.constraints(kind)
+        if t.label in known
+    }
+    return [Goal(label, "clause") for label in sorted(labels)]
 
 
 def antecedent_goals(inv: Invariant) -> list[E.BoolExpr]:
@@ -249,6 +257,7 @@ def cover(
     antecedents still open. BMC up to ``depth`` steps decides what is left."""
     found: dict[str, _Found] = {}
     tried: set[int] = set()
+    pinned = _pinned(system, goals)
     candidates = sorted(
         ((key, run) for key, runs in (guides or {}).items() for run in runs),
         key=lambda kr: kr[1].length,
@@ -258,7 +267,8 @@ def cover(
         if not wanted or id(run) in tried:
             continue
         tried.add(id(run))
-        _try_guide(system, run, [g for g in goals if g.name not in found], budget, rules, found)
+        open_goals = [g for g in goals if g.name not in found]
+        _try_guide(system, run, open_goals, budget, rules, found, pinned)
     for _, run in candidates:
         open_antecedents = [g for g in goals if g.kind != "clause" and g.name not in found]
         if not open_antecedents:
@@ -266,7 +276,7 @@ def cover(
         if id(run) in tried:
             continue
         tried.add(id(run))
-        _try_guide(system, run, open_antecedents, budget, rules, found)
+        _try_guide(system, run, open_antecedents, budget, rules, found, pinned)
     unknown = _bmc(system, [g for g in goals if g.name not in found], depth, budget, rules, found)
     items = []
     for g in goals:
@@ -344,20 +354,17 @@ def _try_guide(
     budget: Budget,
     rules: Rules,
     found: dict[str, _Found],
+    pinned: _Pinned | None,
 ) -> None:
     started = time.perf_counter()
-    hits = _along(system, run, goals, budget)
+    hits = _along(system, run, goals, budget, pinned)
     _record(found, hits, run, rules, time.perf_counter() - started, "guide")
 
 
-def _pinned_action(
-    system: TransitionSystem, step: Any, state: GameState, action: Action
-) -> list[Any]:
-    """(parameter, value) pairs fixing ``step``'s parameters to ``action`` for the rules'
-    encoding (its steps have a parameter record, ``encoding.params``); none for other
-    systems, whose parameters the solver then chooses. Raises ``OutOfScope``."""
-    params = getattr(step, "params", None)
-    scope = getattr(system, "scope", None)
+def _pinned_action(params: Any, scope: Any, state: GameState, action: Action) -> list[Any]:
+    """(parameter, value) pairs fixing ``params`` (a step's parameter record) to ``action``
+    for the rules' encoding (``encoding.params``); none for other systems, whose parameters
+    the solver then chooses. Raises ``OutOfScope``."""
     if params is None or not isinstance(scope, Scope):
         return []
     from regen_model.encoding import params as P
@@ -384,8 +391,128 @@ def _pairs(equalities: Sequence[Z3Ref]) -> list[tuple[Z3Ref, Z3Ref]]:
     return out
 
 
+def _pinned(system: TransitionSystem, goals: Sequence[Goal]) -> _Pinned | None:
+    """The solver-free guide check, for the rules' encoding (a system built over a relation
+    ``Template``)."""
+    from regen_model.encoding.relation import Template
+
+    if isinstance(getattr(system, "template", None), Template):
+        return _Pinned(system, goals)
+    return None
+
+
+class _Pinned:
+    """Guide checks for the rules' encoding, without a solver.
+
+    A guide run fixes everything: the printed cards, every state and every action's
+    parameters. Substituted into the relation, the goals and the clause branches, each is a
+    closed formula, which Z3's simplifier evaluates to true or false. The terms are built
+    once per action kind over the relation's template frames (``system.template``) and shared
+    by every step of every guide."""
+
+    def __init__(self, system: Any, goals: Sequence[Goal]) -> None:
+        from regen_model.encoding.system import RegenStep
+
+        self.system = system
+        self.template = system.template
+        t = self.template
+        self.step = RegenStep(system, t.pre, t.post, "T", t.params)
+        self.start_terms = [
+            z3.And(*[x.formula for x in [*system.domain(t.pre), *system.init(t.pre)]])
+        ]
+        self.state_goals = [g for g in goals if not g.on_step and g.at is not None]
+        self.start_goal_terms = [g.at(None, None, t.pre) for g in self.state_goals if g.at]
+        self.post_goal_terms = [g.at(None, None, t.post) for g in self.state_goals if g.at]
+        self.goals = goals
+        self._kinds: dict[str, tuple[Z3Ref, list[str], list[Z3Ref]]] = {}
+
+    def kind_terms(self, kind: str) -> tuple[Z3Ref, list[str], list[Z3Ref]]:
+        """The relation of ``kind`` as one formula, and (name, term) of every clause branch
+        and step goal it can show, over the template."""
+        found = self._kinds.get(kind)
+        if found is None:
+            system, t = self.system, self.template
+            constraints = self.step.constraints(kind)
+            relation = z3.And(*[x.formula for x in [*system.domain(t.post), *constraints]])
+            wanted = {g.name for g in self.goals if g.kind == "clause"}
+            fires: dict[str, list[Z3Ref]] = {}
+            for x in constraints:
+                if x.label in wanted:
+                    fires.setdefault(x.label, []).append(firing(x.formula))
+            names = list(fires)
+            terms = [z3.Or(*fires[n]) for n in names]
+            view = self.step.for_kind(kind)
+            for g in self.goals:
+                if g.on_step and g.at is not None:
+                    names.append(g.name)
+                    terms.append(g.at(t.pre, view, t.post))
+            found = self._kinds[kind] = (relation, names, terms)
+        return found
+
+    def along(self, run: Run) -> dict[str, int] | None:
+        """As ``_along``; None when a formula does not evaluate to a truth value (the caller
+        then asks the solver)."""
+        from regen_model.encoding.frame import assignment, pin_statics
+        from regen_model.encoding.relation import instantiate_all
+
+        t = self.template
+        try:
+            statics = _pairs(pin_statics(t.statics, run.start.setup))
+            pre_values = [assignment(t.pre, state) for state in run.states]
+            post_values = [assignment(t.post, state) for state in run.states]
+            params = [
+                _pinned_action(t.params, self.system.scope, run.states[i], a)
+                for i, a in enumerate(run.actions)
+            ]
+        except OutOfScope:
+            return {}
+        found: dict[str, int] = {}
+        start = [*self.start_terms, *self.start_goal_terms]
+        truth = _truth(instantiate_all(start, statics + pre_values[0]))
+        if truth is None:
+            return None
+        if not truth[0]:
+            return {}  # not a legal start
+        self._note(found, [g.name for g in self.state_goals], truth[1:], 0)
+        for i, action in enumerate(run.actions):
+            relation, names, terms = self.kind_terms(action.kind)
+            pairs = statics + pre_values[i] + post_values[i + 1] + params[i]
+            truth = _truth(instantiate_all([relation, *terms, *self.post_goal_terms], pairs))
+            if truth is None:
+                return None
+            if not truth[0]:
+                return {}  # not a run of the relation
+            names_here = names + [g.name for g in self.state_goals]
+            self._note(found, names_here, truth[1:], i + 1)
+        return found
+
+    @staticmethod
+    def _note(found: dict[str, int], names: Sequence[str], truth: Sequence[bool], d: int) -> None:
+        for name, holds in zip(names, truth, strict=True):
+            if holds and name not in found:
+                found[name] = d
+
+
+def _truth(terms: Sequence[Z3Ref]) -> list[bool] | None:
+    """The truth value of each closed formula (None if one does not simplify to one)."""
+    out = []
+    for term in terms:
+        value = z3.simplify(term)
+        if z3.is_true(value):
+            out.append(True)
+        elif z3.is_false(value):
+            out.append(False)
+        else:
+            return None
+    return out
+
+
 def _along(
-    system: TransitionSystem, run: Run, goals: Sequence[Goal], budget: Budget
+    system: TransitionSystem,
+    run: Run,
+    goals: Sequence[Goal],
+    budget: Budget,
+    pinned: _Pinned | None = None,
 ) -> dict[str, int]:
     """The goals that hold along ``run`` on the relation, with the first depth they hold at;
     empty when ``run`` is not a run of the relation from a legal start (or does not fit the
@@ -393,7 +520,13 @@ def _along(
 
     The run's states (and, for the rules' encoding, each action's parameters) are
     substituted into the relation of each step's action kind and into the goals, which
-    leaves small formulas: this is a check of a given run, not a search."""
+    leaves small formulas: this is a check of a given run, not a search. For the rules'
+    encoding every variable is fixed and ``_Pinned`` evaluates them without a solver."""
+    if pinned is not None:
+        fast = pinned.along(run)
+        if fast is not None:
+            asked = {g.name for g in goals}
+            return {name: d for name, d in fast.items() if name in asked}
     from regen_model.encoding.frame import assignment, pin_statics
     from regen_model.encoding.relation import instantiate_all
 
@@ -402,8 +535,10 @@ def _along(
         statics = _pairs(pin_statics(frames[0].statics, run.start.setup))
         values = [assignment(frame, state) for frame, state in zip(frames, run.states, strict=True)]
         steps = [system.step(frames[i], frames[i + 1], f"g{i}") for i in range(run.length)]
+        scope = getattr(system, "scope", None)
         params = [
-            _pinned_action(system, st, run.states[i], run.actions[i]) for i, st in enumerate(steps)
+            _pinned_action(getattr(st, "params", None), scope, run.states[i], run.actions[i])
+            for i, st in enumerate(steps)
         ]
     except OutOfScope:
         return {}
@@ -656,6 +791,14 @@ def _scripts() -> tuple[GuideScript, ...]:
                 A.CheckStateBasedActions(),
             ),
         ),
+        # 603.2: a creature with a damage trigger is dealt damage; the trigger waits (the
+        # explorer's combat boards reach it only eight steps in, through a combat damage
+        # step whose branches the relation labels otherwise).
+        GuideScript(
+            ("damage.trigger",),
+            (ScriptCard("pup", "Jackal Pup", 0),),
+            (A.DealDamage(source="pup", shares=(A.DamageShare(amount=1, card="pup"),)),),
+        ),
         # 704.5a: a player at 0 life loses.
         GuideScript(
             ("sba.player-loses",),
@@ -751,11 +894,16 @@ def script_runs() -> list[tuple[tuple[str, ...], Run]]:
     return [(s.goals, _script_run(s)) for s in _scripts()]
 
 
-def guide_runs(scope: Scope) -> dict[str, list[Run]]:
-    """Clause ID -> candidate runs for ``cover`` (shortest first): the shortest engine run,
-    from the explorer's legal starts on ``GUIDE_BOARDS``, whose last step's events cite the
-    clause, then the scripted runs (``GuideScript``) meant for it. They are checked on the
-    relation there: the engine's events and the relation's branches need not coincide."""
+def guide_runs(scope: Scope, wanted: Collection[str] | None = None) -> dict[str, list[Run]]:
+    """Clause ID -> candidate runs for ``cover`` (shortest first): an engine run from the
+    explorer's legal starts on ``GUIDE_BOARDS`` whose last step's events cite the clause (the
+    shortest on the first board that reaches it), then the scripted runs (``GuideScript``)
+    meant for it. They are checked on the relation there: the engine's events and the
+    relation's branches need not coincide.
+
+    With ``wanted`` (the clause IDs cover asks about), the boards are searched only until
+    every wanted clause has a run or a script: the rest of a search would only find runs
+    for clauses nobody asks about."""
     from regen_model.explore import ActionFamily, ExploreConfig, StartSpec, explore
     from regen_model.explore.monitor import Finding
     from regen_model.model.enums import Step
@@ -769,10 +917,18 @@ def guide_runs(scope: Scope) -> dict[str, list[Run]]:
         def check_step(self, pre: GameState, action: Action, result: Any) -> list[Finding]:
             return [Finding(e.clause, "fired") for e in result.events]
 
+    scripted = script_runs()
+    covered = {name for names, _ in scripted for name in names}
     shortest: dict[str, Run] = {}
+
+    def done(found: Collection[str]) -> bool:
+        return wanted is not None and all(c in found or c in covered for c in wanted)
+
     for cards, count, step_name, family, depth, shields in GUIDE_BOARDS:
         if count > scope.cards:
             continue
+        if done(shortest.keys()):
+            break
         spec = StartSpec(
             cards=cards,
             count=count,
@@ -790,7 +946,7 @@ def guide_runs(scope: Scope) -> dict[str, list[Run]]:
             max_states=100_000,
         )
         try:
-            result = explore(config, Clauses())
+            result = explore(config, Clauses(), stop_when=lambda f: done({*shortest, *f}))
         except ValueError:
             continue  # a board the scope cannot hold (printed P/T, editions)
         for clause, cex in result.violations.items():
@@ -799,7 +955,7 @@ def guide_runs(scope: Scope) -> dict[str, list[Run]]:
             if clause not in shortest or run.length < shortest[clause].length:
                 shortest[clause] = run
     runs = {clause: [run] for clause, run in shortest.items()}
-    for names, run in script_runs():
+    for names, run in scripted:
         for name in names:
             runs.setdefault(name, []).append(run)
     return runs

@@ -26,7 +26,8 @@ from regen_model.checks.bmc import Found, violation
 from regen_model.checks.property import Property
 from regen_model.checks.results import Method, Result, clause_labels, hypotheses_used
 from regen_model.checks.solver import Answer, Budget, Query, Status
-from regen_model.checks.system import Tracked, TransitionSystem
+from regen_model.checks.symmetry import is_symmetric
+from regen_model.checks.system import StepEncoding, Tracked, TransitionSystem
 from regen_model.invariants.spec import Kind
 from regen_model.verdicts import Verdict
 
@@ -59,39 +60,56 @@ class Violation:
 
 
 class _Consecution:
-    """The consecution queries: ``domain(f0) and T(f0, f1) and domain(f1)`` with a literal per
-    hypothesis and per negated goal, and the action kind fixed per query.
+    """The consecution queries: ``domain(f0) and T(f0, f1)`` with a literal per hypothesis and
+    per negated goal, and the action kind fixed per query.
 
     ``per_kind`` (the default) builds one solver per action kind holding only that kind's
     constraints (``step.constraints(kind)``): each query then carries one disjunct of the
-    relation instead of all of them. Otherwise one solver holds the whole relation and the
-    kind is an assumption (ANCHORS R1); both answer the same questions.
+    relation instead of all of them. When the system's steps offer their outputs as
+    constants (``step.with_output_vars``), each goal is built once and each kind's solver
+    defines the constants for that kind (``step.output_equations``), so a goal does not carry
+    the other kinds' output terms. Otherwise one solver holds the whole relation and the kind
+    is an assumption (ANCHORS R1); both answer the same questions.
+
+    On a system whose card slots are interchangeable (``symmetry.py``) each goal is the
+    property at representative slots; the hypotheses are always read over every slot. The
+    successor frame is not required to be in the domain: each variable of it is a function of
+    the pre-state and the parameters, so leaving the constraint out only asks more.
     """
 
     def __init__(self, system: TransitionSystem, budget: Budget, per_kind: bool = True) -> None:
         self.system = system
         self.budget = budget
         self.per_kind = per_kind
+        self.symmetric = is_symmetric(system)
         self.pre = system.frame("i0")
         self.post = system.frame("i1")
         self.step = system.step(self.pre, self.post, "i0")
         self.hyp_formulas: dict[str, Z3Ref] = {}
         self.goal_formulas: dict[str, Z3Ref] = {}
         self._queries: dict[str, tuple[Query, list[Z3Ref], dict[str, Z3Ref]]] = {}
+        with_vars = getattr(self.step, "with_output_vars", None)
+        self.outputs_by_kind = per_kind and with_vars is not None
+        self.view: StepEncoding = self.step
+        if per_kind and with_vars is not None:
+            self.view = with_vars()
 
     def hypothesis(self, prop: Property) -> None:
         self.hyp_formulas[prop.id] = prop.at_state(self.pre)
 
     def goal(self, prop: Property) -> None:
-        self.goal_formulas[prop.id] = z3.Not(prop.at_step(self.pre, self.step, self.post))
+        formula = prop.goal_at_step(self.pre, self.view, self.post, self.symmetric)
+        self.goal_formulas[prop.id] = z3.Not(formula)
 
     def _query(self, kind: str) -> tuple[Query, list[Z3Ref], dict[str, Z3Ref]]:
         key = kind if self.per_kind else ""
         found = self._queries.get(key)
         if found is None:
             q = Query(self.budget)
-            base = q.track(self.system.domain(self.pre)) + q.track(self.system.domain(self.post))
+            base = q.track(self.system.domain(self.pre))
             base += q.track(self.step.constraints(kind if self.per_kind else None))
+            if self.outputs_by_kind:
+                base += q.track(self.step.output_equations(kind))  # type: ignore[attr-defined]
             lits = {
                 f"kind:{k}": q.track(
                     [Tracked(f"kind:{k}", self.step.kind == self.system.kind_value(k))]
@@ -177,6 +195,56 @@ def _initiation(
     return out
 
 
+Latest = dict[tuple[str, str], tuple[Answer, tuple[str, ...]]]
+
+
+def _houdini(
+    enc: _Consecution, alive: list[str], kinds: Sequence[str]
+) -> tuple[list[str], set[str], Latest]:
+    """Prune the state invariants ``alive`` (their initiation holds) until the survivors are
+    inductive together: (survivors, dropped, the latest answer per invariant and kind)."""
+    latest: Latest = {}
+    dropped: set[str] = set()
+    todo = [(pid, k) for pid in alive for k in kinds]
+    while todo:
+        failed: set[str] = set()
+        for pid, k in todo:
+            if pid in dropped:
+                continue
+            answer = enc.check(pid, k, alive)
+            latest[(pid, k)] = (answer, tuple(alive))
+            if answer.status is not Status.UNSAT:
+                failed.add(pid)
+        if not failed:
+            break
+        dropped |= failed
+        alive = [pid for pid in alive if pid not in failed]
+        # Re-ask only the proofs that used a dropped hypothesis.
+        todo = [
+            (pid, k)
+            for (pid, k), (a, _) in latest.items()
+            if pid in alive and a.status is Status.UNSAT and set(hypotheses_used(a.core)) & failed
+        ]
+    return alive, dropped, latest
+
+
+def inductive(
+    system: TransitionSystem, props: Sequence[Property], budget: Budget
+) -> list[Property]:
+    """The largest set of the state properties ``props`` that hold initially and are
+    inductive together (Houdini, as ``prove`` prunes its hypotheses)."""
+    state = [p for p in props if p.kind is Kind.STATE]
+    init = _initiation(system, state, budget)
+    enc = _Consecution(system, budget)
+    for p in state:
+        enc.hypothesis(p)
+        enc.goal(p)
+    alive, _, _ = _houdini(
+        enc, [r.invariant for r in init if r.verdict is Verdict.PROVED], system.action_kinds()
+    )
+    return [p for p in state if p.id in alive]
+
+
 def prove(
     system: TransitionSystem,
     props: Sequence[Property],
@@ -204,30 +272,10 @@ def prove(
     for p in [*props, *extra]:
         enc.goal(p)
 
-    # Houdini: prune state invariants until the survivors are inductive together.
     alive = [r.invariant for r in init_results if r.verdict is Verdict.PROVED]
-    latest: dict[tuple[str, str], tuple[Answer, tuple[str, ...]]] = {}
     dropped: set[str] = {p.id for p in state_props} - set(alive)
-    todo = [(pid, k) for pid in alive for k in action_kinds]
-    while todo:
-        failed: set[str] = set()
-        for pid, k in todo:
-            if pid in dropped:
-                continue
-            answer = enc.check(pid, k, alive)
-            latest[(pid, k)] = (answer, tuple(alive))
-            if answer.status is not Status.UNSAT:
-                failed.add(pid)
-        if not failed:
-            break
-        dropped |= failed
-        alive = [pid for pid in alive if pid not in failed]
-        # Re-ask only the proofs that used a dropped hypothesis.
-        todo = [
-            (pid, k)
-            for (pid, k), (a, _) in latest.items()
-            if pid in alive and a.status is Status.UNSAT and set(hypotheses_used(a.core)) & failed
-        ]
+    alive, failed, latest = _houdini(enc, alive, action_kinds)
+    dropped |= failed
 
     for p in state_props:
         if p.id in dropped and (p.id, action_kinds[0]) in latest:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from regen_model.checks.symmetry import representative
 from regen_model.checks.system import StepEncoding, TransitionSystem
 from regen_model.invariants import expr as E
 from regen_model.invariants.spec import Invariant, Kind
@@ -25,13 +26,19 @@ StepPredicate = Callable[[Any, StepEncoding, Any], Z3Ref]  # (pre, step, post) -
 
 @dataclass(frozen=True)
 class Property:
-    """A state property (``state`` set) or a step property (``step`` set)."""
+    """A state property (``state`` set) or a step property (``step`` set).
+
+    ``goal_state``/``goal_step``, when set, are the same property with its "for every card"
+    binders restricted to representative slots (``symmetry.py``): what a consecution query
+    needs to refute on a system whose card slots are interchangeable."""
 
     id: str
     kind: Kind
     state: StatePredicate | None = None
     step: StepPredicate | None = None
     clauses: tuple[str, ...] = ()
+    goal_state: StatePredicate | None = None
+    goal_step: StepPredicate | None = None
 
     def __post_init__(self) -> None:
         if (self.state is None) == (self.step is None):
@@ -48,6 +55,15 @@ class Property:
         if self.step is not None:
             return self.step(pre, step, post)
         return self.at_state(post)
+
+    def goal_at_step(self, pre: Any, step: StepEncoding, post: Any, symmetric: bool) -> Z3Ref:
+        """What a consecution query refutes: the property on a step, at representative card
+        slots when ``symmetric`` (the system's slots are interchangeable)."""
+        if symmetric and self.goal_step is not None:
+            return self.goal_step(pre, step, post)
+        if symmetric and self.goal_state is not None:
+            return self.goal_state(post)
+        return self.at_step(pre, step, post)
 
 
 def outputs_of(step: StepEncoding) -> Any:
@@ -77,16 +93,22 @@ def expr_property(
     formula: E.BoolExpr,
     clauses: tuple[str, ...] = (),
 ) -> Property:
-    """A property evaluating ``formula`` in the symbolic view of ``system``'s frames."""
+    """A property evaluating ``formula`` in the symbolic view of ``system``'s frames (and,
+    for consecution goals, its representative form, ``symmetry.representative``)."""
     if kind is Kind.STATE:
         return Property(
-            id, kind, state=lambda f: evaluate(formula, SymbolicView(f)), clauses=clauses
+            id,
+            kind,
+            state=lambda f: evaluate(formula, SymbolicView(f)),
+            clauses=clauses,
+            goal_state=lambda f: representative(formula, SymbolicView(f)),
         )
     return Property(
         id,
         kind,
         step=lambda pre, st, post: evaluate(formula, step_view(system, pre, st, post)),
         clauses=clauses,
+        goal_step=lambda pre, st, post: representative(formula, step_view(system, pre, st, post)),
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from regen_model.checks import anyn, chc, induction, kinduction
+from regen_model.checks import anyn, chc, induction, kinduction, parallel
 from regen_model.checks.property import Property, from_invariant
 from regen_model.checks.results import Method, Result
 from regen_model.checks.solver import Budget
@@ -44,6 +44,7 @@ class ProveOptions:
     max_k: int = 3
     bmc_depth: int = 4
     any_n_shields: int = 2
+    jobs: int = 1  # worker processes for induction (``parallel.py``)
 
 
 def _strengthen(
@@ -89,24 +90,39 @@ def iter_prove(
     """The results of every method of ``options`` on every invariant, yielded as each is
     known (so a run stopped by Ctrl-C keeps those already proved; ``prove`` collects them).
     ``support`` are more invariants the induction may use as strengthening (typically the
-    rest of the catalog)."""
+    rest of the catalog). With ``options.jobs > 1`` the induction runs in worker processes
+    and the any-n proofs run here meanwhile."""
     tick: Progress = progress or (lambda what, n: None)
     needs_system = any(m is not Method.ANY_N for m in options.methods)
     built = system() if needs_system else None
     props: list[Property] = [from_invariant(built, inv) for inv in invariants] if built else []
+    early: list[Result] = []  # any-n, when it ran while the induction workers did
+
+    def meanwhile() -> None:
+        if Method.ANY_N in options.methods:
+            early.extend(any_n())
+
+    def any_n() -> list[Result]:
+        tick("any-n: per-permanent abstraction", 0)
+        found = anyn.prove(invariants, options.budget, options.any_n_shields)
+        tick("any-n", len(invariants))
+        return found
+
     for method in options.methods:
         if method is Method.INDUCTION:
             assert built is not None
             tick("induction: initiation and consecution", 0)
             helpers = [from_invariant(built, inv) for inv in support if inv.kind is Kind.STATE]
-            yield from _strengthen(
-                built,
-                props,
-                options,
-                induction.prove(
+            proved = None
+            if options.jobs > 1:
+                proved = parallel.prove(
+                    system, invariants, support, options.budget, options.jobs, meanwhile
+                )
+            if proved is None:
+                proved = induction.prove(
                     built, props, options.budget, bmc_depth=options.bmc_depth, support=helpers
-                ),
-            )
+                )
+            yield from _strengthen(built, props, options, proved)
             tick("induction", len(invariants))
         elif method is Method.KIND:
             assert built is not None
@@ -116,14 +132,14 @@ def iter_prove(
                 tick(f"k-induction: {p.id}", 1)
         elif method is Method.CHC:
             assert built is not None
-            for p in props:
-                tick(f"chc: {p.id}", 0)
-                yield chc.prove(built, p, options.budget, bmc_depth=options.bmc_depth)
-                tick(f"chc: {p.id}", 1)
+            tick("chc: strengthening and certificates", 0)
+            helpers = [from_invariant(built, inv) for inv in support if inv.kind is Kind.STATE]
+            yield from chc.prove_catalog(
+                built, props, options.budget, support=helpers, bmc_depth=options.bmc_depth
+            )
+            tick("chc", len(invariants))
         elif method is Method.ANY_N:
-            tick("any-n: per-permanent abstraction", 0)
-            yield from anyn.prove(invariants, options.budget, options.any_n_shields)
-            tick("any-n", len(invariants))
+            yield from early or any_n()
 
 
 def prove(

@@ -92,6 +92,8 @@ def verify_cover(options: VerifyOptions) -> list[Row]:
     for the rest (``checks.cover``)."""
     system = regen_system(COVER_SCOPE)
     catalog = load(user_paths(options.invariant_files))
-    goals = clause_goals(system) + invariant_goals(system, catalog)
-    items = cover(system, goals, COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE))
+    clauses = clause_goals(system)
+    goals = clauses + invariant_goals(system, catalog)
+    guides = guide_runs(COVER_SCOPE, wanted=[g.name for g in clauses])
+    items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
     return [_row(i) for i in items]

@@ -66,7 +66,7 @@ class Query:
     budget: Budget = DEFAULT_BUDGET
     _plain: list[Z3Ref] = field(default_factory=list)
     _tracked: list[tuple[Z3Ref, Z3Ref]] = field(default_factory=list)  # (literal, formula)
-    _labels: dict[str, str] = field(default_factory=dict)  # literal name -> label
+    _labels: dict[int, str] = field(default_factory=dict)  # literal (its node) -> label
     _solver: Z3Ref | None = None
 
     def _fresh_solver(self, seed: int) -> Z3Ref:
@@ -80,7 +80,7 @@ class Query:
         for f in self._plain:
             s.add(f)
         for lit, f in self._tracked:
-            s.add(z3.Implies(lit, f))
+            s.add(_implies(lit, f))
         return s
 
     @property
@@ -101,10 +101,10 @@ class Query:
         for t in constraints:
             name = f"{t.label}#{len(self._tracked)}"
             lit = z3.Bool(name)
-            self._labels[name] = t.label
+            self._labels[_node(lit)] = t.label
             self._tracked.append((lit, t.formula))
             if self._solver is not None:
-                self._solver.add(z3.Implies(lit, t.formula))
+                self._solver.add(_implies(lit, t.formula))
             lits.append(lit)
         return lits
 
@@ -117,7 +117,7 @@ class Query:
             attempts += 1
             if attempt:
                 solver = self._fresh_solver(self.budget.seed + 7919 * attempt)
-            result = solver.check(*assumptions)
+            result = _check(solver, assumptions)
             if result == z3.sat:
                 return Answer(
                     Status.SAT,
@@ -141,7 +141,7 @@ class Query:
         )
 
     def _core(self, solver: Z3Ref) -> tuple[str, ...]:
-        labels = {self._labels.get(str(lit), str(lit)) for lit in solver.unsat_core()}
+        labels = {self._labels.get(_node(lit)) or str(lit) for lit in solver.unsat_core()}
         return tuple(sorted(labels))
 
     def smt2(self, assumptions: Sequence[Z3Ref] = ()) -> str:
@@ -155,6 +155,30 @@ class Query:
             s.add(a)
         text: str = s.to_smt2()
         return text
+
+
+def _node(term: Z3Ref) -> int:
+    """The term's node: Z3 shares equal terms, so this identifies a literal without printing
+    it (``str`` of each literal of a core was a large part of a query's cost)."""
+    value: int = term.as_ast().value
+    return value
+
+
+def _implies(lit: Z3Ref, formula: Z3Ref) -> Z3Ref:
+    """``z3.Implies(lit, formula)`` without the wrapper's coercions (both are Bool terms)."""
+    if not isinstance(formula, z3.BoolRef):
+        return z3.Implies(lit, formula)
+    ctx = lit.ctx
+    return z3.BoolRef(z3.Z3_mk_implies(ctx.ref(), lit.as_ast(), formula.as_ast()), ctx)
+
+
+def _check(solver: Z3Ref, assumptions: Sequence[Z3Ref]) -> Z3Ref:
+    """``solver.check(*assumptions)`` for assumption literals we made ourselves: the wrapper
+    casts every assumption to Bool again, which for the hundreds of tracked literals of a
+    proof query costs more than many of the queries themselves."""
+    arr = (z3.Ast * len(assumptions))(*[a.as_ast() for a in assumptions])
+    code = z3.Z3_solver_check_assumptions(solver.ctx.ref(), solver.solver, len(assumptions), arr)
+    return z3.CheckSatResult(code)
 
 
 def _explain(reason: str, budget: Budget) -> str:

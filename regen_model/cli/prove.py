@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -39,7 +40,7 @@ from regen_model.checks.runner import (
 )
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
-from regen_model.cli.options import DEPTH, RLIMIT, SEED, K
+from regen_model.cli.options import DEPTH, RLIMIT, SEED, WORKERS, K
 from regen_model.cli.reporting import incomplete_line
 from regen_model.encoding.scope import Scope
 from regen_model.interrupts import exit_code as interrupt_exit_code
@@ -48,6 +49,7 @@ from regen_model.invariants.loading import load, user_paths
 from regen_model.invariants.spec import Invariant, InvariantError
 from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
+from regen_model.verify import default_jobs
 
 STYLE = {Verdict.PROVED: "bold green", Verdict.SKIPPED: "dim"}
 NOT_APPLICABLE = "n/a"  # how a SKIPPED row shows: the method does not apply to the invariant
@@ -119,6 +121,16 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        jobs: Annotated[
+            int | None,
+            WORKERS.option(
+                "--jobs",
+                "-j",
+                help="Worker processes for induction (default: the cores, at most 2).",
+                show_default=False,
+                metavar="N",
+            ),
+        ] = None,
     ) -> None:
         """Prove the invariant catalog (exit code of the worst verdict; rows where a method does
         not apply show n/a and do not count)."""
@@ -137,6 +149,7 @@ def register(app: typer.Typer) -> None:
                 json_output,
                 obligations,
                 verbose,
+                jobs,
             )
         )
 
@@ -177,6 +190,7 @@ def run_prove(
     json_output: bool,
     obligations: bool = False,
     verbose: bool = False,
+    jobs: int | None = None,
 ) -> int:
     err = Console(stderr=True, highlight=False)
     try:
@@ -187,7 +201,14 @@ def run_prove(
     except (ValueError, InvariantError) as problem:
         err.print(Text(str(problem), style="bold red"), soft_wrap=True)
         return EXIT_INPUT_ERROR
-    options = ProveOptions(methods, scope, Budget(rlimit, seed, 1, minimal_cores), k, depth)
+    options = ProveOptions(
+        methods,
+        scope,
+        Budget(rlimit, seed, 1, minimal_cores),
+        k,
+        depth,
+        jobs=default_jobs() if jobs is None else jobs,
+    )
     started = time.perf_counter()
     results: list[Result] = []
     interrupted = ""
@@ -253,9 +274,7 @@ def _run(
     into: list[Result],
 ) -> None:
     """Prove, appending each result to ``into`` as it is known (a stopped run keeps them)."""
-
-    def system() -> Any:
-        return regen_system(options.scope)
+    system = partial(regen_system, options.scope)  # picklable: the workers build it too
 
     if quiet:
         into.extend(iter_prove(chosen, options, system, support=catalog))

@@ -18,13 +18,23 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import WORKERS
 from regen_model.cli.reporting import incomplete_line, write_page
 from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.interrupts import signal_name
+from regen_model.invariants.loading import load, user_paths
 from regen_model.invariants.spec import InvariantError
 from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, exit_code, worst
-from regen_model.verify import SECTIONS, Row, Section, VerifyOptions, section_names
+from regen_model.verify import (
+    SECTIONS,
+    Row,
+    Section,
+    VerifyOptions,
+    default_jobs,
+    run_sections,
+    section_names,
+)
 
 STYLE = {
     Verdict.PROVED: "bold green",
@@ -61,11 +71,23 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ] = None,
+        jobs: Annotated[
+            int | None,
+            WORKERS.option(
+                "--jobs",
+                "-j",
+                help="Sections run at once, in worker processes (default: the cores, at most 2).",
+                show_default=False,
+                metavar="N",
+            ),
+        ] = None,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
         options = VerifyOptions(tuple(invariants_from or ()))
         raise typer.Exit(
-            verify_sections(section or [], json_output=json_output, html=html, options=options)
+            verify_sections(
+                section or [], json_output=json_output, html=html, options=options, jobs=jobs
+            )
         )
 
 
@@ -75,6 +97,7 @@ def verify_sections(
     json_output: bool = False,
     html: Path | None = None,
     options: VerifyOptions | None = None,
+    jobs: int | None = None,
 ) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
@@ -89,19 +112,24 @@ def verify_sections(
     err = Console(stderr=True, highlight=False)
     results: list[tuple[Section, list[Row], float]] = []
     interrupted = ""
-    for section in chosen:
-        started = time.perf_counter()
-        try:
-            rows = section.load()(options or VerifyOptions())
-        except InvariantError as problem:  # a user's invariant file: bad input, not a verdict
-            err.print(Text(f"verify: {problem}", style="bold red"), soft_wrap=True)
-            return EXIT_INPUT_ERROR
-        except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the sections done
-            interrupted = signal_name(stop)
-            break
-        results.append((section, rows, time.perf_counter() - started))
-        if not json_output:
-            out.print(_table(section, rows))
+    options = options or VerifyOptions()
+    started = time.perf_counter()
+    try:
+        if options.invariant_files:
+            # a bad file is reported now, not once the sections in other workers have run
+            load(user_paths(options.invariant_files))
+        for section, rows, seconds in run_sections(
+            chosen, default_jobs() if jobs is None else jobs, options
+        ):
+            results.append((section, rows, seconds))
+            if not json_output:
+                out.print(_table(section, rows))
+    except InvariantError as problem:  # a user's invariant file: bad input, not a verdict
+        err.print(Text(f"verify: {problem}", style="bold red"), soft_wrap=True)
+        return EXIT_INPUT_ERROR
+    except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the sections done
+        interrupted = signal_name(stop)
+    wall = time.perf_counter() - started
     verdicts = [r.verdict for _, rows, _ in results for r in rows]
     code = interrupt_exit_code(interrupted) if interrupted else exit_code(verdicts)
     not_run = [s.name for s in chosen[len(results) :]]
@@ -110,13 +138,13 @@ def verify_sections(
 
         write_page(html, err, lambda: verify_page(results, worst(verdicts)), interrupted)
     if json_output:
-        document = _document(results, verdicts, code, interrupted, not_run)
+        document = _document(results, verdicts, code, wall, interrupted, not_run)
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     elif interrupted:
         done = f"{len(results)} of {len(chosen)} section(s) done; not run: {', '.join(not_run)}"
         out.print(incomplete_line("verify", interrupted, done))
     else:
-        _summary(out, results, verdicts)
+        _summary(out, results, verdicts, wall)
     return code
 
 
@@ -143,7 +171,10 @@ def _table(section: Section, rows: list[Row]) -> Table:
 
 
 def _summary(
-    out: Console, results: list[tuple[Section, list[Row], float]], verdicts: list[Verdict]
+    out: Console,
+    results: list[tuple[Section, list[Row], float]],
+    verdicts: list[Verdict],
+    wall: float,
 ) -> None:
     overall = worst(verdicts)
     counts: dict[Verdict, int] = {}
@@ -155,7 +186,10 @@ def _summary(
     )
     line = Text()
     line.append(f"verify: {overall.value}", style=STYLE.get(overall, "bold red"))
-    line.append(f"  ({parts or 'nothing to verify'}; {len(results)} section(s), {spent:.2f} s)")
+    timing = f"{wall:.2f} s"
+    if spent > wall * 1.05:
+        timing += f", {spent:.2f} s of sections side by side"
+    line.append(f"  ({parts or 'nothing to verify'}; {len(results)} section(s), {timing})")
     out.print(line)
 
 
@@ -163,6 +197,7 @@ def _document(
     results: list[tuple[Section, list[Row], float]],
     verdicts: list[Verdict],
     code: int,
+    wall: float,
     interrupted: str = "",
     not_run: list[str] | None = None,
 ) -> dict[str, Any]:
@@ -172,6 +207,7 @@ def _document(
         code,
         interrupted=interrupted,
         not_run=not_run or [],
+        seconds=round(wall, 6),
         **_body(results),
     )
 

@@ -25,6 +25,7 @@ relations. The rules kept here for that reason:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import z3
@@ -41,10 +42,22 @@ def is_concrete(x: Val) -> bool:
 def _z(x: Val) -> Val:
     """``x`` as a Z3 term (numerals and Boolean literals for Python values)."""
     if type(x) is bool:
-        return z3.BoolVal(x)
+        return _bool_val(x)
     if type(x) is int:
-        return z3.IntVal(x)
+        return _int_val(x)
     return x
+
+
+@cache
+def _int_val(x: int) -> Val:
+    """Numerals are made once each: the relation uses the same few thousands of times, and
+    a term is immutable (Z3 shares equal terms anyway)."""
+    return z3.IntVal(x)
+
+
+@cache
+def _bool_val(x: bool) -> Val:
+    return z3.BoolVal(x)
 
 
 def to_z3(x: Val) -> Val:
@@ -59,7 +72,9 @@ def same(a: Val, b: Val) -> bool:
     if is_concrete(a) and is_concrete(b):
         return type(a) is type(b) and bool(a == b)
     if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
-        return bool(a.eq(b))
+        # Z3 shares structurally equal terms, so equal terms are one node: compare the
+        # pointers instead of asking Z3 (the hottest call of a build)
+        return bool(a.ctx is b.ctx and a.as_ast().value == b.as_ast().value)
     return False
 
 

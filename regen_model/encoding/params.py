@@ -281,7 +281,9 @@ def domain(p: Params, scope: Scope) -> list[Val]:
         for q in range(pl):
             use, slot, mask = p.choice_use[i][q], p.choice_slot[i][q], p.choice_mask[i][q]
             # a mask names one shield (``shield#N``), so a decoded answer means the same
-            one = z3.PbEq([(b, 1) for b in mask], 1) if mask else z3.BoolVal(False)
+            # (a sum rather than a pseudo-Boolean constraint: plain SMT-LIB, which other
+            # solvers re-checking a certificate read too)
+            one = z3.Sum(*[z3.If(b, 1, 0) for b in mask]) == 1 if mask else z3.BoolVal(False)
             out += [
                 rng(use, 0, int(Use.SHIELD_COUNTER)),
                 z3.If(use == int(Use.SHIELD_MASK), one, z3.And(*[z3.Not(b) for b in mask])),

@@ -2,12 +2,13 @@
 counterpart of ``engine/sba.py``.
 
 The engine repeats checks until one performs nothing (704.3). A relation has a fixed size, so
-the loop is unrolled ``sba_passes(scope)`` times: a pass runs only if the previous one
-performed something. The engine would run one more check after the last unrolled pass; the
+the loop is unrolled as a fixed *schedule* of checks (``schedule``): a check runs only if the
+previous one performed something. The engine would run one more check after the last one; the
 encoding states as an *obligation* (label ``sba.loop``) that this check would find nothing,
-and ``relation.sba_bound_query`` proves that obligation for every action kind, so the bound
-is never silently assumed. (Why passes end quickly: a pass can destroy or move creatures, which
-can then make an Aura illegal, which can only leave; see ``sba_passes``.)
+and, for each check of the schedule that looks at fewer state-based actions than a full one,
+that the ones it leaves out are not pending then. ``queries.sba_bound`` and the proofs
+(``checks.induction``) prove these obligations for every action kind, so the schedule is never
+silently assumed. (Why the loop ends quickly: see ``schedule``.)
 """
 
 from __future__ import annotations
@@ -34,31 +35,66 @@ from regen_model.encoding.work import Label, SymWork
 from regen_model.encoding.zones import keep_unused_shields, move_zone
 from regen_model.model.enums import Mutant, Zone
 
-
-def sba_passes(w: SymWork) -> int:
-    """How many checks that perform something the relation unrolls. A chain of consequences
-    in one loop is at most: creatures die or regenerate; an Aura saved a creature by umbra
-    armor and its toughness bonus is gone, so the creature now has toughness 0; Auras on dead
-    creatures fall off. One pass per card plus one covers every chain of the scope, and the
-    ``sba.loop`` obligation checks that claim."""
-    return w.n + 1
+# What a check looks at: every state-based action, or only the ones that a previous check of
+# the same loop can make pending under the correct rules.
+ALL_CHECKS = frozenset({"zero", "lethal", "deathtouch", "aura", "counters", "players"})
+AFTER_FIRST = frozenset({"zero", "aura"})
+AFTER_SECOND = frozenset({"aura"})
 
 
-def sba_pass(w: SymWork) -> Val:
-    """One check (704.3): every applicable state-based action at once. Returns whether
-    anything was performed."""
+def schedule(w: SymWork) -> tuple[frozenset[str], ...]:
+    """The checks the relation unrolls, in order, each with the state-based actions it
+    looks at.
+
+    Under the correct rules a loop is at most three checks that perform something, whatever
+    the number of permanents: (1) creatures die, regenerate or are saved by umbra armor,
+    players lose, counters cancel, illegal Auras fall off; afterwards no lethal damage is
+    left (a destruction either moves the creature or removes its damage; shield counters do
+    not replace these destructions, 122.1c), every deathtouch record is cleared, counters
+    are cancelled and losers have lost; (2) a creature saved by umbra armor lost that Aura's
+    toughness bonus and may now have toughness 0 or less (704.5f), and Auras whose creature
+    left fall off; an Aura leaving here never lowers the toughness of a creature on the
+    battlefield, since its host is gone; (3) Auras of the creatures of (2) fall off; nothing
+    is then pending. Attachments are one deep (an Aura or Equipment is attached to a
+    creature), which is why the chain does not grow with the permanents. Checks (2) and (3)
+    therefore look only at what can be pending then, and the obligations check the rest.
+
+    A rule set with mutants may break that argument (a toughness of 0 treated as
+    destruction, a deathtouch record that is never cleared), so it gets the generic unrolling:
+    one full check per card slot plus one, which covers every chain of the scope."""
+    if w.ctx.rules.mutants:
+        return (ALL_CHECKS,) * (w.n + 1)
+    return (ALL_CHECKS, AFTER_FIRST, AFTER_SECOND)[: w.n + 1]
+
+
+def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
+    """One check (704.3): every applicable state-based action at once, among ``checks``
+    (the others are obliged not to be pending, see ``schedule``). Returns whether anything
+    was performed."""
     n = w.n
     tough = [
         toughness(w, i) if creature_on_battlefield(w, i) is not False else None for i in range(n)
     ]
-    zero = [zero_toughness_pending(w, i, tough[i]) for i in range(n)]
+    zero_pending = [zero_toughness_pending(w, i, tough[i]) for i in range(n)]
+    zero = zero_pending if "zero" in checks else [False] * n
     # 704.5g/h need toughness above 0, so a card going to the graveyard for toughness 0 is
     # not also checked for damage, Auras or counters (the engine's ``continue``)
-    lethal = [and_(not_(zero[i]), lethal_damage_pending(w, i, tough[i])) for i in range(n)]
-    touched = [and_(not_(zero[i]), deathtouch_pending(w, i, tough[i])) for i in range(n)]
-    auras = [and_(not_(zero[i]), aura_illegal(w, i)) for i in range(n)]
-    annihilate = [and_(not_(zero[i]), counters_annihilate(w, i)) for i in range(n)]
-    losers = [player_loses(w, p) for p in range(w.ctx.scope.players)]
+    found: dict[str, list[Val]] = {
+        "lethal": [and_(not_(zero[i]), lethal_damage_pending(w, i, tough[i])) for i in range(n)],
+        "deathtouch": [and_(not_(zero[i]), deathtouch_pending(w, i, tough[i])) for i in range(n)],
+        "aura": [and_(not_(zero[i]), aura_illegal(w, i)) for i in range(n)],
+        "counters": [and_(not_(zero[i]), counters_annihilate(w, i)) for i in range(n)],
+        "players": [player_loses(w, p) for p in range(w.ctx.scope.players)],
+    }
+    left_out = [] if "zero" in checks else list(zero_pending)
+    for name, conds in found.items():
+        if name not in checks:
+            left_out += conds
+            found[name] = [False] * len(conds)
+    if left_out:
+        w.oblige(not_(or_(*left_out)), "sba.loop")
+    lethal, touched, auras = found["lethal"], found["deathtouch"], found["aura"]
+    annihilate, losers = found["counters"], found["players"]
 
     if not w.mutant(Mutant.DEATHTOUCH_REMEMBERED):
         reset_deathtouch(w)
@@ -116,19 +152,19 @@ def _annihilate(w: SymWork, plus: str, minus: str, when: Val) -> None:
     w.set_if(when, minus, sub(w[minus], k), "sba.counters")
 
 
-def _pass_into(w: SymWork, into: list[Val]) -> None:
-    into.append(sba_pass(w))
+def _pass_into(w: SymWork, checks: frozenset[str], into: list[Val]) -> None:
+    into.append(sba_pass(w, checks))
 
 
 def run_sba_loop(w: SymWork, *, check_sba: bool = True) -> None:
     """704.3: checks until none applies, then waiting triggers go on the stack (603.3b)."""
     if check_sba:
         running: Val = True
-        for _ in range(sba_passes(w)):
+        for checks in schedule(w):
             result: list[Val] = []
-            w.branch(running, partial(_pass_into, into=result))
+            w.branch(running, partial(_pass_into, checks=checks, into=result))
             running = and_(running, result[0] if result else False)
-        # The engine would check once more: that check must find nothing (the bound
+        # The engine would check once more: that check must find nothing (the schedule
         # suffices) and, like every check, clears the deathtouch record.
         if running is not False:
             w.oblige(not_(and_(running, sba_pending(w))), "sba.loop")

@@ -38,7 +38,7 @@ from regen_model.encoding.frame import (
     read_statics,
     statics_values,
 )
-from regen_model.encoding.ops import to_z3
+from regen_model.encoding.ops import and_, eq, or_, to_z3
 from regen_model.encoding.outputs import CARD_FIELDS
 from regen_model.encoding.relation import (
     KindRelation,
@@ -67,6 +67,17 @@ class Run:
     actions: tuple[Action, ...]
 
 
+@dataclass(frozen=True)
+class _Instance:
+    """One kind's relation instantiated over a step's frames and parameters."""
+
+    conjuncts: list[Tracked]
+    obligations: list[Tracked]
+    outputs: dict[str, tuple[Any, ...]]  # as ``RegenStep.outputs``, for this kind alone
+    guards: int  # the first ``guards`` conjuncts are the guard, the others the effect
+    successor: list[Any]  # (post variable, its value) pairs
+
+
 @dataclass
 class RegenStep:
     """One symbolic step ``pre -> post`` with fresh parameters (``StepEncoding``)."""
@@ -77,31 +88,52 @@ class RegenStep:
     tag: str
     params: P.Params
     _outputs: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
-    _cache: dict[str, tuple[list[Tracked], list[Tracked]]] = field(default_factory=dict, repr=False)
+    _cache: dict[str, _Instance] = field(default_factory=dict, repr=False)
+    _output_vars: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
 
     @property
     def kind(self) -> Any:
         return self.params.kind
 
     def _pairs(self) -> list[Any]:
-        return substitution(self.system.template, self.pre, self.post, self.params)
+        t = self.system.template
+        if self.pre is t.pre and self.post is t.post and self.params is t.params:
+            return []  # a step over the template itself: nothing to substitute
+        return substitution(t, self.pre, self.post, self.params)
 
-    def _instantiated(self, kind: str) -> tuple[list[Tracked], list[Tracked]]:
-        """The conjuncts and obligations of ``kind`` over this step's frames (cached)."""
-        if kind not in self._cache:
+    def _instantiated(self, kind: str) -> _Instance:
+        """The conjuncts, obligations and outputs of ``kind`` over this step's frames
+        (cached; one substitution for all of them, since they share one term graph)."""
+        found = self._cache.get(kind)
+        if found is None:
             rel = self.system.relation(kind)
             conj = rel.conjuncts()
+            n = self.system.scope.cards
+            keys = layout(self.system.scope).keys
+            outs = [rel.outputs[f][slot] for f in CARD_FIELDS for slot in range(n)]
             terms = instantiate_all(
-                [c.formula for c in conj] + [c.formula for c in rel.obligations], self._pairs()
+                [c.formula for c in conj]
+                + [c.formula for c in rel.obligations]
+                + outs
+                + [rel.priority_given]
+                + [rel.values[key] for key in keys],
+                self._pairs(),
             )
-            self._cache[kind] = (
-                [Tracked(c.label, t) for c, t in zip(conj, terms, strict=False)],
-                [
-                    Tracked(c.label, t)
-                    for c, t in zip(rel.obligations, terms[len(conj) :], strict=True)
-                ],
+            k = len(conj)
+            m = k + len(rel.obligations)
+            o = m + len(outs) + 1
+            outputs = {
+                f: tuple(terms[m + j * n : m + (j + 1) * n]) for j, f in enumerate(CARD_FIELDS)
+            }
+            outputs["priority_given"] = (terms[o - 1],)
+            found = self._cache[kind] = _Instance(
+                [Tracked(c.label, t) for c, t in zip(conj, terms[:k], strict=True)],
+                [Tracked(c.label, t) for c, t in zip(rel.obligations, terms[k:m], strict=True)],
+                outputs,
+                len(rel.guards),
+                list(zip(self.post.vars(), terms[o:], strict=True)),
             )
-        return self._cache[kind]
+        return found
 
     def constraints(self, kind: str | None = None) -> list[Tracked]:
         """Guard and effect of ``kind`` (with ``params.kind`` fixed to it), or of every kind
@@ -111,12 +143,12 @@ class RegenStep:
         selectors = {k: self.params.kind == P.kind_code(k) for k in kinds}
         if kind is not None:
             out.append(Tracked("action", selectors[kind]))
-            return out + self._instantiated(kind)[0]
+            return out + self._instantiated(kind).conjuncts
         out.append(Tracked("action", z3.Or(*selectors.values())))
         for k in kinds:
             out += [
                 Tracked(t.label, z3.Implies(selectors[k], t.formula))
-                for t in self._instantiated(k)[0]
+                for t in self._instantiated(k).conjuncts
             ]
         return out
 
@@ -126,8 +158,53 @@ class RegenStep:
         out = []
         for k in [kind] if kind is not None else self.system.action_kinds():
             sel = self.params.kind == P.kind_code(k)
-            out += [Tracked(t.label, z3.Implies(sel, t.formula)) for t in self._instantiated(k)[1]]
+            out += [
+                Tracked(t.label, z3.Implies(sel, t.formula))
+                for t in self._instantiated(k).obligations
+            ]
         return out
+
+    def output_vars(self) -> dict[str, tuple[Any, ...]]:
+        """The step outputs as constants (``outputs``' layout), defined per action kind by
+        ``output_equations``: a property read on them is one formula for every kind."""
+        if self._output_vars is None:
+            n = self.system.scope.cards
+            out: dict[str, tuple[Any, ...]] = {
+                f: tuple(z3.Int(f"{self.tag}.out.{f}.{slot}") for slot in range(n))
+                for f in CARD_FIELDS
+            }
+            out["priority_given"] = (z3.Bool(f"{self.tag}.out.priority_given"),)
+            self._output_vars = out
+        return self._output_vars
+
+    def with_output_vars(self) -> StepView:
+        """This step with its outputs read from ``output_vars``."""
+        return StepView(self, self.kind, self.output_vars())
+
+    def output_equations(self, kind: str) -> list[Tracked]:
+        """``output_vars`` equal ``kind``'s outputs (tracked as ``outputs``, not a clause)."""
+        defined = self._instantiated(kind).outputs
+        return [
+            Tracked("outputs", var == term)
+            for name, terms in defined.items()
+            for var, term in zip(self.output_vars()[name], terms, strict=True)
+        ]
+
+    def functional(self, kind: str) -> tuple[list[Any], list[Any]]:
+        """``kind``'s relation as a function: its guard (with the parameter domains and
+        the kind fixed), and (post variable, value) pairs, each value a term over the
+        pre-state and the parameters. The guard and ``post == value`` for every pair is
+        ``constraints(kind)`` (the effect conjuncts are that equation, split by writer)."""
+        inst = self._instantiated(kind)
+        guard = [f for f in P.domain(self.params, self.system.scope)]
+        guard.append(self.params.kind == P.kind_code(kind))
+        guard += [t.formula for t in inst.conjuncts[: inst.guards]]
+        return guard, inst.successor
+
+    def for_kind(self, kind: str) -> StepView:
+        """This step restricted to one action kind: its outputs are that kind's alone, so a
+        property read on it does not carry the other kinds' terms."""
+        return StepView(self, z3.IntVal(P.kind_code(kind)), self._instantiated(kind).outputs)
 
     @property
     def outputs(self) -> dict[str, tuple[Any, ...]]:
@@ -154,6 +231,27 @@ class RegenStep:
         return self._outputs
 
 
+@dataclass(frozen=True)
+class StepView:
+    """A ``RegenStep`` read with other outputs or action-kind term: one kind's outputs
+    (``RegenStep.for_kind``) or the output constants (``RegenStep.with_output_vars``)."""
+
+    step: RegenStep
+    kind: Any
+    outputs: dict[str, tuple[Any, ...]]
+
+    @property
+    def pre(self) -> Frame:
+        return self.step.pre
+
+    @property
+    def post(self) -> Frame:
+        return self.step.post
+
+    def constraints(self, kind: str | None = None) -> list[Tracked]:
+        return self.step.constraints(kind)
+
+
 class RegenSystem:
     """The bounded symbolic model of ``rules`` at ``scope`` (see the module docstring)."""
 
@@ -175,6 +273,12 @@ class RegenSystem:
     @property
     def name(self) -> str:
         return f"regen[{self.rules.name}; {self.scope.describe()}]"
+
+    @property
+    def symmetric(self) -> bool:
+        """Card slots are interchangeable (``checks.symmetry``) unless the printed cards are
+        pinned to a scenario's."""
+        return self.setup is None
 
     def action_kinds(self) -> Sequence[str]:
         return P.ACTION_KINDS
@@ -266,12 +370,15 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
             z3.Not(c.cant_regen),
             *[z3.Not(s) for s in present],
         )
-        host_ok = z3.Or(
-            *[
-                z3.And(c.attached_to == j, to_z3(D.creature_on_battlefield(w, j)))
-                for j in range(sc.cards)
-                if j != i
-            ]
+        # ``or_`` of no host is False (a bare ``z3.Or()`` prints as an undeclared symbol)
+        host_ok = to_z3(
+            or_(
+                *[
+                    and_(eq(c.attached_to, j), D.creature_on_battlefield(w, j))
+                    for j in range(sc.cards)
+                    if j != i
+                ]
+            )
         )
         out += [
             z3.Not(c.attacking),

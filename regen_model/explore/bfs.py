@@ -21,7 +21,7 @@ violation (``engine.total``), since the engine must either refuse an action or p
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -29,6 +29,7 @@ from regen_model.encoding.scope import Scope
 from regen_model.engine import EngineError, StepResult, step
 from regen_model.explore.actions import ActionFamily, enumerate_actions
 from regen_model.explore.monitor import Finding, Monitor
+from regen_model.explore.reuse import Outcome, Transitions
 from regen_model.explore.space import fits, terminal, view
 from regen_model.explore.starts import StartSpec, start_states
 from regen_model.explore.trace import Trace, replay
@@ -132,11 +133,27 @@ def explore(
     monitor: Monitor,
     *,
     on_progress: ProgressHook | None = None,
+    stop_when: Callable[[Collection[str]], bool] | None = None,
+    record: Transitions | None = None,
+    reuse: Transitions | None = None,
 ) -> ExploreResult:
-    """Breadth-first search of ``config`` checking ``monitor`` (see the module docstring)."""
+    """Breadth-first search of ``config`` checking ``monitor`` (see the module docstring).
+    ``stop_when(found)`` ends the search early once it holds of the invariants found so
+    far (their shortest counterexamples are kept). ``record`` (under the correct rules)
+    keeps every step's outcome, and ``reuse`` takes those of a recorded search where the
+    rules' mutants cannot change them (``reuse.py``)."""
+    if record is not None and config.rules != CORRECT:
+        raise ValueError("only a search under the correct rules can be recorded")
+    if reuse is not None and reuse.search != reuse_key(config):
+        raise ValueError(
+            "a recorded search is reused only by a search of the same starts and actions"
+        )
     started = time.perf_counter()
-    search = _Search(config, monitor, on_progress)
-    starts = start_states(config.start, config.scope)
+    search = _Search(config, monitor, on_progress, stop_when, record, reuse)
+    starts = reuse.starts if reuse is not None else start_states(config.start, config.scope)
+    if record is not None:
+        record.search = reuse_key(config)
+        record.starts = tuple(starts)
     try:
         search.run(starts)
     except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: the states seen so far, no verdict
@@ -144,9 +161,27 @@ def explore(
     return search.result(len(starts), time.perf_counter() - started)
 
 
+def reuse_key(config: ExploreConfig) -> tuple[object, ...]:
+    """What a recorded search and one reusing it must share: the starts and the candidate
+    actions (not the rules, the depth or the budgets)."""
+    return (config.start, config.scope, config.family, config.spells, config.kinds)
+
+
 class _Search:
-    def __init__(self, config: ExploreConfig, monitor: Monitor, hook: ProgressHook | None):
+    def __init__(
+        self,
+        config: ExploreConfig,
+        monitor: Monitor,
+        hook: ProgressHook | None,
+        stop_when: Callable[[Collection[str]], bool] | None = None,
+        record: Transitions | None = None,
+        reuse: Transitions | None = None,
+    ):
         self.config = config
+        self.stop_when = stop_when
+        self.record = record
+        self.reuse = reuse
+        self.rules = record.rules if record is not None else config.rules
         self.monitor = monitor
         self.hook = hook
         self.nodes: dict[GameState, _Node] = {}
@@ -164,7 +199,7 @@ class _Search:
             if key in self.nodes:
                 continue
             self.nodes[key] = _Node(state, None, None)
-            self._record(self.monitor.check_state(state), key, None)
+            self._record(self._check_state(state), key, None)
             if fits(state, self.config.scope) and not terminal(state):
                 frontier.append(key)
         self.progress.states = len(self.nodes)
@@ -184,38 +219,33 @@ class _Search:
     def _done(self) -> bool:
         if self.over_budget:
             return True
+        if self.stop_when is not None and self.stop_when(self.found.keys()):
+            return True
         return self.config.stop_at_first and bool(self.found)
 
     def _expand(self, frontier: list[GameState]) -> list[GameState]:
         """One level: every enabled action of every frontier state; returns the new states
         to expand at the next level."""
         cfg = self.config
-        rules = cfg.rules
         nodes = self.nodes
         following: list[GameState] = []
         expanded = 0
         for key in frontier:
             state = nodes[key].state
-            for action in enumerate_actions(
-                state, cfg.scope, family=cfg.family, spells=cfg.spells, kinds=cfg.kinds
-            ):
+            for action in self._actions(state):
                 self.progress.candidates += 1
-                try:
-                    result = step(state, action, rules)
-                except EngineError:
-                    continue
-                except Exception as crash:  # a crash is a finding, not the end of the search
-                    finding = Finding(ENGINE_TOTAL, f"{type(crash).__name__}: {crash}")
-                    self._record([finding], key, action)
+                outcome = self._step(state, action)
+                self._record(list(outcome.findings), key, action)
+                result = outcome.successor
+                if result is None:
                     continue
                 self.progress.transitions += 1
-                self._record(self.monitor.check_step(state, action, result), key, action)
-                succ = view(result.state)
+                succ = view(result)
                 if succ in nodes:
                     continue
-                nodes[succ] = _Node(result.state, key, action)
-                self._record(self.monitor.check_state(result.state), succ, None)
-                if fits(result.state, cfg.scope) and not terminal(result.state):
+                nodes[succ] = _Node(result, key, action)
+                self._record(self._check_state(result), succ, None)
+                if fits(result, cfg.scope) and not terminal(result):
                     following.append(succ)
                 else:
                     self.progress.pruned += 1
@@ -228,6 +258,57 @@ class _Search:
             if self._done():
                 break
         return following
+
+    def _actions(self, state: GameState) -> tuple[Action, ...]:
+        if self.reuse is not None:
+            known = self.reuse.actions.get(state)
+            if known is not None:
+                return known
+        cfg = self.config
+        actions = tuple(
+            enumerate_actions(
+                state, cfg.scope, family=cfg.family, spells=cfg.spells, kinds=cfg.kinds
+            )
+        )
+        if self.record is not None:
+            self.record.actions[state] = actions
+        return actions
+
+    def _step(self, state: GameState, action: Action) -> Outcome:
+        """The engine's step and the monitor's findings on it (recorded, or reused where the
+        rules' mutants were not asked about)."""
+        if self.reuse is not None:
+            known = self.reuse.steps.get((state, action))
+            if known is not None and not (known.asked & self.config.rules.mutants):
+                return known
+        if self.record is not None:
+            self.record.asked.questions.clear()
+        findings: tuple[Finding, ...] = ()
+        successor: GameState | None = None
+        try:
+            result = step(state, action, self.rules)
+        except EngineError:
+            pass
+        except Exception as crash:  # a crash is a finding, not the end of the search
+            findings = (Finding(ENGINE_TOTAL, f"{type(crash).__name__}: {crash}"),)
+        else:
+            findings = tuple(self.monitor.check_step(state, action, result))
+            successor = result.state
+        asked = frozenset(self.record.asked.questions) if self.record is not None else frozenset()
+        outcome = Outcome(successor, findings, asked)
+        if self.record is not None:
+            self.record.steps[(state, action)] = outcome
+        return outcome
+
+    def _check_state(self, state: GameState) -> list[Finding]:
+        if self.reuse is not None:
+            known = self.reuse.states.get(state)
+            if known is not None:
+                return list(known)
+        findings = self.monitor.check_state(state)
+        if self.record is not None:
+            self.record.states[state] = tuple(findings)
+        return findings
 
     def _record(self, findings: list[Finding], parent: GameState, action: Action | None) -> None:
         for f in findings:

@@ -1,12 +1,14 @@
-"""Invariants compiled to Python closures, for monitors that run after every engine step.
+"""Invariants compiled to Python functions, for monitors that run after every engine step.
 
 ``view.evaluate`` interprets a formula through the ``View`` primitives; that is the one
 definition, and what the proofs use. Monitors evaluate the same formulas thousands of times a
 second on concrete states, where a generic walk with a method call per node costs more than
-the engine step itself. ``compile_formula`` turns a formula into nested closures once
-(memoised per formula), with the concrete view's accessors looked up at compile time and
-``and``/``or``/``implies`` short-circuiting (harmless: concrete evaluation has no effects).
-The test ``tests/invariants/test_compiled.py`` checks it gives the interpreter's answer.
+the engine step itself. ``compile_formula`` turns a formula, once (memoised per formula), into
+the source of one Python function (quantifiers become generator expressions over the card
+and shield slots, fields become attribute reads, the concrete view's accessors are bound by
+name) and has Python compile it; ``and``/``or``/``implies`` short-circuit (harmless: concrete
+evaluation has no effects). The test ``tests/invariants/test_compiled.py`` checks it gives
+the interpreter's answer.
 """
 
 from __future__ import annotations
@@ -55,142 +57,185 @@ class Env:
 
 Fn = Callable[[Env], Any]
 
-_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
+_CMP_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "+", "-"})
+
+# Card fields that are plain attributes of ``model.state.Card`` (the others go through the
+# concrete view's accessors, ``concrete._CARD_INT`` / ``_CARD_BOOL``).
+_PLAIN_INT = {
+    "gen": "gen",
+    "control": "control",
+    "damage": "damage",
+    "plus": "plus",
+    "minus": "minus",
+    "shield_counters": "shield_counters",
+    "power_eot": "power_eot",
+    "toughness_eot": "toughness_eot",
+    "shields_made": "ghost.shields_made",
+    "destructions": "ghost.destructions",
+    "by_shield": "ghost.by_shield",
+    "by_static": "ghost.by_static",
+    "by_other": "ghost.by_other",
 }
+_PLAIN_BOOL = {
+    "tapped": "tapped",
+    "deathtouched": "deathtouched",
+    "cant_regen": "cant_regen",
+    "attacking": "attacking",
+    "blocked": "blocked",
+    "on_battlefield": "on_battlefield",
+    "in_combat": "in_combat",
+}
+
+
+def _shield_int(state: GameState, slot: int, j: int, name: str) -> int:
+    shields = state.cards[slot].shields
+    if j >= len(shields):
+        return 0
+    s = shields[j]
+    return ordinal(s.rider) if name == "rider" else s.creator
+
+
+def _shield_bool(state: GameState, slot: int, j: int, name: str) -> bool:
+    shields = state.cards[slot].shields
+    if j >= len(shields):
+        return False
+    return True if name == "present" else shields[j].used
 
 
 @cache
 def compile_formula(expr: E.Expr) -> Fn:
-    """A closure computing ``expr`` on an ``Env`` (memoised: formulas are immutable)."""
-    return _compile(expr)
+    """A function computing ``expr`` on an ``Env`` (memoised: formulas are immutable).
+
+    Card variables bound inside ``expr`` are local names of the generated code; a free one
+    (a formula's body, evaluated for a card the caller chose) is read from ``env.cards``."""
+    gen = _Gen()
+    body = gen.expr(expr)
+    source = (
+        "def _compiled(env):\n"
+        "    post = env.post\n"
+        "    pre = env.pre\n"
+        "    out = env.out\n"
+        "    bound = env.cards\n"
+        "    n = len(post.cards)\n"
+        f"    return {body}\n"
+    )
+    namespace: dict[str, Any] = dict(gen.constants)
+    namespace.update(
+        _CARD_INT=_CARD_INT,
+        _CARD_BOOL=_CARD_BOOL,
+        _GAME_INT=_GAME_INT,
+        _sba_pending=derived.sba_pending,
+        _ordinal=ordinal,
+        _shield_int=_shield_int,
+        _shield_bool=_shield_bool,
+    )
+    exec(compile(source, f"<invariant {id(expr):x}>", "exec"), namespace)
+    fn: Fn = namespace["_compiled"]
+    return fn
 
 
-def _compile(e: E.Expr) -> Fn:
-    if isinstance(e, E.IntConst | E.BoolConst):
-        value = e.value
-        return lambda env: value
-    if isinstance(e, E.CardInt | E.CardBool):
-        get = _CARD_INT[e.name] if isinstance(e, E.CardInt) else _CARD_BOOL[e.name]
-        var, time = e.card, e.time
-        if time == "pre":
-            return lambda env: get(env.state("pre"), env.state("pre").cards[env.cards[var]])
-        return lambda env: get(env.post, env.post.cards[env.cards[var]])
-    if isinstance(e, E.SlotOf):
-        var = e.card
-        return lambda env: env.cards[var]
-    if isinstance(e, E.StaticInt | E.StaticBool):
-        name, var = e.name, e.card
+class _Gen:
+    """Python source for an expression tree (see ``compile_formula``)."""
+
+    def __init__(self) -> None:
+        self.constants: dict[str, Any] = {}
+        self.cards: dict[E.CardVar, str] = {}  # bound card variable -> local name
+        self.shields: dict[E.ShieldVar, tuple[str, str]] = {}  # -> (card name, index name)
+        self._names = 0
+
+    def _const(self, value: Any) -> str:
+        name = f"_k{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    def _fresh(self, prefix: str) -> str:
+        self._names += 1
+        return f"{prefix}{self._names}"
+
+    def _card(self, var: E.CardVar) -> str:
+        local = self.cards.get(var)
+        return local if local is not None else f"bound[{self._const(var)}]"
+
+    @staticmethod
+    def _state(time: E.Time) -> str:
+        # ``pre`` is None for a state property: reading it fails like the interpreter's
+        # "a state property cannot read the pre-state" (the invariant kinds prevent it)
+        return "pre" if time == "pre" else "post"
+
+    def expr(self, e: E.Expr) -> str:
+        if isinstance(e, E.IntConst | E.BoolConst):
+            return repr(e.value)
+        if isinstance(e, E.CardInt | E.CardBool):
+            state, slot = self._state(e.time), self._card(e.card)
+            plain = (_PLAIN_INT if isinstance(e, E.CardInt) else _PLAIN_BOOL).get(e.name)
+            if plain is not None:
+                return f"{state}.cards[{slot}].{plain}"
+            table = "_CARD_INT" if isinstance(e, E.CardInt) else "_CARD_BOOL"
+            return f"{table}[{e.name!r}]({state}, {state}.cards[{slot}])"
+        if isinstance(e, E.SlotOf):
+            return self._card(e.card)
         if isinstance(e, E.StaticInt):
-            return lambda env: env.view.static_int(env.cards[var], name)
-        return lambda env: env.view.static_bool(env.cards[var], name)
-    if isinstance(e, E.ShieldInt | E.ShieldBool):
-        return _shield_field(e)
-    if isinstance(e, E.GameInt):
-        gget = _GAME_INT[e.name]
-        gtime = e.time
-        return lambda env: gget(env.state(gtime))
-    if isinstance(e, E.GameBool):
-        stime = e.time
-        return lambda env: derived.sba_pending(env.state(stime))
-    if isinstance(e, E.OutputInt):
-        oname, var = e.name, e.card
-        return lambda env: env.view.output(oname, env.cards[var])
-    if isinstance(e, E.HistoryInt):
-        hname, var = e.name, e.card
-        return lambda env: env.view.history(hname, env.cards[var])
-    if isinstance(e, E.PriorityGiven):
-        return lambda env: env.view.priority_given()
-    if isinstance(e, E.ActionIs):
-        kinds = e.kinds
-        return lambda env: env.kind in kinds
-    if isinstance(e, E.Arith | E.Cmp):
-        op = _OPS[e.op]
-        left, right = _compile(e.left), _compile(e.right)
-        return lambda env: op(left(env), right(env))
-    if isinstance(e, E.Not):
-        arg = _compile(e.arg)
-        return lambda env: not arg(env)
-    if isinstance(e, E.And):
-        parts = tuple(_compile(a) for a in e.args)
-        return lambda env: all(p(env) for p in parts)
-    if isinstance(e, E.Or):
-        alts = tuple(_compile(a) for a in e.args)
-        return lambda env: any(p(env) for p in alts)
-    if isinstance(e, E.Implies):
-        a, c = _compile(e.antecedent), _compile(e.consequent)
-        return lambda env: (not a(env)) or c(env)
-    if isinstance(e, E.Iff):
-        x, y = _compile(e.left), _compile(e.right)
-        return lambda env: bool(x(env)) == bool(y(env))
-    if isinstance(e, E.IntIte):
-        cond, then, other = _compile(e.cond), _compile(e.then), _compile(e.other)
-        return lambda env: then(env) if cond(env) else other(env)
-    if isinstance(e, E.CardQuant | E.CardCount | E.CardSum):
-        return _card_quantifier(e)
-    if isinstance(e, E.ShieldQuant | E.ShieldCount):
-        return _shield_quantifier(e)
-    raise TypeError(f"unknown expression node {type(e).__name__}")
+            return f"env.view.static_int({self._card(e.card)}, {e.name!r})"
+        if isinstance(e, E.StaticBool):
+            return f"env.view.static_bool({self._card(e.card)}, {e.name!r})"
+        if isinstance(e, E.ShieldInt | E.ShieldBool):
+            card, j = self.shields[e.shield]
+            fn = "_shield_int" if isinstance(e, E.ShieldInt) else "_shield_bool"
+            return f"{fn}({self._state(e.time)}, {card}, {j}, {e.name!r})"
+        if isinstance(e, E.GameInt):
+            return f"_GAME_INT[{e.name!r}]({self._state(e.time)})"
+        if isinstance(e, E.GameBool):
+            return f"_sba_pending({self._state(e.time)})"
+        if isinstance(e, E.OutputInt):
+            return f"out.cards[{e.name!r}][{self._card(e.card)}]"
+        if isinstance(e, E.HistoryInt):
+            return f"env.view.history({e.name!r}, {self._card(e.card)})"
+        if isinstance(e, E.PriorityGiven):
+            return "out.priority_given"
+        if isinstance(e, E.ActionIs):
+            return f"(env.kind in {self._const(e.kinds)})"
+        if isinstance(e, E.Arith | E.Cmp):
+            if e.op not in _CMP_OPS:
+                raise TypeError(f"unknown operator {e.op!r}")
+            return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+        if isinstance(e, E.Not):
+            return f"(not {self.expr(e.arg)})"
+        if isinstance(e, E.And):
+            return "(" + " and ".join(f"bool({self.expr(a)})" for a in e.args) + ")"
+        if isinstance(e, E.Or):
+            return "(" + " or ".join(f"bool({self.expr(a)})" for a in e.args) + ")"
+        if isinstance(e, E.Implies):
+            return f"((not {self.expr(e.antecedent)}) or bool({self.expr(e.consequent)}))"
+        if isinstance(e, E.Iff):
+            return f"(bool({self.expr(e.left)}) == bool({self.expr(e.right)}))"
+        if isinstance(e, E.IntIte):
+            then, other, cond = self.expr(e.then), self.expr(e.other), self.expr(e.cond)
+            return f"({then} if {cond} else {other})"
+        if isinstance(e, E.CardQuant | E.CardCount | E.CardSum):
+            return self._card_quantifier(e)
+        if isinstance(e, E.ShieldQuant | E.ShieldCount):
+            return self._shield_quantifier(e)
+        raise TypeError(f"unknown expression node {type(e).__name__}")
 
+    def _card_quantifier(self, e: E.CardQuant | E.CardCount | E.CardSum) -> str:
+        name = self._fresh("c")
+        self.cards[e.var] = name
+        body = self.expr(e.body)
+        del self.cards[e.var]
+        loop = f"for {name} in range(n)"
+        if isinstance(e, E.CardSum):
+            return f"sum({body} {loop})"
+        if isinstance(e, E.CardCount):
+            return f"sum(1 {loop} if {body})"
+        return f"{'all' if e.kind == 'all' else 'any'}({body} {loop})"
 
-def _shield_field(e: E.ShieldInt | E.ShieldBool) -> Fn:
-    var, name, time = e.shield, e.name, e.time
-
-    def read(env: Env) -> Any:
-        slot, j = env.shields[var]
-        shields = env.state(time).cards[slot].shields
-        if j >= len(shields):
-            return False if isinstance(e, E.ShieldBool) else 0
-        s = shields[j]
-        if name == "present":
-            return True
-        if name == "used":
-            return s.used
-        if name == "rider":
-            return ordinal(s.rider)
-        return s.creator
-
-    return read
-
-
-def _card_quantifier(e: E.CardQuant | E.CardCount | E.CardSum) -> Fn:
-    body = _compile(e.body)
-    var = e.var
-
-    def values(env: Env) -> Any:
-        for slot in range(len(env.post.cards)):
-            env.cards[var] = slot
-            yield body(env)
-
-    if isinstance(e, E.CardSum):
-        return lambda env: sum(values(env))
-    if isinstance(e, E.CardCount):
-        return lambda env: sum(1 for v in values(env) if v)
-    if e.kind == "all":
-        return lambda env: all(values(env))
-    return lambda env: any(values(env))
-
-
-def _shield_quantifier(e: E.ShieldQuant | E.ShieldCount) -> Fn:
-    body = _compile(e.body)
-    var, time = e.var, e.time
-
-    def values(env: Env) -> Any:
-        slot = env.cards[var.card]
-        present = len(env.state(time).cards[slot].shields)
-        for j in range(present):
-            env.shields[var] = (slot, j)
-            yield body(env)
-
-    if isinstance(e, E.ShieldCount):
-        return lambda env: sum(1 for v in values(env) if v)
-    if e.kind == "all":
-        return lambda env: all(values(env))
-    return lambda env: any(values(env))
+    def _shield_quantifier(self, e: E.ShieldQuant | E.ShieldCount) -> str:
+        card = self._card(e.var.card)
+        j = self._fresh("j")
+        self.shields[e.var] = (card, j)
+        body = self.expr(e.body)
+        del self.shields[e.var]
+        loop = f"for {j} in range(len({self._state(e.time)}.cards[{card}].shields))"
+        if isinstance(e, E.ShieldCount):
+            return f"sum(1 {loop} if {body})"
+        return f"{'all' if e.kind == 'all' else 'any'}({body} {loop})"

@@ -13,14 +13,23 @@ one invariant or scenario. This module runs each mutant through the available ro
 The correct rules go through the same battery first (the *baseline*): a violation there is a
 real counterexample to the rules, reported as VIOLATED, and would make kills meaningless.
 Survivors (a mutant nothing catches, an invariant no mutant breaks) make the verdict FAILED.
-Mutants are independent, so they run in parallel worker processes.
+Mutants are independent, so they may run in parallel worker processes (``jobs``).
+
+The baseline also records, for every step of its searches, the outcome and which mutants the
+engine *asked about* while computing it (``explore.reuse``: a mutant is a flag the rule code
+consults where it would act differently). A step that never asked about a mutant has the same
+outcome under it, so a mutant's search runs the engine and the monitor only on the steps
+that asked (and on states the correct rules never reach), and takes the rest from the
+record: the same search, step for step. A scope where the baseline never asked about the
+mutant at all, and found nothing, is not searched again (every step would be reused); its
+states are counted from the baseline's.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +39,7 @@ from typing import Protocol
 from regen_model.explore import explore
 from regen_model.explore.bfs import ENGINE_TOTAL
 from regen_model.explore.monitor import CatalogMonitor
+from regen_model.explore.reuse import Transitions
 from regen_model.explore.trace import describe_action
 from regen_model.invariants import Invariant, load
 from regen_model.model.enums import Mutant
@@ -68,13 +78,16 @@ class Kill:
 
 @dataclass(frozen=True)
 class RulesResult:
-    """Everything one rule set (a mutant, or the correct rules) was caught by."""
+    """Everything one rule set (a mutant, or the correct rules) was caught by. ``searched``
+    is, per battery scope, how many states its search visited and (for the baseline) which
+    mutants the engine consulted there."""
 
     rules: str
     kills: tuple[Kill, ...]
     scenarios: tuple[ScenarioKill, ...]
     states: int
     seconds: float
+    searched: tuple[tuple[str, int, frozenset[Mutant], bool], ...] = ()  # + found anything
 
     def kill(self, invariant: str) -> Kill | None:
         for k in self.kills:
@@ -142,20 +155,37 @@ class _Job:
     invariant_files: tuple[Path, ...]
     roots: tuple[Path, ...]
     proof: ProofRoute | None = None
+    same_as_baseline: tuple[tuple[str, int], ...] = ()  # scopes not searched: (name, states)
 
 
-def run_rules(job: _Job) -> RulesResult:
+def run_rules(
+    job: _Job,
+    references: Mapping[str, Transitions] | None = None,
+    record: dict[str, Transitions] | None = None,
+) -> RulesResult:
     """One row of the matrix: the battery, the proof route and the scenarios under
-    ``job.rules``."""
+    ``job.rules``. ``record`` (for the correct rules) receives each scope's
+    ``Transitions``; ``references`` are the baseline's, reused by a mutant's searches."""
     started = time.perf_counter()
     invariants = load(job.invariant_files)
     monitor = CatalogMonitor(invariants)
     best: dict[str, Kill] = {}
-    states = 0
+    skipped = dict(job.same_as_baseline)
+    states = sum(skipped.values())
+    searched = []
     for scope in job.battery:
+        if scope.name in skipped:
+            continue
         config = dataclasses.replace(scope.config, rules=job.rules, stop_at_first=False)
-        result = explore(config, monitor)
+        recorded = Transitions() if record is not None else None
+        reuse = references.get(scope.name) if references else None
+        result = explore(config, monitor, record=recorded, reuse=reuse)
+        asked: frozenset[Mutant] = frozenset()
+        if recorded is not None and record is not None:
+            record[scope.name] = recorded
+            asked = recorded.questions()
         states += result.states
+        searched.append((scope.name, result.states, asked, bool(result.violations)))
         for cex in result.violations.values():
             players = cex.trace.start.setup.player_names
             kill = Kill(
@@ -173,7 +203,27 @@ def run_rules(job: _Job) -> RulesResult:
     scenarios = () if job.rules == CORRECT else tuple(scenario_kills(suite, job.rules))
     order = [i.id for i in invariants] + [ENGINE_TOTAL]
     kills = tuple(sorted(best.values(), key=lambda k: order.index(k.invariant)))
-    return RulesResult(job.rules.name, kills, scenarios, states, time.perf_counter() - started)
+    return RulesResult(
+        job.rules.name,
+        kills,
+        scenarios,
+        states,
+        time.perf_counter() - started,
+        tuple(searched),
+    )
+
+
+# The baseline's records, in a worker process of the matrix (set once by ``_init_worker``:
+# sending them with every job would copy them twenty times).
+_WORKER_REFERENCES: dict[str, Transitions] = {}
+
+
+def _init_worker(references: dict[str, Transitions]) -> None:
+    _WORKER_REFERENCES.update(references)
+
+
+def _run_in_worker(job: _Job) -> RulesResult:
+    return run_rules(job, _WORKER_REFERENCES)
 
 
 def _keep_shortest(best: dict[str, Kill], kill: Kill) -> None:
@@ -198,15 +248,31 @@ def compute_matrix(
     files = tuple(Path(f) for f in invariant_files)
     invariants = load(files)
     battery_t = tuple(battery)
-    all_jobs = [_Job(CORRECT, battery_t, files, roots, proof)] + [
-        _Job(Rules(frozenset({m})), battery_t, files, roots, proof) for m in chosen
-    ]
     suite = load_suite(roots)  # loaded once, before the workers fork, so they share it
-    if jobs > 1 and len(all_jobs) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(run_rules, all_jobs))
+    references: dict[str, Transitions] = {}
+    baseline = run_rules(_Job(CORRECT, battery_t, files, roots, proof), record=references)
+    mutant_jobs = [
+        _Job(
+            Rules(frozenset({m})),
+            battery_t,
+            files,
+            roots,
+            proof,
+            tuple(
+                (name, n)
+                for name, n, asked, found in baseline.searched
+                if m not in asked and not found
+            ),
+        )
+        for m in chosen
+    ]
+    if jobs > 1 and len(mutant_jobs) > 1:
+        with ProcessPoolExecutor(
+            max_workers=jobs, initializer=_init_worker, initargs=(references,)
+        ) as pool:
+            results = [baseline, *pool.map(_run_in_worker, mutant_jobs)]
     else:
-        results = [run_rules(job) for job in all_jobs]
+        results = [baseline, *(run_rules(job, references) for job in mutant_jobs)]
     routes = [Route.EXPLORE.value, "scenario"]
     if proof is not None:
         routes.insert(1, f"{Route.PROOF.value}:{proof.name}")

@@ -1,0 +1,59 @@
+"""Timing whole ``regen-model`` commands from a benchmark: wall and CPU seconds, medians.
+
+A measurement runs the command in a child process (start-up included) and reads the CPU the
+child and its own workers used from the operating system's accounting of finished children.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+COMMAND = [sys.executable, "-c", "from regen_model.cli import main; main()"]
+
+
+def run(args: list[str], cap: float) -> dict[str, Any]:
+    """One command: wall and CPU seconds (its children included), exit code, parsed JSON
+    output (None if it printed none); wall None when it ran longer than ``cap`` seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [*COMMAND, *args], capture_output=True, text=True, timeout=cap, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return {"wall": None, "cpu": None, "exit": None, "json": None}
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    try:
+        document = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        document = None
+    return {"wall": wall, "cpu": cpu, "exit": done.returncode, "json": document}
+
+
+def measure(args: list[str], runs: int, cap: float) -> dict[str, Any]:
+    """``runs`` runs of one command (only one when it exceeds ``cap``): median wall and CPU
+    seconds, each run's wall seconds, the first run's exit code and JSON."""
+    got = [run(args, cap)]
+    if got[0]["wall"] is None:
+        return {"wall": None, "cpu": None, "runs": [], "exit": None, "json": None}
+    got += [run(args, cap) for _ in range(runs - 1)]
+    done = [g for g in got if g["wall"] is not None]
+    return {
+        "wall": statistics.median(g["wall"] for g in done),
+        "cpu": statistics.median(g["cpu"] for g in done),
+        "runs": [round(g["wall"], 2) for g in done],
+        "exit": got[0]["exit"],
+        "json": got[0]["json"],
+    }
+
+
+def seconds(value: float | None, cap: float) -> str:
+    return f"> {cap:.0f}" if value is None else f"{value:.2f}"

@@ -1,0 +1,65 @@
+"""Card slots are interchangeable: a proof obligation about every card needs one representative.
+
+Why it is sound. Rename the card slots by a permutation ``pi`` (card ``i`` becomes card
+``pi(i)``, and every field that holds a slot, such as ``attached_to``, ``blocking``, a target
+or a 616.1 answer naming an Aura, is renamed the same way). The bounded encoding treats slots
+alike, so renaming maps
+
+* a frame in the domain, a legal start and a state satisfying a catalog invariant to the same
+  kind of frame (the domain, ``init`` and every invariant are formulas that quantify over all
+  slots, or read none);
+* a step of the relation to a step of the relation: the successor of the renamed state under
+  the renamed parameters is the renamed successor, on every card field, every step output and
+  every scalar game field. (Only the order in which several triggers created by one step wait
+  or go on the stack may differ, since simultaneous events are taken in slot order; no
+  invariant reads that order, only the sizes.)
+
+So when a consecution query "hypotheses, a step, and some card c breaks P(c)" has a model
+with c = i, renaming by the swap of 0 and i gives a model with c = 0: asking about card 0 alone
+is enough. Nested "for every card" binders need one representative per pattern of equalities
+with the cards already chosen: the second binder takes card 0 (the same card) or card 1 (any
+other card), the third 0, 1 or 2, and so on. Only binders in positive position are reduced
+(a ``for all`` the property asserts, possibly under conjunctions and the consequent of an
+implication); everything else, the hypotheses included, is evaluated over every slot.
+
+``tests/checks/test_symmetry.py`` checks the premise on the relation itself: for random states
+and parameters from engine runs, evaluating the relation on the renamed inputs gives the
+renamed outputs, for every action kind. A system that is not symmetric (a ``RegenSystem`` pinned
+to a scenario's cards, the toy systems) says so with ``symmetric = False`` and gets the full
+property.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regen_model.invariants import expr as E
+from regen_model.invariants.view import Slot, Value, View, evaluate
+
+
+def is_symmetric(system: Any) -> bool:
+    """Whether ``system`` declares its card slots interchangeable (``symmetric = True``)."""
+    return bool(getattr(system, "symmetric", False))
+
+
+def representative(formula: E.BoolExpr, view: View) -> Value:
+    """``formula`` with its positive ``all_cards`` binders restricted to representative slots.
+
+    The result is implied by ``formula``; its negation is satisfiable together with symmetric
+    constraints exactly when the negation of ``formula`` is (module docstring)."""
+    return _positive(formula, view, {})
+
+
+def _positive(e: E.BoolExpr, view: View, bound: dict[E.CardVar, Slot]) -> Value:
+    if isinstance(e, E.And):
+        return view.and_([_positive(a, view, bound) for a in e.args])
+    if isinstance(e, E.Implies):
+        return view.or_(
+            [view.not_(evaluate(e.antecedent, view, bound)), _positive(e.consequent, view, bound)]
+        )
+    if isinstance(e, E.CardQuant) and e.kind == "all":
+        slots = list(view.card_slots())
+        used = len(set(bound.values()))
+        chosen = slots[: min(used + 1, len(slots))]
+        return view.and_([_positive(e.body, view, {**bound, e.var: s}) for s in chosen])
+    return evaluate(e, view, bound)
