@@ -203,10 +203,7 @@ def _candidates(c: Chooser, state: GameState, swarm: Swarm) -> list[A.Action]:
     if category == "cast":  # the spell first, so spells with many targets are not favoured
         name = c.pick(SPELL_NAMES)
         spell = SPELLS[name]
-        return [
-            A.CastSpell(player=p, name=name, effect=spell.effect, targets=t, sorcery=spell.sorcery)
-            for t in spell_targets(state, name)
-        ]
+        return [spell.cast(p, t) for t in spell_targets(state, name)]
     if category == "activate":
         sources = [
             (state.setup.handles[x.slot], len(state.setup.templates[x.slot].abilities))

@@ -168,6 +168,7 @@ def start_schema() -> Schema:
             "attached_to": {"type": "string"},
             "unregenerable": flag,
             "deathtouched": flag,
+            "summoning_sick": flag,
             "keywords": {"type": "array", "items": {"enum": [k.value for k in Keyword]}},
             "shields": {
                 "type": "array",
@@ -203,7 +204,11 @@ def start_schema() -> Schema:
             "priority": {"anyOf": [PLAYER, {"type": "null"}]},
             "life": {"type": "object", "additionalProperties": {"type": "integer"}},
             "permanents": {"type": "array", "items": permanent},
-            "definitions": {"type": "array", "items": record_schema(CardTemplate)},
+            # Custom cards are card data of a scenario: no built-in deviations to list.
+            "definitions": {
+                "type": "array",
+                "items": record_schema(CardTemplate, skip=frozenset({"deviations"})),
+            },
         },
         "additionalProperties": False,
     }

@@ -164,6 +164,7 @@ def _simpler_cards(c: CardSpec) -> Iterator[CardSpec]:
         "shield_counters",
         "cant_regen",
         "deathtouched",
+        "sick",
         "granted",
         "attached_to",
     ):
