@@ -309,8 +309,12 @@ def settle(state: GameState, rules: Rules = CORRECT, limit: int = 8) -> list[A.A
     stack resolves (both players pass), so a trigger's effect becomes observable."""
     out: list[A.Action] = []
     if state.pending:
-        out.append(A.CheckStateBasedActions())
-        state = step(state, out[-1], rules).state
+        check = A.CheckStateBasedActions()
+        try:
+            state = step(state, check, rules).state
+        except EngineError:  # a 616.1 question in the check: leave it to the walk
+            return out
+        out.append(check)
     while state.stack and state.priority is not None and len(out) < limit:
         out.append(A.PassPriority(player=state.priority))
         try:
