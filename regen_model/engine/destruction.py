@@ -237,13 +237,18 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
         ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
         w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1, ghost=ghost)
         w.emit(EventKind.REPLACED, "replace.shield-counter", name, by="shield-counter")
-        w.emit(
-            EventKind.COUNTERS_REMOVED,
-            "replace.shield-counter",
-            name,
-            counter=CounterKind.SHIELD.value,
-            amount=1,
-        )
+        shield_counter_removed(w, name)
+
+
+def shield_counter_removed(w: Work, name: str) -> None:
+    """The event of one shield counter removed by its effects (122.1c)."""
+    w.emit(
+        EventKind.COUNTERS_REMOVED,
+        "replace.shield-counter",
+        name,
+        counter=CounterKind.SHIELD.value,
+        amount=1,
+    )
 
 
 def _remove_damage(w: Work, slot: int, clause: str) -> None:
@@ -314,11 +319,4 @@ def apply_rider(w: Work, slot: int, rider: Rider, creator: int, origin: str) -> 
             source=slot,
             source_gen=card.gen,
         )
-        w.pending.append(trigger)
-        w.emit(
-            EventKind.TRIGGERED,
-            "regen.rider.trigger",
-            w.name(slot),
-            ability=trigger.name,
-            controller=w.pname(trigger.controller),
-        )
+        w.trigger(trigger, "regen.rider.trigger", w.name(slot))

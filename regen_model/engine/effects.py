@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from regen_model.engine.destruction import apply_rider, destroy
+from regen_model.engine.destruction import apply_rider, destroy, shield_counter_removed
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone
@@ -137,13 +137,7 @@ def _prevent(w: Work, slot: int, share: Damage, protected: set[int]) -> None:
         return  # the prevention effect already applied to this event
     protected.add(slot)
     w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1)
-    w.emit(
-        EventKind.COUNTERS_REMOVED,
-        "replace.shield-counter",
-        name,
-        counter=CounterKind.SHIELD.value,
-        amount=1,
-    )
+    shield_counter_removed(w, name)
 
 
 def _deathtouch_triggers(w: Work) -> bool:
@@ -166,14 +160,7 @@ def _deathtouch_trigger(w: Work, slot: int, share: Damage) -> None:
         source=source,
         source_gen=0 if source is None else w.cards[source].gen,
     )
-    w.pending.append(obj)
-    w.emit(
-        EventKind.TRIGGERED,
-        "damage.deathtouch-trigger",
-        w.name(slot),
-        ability=obj.name,
-        controller=w.pname(share.controller),
-    )
+    w.trigger(obj, "damage.deathtouch-trigger", w.name(slot))
 
 
 def _damage_player(w: Work, share: Damage) -> None:
@@ -213,13 +200,8 @@ def _damage_trigger(w: Work, slot: int, amount: int, combat: bool) -> None:
         source=slot,
         source_gen=card.gen,
     )
-    w.pending.append(obj)
-    w.emit(
-        EventKind.TRIGGERED,
-        "damage.trigger",
-        w.name(slot),
-        ability=obj.name,
-        **({"life": amount} if gain else {"damage": amount}),
+    w.trigger(
+        obj, "damage.trigger", w.name(slot), **({"life": amount} if gain else {"damage": amount})
     )
 
 

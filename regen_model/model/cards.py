@@ -164,6 +164,28 @@ class SpellTemplate:
         )
 
 
+def _card(
+    name: str,
+    cost: str | None,
+    type_line: str,
+    text: str,
+    deviations: tuple[Deviation, ...],
+    **printed: Any,
+) -> CardTemplate:
+    """A built-in card: its card data (colors and types follow the mana cost and type line)
+    and what the model runs of it (``printed``)."""
+    return CardTemplate(
+        name=name,
+        types=_types(type_line),
+        text=text,
+        colors=colors_of(cost),
+        mana_cost=cost,
+        type_line=type_line,
+        deviations=deviations,
+        **printed,
+    )
+
+
 def _creature(
     name: str,
     cost: str,
@@ -183,21 +205,19 @@ def _creature(
     abilities: tuple[ActivatedAbility, ...] = ()
     if regen is not None:
         abilities = (ActivatedAbility(AbilityKind.REGENERATE_SELF, rider=regen),)
-    return CardTemplate(
-        name=name,
-        types=_types(type_line),
+    return _card(
+        name,
+        cost,
+        type_line,
+        text,
+        deviations,
         power=power,
         toughness=toughness,
         keywords=keywords,
         static_regeneration=static,
         abilities=abilities + extra,
         damage_trigger=trigger,
-        text=text,
-        colors=colors_of(cost),
         enters_plus=enters_plus,
-        mana_cost=cost,
-        type_line=type_line,
-        deviations=deviations,
     )
 
 
@@ -212,17 +232,15 @@ def _noncreature(
     bonus: tuple[int, int] = (0, 0),
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
-    return CardTemplate(
-        name=name,
-        types=_types(type_line),
+    return _card(
+        name,
+        cost,
+        type_line,
+        text,
+        deviations,
         attachment=attachment,
         keywords=keywords,
         attach_bonus=bonus,
-        text=text,
-        colors=colors_of(cost),
-        mana_cost=cost,
-        type_line=type_line,
-        deviations=deviations,
     )
 
 
