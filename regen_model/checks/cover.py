@@ -711,6 +711,15 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("knight", "Knight of the Holy Nimbus", 0, shields=1),),
             (A.LeaveAndReturn(target="knight"),),
         ),
+        # 704.5h: deathtouch damage that is not lethal destroys at the next check.
+        GuideScript(
+            ("sba.deathtouch",),
+            (rats, bears),
+            (
+                A.DealDamage(source="rats", shares=(A.DamageShare(amount=1, card="bears"),)),
+                A.CheckStateBasedActions(),
+            ),
+        ),
         # Pre-M10 deathtouch triggers (502.63 of that era).
         GuideScript(
             ("damage.deathtouch-trigger",),

@@ -106,7 +106,7 @@ class Params:
     eff_untap: Val
     eff_under_you: Val
     sorcery: Val
-    tgt_rule: Val  # ordinal of the spell's ``TargetRule``
+    cast_rule: Val  # ordinal of the spell's ``TargetRule``
     n_targets: Val
     tgt_card: tuple[Val, ...]
     tgt_player: tuple[Val, ...]
@@ -175,7 +175,7 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
         eff_untap=mk_b("eff_untap"),
         eff_under_you=mk_b("eff_under_you"),
         sorcery=mk_b("sorcery"),
-        tgt_rule=mk_i("tgt_rule"),
+        cast_rule=mk_i("cast_rule"),
         n_targets=mk_i("n_targets"),
         tgt_card=tuple(mk_i(f"tgt{j}.card") for j in range(t)),
         tgt_player=tuple(mk_i(f"tgt{j}.player") for j in range(t)),
@@ -272,7 +272,7 @@ def domain(p: Params, scope: Scope) -> list[Val]:
         rng(p.eff_toughness, -m, m),
         rng(p.eff_rider, 0, len(Rider) - 1),
         rng(p.eff_counter, 0, len(CounterKind) - 1),
-        rng(p.tgt_rule, 0, len(TargetRule) - 1),
+        rng(p.cast_rule, 0, len(TargetRule) - 1),
         rng(p.n_targets, 0, scope.targets),
         z3.Not(p.malformed),
     ]
@@ -457,7 +457,7 @@ def _cast(v: dict[str, int | bool], nm: _Names, a: A.CastSpell, scope: Scope) ->
     v["eff_untap"] = e.untap
     v["eff_under_you"] = e.under_you
     v["sorcery"] = a.sorcery
-    v["tgt_rule"] = ordinal(a.rule)
+    v["cast_rule"] = ordinal(a.rule)
     if len(a.targets) > scope.targets:
         raise OutOfScope(f"{len(a.targets)} targets do not fit a scope of {scope.targets}")
     v["n_targets"] = len(a.targets)
@@ -683,7 +683,7 @@ def _cast_of(v: dict[str, int | bool], h: Any, scope: Scope, common: dict[str, A
         effect=effect,
         targets=tuple(targets),
         sorcery=bool(v["sorcery"]),
-        target_rule=list(TargetRule)[int(v["tgt_rule"])],
+        target_rule=list(TargetRule)[int(v["cast_rule"])],
         **common,
     )
 

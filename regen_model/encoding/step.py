@@ -167,7 +167,7 @@ def _cast(w: SymWork) -> None:
     needs = or_(*[eq(p.eff_kind, k) for k in TARGETED])
     w.require(implies(needs, lt(0, p.n_targets)), clause)
     w.require(implies(not_(needs), eq(p.n_targets, 0)), clause)
-    rule = p.tgt_rule
+    rule = p.cast_rule
     yours = eq(rule, ordinal(TargetRule.CREATURE_YOU_CONTROL))
     terror = eq(rule, ordinal(TargetRule.NONARTIFACT_NONBLACK_CREATURE))
     targets = []
