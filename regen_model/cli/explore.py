@@ -86,6 +86,12 @@ def register(app: typer.Typer) -> None:
         shields: Annotated[
             int, typer.Option("--shields", help="Unused shields each creature starts with.")
         ] = 0,
+        sick: Annotated[
+            bool,
+            typer.Option(
+                "--sick", help="Every creature came under its controller's control this turn."
+            ),
+        ] = False,
         max_amount: Annotated[
             int, typer.Option("--max-amount", help="Largest damage/counter/P/T amount.")
         ] = EXPLORE_SCOPE.max_amount,
@@ -137,7 +143,7 @@ def register(app: typer.Typer) -> None:
                 edition,
                 start_step,
                 owner,
-                shields,
+                (shields, sick),
                 Scope(
                     cards=EXPLORE_SCOPE.cards,
                     shields=shield_slots,
@@ -172,10 +178,12 @@ def _config(
     editions: list[Edition] | None,
     start_step: Step,
     owners: list[str] | None,
-    shields: int,
+    creatures: tuple[int, bool],
     scope: Scope,
     battery: str | None,
 ) -> ExploreConfig:
+    """The exploration the options describe. ``creatures``: the unused shields each creature
+    starts with, and whether every creature starts summoning sick."""
     if battery is not None:
         for entry in BATTERY:
             if entry.name == battery:
@@ -201,7 +209,8 @@ def _config(
         editions=tuple(editions or (Edition.FDN,)),
         step=start_step,
         owners=tuple(owner_ids),
-        shields=shields,
+        shields=creatures[0],
+        sick=creatures[1],
     )
     return ExploreConfig(
         start=start,
