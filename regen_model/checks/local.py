@@ -527,6 +527,7 @@ control = _change(
         z3.Implies(b["in_combat"], a["in_combat"]),
         z3.Implies(b["blocked"], a["blocked"]),
         z3.Implies(b["tapped"], a["tapped"]),  # Act of Treason also untaps (tap.untap)
+        z3.Implies(a["indestructible"], b["indestructible"]),  # and may only grant keywords
     ],
 )
 retough = _change("pt.modify", ["toughness"], lambda a, b: [])

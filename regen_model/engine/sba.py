@@ -167,6 +167,7 @@ def cleanup_effects(w: Work) -> None:
         )
         if controller(new) != before:
             new = new._replace(sick=True)  # 302.6: back under its owner only from now on
+            w.emit(EventKind.NOTE, "combat.summoning-sickness", name, summoning_sick=True)
         w.cards[i] = new
         if controller(new) != before:
             w.emit(

@@ -138,6 +138,7 @@ def next_turn(w: Work) -> None:
     for i, c in enumerate(w.cards):
         if c.sick and c.on_battlefield and controller(c) == w.active:
             w.cards[i] = c._replace(sick=False)
+            w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(i), summoning_sick=False)
     begin_step(w, Step.UNTAP)
 
 

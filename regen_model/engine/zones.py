@@ -78,6 +78,8 @@ def move_zone(
         cause=cause,
         new_object=True,
     )
+    if entering:
+        w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(slot), summoning_sick=True)
     if entering and controller is not None and controller != owner:
         w.cards[slot] = new._replace(control=controller)
         w.emit(
@@ -157,6 +159,7 @@ def change_control(w: Work, slot: int, player: int, until_eot: bool, clause: str
         card = card._replace(sick=True)  # 302.6: under this controller only from now on
     w.cards[slot] = card
     if after != before:
+        w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(slot), summoning_sick=True)
         w.emit(
             EventKind.CONTROL_CHANGED,
             clause,

@@ -26,7 +26,9 @@ Guarantees the callers rely on:
   creator of a shield without a rider is its target's controller; ``combat=True`` damage is
   offered only to a creature with a combat-only damage trigger; a creature is dealt wither
   damage but not infect damage, which does the same to it; a player is never dealt
-  deathtouch or wither damage), and 616.1 answers name outcome classes (``answers.py``).
+  deathtouch or wither damage; a leave-and-return never names the owner as the player it
+  returns under, which is the default), and 616.1 answers name outcome classes
+  (``answers.py``).
   With ``prefilter=False`` these reductions are off too.
 
 Action families: ``effects`` ("an effect now does this", ignoring priority), ``game`` (a real

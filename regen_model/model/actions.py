@@ -209,7 +209,8 @@ class CastSpell(Action):
     """``player`` casts a spell named ``name`` with ``effect`` (costs are not modelled).
 
     ``target_rule`` is what the spell may target (601.2c; Terror's "nonartifact, nonblack
-    creature"); by default the usual rule for its effect (``effects.default_target_rule``)."""
+    creature"); left out, it becomes the usual rule for its effect
+    (``effects.default_target_rule``), so equal casts compare equal however they were made."""
 
     kind: ClassVar[str] = "cast"
     player: int
@@ -219,12 +220,14 @@ class CastSpell(Action):
     sorcery: bool = False
     target_rule: TargetRule | None = None
 
+    def __post_init__(self) -> None:
+        if self.target_rule is None:
+            object.__setattr__(self, "target_rule", default_target_rule(self.effect.kind))
+
     @property
     def rule(self) -> TargetRule:
-        """The target rule in force (``target_rule`` or the effect's default)."""
-        if self.target_rule is not None:
-            return self.target_rule
-        return default_target_rule(self.effect.kind)
+        """The target rule in force (always set once the action exists)."""
+        return self.target_rule or default_target_rule(self.effect.kind)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

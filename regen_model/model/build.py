@@ -34,6 +34,11 @@ class CardSpec:
     granted: frozenset[Keyword] = field(default_factory=frozenset)
     sick: bool = False
 
+    def __post_init__(self) -> None:
+        if self.plus is None:
+            entered = self.template.enters_plus if self.zone is Zone.BATTLEFIELD else 0
+            object.__setattr__(self, "plus", entered)
+
 
 def _ghost(shields: tuple[Shield, ...]) -> Ghost:
     """Bookkeeping consistent with shields given at the start: they were made for this object
@@ -44,10 +49,8 @@ def _ghost(shields: tuple[Shield, ...]) -> Ghost:
 
 
 def start_plus(c: CardSpec) -> int:
-    """The +1/+1 counters ``c`` starts with: as given, else those its card enters with."""
-    if c.plus is not None:
-        return c.plus
-    return c.template.enters_plus if c.zone is Zone.BATTLEFIELD else 0
+    """The +1/+1 counters ``c`` starts with (as given, else those its card enters with)."""
+    return c.plus or 0
 
 
 def make_state(
