@@ -128,6 +128,7 @@ events:
         blocking: false
         blocked: false
         cant-be-regenerated: false
+        summoning-sick: false
         attached-to: null
         same-object: true
       aura: {attached-to: troll, shields: []}

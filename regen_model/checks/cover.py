@@ -854,6 +854,40 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("knight", "Knight of the Holy Nimbus", 0, shields=1),),
             (A.LeaveAndReturn(target="knight"),),
         ),
+        # 704.5h: deathtouch damage that is not lethal destroys at the next check.
+        GuideScript(
+            ("sba.deathtouch",),
+            (rats, bears),
+            (
+                A.DealDamage(source="rats", shares=(A.DamageShare(amount=1, card="bears"),)),
+                A.CheckStateBasedActions(),
+            ),
+        ),
+        # Pre-M10 deathtouch triggers (502.63 of that era).
+        GuideScript(
+            ("damage.deathtouch-trigger",),
+            (rats, bears),
+            (A.DealDamage(source="rats", shares=(A.DamageShare(amount=1, card="bears"),)),),
+            edition="pre-M10",
+        ),
+        # 110.2a: a flicker returns the card under the named player's control (sick, 302.6);
+        # 614.1c: Skeleton Scavengers enters with its counter.
+        GuideScript(
+            ("zone.return-control", "combat.summoning-sickness"),
+            (ScriptCard("bears", "Grizzly Bears", 1),),
+            (A.LeaveAndReturn(target="bears", controller=0),),
+        ),
+        GuideScript(
+            ("zone.enters-with-counters",),
+            (ScriptCard("scavengers", "Skeleton Scavengers", 0),),
+            (A.LeaveAndReturn(target="scavengers"),),
+        ),
+        # 701.26b: Act of Treason untaps the creature it takes.
+        GuideScript(
+            ("tap.untap",),
+            (ScriptCard("bears", "Grizzly Bears", 1, tapped=True),),
+            (SPELLS["Act of Treason"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
+        ),
     )
 
 

@@ -10,8 +10,8 @@ record, "can't be regenerated this turn", +1/+1, -1/-1 and shield counters, curr
 current indestructible, in combat, blocked, the ghost counters (shields made, destructions,
 and how each destruction was replaced), and ``scope.shields`` shield slots (present, used,
 rider). Printed and never changing: creature, static regeneration, printed toughness and
-indestructible, damage trigger. Not kept: controller, power, attachments, blocking partners,
-the stack, players, turn structure.
+indestructible, damage trigger, the +1/+1 counters it enters with. Not kept: controller,
+summoning sickness, power, attachments, blocking partners, the stack, players, turn structure.
 
 How one step acts on x: the engine's order, as a chain of *events* on x (each a relation
 between two records plus output increments):
@@ -20,7 +20,8 @@ between two records plus output increments):
    one or two destructions ``D`` (two: an Aura with umbra armor destroyed for its host after
    being destroyed itself and regenerated), leave (sacrifice, exile), flicker, control change,
    toughness change, counters, keyword change, "can't be regenerated", cleanup effects then
-   maybe the untap step, untap, end of combat, attacking, blocking. A pass may resolve any
+   maybe the untap step, untap, end of combat, attacking, blocking. (A control change may also
+   untap x and give it keywords: Act of Treason.) A pass may resolve any
    spell or ability or start the next step, so it offers all of them.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
@@ -86,7 +87,7 @@ INTS = (
 )
 BOOLS = ("tapped", "deathtouched", "cant_regen", "indestructible", "in_combat", "blocked")
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
-STATIC_INTS = ("trigger", "printed_toughness")
+STATIC_INTS = ("trigger", "printed_toughness", "enters_plus")
 STATIC_BOOLS = ("creature", "static_regen", "printed_indestructible")
 
 SBA_KINDS = frozenset(
@@ -194,7 +195,11 @@ def static_domain(s: Statics) -> list[Z3Ref]:
     return [
         s["trigger"] >= 0,
         s["trigger"] <= 2,
-        z3.Implies(z3.Not(s["creature"]), z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0)),
+        s["enters_plus"] >= 0,
+        z3.Implies(
+            z3.Not(s["creature"]),
+            z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0, s["enters_plus"] == 0),
+        ),
     ]
 
 
@@ -238,7 +243,9 @@ def nothing(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 
 def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[Part]:
-    """400.7: a new object with nothing of the old one (``zones.move_zone``)."""
+    """400.7: a new object with nothing of the old one (``zones.move_zone``); on the
+    battlefield with the +1/+1 counters it enters with (614.1c)."""
+    plus = z3.If(zone == BF, st["enters_plus"], 0)
     fresh_fields = [
         b["zone"] == zone,
         b["gen"] == a["gen"] + gen_step,
@@ -246,10 +253,10 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         b["damage"] == 0,
         z3.Not(b["deathtouched"]),
         z3.Not(b["cant_regen"]),
-        b["plus"] == 0,
+        b["plus"] == plus,
         b["minus"] == 0,
         b["shield_counters"] == 0,
-        b["toughness"] == st["printed_toughness"],
+        b["toughness"] == st["printed_toughness"] + plus,
         b["indestructible"] == st["printed_indestructible"],
         z3.Not(b["in_combat"]),
         z3.Not(b["blocked"]),
@@ -515,10 +522,12 @@ def _change(clause: str, names: Sequence[str], extra: Callable[[Rec, Rec], list[
 
 control = _change(
     "control.change",
-    ["in_combat", "blocked"],
+    ["in_combat", "blocked", "tapped", "indestructible"],
     lambda a, b: [
         z3.Implies(b["in_combat"], a["in_combat"]),
         z3.Implies(b["blocked"], a["blocked"]),
+        z3.Implies(b["tapped"], a["tapped"]),  # Act of Treason also untaps (tap.untap)
+        z3.Implies(a["indestructible"], b["indestructible"]),  # and may only grant keywords
     ],
 )
 retough = _change("pt.modify", ["toughness"], lambda a, b: [])
@@ -814,6 +823,7 @@ def static_values(state: GameState, slot: int) -> dict[str, int | bool]:
         "printed_indestructible": Keyword.INDESTRUCTIBLE in t.keywords,
         "trigger": 0 if trig is None else (1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
         "printed_toughness": t.toughness,
+        "enters_plus": t.enters_plus,
     }
 
 

@@ -96,6 +96,12 @@ def register(app: typer.Typer) -> None:
         shields: Annotated[
             int, SHIELDS.option("--shields", help="Unused shields each creature starts with.")
         ] = 0,
+        sick: Annotated[
+            bool,
+            typer.Option(
+                "--sick", help="Every creature came under its controller's control this turn."
+            ),
+        ] = False,
         max_amount: Annotated[
             int,
             scope_bounds("max_amount").option(
@@ -165,7 +171,7 @@ def register(app: typer.Typer) -> None:
                 edition,
                 start_step,
                 owner,
-                shields,
+                (shields, sick),
                 Scope(
                     cards=EXPLORE_SCOPE.cards,
                     shields=shield_slots,
@@ -200,10 +206,12 @@ def _config(
     editions: list[Edition] | None,
     start_step: Step,
     owners: list[str] | None,
-    shields: int,
+    creatures: tuple[int, bool],
     scope: Scope,
     battery: str | None,
 ) -> ExploreConfig:
+    """The exploration the options describe. ``creatures``: the unused shields each creature
+    starts with, and whether every creature starts summoning sick."""
     if battery is not None:
         for entry in BATTERY:
             if entry.name == battery:
@@ -227,7 +235,8 @@ def _config(
         editions=tuple(editions or (Edition.FDN,)),
         step=start_step,
         owners=tuple(owner_ids),
-        shields=shields,
+        shields=creatures[0],
+        sick=creatures[1],
     )
     return ExploreConfig(
         start=start,

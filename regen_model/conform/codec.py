@@ -154,6 +154,8 @@ def action_to_json(
                 body.pop("sorcery", None)
             else:
                 body["sorcery"] = action.sorcery
+            if action.rule is builtin.targets:
+                body.pop("target_rule", None)
     choices = body.pop("choices", None)
     out = {"kind": action.kind, **body}
     if choices is not None:
@@ -249,6 +251,7 @@ def decode_action_fields(node: Node, players: Players) -> tuple[type[A.Action], 
             )
         fields["effect"] = spell.effect
         fields.setdefault("sorcery", spell.sorcery)
+        fields.setdefault("target_rule", spell.targets)
     return cls, fields
 
 

@@ -206,11 +206,7 @@ def game_moves(state: GameState) -> list[A.Action]:
     moves: list[A.Action] = [A.PassPriority(player=p)]
     for name, spell in SPELLS.items():
         for targets in spell_targets(state, name):
-            moves.append(
-                A.CastSpell(
-                    player=p, name=name, effect=spell.effect, targets=targets, sorcery=spell.sorcery
-                )
-            )
+            moves.append(spell.cast(p, targets))
     for c in state.cards:
         if c.on_battlefield:
             for i in range(len(state.setup.templates[c.slot].abilities)):

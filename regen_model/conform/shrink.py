@@ -168,6 +168,7 @@ def _simpler_cards(c: CardSpec) -> Iterator[CardSpec]:
         "shield_counters",
         "cant_regen",
         "deathtouched",
+        "sick",
         "granted",
         "attached_to",
     ):

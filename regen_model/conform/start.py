@@ -27,7 +27,7 @@ from pathlib import Path
 
 from regen_model.conform.codec import Json, Players, decode_record, encode_record
 from regen_model.conform.jsonpos import Node, in_memory
-from regen_model.model.build import CardSpec, make_state
+from regen_model.model.build import CardSpec, make_state, start_plus
 from regen_model.model.cards import PERMANENT_CARDS, CardTemplate
 from regen_model.model.derived import controller
 from regen_model.model.enums import Decision, Edition, Keyword, Rider, Step, Zone
@@ -54,6 +54,7 @@ PERMANENT_FIELDS = frozenset(
         "shields",
         "unregenerable",
         "deathtouched",
+        "summoning_sick",
         "keywords",
     }
 )
@@ -229,6 +230,7 @@ class Start:
                     cant_regen=card.cant_regen,
                     deathtouched=card.deathtouched,
                     granted=card.kw_granted,
+                    sick=card.sick,
                 )
             )
         return cls(
@@ -285,12 +287,13 @@ def _card_to_json(c: CardSpec, p: Players) -> Json:
     for key, value, default in (
         ("tapped", c.tapped, False),
         ("damage", c.damage, 0),
-        ("plus_counters", c.plus, 0),
+        ("plus_counters", start_plus(c), c.template.enters_plus),
         ("minus_counters", c.minus, 0),
         ("shield_counters", c.shield_counters, 0),
         ("attached_to", c.attached_to, None),
         ("unregenerable", c.cant_regen, False),
         ("deathtouched", c.deathtouched, False),
+        ("summoning_sick", c.sick, False),
     ):
         if value != default:
             out[key] = value
@@ -365,7 +368,7 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         zone=zone,
         tapped=flag("tapped"),
         damage=num("damage"),
-        plus=num("plus_counters"),
+        plus=num("plus_counters") if node.get("plus_counters") is not None else None,
         minus=num("minus_counters"),
         shield_counters=num("shield_counters"),
         attached_to=attached,
@@ -373,6 +376,7 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         cant_regen=flag("unregenerable"),
         deathtouched=flag("deathtouched"),
         granted=granted,
+        sick=flag("summoning_sick"),
     )
 
 
@@ -390,7 +394,7 @@ def describe(start: Start) -> list[str]:
         if c.damage:
             bits.append(f"damage {c.damage}")
         for label, n in (
-            ("+1/+1", c.plus),
+            ("+1/+1", start_plus(c)),
             ("-1/-1", c.minus),
             ("shield counter", c.shield_counters),
         ):
@@ -400,6 +404,8 @@ def describe(start: Start) -> list[str]:
             bits.append(f"{len(c.shields)} shield(s)")
         if c.cant_regen:
             bits.append("can't be regenerated this turn")
+        if c.sick:
+            bits.append("summoning sick")
         if c.attached_to:
             bits.append(f"attached to {c.attached_to}")
         if c.granted:

@@ -38,11 +38,12 @@ from regen_model.conform.observe import project
 from regen_model.conform.sources import default_scenario_paths, scenario_cases
 from regen_model.conform.witness import clause_witnesses, goal_clause
 from regen_model.engine import EngineError, step
+from regen_model.model.cards import card_list
 
 VECTOR_FORMAT = "regen-model-vector"
 INDEX_FORMAT = "regen-model-vector-index"
 VECTOR_VERSION = 1
-FIXED_FILES = ("index.json", "schema.json", "README.md")
+FIXED_FILES = ("index.json", "schema.json", "cards.json", "README.md")
 
 
 class ExportRefused(Exception):
@@ -292,11 +293,13 @@ def export(
         "cr_edition": catalog().current_edition,
         "witness_seed": seed,
         "schema": "schema.json",
+        "cards": "cards.json",
         "clauses": per_clause,
         "missing": list(missing),
         "vectors": index_vectors,
     }
     _write_new(directory, "schema.json", jsonout.dumps(schema()))
+    _write_new(directory, "cards.json", jsonout.dumps(card_list()))
     _write_new(directory, "README.md", _README)
     _write_new(directory, "index.json", jsonout.dumps(index))  # last: the export is complete
     covered = tuple(c for c in catalog().clauses if per_clause.get(c))
@@ -308,6 +311,10 @@ _README = """# regen-model conformance vectors
 Each file in `cases/` is one game situation (`start`), the actions taken in it (`steps[].action`)
 and what the specification says an engine must show after each action (`steps[].expect`).
 `index.json` lists the vectors per rule clause; `schema.json` is the JSON Schema of a vector.
+`cards.json` lists the built-in cards the vectors name: Oracle data (mana cost, type line, text,
+power/toughness) and, per card, the `deviations`: parts of its Oracle text the specification
+does not run (flying, hexproof, ...). A vector never depends on a deviated part; if your engine
+runs the full card, a divergence on such a part is not one of the specification's.
 
 To check an engine:
 

@@ -33,7 +33,7 @@ from regen_model.encoding.ops import (
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, Step, ordinal
 
 TARGETED = tuple(
@@ -96,9 +96,9 @@ def _deal_damage(w: SymWork) -> None:
         w.require(implies(present, ge(amount, 0)), clause)
         if r < n:
             w.require(implies(present, creature_on_battlefield(w, r)), clause)
-            shares.append(fx.Share(present, kws, ctrl, amount, r, w[w.c(r).gen], NONE))
+            shares.append(fx.Share(present, kws, ctrl, amount, r, w[w.c(r).gen], NONE, src))
         else:
-            shares.append(fx.Share(present, kws, ctrl, amount, NONE, 0, r - n))
+            shares.append(fx.Share(present, kws, ctrl, amount, NONE, 0, r - n, src))
     fx.deal_damage(w, shares, combat=p.combat, cant_regen=p.cant_regen)
 
 
@@ -115,6 +115,11 @@ def _destroy(w: SymWork) -> None:
             s,
             lambda w, i: destroy(w, i, cant_regen=p.cant_regen, by_effect=True, clause=clause),
         )
+
+
+def _leave_and_return(w: SymWork) -> None:
+    p = w.p
+    _one_target("zone.new-object", lambda w, i: fx.leave_and_return(w, i, p.under))(w)
 
 
 def _change_control(w: SymWork) -> None:
@@ -162,6 +167,9 @@ def _cast(w: SymWork) -> None:
     needs = or_(*[eq(p.eff_kind, k) for k in TARGETED])
     w.require(implies(needs, lt(0, p.n_targets)), clause)
     w.require(implies(not_(needs), eq(p.n_targets, 0)), clause)
+    rule = p.cast_rule
+    yours = eq(rule, ordinal(TargetRule.CREATURE_YOU_CONTROL))
+    terror = eq(rule, ordinal(TargetRule.NONARTIFACT_NONBLACK_CREATURE))
     targets = []
     for j in range(len(p.tgt_card)):
         exists = lt(j, p.n_targets)
@@ -172,15 +180,16 @@ def _cast(w: SymWork) -> None:
                 and_(
                     eq(card, i),
                     creature_on_battlefield(w, i),
-                    implies(
-                        eq(p.eff_kind, ordinal(EffectKind.FLICKER)),
-                        eq(controller(w, i), p.player),
-                    ),
+                    implies(yours, eq(controller(w, i), p.player)),
+                    implies(terror, and_(not_(w.st(i).artifact), not_(w.st(i).black))),
                 )
                 for i in range(w.n)
             ]
         )
-        ok = ite(is_player, eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), card_ok)
+        player_ok = and_(
+            eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), eq(rule, ordinal(TargetRule.ANY))
+        )
+        ok = ite(is_player, player_ok, card_ok)
         w.require(implies(exists, ok), clause)
         gen = select(card, [w[w.c(i).gen] for i in range(w.n)], 0)
         targets.append(
@@ -203,6 +212,8 @@ def _cast(w: SymWork) -> None:
         rider=p.eff_rider,
         counter=p.eff_counter,
         until_eot=p.eff_until_eot,
+        untap=p.eff_untap,
+        under_you=p.eff_under_you,
         targets=targets,
         n_targets=p.n_targets,
     )
@@ -253,7 +264,7 @@ HANDLERS: dict[str, Callable[[SymWork], None]] = {
     "destroy": _destroy,
     "sacrifice": _one_target("zone.sacrifice", fx.sacrifice),
     "exile": _one_target("zone.exile", fx.exile),
-    "leave-and-return": _one_target("zone.new-object", fx.leave_and_return),
+    "leave-and-return": _leave_and_return,
     "change-control": _change_control,
     "modify-pt": _modify_pt,
     "add-counters": _add_counters,

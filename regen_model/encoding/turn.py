@@ -87,20 +87,28 @@ def resolve_top(w: SymWork) -> None:
 
 
 def _resolve_combat_damage(w: SymWork, obj: StackVars) -> None:
+    """Pre-M10 combat damage resolves: each source deals its damage as it is now, or as it
+    last existed if it has left the battlefield (pre-M10 310.4b)."""
     n = w.n
     shares = []
     for s in range(n):
+        left = obj.hit_left[s]
+        kws = tuple(
+            ite(left, obj.hit_keywords[s][index], has(w, s, k)) for index, k in enumerate(KEYWORDS)
+        )
+        who = ite(left, obj.hit_ctrl[s], controller(w, s))
         for r in range(n + 1):
             amount = obj.hits[s][r]
             shares.append(
                 Share(
                     gt(amount, 0),
-                    obj.hit_keywords[s],
-                    obj.controller,
+                    kws,
+                    who,
                     amount,
                     r if r < n else NONE,
                     obj.hit_gen[r] if r < n else 0,
                     sub(1, w[w.f.active]) if r == n else NONE,
+                    s,
                 )
             )
     deal_damage(w, shares, combat=True, cant_regen=False)
@@ -198,6 +206,12 @@ def next_turn(w: SymWork) -> None:
     w.set(f.turn, add(w[f.turn], 1), "turn.steps")
     w.set(f.active, sub(1, w[f.active]), "turn.steps")
     _clear_combat(w, "turn.steps", cards=False)
+    # 302.6: what the new active player controls now has been theirs since this turn began
+    active = w[f.active]
+    for i in range(w.n):
+        key = w.c(i).sick
+        mine = and_(w[key], on_battlefield(w, i), eq(controller(w, i), active))
+        w.set_if(mine, key, False, "combat.summoning-sickness")
     begin_step(w, Step.UNTAP)
 
 
@@ -267,11 +281,14 @@ def declare_attackers(w: SymWork) -> None:
             w.st(i).creature,
             eq(controller(w, i), active),
             not_(w[w.c(i).tapped]),  # 508.1a
+            not_(has(w, i, Keyword.DEFENDER)),  # 702.3b
         )
         for i in range(w.n)
     ]
+    healthy = [not_(cb.sick(w, i)) for i in range(w.n)]  # 302.6, 702.10b
     for k, s in enumerate(p.seq):
         w.require(implies(ne(s, NONE), slot_has(w, s, ok)), clause)
+        w.require(implies(ne(s, NONE), slot_has(w, s, healthy)), "combat.summoning-sickness")
         for s2 in p.seq[k + 1 :]:
             w.require(not_(and_(ne(s, NONE), eq(s, s2))), clause)
     chosen = [or_(*[eq(s, i) for s in p.seq]) for i in range(w.n)]
@@ -469,10 +486,17 @@ def _assign_and_deal(w: SymWork, first_strike: bool) -> None:
             stack.entry(w, kind=StackKind.COMBAT_DAMAGE, controller=active),
             hits=tuple(tuple(row) for row in hits),
             hit_gen=tuple(ite(hit_any[j], w[w.c(j).gen], 0) for j in range(n)),
-            hit_keywords=tuple(
-                tuple(and_(src_any[i], has(w, i, k)) for k in KEYWORDS) for i in range(n)
-            ),
         )
+        if w.mutant(Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT):
+            # the keywords as assigned, as if every source had already left (310.4b ignored)
+            entry = replace(
+                entry,
+                hit_keywords=tuple(
+                    tuple(and_(src_any[i], has(w, i, k)) for k in KEYWORDS) for i in range(n)
+                ),
+                hit_left=tuple(src_any),
+                hit_ctrl=tuple(ite(src_any[i], controller(w, i), 0) for i in range(n)),
+            )
         w.branch(
             or_(*src_any),
             lambda w: stack.push(w, "stack", entry, "combat.edition.pre-m10"),

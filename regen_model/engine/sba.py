@@ -165,6 +165,9 @@ def cleanup_effects(w: Work) -> None:
                 shields_made=len(keep_shields), destructions=0, by_shield=0, by_static=0, by_other=0
             ),
         )
+        if controller(new) != before:
+            new = new._replace(sick=True)  # 302.6: back under its owner only from now on
+            w.emit(EventKind.NOTE, "combat.summoning-sickness", name, summoning_sick=True)
         w.cards[i] = new
         if controller(new) != before:
             w.emit(

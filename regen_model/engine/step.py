@@ -19,8 +19,8 @@ from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
 from regen_model.model.derived import controller, is_creature_on_battlefield, keywords
-from regen_model.model.effects import EffectKind
-from regen_model.model.enums import StackKind, Step
+from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.enums import CardType, Color, StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Hit, StackObject, Target
@@ -101,7 +101,7 @@ def _destroy(w: Work, a: A.Action) -> None:
         destroy(w, slot, cant_regen=a.cant_be_regenerated, by_effect=True, clause="destroy.effect")
 
 
-_OneTarget = A.Sacrifice | A.Exile | A.LeaveAndReturn | A.MakeUnregenerable
+_OneTarget = A.Sacrifice | A.Exile | A.MakeUnregenerable
 
 
 def _one_target(clause: str, fn: Callable[[Work, int], None]) -> Callable[[Work, A.Action], None]:
@@ -110,6 +110,14 @@ def _one_target(clause: str, fn: Callable[[Work, int], None]) -> Callable[[Work,
         fn(w, w.on_battlefield(a.target, clause))
 
     return handler
+
+
+def _leave_and_return(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.LeaveAndReturn)
+    slot = w.on_battlefield(a.target, "zone.new-object")
+    if a.controller is not None:
+        w.check_player(a.controller, "controller")
+    fx.leave_and_return(w, slot, a.controller)
 
 
 def _change_control(w: Work, a: A.Action) -> None:
@@ -195,15 +203,17 @@ def _cast(w: Work, a: A.Action) -> None:
 
 
 def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
+    """601.2c: the targets must be legal for the spell's target rule when it is cast."""
     needs = a.effect.kind in _TARGETED
     if needs and not a.targets:
         raise IllegalAction(f"{a.name} needs a target", "stack.cast", "targets")
     if not needs and a.targets:
         raise IllegalAction(f"{a.name} has no targets", "stack.cast", "targets")
+    rule = a.rule
     out = []
     for t in a.targets:
         if t.player is not None:
-            if a.effect.kind is not EffectKind.DAMAGE:
+            if a.effect.kind is not EffectKind.DAMAGE or rule is not TargetRule.ANY:
                 raise IllegalAction(f"{a.name} can only target creatures", "stack.cast", "targets")
             w.check_player(t.player, "targets")
             out.append(Target(player=t.player))
@@ -214,8 +224,17 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
         card = w.cards[slot]
         if not is_creature_on_battlefield(w, card):
             raise IllegalAction(f"{t.card} is not a creature", "stack.cast", "targets")
-        if a.effect.kind is EffectKind.FLICKER and controller(card) != a.player:
+        if rule is TargetRule.CREATURE_YOU_CONTROL and controller(card) != a.player:
             raise IllegalAction(f"{a.name} targets a creature you control", "stack.cast", "targets")
+        template = w.setup.templates[slot]
+        if rule is TargetRule.NONARTIFACT_NONBLACK_CREATURE and (
+            CardType.ARTIFACT in template.types or Color.BLACK in template.colors
+        ):
+            raise IllegalAction(
+                f"{a.name} targets a nonartifact, nonblack creature ({t.card} is not one)",
+                "stack.cast",
+                "targets",
+            )
         out.append(Target(card=slot, gen=card.gen))
     return tuple(out)
 
@@ -303,7 +322,7 @@ _HANDLERS: dict[type[A.Action], Callable[[Work, A.Action], None]] = {
     A.Destroy: _destroy,
     A.Sacrifice: _one_target("zone.sacrifice", fx.sacrifice),
     A.Exile: _one_target("zone.exile", fx.exile),
-    A.LeaveAndReturn: _one_target("zone.new-object", fx.leave_and_return),
+    A.LeaveAndReturn: _leave_and_return,
     A.ChangeControl: _change_control,
     A.ModifyPowerToughness: _modify_pt,
     A.AddCounters: _add_counters,

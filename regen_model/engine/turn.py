@@ -31,7 +31,7 @@ from regen_model.model.enums import (
     Step,
 )
 from regen_model.model.events import EventKind
-from regen_model.model.state import Combat, Hit, StackObject
+from regen_model.model.state import Combat, Hit, SourceLKI, StackObject
 
 NUM_PLAYERS = 2
 
@@ -69,12 +69,15 @@ def resolve_top(w: Work) -> None:
     obj = w.stack.pop()
     if obj.kind is StackKind.COMBAT_DAMAGE:
         w.emit(EventKind.RESOLVED, "combat.edition.pre-m10", obj.name)
+        # pre-M10 310.4b: each source as it is now, or as it last existed if it has left
+        lki = {x.source: x for x in obj.combat_lki}
         shares = []
-        kw = dict(obj.combat_keywords)
         for source, hit in obj.combat_hits:
-            shares.append(
-                Damage(w.name(source), source, kw.get(source, frozenset()), obj.controller, hit)
-            )
+            if source in lki:
+                kws, who = lki[source].keywords, lki[source].controller
+            else:
+                kws, who = keywords(w, w.cards[source]), controller(w.cards[source])
+            shares.append(Damage(w.name(source), source, kws, who, hit))
         deal_damage(w, shares, combat=True, cant_regen=False)
         return
     assert obj.effect is not None
@@ -86,7 +89,7 @@ def resolve_top(w: Work) -> None:
             return
         targets = legal
     w.emit(EventKind.RESOLVED, "stack.resolve", obj.name, effect=obj.effect.describe())
-    apply_effect(w, obj.effect, obj.controller, targets, obj.name)
+    apply_effect(w, obj.effect, obj.controller, targets, obj.name, obj.source, obj.source_gen)
 
 
 def end_step(w: Work) -> None:
@@ -131,6 +134,11 @@ def next_turn(w: Work) -> None:
     w.active = (w.active + 1) % NUM_PLAYERS
     w.combat = Combat()
     w.emit(EventKind.TURN_BEGAN, "turn.steps", w.pname(w.active), turn=w.turn)
+    # 302.6: what the new active player controls now has been theirs since this turn began
+    for i, c in enumerate(w.cards):
+        if c.sick and c.on_battlefield and controller(c) == w.active:
+            w.cards[i] = c._replace(sick=False)
+            w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(i), summoning_sick=False)
     begin_step(w, Step.UNTAP)
 
 
@@ -372,9 +380,15 @@ def _assign_and_deal(w: Work, step: Step, chosen: dict[int, cb.Division]) -> Non
     w.emit(EventKind.NOTE, _edition_clause(w.edition), None, edition=w.edition.value)
     if any(has(w, w.cards[s], Keyword.TRAMPLE) and h.player is not None for s, h in hits):
         w.emit(EventKind.NOTE, "combat.damage.trample", None, trample_to_player=True)
-    kws = tuple((s, keywords(w, w.cards[s])) for s in {s for s, _ in hits})
     if w.edition is Edition.PRE_M10:
         # 310.1/310.4 (pre-M10): the assignment is one object on the stack; players respond.
+        # Its sources' keywords are read when it resolves (310.4b); the mutant reads them now.
+        lki: tuple[SourceLKI, ...] = ()
+        if w.mutant(Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT):
+            lki = tuple(
+                SourceLKI(s, keywords(w, w.cards[s]), controller(w.cards[s]))
+                for s in sorted({s for s, _ in hits})
+            )
         if hits:
             w.stack.append(
                 StackObject(
@@ -383,14 +397,15 @@ def _assign_and_deal(w: Work, step: Step, chosen: dict[int, cb.Division]) -> Non
                     controller=w.active,
                     effect=None,
                     combat_hits=tuple(hits),
-                    combat_keywords=kws,
+                    combat_lki=lki,
                 )
             )
             w.emit(EventKind.PUT_ON_STACK, "combat.edition.pre-m10", "combat damage")
         give_priority(w, w.active)
         return
-    kw = dict(kws)
-    shares = [Damage(w.name(s), s, kw[s], controller(w.cards[s]), h) for s, h in hits]
+    shares = [
+        Damage(w.name(s), s, keywords(w, w.cards[s]), controller(w.cards[s]), h) for s, h in hits
+    ]
     w.emit(EventKind.NOTE, "combat.damage.dealt", None, simultaneous=True)
     deal_damage(w, shares, combat=True, cant_regen=False)
     give_priority(w, w.active)

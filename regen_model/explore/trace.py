@@ -102,6 +102,7 @@ def flatten(state: GameState) -> dict[str, Any]:
         ]
         out[f"{h}.cant_regen"] = card.cant_regen
         out[f"{h}.deathtouched"] = card.deathtouched
+        out[f"{h}.summoning_sick"] = card.sick
         out[f"{h}.keywords"] = sorted(
             [f"+{k.value}" for k in card.kw_granted] + [f"-{k.value}" for k in card.kw_removed]
         )

@@ -75,6 +75,12 @@ def is_creature_on_battlefield(state: Board, card: Card) -> bool:
     return card.on_battlefield and state.setup.templates[card.slot].is_creature
 
 
+def summoning_sick(state: Board, card: Card) -> bool:
+    """302.6: it can't attack (or use {T} abilities) now: it came under its controller's
+    control since their most recent turn began and has no haste (702.10b-c)."""
+    return card.sick and not has(state, card, Keyword.HASTE)
+
+
 def lethal_damage_pending(state: Board, card: Card) -> bool:
     """704.5g would destroy this card now (an indestructible one ignores it, 702.12b)."""
     if not is_creature_on_battlefield(state, card) or card.damage <= 0:

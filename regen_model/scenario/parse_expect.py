@@ -167,6 +167,7 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
         "attacking": lambda v: card(v).attacking,
         "blocked": lambda v: card(v).blocked,
         "cant-be-regenerated": lambda v: card(v).cant_regen,
+        "summoning-sick": lambda v: card(v).sick,
     }
     return _probe(names, what, path, expected, readers[field])
 

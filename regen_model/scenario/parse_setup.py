@@ -22,10 +22,11 @@ from regen_model.model.cards import (
     SpellTemplate,
     TriggerEffect,
 )
-from regen_model.model.effects import Effect, EffectKind, TargetRule
+from regen_model.model.effects import Effect, EffectKind, TargetRule, default_target_rule
 from regen_model.model.enums import (
     Attachment,
     CardType,
+    Color,
     CounterKind,
     Edition,
     Keyword,
@@ -50,6 +51,7 @@ CARD_FIELDS = (
     "damage-trigger",
     "attachment",
     "attach-bonus",
+    "colors",
     "text",
 )
 BATTLEFIELD_ONLY = (
@@ -61,6 +63,7 @@ BATTLEFIELD_ONLY = (
     "cant-be-regenerated",
     "granted-keywords",
     "deathtouched",
+    "summoning-sick",
 )
 
 # Which spell fields mean something for which effect (anything else is a mistake).
@@ -73,14 +76,8 @@ EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
     EffectKind.PUMP: frozenset({"power", "toughness"}),
     EffectKind.UNREGENERABLE: frozenset(),
     EffectKind.COUNTERS: frozenset({"counter", "amount"}),
-    EffectKind.FLICKER: frozenset(),
-    EffectKind.GAIN_CONTROL: frozenset({"until-end-of-turn"}),
-}
-DEFAULT_TARGETS: dict[EffectKind, TargetRule] = {
-    EffectKind.DAMAGE: TargetRule.ANY,
-    EffectKind.DAMAGE_EACH_CREATURE: TargetRule.NONE,
-    EffectKind.DESTROY_ALL_CREATURES: TargetRule.NONE,
-    EffectKind.FLICKER: TargetRule.CREATURE_YOU_CONTROL,
+    EffectKind.FLICKER: frozenset({"under-your-control"}),
+    EffectKind.GAIN_CONTROL: frozenset({"until-end-of-turn", "untap", "keywords"}),
 }
 SPELL_COMMON_FIELDS = frozenset({"name", "effect", "targets", "sorcery", "text"})
 
@@ -135,9 +132,10 @@ def spell_template(
         rider=Rider(raw.get("rider", Rider.NONE.value)),
         counter=CounterKind(raw.get("counter", CounterKind.PLUS.value)),
         until_end_of_turn=bool(raw.get("until-end-of-turn", False)),
+        untap=bool(raw.get("untap", False)),
+        under_you=bool(raw.get("under-your-control", False)),
     )
-    default = DEFAULT_TARGETS.get(kind, TargetRule.CREATURE)
-    targets = TargetRule(raw.get("targets", default.value))
+    targets = TargetRule(raw.get("targets", default_target_rule(kind).value))
     return SpellTemplate(
         name=name,
         effect=effect,
@@ -186,6 +184,7 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
         ),
         attach_bonus=(int(bonus.get("power", 0)), int(bonus.get("toughness", 0))),
         text=str(raw.get("text", "")),
+        colors=frozenset(Color(c) for c in raw.get("colors", ())),
     )
 
 
@@ -283,7 +282,7 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         zone=zone,
         tapped=bool(raw.get("tapped", False)),
         damage=int(raw.get("damage", 0)),
-        plus=int(counters.get(CounterKind.PLUS.value, 0)),
+        plus=int(counters[CounterKind.PLUS.value]) if CounterKind.PLUS.value in counters else None,
         minus=int(counters.get(CounterKind.MINUS.value, 0)),
         shield_counters=int(counters.get(CounterKind.SHIELD.value, 0)),
         attached_to=attached,
@@ -291,6 +290,7 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         cant_regen=bool(raw.get("cant-be-regenerated", False)),
         deathtouched=bool(raw.get("deathtouched", False)),
         granted=frozenset(Keyword(k) for k in raw.get("granted-keywords", ())),
+        sick=bool(raw.get("summoning-sick", False)),
     )
 
 

@@ -176,3 +176,17 @@ def test_shield_template_is_what_phase_writes(database: CardDatabase) -> None:
     while game.stack():
         game.apply(game.priority_player(), {"type": "PassPriority"})
     assert game.object(bear)["replacement_definitions"] == [SHIELD_TEMPLATE]
+
+
+@pytest.mark.parametrize("name", sorted(PERMANENT_CARDS) + sorted(SPELLS))
+def test_phase_card_leaves_out_what_the_model_does_not_run(name: str) -> None:
+    """What a model card does not run (its ``deviations``) is left out of its phase.rs card too,
+    and the phase.rs card says so in its note (else it would show as a false divergence)."""
+    template = PERMANENT_CARDS.get(name) or SPELLS[name]
+    card = MODEL_CARDS[name]
+    for deviation in template.deviations:
+        if deviation.part in template.type_line:
+            continue  # a supertype (Legendary): the adapter skips what depends on it
+        kept = deviation.part in card.note  # kept on purpose, and the note says why
+        assert kept or deviation.part not in card.text, f"{name}: phase.rs runs {deviation.part!r}"
+        assert card.note, f"{name}: the phase.rs card does not say what it leaves out"

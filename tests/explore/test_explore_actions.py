@@ -138,6 +138,8 @@ def _documented_reduction(state: GameState, action: A.Action) -> bool:
             or (action.combat and not (trigger and trigger.combat_only))
             or (share.amount == 0 and (bool(action.keywords) or action.cant_regen))
         )
+    if isinstance(action, A.LeaveAndReturn):  # naming the owner is the default
+        return action.controller == state.setup.owners[state.setup.slot_of(action.target)]
     return False
 
 

@@ -9,7 +9,8 @@ The action matrix (docs/phase-adapter.md has the same table with the phase.rs si
 
 * game actions: pass, cast, activate, declare attackers and blockers, assign combat damage are
   supported; ordering blockers (M10 only) is not, nor is combat in the pre-M10 and M10
-  editions, since phase.rs implements the current (FDN) combat damage rules.
+  editions, since phase.rs implements the current (FDN) combat damage rules, nor is deathtouch
+  in the pre-M10 edition (a trigger then; phase.rs has the current state-based form).
 * effects: shields without a rider, damage (no "can't be regenerated" rider, no recipient with a
   damage trigger), destroying one permanent, sacrifice, exile, leave-and-return, control change,
   P/T change, counters, keyword change, "can't be regenerated this turn" and the SBA check are
@@ -31,9 +32,9 @@ from regen_model.adapters.phase.carddata import (
 from regen_model.conform.adapter import Unsupported
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
-from regen_model.model.derived import controller, sba_pending
+from regen_model.model.derived import controller, has, sba_pending
 from regen_model.model.effects import Effect, EffectKind
-from regen_model.model.enums import Decision, Edition, Rider
+from regen_model.model.enums import Decision, Edition, Keyword, Rider
 from regen_model.model.state import Combat, GameState
 
 
@@ -208,4 +209,27 @@ def check(state: GameState, actions: Sequence[A.Action]) -> Unsupported | None:
         found = check_action(state, index, action)
         if found is not None:
             return found
+        if state.edition is Edition.PRE_M10 and _deathtouch(state, action):
+            return Unsupported(
+                f"{action.kind}: deathtouch before M10 is a trigger; phase.rs implements the "
+                "current state-based deathtouch",
+                index,
+            )
     return None
+
+
+def _deathtouch(state: GameState, action: A.Action) -> bool:
+    """The action may bring deathtouch into play: deathtouch damage, a source or spell with
+    deathtouch, deathtouch granted (the creature may deal damage later). Combat, where a
+    creature's own deathtouch would matter, is refused before FDN anyway."""
+    if isinstance(action, A.GrantKeyword):
+        return action.keyword is Keyword.DEATHTOUCH and not action.remove
+    if isinstance(action, A.CastSpell):
+        return Keyword.DEATHTOUCH in action.effect.keywords
+    if isinstance(action, A.DealDamage):
+        if Keyword.DEATHTOUCH in action.keywords:
+            return True
+        if action.source in state.setup.handles:
+            card = state.card(action.source)
+            return has(state, card, Keyword.DEATHTOUCH)
+    return False
