@@ -472,6 +472,15 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             keywords=frozenset({_KW.FIRST_STRIKE}),
         ),
         _creature(
+            "Boros Swiftblade",
+            "{R}{W}",
+            "Creature — Human Soldier",
+            1,
+            2,
+            "Double strike",
+            keywords=frozenset({_KW.DOUBLE_STRIKE}),
+        ),
+        _creature(
             "Colossal Dreadmaw",
             "{4}{G}{G}",
             "Creature — Dinosaur",
