@@ -646,6 +646,18 @@ def _scripts() -> tuple[GuideScript, ...]:
             edition="M10",
             step="begin-combat",
         ),
+        # 702.4b: a double striker still in combat as the regular damage step begins strikes
+        # again (it leaves the first-strikers record).
+        GuideScript(
+            ("combat.damage.double-strike",),
+            (ScriptCard("blade", "Boros Swiftblade", 0),),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("blade",)),
+                *_pass(0, 1, 0, 1, 0, 1),
+            ),
+            step="begin-combat",
+        ),
         # 704.5q: a +1/+1 and a -1/-1 counter on one permanent annihilate.
         GuideScript(
             ("sba.counters",),
