@@ -658,6 +658,12 @@ def _scripts() -> tuple[GuideScript, ...]:
             ),
             step="begin-combat",
         ),
+        # 702.15b: damage dealt by a source with lifelink gains its controller that much life.
+        GuideScript(
+            ("damage.lifelink",),
+            (ScriptCard("hawk", "Vampire Nighthawk", 0),),
+            (A.DealDamage(source="hawk", shares=(A.DamageShare(amount=2, player=1),)),),
+        ),
         # 704.5q: a +1/+1 and a -1/-1 counter on one permanent annihilate.
         GuideScript(
             ("sba.counters",),

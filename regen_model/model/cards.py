@@ -472,6 +472,20 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             keywords=frozenset({_KW.FIRST_STRIKE}),
         ),
         _creature(
+            "Vampire Nighthawk",
+            "{1}{B}{B}",
+            "Creature — Vampire Shaman",
+            2,
+            3,
+            "Flying\nDeathtouch\nLifelink",
+            keywords=frozenset({_KW.DEATHTOUCH, _KW.LIFELINK}),
+            deviations=(
+                _keyword_left_out(
+                    "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+            ),
+        ),
+        _creature(
             "Boros Swiftblade",
             "{R}{W}",
             "Creature — Human Soldier",

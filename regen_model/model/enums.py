@@ -54,6 +54,7 @@ class Keyword(StrEnum):
     HASTE = "haste"
     DEFENDER = "defender"
     DOUBLE_STRIKE = "double-strike"
+    LIFELINK = "lifelink"
 
 
 class Color(StrEnum):
@@ -198,6 +199,7 @@ class Mutant(StrEnum):
     COMBAT_KEYWORDS_AT_ASSIGNMENT = "combat-keywords-at-assignment"
     SHIELD_COUNTER_PER_SOURCE = "shield-counter-per-source"
     DOUBLE_STRIKER_STAYS_IN_COMBAT = "double-striker-stays-in-combat"
+    LIFELINK_ON_PREVENTED = "lifelink-on-prevented"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -176,6 +176,11 @@ _INFO = (
         "deals its regular damage too.",
         ("regen.apply.remove-from-combat", "combat.damage.double-strike"),
     ),
+    MutantInfo(
+        Mutant.LIFELINK_ON_PREVENTED,
+        "Lifelink gains life for damage a shield counter prevented, as if it had been dealt.",
+        ("damage.lifelink", "replace.shield-counter"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -41,6 +41,7 @@ KEYWORDS: dict[Keyword, tuple[str, str]] = {
     Keyword.HASTE: ("Haste", "Haste"),
     Keyword.DEFENDER: ("Defender", "Defender"),
     Keyword.DOUBLE_STRIKE: ("Double strike", "DoubleStrike"),
+    Keyword.LIFELINK: ("Lifelink", "Lifelink"),
 }
 
 _REMINDER: dict[Keyword, str] = {
@@ -57,6 +58,7 @@ _REMINDER: dict[Keyword, str] = {
     Keyword.HASTE: "Haste",
     Keyword.DEFENDER: "Defender",
     Keyword.DOUBLE_STRIKE: "Double strike",
+    Keyword.LIFELINK: "Lifelink",
 }
 
 
@@ -269,6 +271,15 @@ MODEL_CARDS: dict[str, PhaseCard] = {
         ),
         _creature(
             "Youthful Knight", "{1}{W}", "Creature — Human Knight", 2, 1, keywords=frozenset({_F})
+        ),
+        _creature(
+            "Vampire Nighthawk",
+            "{1}{B}{B}",
+            "Creature — Vampire Shaman",
+            2,
+            3,
+            keywords=frozenset({_D, Keyword.LIFELINK}),
+            note="flying left out: the model has no flying",
         ),
         _creature(
             "Boros Swiftblade",
