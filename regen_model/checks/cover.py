@@ -781,6 +781,24 @@ def _scripts() -> tuple[GuideScript, ...]:
             edition="M10",
             step="begin-combat",
         ),
+        # 702.4b: a double striker still in combat as the regular damage step begins strikes
+        # again (it leaves the first-strikers record).
+        GuideScript(
+            ("combat.damage.double-strike",),
+            (ScriptCard("blade", "Boros Swiftblade", 0),),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("blade",)),
+                *_pass(0, 1, 0, 1, 0, 1),
+            ),
+            step="begin-combat",
+        ),
+        # 702.15b: damage dealt by a source with lifelink gains its controller that much life.
+        GuideScript(
+            ("damage.lifelink",),
+            (ScriptCard("hawk", "Vampire Nighthawk", 0),),
+            (A.DealDamage(source="hawk", shares=(A.DamageShare(amount=2, player=1),)),),
+        ),
         # 704.5q: a +1/+1 and a -1/-1 counter on one permanent annihilate.
         GuideScript(
             ("sba.counters",),

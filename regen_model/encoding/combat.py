@@ -57,7 +57,7 @@ def dealers(w: SymWork, first_strike_step: bool) -> list[Val]:
     for i in range(w.n):
         base = and_(creature_on_battlefield(w, i), in_combat(w, i))
         if first_strike_step:
-            out.append(and_(base, has(w, i, Keyword.FIRST_STRIKE)))
+            out.append(and_(base, strikes_first(w, i)))
         else:
             out.append(
                 and_(
@@ -66,6 +66,11 @@ def dealers(w: SymWork, first_strike_step: bool) -> list[Val]:
                 )
             )
     return out
+
+
+def strikes_first(w: SymWork, i: int) -> Val:
+    """First strike or double strike (``engine.combat.strikes_first``, 510.4, 702.4b)."""
+    return or_(has(w, i, Keyword.FIRST_STRIKE), has(w, i, Keyword.DOUBLE_STRIKE))
 
 
 def is_blocker(w: SymWork, b: int, a: int) -> Val:
@@ -265,10 +270,7 @@ def planned_shares(w: SymWork, first_strike_step: bool) -> list[tuple[int, int, 
 
 def any_first_strike(w: SymWork) -> Val:
     return or_(
-        *[
-            and_(on_battlefield(w, i), in_combat(w, i), has(w, i, Keyword.FIRST_STRIKE))
-            for i in range(w.n)
-        ]
+        *[and_(on_battlefield(w, i), in_combat(w, i), strikes_first(w, i)) for i in range(w.n)]
     )
 
 

@@ -47,6 +47,7 @@ from regen_model.model.enums import (
     Mutant,
     ReplacementKind,
     Rider,
+    Step,
     Zone,
     ordinal,
 )
@@ -290,7 +291,7 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
         w.set_if(untapped, c.tapped, True, "regen.apply.tap")
         w.bump("regen_taps", i, when=untapped)
     if not w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
-        remove_from_combat(w, i, "regen.apply.remove-from-combat", when)
+        remove_from_combat(w, i, "regen.apply.remove-from-combat", and_(when, not_(_stays(w, i))))
     if w.mutant(Mutant.REGEN_UNATTACHES):  # wrongly treated like leaving the battlefield
         for j in range(w.n):
             if j != i:
@@ -300,6 +301,15 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
                 )
     if w.mutant(Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN):
         _drop_damage_triggers(w, i, when)
+
+
+def _stays(w: SymWork, i: int) -> Val:
+    """Mutant ``double-striker-stays-in-combat``: a double striker regenerated in the
+    first-strike damage step stays in combat (``engine.destruction._stays_in_combat``)."""
+    if not w.mutant(Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT):
+        return False
+    first_step = eq(w[w.f.step], ordinal(Step.FIRST_STRIKE_DAMAGE))
+    return and_(first_step, has(w, i, Keyword.DOUBLE_STRIKE))
 
 
 def _drop_damage_triggers(w: SymWork, i: int, when: Val) -> None:

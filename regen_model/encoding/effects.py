@@ -129,6 +129,19 @@ def _to_player(w: SymWork, q: int, share: Share, when: Val) -> None:
     infect = share.kw(Keyword.INFECT)
     w.set_if(and_(when, infect), pv.poison, add(w[pv.poison], share.amount), "damage.player")
     w.set_if(and_(when, not_(infect)), pv.life, sub(w[pv.life], share.amount), "damage.player")
+    lifelink(w, share, when)
+
+
+def lifelink(w: SymWork, share: Share, dealt: Val) -> None:
+    """702.15b, 120.3f: the source's controller gains as much life as the damage dealt
+    (``engine.effects._lifelink``); prevented damage gains nothing."""
+    gains = and_(dealt, share.kw(Keyword.LIFELINK))
+    if gains is False:
+        return
+    for q in range(w.ctx.scope.players):
+        pv = w.f.players[q]
+        mine = and_(gains, eq(share.controller, q))
+        w.set_if(mine, pv.life, add(w[pv.life], share.amount), "damage.lifelink")
 
 
 def _to_card(
@@ -149,6 +162,7 @@ def _to_card(
     dealt = and_(here, not_(prevented))
     w.set_if(removes, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")
     protected[i] = or_(protected[i], removes)
+    lifelink(w, share, here if w.mutant(Mutant.LIFELINK_ON_PREVENTED) else dealt)
     as_counters = or_(share.kw(Keyword.WITHER), share.kw(Keyword.INFECT))
     w.set_if(
         and_(dealt, as_counters), c.minus, add(w[c.minus], share.amount), "damage.wither-infect"

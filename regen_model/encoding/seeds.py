@@ -166,6 +166,29 @@ def scripts() -> tuple[Script, ...]:
     bears = Card("bears", "Grizzly Bears", 1)
     return (
         Script(
+            "double-striker-regenerated",
+            "a double striker regenerated in the first-strike damage step: removed from combat, "
+            "it does not strike again in the regular step (702.4b, 506.4); and a lifelinker's "
+            "damage prevented by a shield counter (615.6)",
+            (
+                Card("blade", "Boros Swiftblade", 0, shields=((0, PLAIN),)),
+                Card("hawk", "Vampire Nighthawk", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "blade"),
+                *_pass(0, 1),
+                _block(1),
+                *_pass(0, 1),
+                A.Destroy(targets=("blade",)),
+                *_pass(0, 1),
+                A.AddCounters(target="blade", counter=CounterKind.SHIELD),
+                _damage("hawk", 2, "blade"),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=(Edition.M10,),
+        ),
+        Script(
             "wrath-with-riders",
             "a board wipe that can't be regenerated (701.19c), with shields of every rider",
             (

@@ -414,10 +414,12 @@ def _begin_damage_step(w: SymWork, first_strike: bool) -> None:
             c = w.c(i)
             w.set(
                 c.first_striker,
-                and_(in_combat(w, i), has(w, i, Keyword.FIRST_STRIKE)),
+                and_(in_combat(w, i), cb.strikes_first(w, i)),
                 "combat.damage.first-strike",
             )
         w.set(w.f.first_strike_step, True, "combat.damage.first-strike")
+    else:
+        _strike_again(w)
     needing = cb.needs_choice(w, first_strike, is_m10(w))
     w.branch(
         or_(*needing),
@@ -426,6 +428,21 @@ def _begin_damage_step(w: SymWork, first_strike: bool) -> None:
         ),
         lambda w: _assign_and_deal(w, first_strike),
     )
+
+
+def _strike_again(w: SymWork) -> None:
+    """702.4b-d: as the regular step begins, the first strikers still in combat with double
+    strike now leave ``first_striker`` and deal damage again (``engine.turn._strike_again``)."""
+    for i in range(w.n):
+        c = w.c(i)
+        again = and_(
+            w[w.f.first_strike_step],
+            w[c.first_striker],
+            on_battlefield(w, i),
+            in_combat(w, i),
+            has(w, i, Keyword.DOUBLE_STRIKE),
+        )
+        w.set_if(again, c.first_striker, False, "combat.damage.double-strike")
 
 
 def assign_combat_damage(w: SymWork) -> None:

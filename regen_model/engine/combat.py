@@ -117,15 +117,22 @@ def _respects_order(split: tuple[int, ...], lethal: list[int]) -> bool:
     return True
 
 
+def strikes_first(board: Board, card: Card) -> bool:
+    """First strike or double strike: it deals damage in the first-strike step (510.4, 702.4b)."""
+    return has(board, card, Keyword.FIRST_STRIKE) or has(board, card, Keyword.DOUBLE_STRIKE)
+
+
 def dealers(w: Work, step: Step) -> list[int]:
-    """Creatures that assign combat damage in this step (510.1, 510.4)."""
+    """Creatures that assign combat damage in this step (510.1, 510.4). In the regular step of
+    a combat with a first-strike step: the remaining attackers and blockers not in
+    ``first_strikers`` (double strikers left it as the regular step began, 702.4b)."""
     in_combat = [
         i
         for i, c in enumerate(w.cards)
         if c.on_battlefield and c.in_combat and is_creature_on_battlefield(w, c)
     ]
     if step is Step.FIRST_STRIKE_DAMAGE:
-        return [i for i in in_combat if has(w, w.cards[i], Keyword.FIRST_STRIKE)]
+        return [i for i in in_combat if strikes_first(w, w.cards[i])]
     if w.combat.first_strike_step:
         return [i for i in in_combat if i not in w.combat.first_strikers]
     return in_combat
@@ -287,9 +294,8 @@ def can_block(w: Work) -> bool:
 
 
 def any_first_strike(w: Work) -> bool:
-    return any(
-        c.on_battlefield and c.in_combat and has(w, c, Keyword.FIRST_STRIKE) for c in w.cards
-    )
+    """510.4: an attacking or blocking creature has first strike or double strike."""
+    return any(c.on_battlefield and c.in_combat and strikes_first(w, c) for c in w.cards)
 
 
 def needs_order(w: Work) -> list[int]:

@@ -32,10 +32,11 @@ from regen_model.model.enums import (
     ReplacementKind,
     Rider,
     StackKind,
+    Step,
     Zone,
 )
 from regen_model.model.events import EventKind
-from regen_model.model.state import StackObject, Target
+from regen_model.model.state import Card, StackObject, Target
 
 # What a damage trigger does (``effects._damage_trigger``): gain life, or deal damage to you.
 DAMAGE_TRIGGER_EFFECTS = (EffectKind.LIFE, EffectKind.DAMAGE)
@@ -276,7 +277,7 @@ def _regenerate(w: Work, slot: int) -> None:
                 by=w.pname(controller(card)),
             )
     card = w.cards[slot]
-    if (card.in_combat or card.blocked) and not w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
+    if (card.in_combat or card.blocked) and not _stays_in_combat(w, card):
         remove_from_combat(w, slot, "regen.apply.remove-from-combat", "regenerated")
     if w.mutant(Mutant.REGEN_UNATTACHES):
         # Mutant: regeneration wrongly treated like leaving the battlefield for attachments.
@@ -294,6 +295,19 @@ def _regenerate(w: Work, slot: int) -> None:
         w.pending = [p for p in w.pending if p not in kept]
     elif kept:
         w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
+
+
+def _stays_in_combat(w: Work, card: Card) -> bool:
+    """Mutants only: a regenerated creature is left in combat, always (``regen-stays-in-combat``)
+    or when it is a double striker regenerated in the first-strike damage step, as an engine
+    that fixes the second step's dealers when the first begins does."""
+    if w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
+        return True
+    return (
+        w.mutant(Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT)
+        and w.step is Step.FIRST_STRIKE_DAMAGE
+        and has(w, card, Keyword.DOUBLE_STRIKE)
+    )
 
 
 def apply_rider(w: Work, slot: int, rider: Rider, creator: int, origin: str) -> None:

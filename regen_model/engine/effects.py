@@ -88,6 +88,8 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
         per_source = w.mutant(Mutant.SHIELD_COUNTER_PER_SOURCE)
         if card.shield_counters > 0 or (slot in protected and not per_source):
             _prevent(w, slot, share, protected)
+            if w.mutant(Mutant.LIFELINK_ON_PREVENTED):
+                _lifelink(w, share)
             continue
         kws = share.keywords
         if Keyword.WITHER in kws or Keyword.INFECT in kws:
@@ -111,6 +113,7 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
             deathtouch=deathtouch,
             as_counters=clause == "damage.wither-infect",
         )
+        _lifelink(w, share)
         if trigger:
             _deathtouch_trigger(w, slot, share)
         elif deathtouch:
@@ -138,6 +141,25 @@ def _prevent(w: Work, slot: int, share: Damage, protected: set[int]) -> None:
     protected.add(slot)
     w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1)
     shield_counter_removed(w, name)
+
+
+def _lifelink(w: Work, share: Damage) -> None:
+    """702.15b, 120.3f: damage dealt by a source with lifelink makes the source's controller
+    gain that much life, as part of the damage event (also damage dealt as -1/-1 counters or
+    poison counters). Damage that was prevented was not dealt, so it gains nothing (615.6);
+    the mutant ``lifelink-on-prevented`` counts it anyway."""
+    if Keyword.LIFELINK not in share.keywords:
+        return
+    gainer = share.controller
+    p = w.players[gainer]
+    w.players[gainer] = p._replace(life=p.life + share.hit.amount)
+    w.emit(
+        EventKind.LIFE_CHANGED,
+        "damage.lifelink",
+        w.pname(gainer),
+        amount=share.hit.amount,
+        source=share.source,
+    )
 
 
 def _deathtouch_triggers(w: Work) -> bool:
@@ -179,6 +201,7 @@ def _damage_player(w: Work, share: Damage) -> None:
             amount=-hit.amount,
             source=share.source,
         )
+    _lifelink(w, share)
 
 
 def _damage_trigger(w: Work, slot: int, amount: int, combat: bool) -> None:

@@ -284,7 +284,7 @@ def order_blockers(w: Work, player: int, attacker: str, order: tuple[str, ...]) 
 def _begin_damage_step(w: Work, step: Step) -> None:
     if step is Step.FIRST_STRIKE_DAMAGE:
         strikers = frozenset(
-            i for i, c in enumerate(w.cards) if c.in_combat and has(w, c, Keyword.FIRST_STRIKE)
+            i for i, c in enumerate(w.cards) if c.in_combat and cb.strikes_first(w, c)
         )
         w.combat = w.combat._replace(first_strike_step=True, first_strikers=strikers)
         w.emit(
@@ -293,10 +293,46 @@ def _begin_damage_step(w: Work, step: Step) -> None:
             None,
             first_strikers=",".join(w.name(i) for i in sorted(strikers)),
         )
+    elif w.combat.first_strike_step:
+        _strike_again(w)
     if cb.attackers_needing_choice(w, step):
         w.decision = Decision.ASSIGN_COMBAT_DAMAGE
         return
     _assign_and_deal(w, step, {})
+
+
+def _strike_again(w: Work) -> None:
+    """702.4b-d, 510.4: as the regular step begins, the remaining attackers and blockers that
+    have double strike now deal damage again, whether or not they struck first: they leave
+    ``first_strikers``. One that was removed from combat in the first step (a regenerated
+    double striker) is not among them and deals no regular damage; the narration says so."""
+    again: set[int] = set()
+    gone: list[int] = []
+    for i in sorted(w.combat.first_strikers):
+        card = w.cards[i]
+        if not (card.on_battlefield and has(w, card, Keyword.DOUBLE_STRIKE)):
+            continue
+        if card.in_combat:
+            again.add(i)
+        else:
+            gone.append(i)
+    if gone:
+        w.emit(
+            EventKind.NOTE,
+            "combat.damage.double-strike",
+            None,
+            no_second_strike=",".join(w.name(i) for i in gone),
+            reason="removed from combat",
+        )
+    if not again:
+        return
+    w.combat = w.combat._replace(first_strikers=w.combat.first_strikers - again)
+    w.emit(
+        EventKind.NOTE,
+        "combat.damage.double-strike",
+        None,
+        strike_again=",".join(w.name(i) for i in sorted(again)),
+    )
 
 
 def assign_combat_damage(

@@ -473,6 +473,29 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             keywords=frozenset({_KW.FIRST_STRIKE}),
         ),
         _creature(
+            "Vampire Nighthawk",
+            "{1}{B}{B}",
+            "Creature — Vampire Shaman",
+            2,
+            3,
+            "Flying\nDeathtouch\nLifelink",
+            keywords=frozenset({_KW.DEATHTOUCH, _KW.LIFELINK}),
+            deviations=(
+                _keyword_left_out(
+                    "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+            ),
+        ),
+        _creature(
+            "Boros Swiftblade",
+            "{R}{W}",
+            "Creature — Human Soldier",
+            1,
+            2,
+            "Double strike",
+            keywords=frozenset({_KW.DOUBLE_STRIKE}),
+        ),
+        _creature(
             "Colossal Dreadmaw",
             "{4}{G}{G}",
             "Creature — Dinosaur",

@@ -53,6 +53,8 @@ class Keyword(StrEnum):
     UMBRA_ARMOR = "umbra-armor"
     HASTE = "haste"
     DEFENDER = "defender"
+    DOUBLE_STRIKE = "double-strike"
+    LIFELINK = "lifelink"
 
 
 class Color(StrEnum):
@@ -92,7 +94,8 @@ class Step(StrEnum):
     """Steps of a turn in order (500.1). Main phases are listed as steps for uniformity.
 
     ``FIRST_STRIKE_DAMAGE`` is the extra combat damage step of 510.4; it exists only in a
-    combat where an attacking or blocking creature has first strike as damage begins.
+    combat where an attacking or blocking creature has first strike or double strike as damage
+    begins.
     """
 
     UNTAP = "untap"
@@ -195,6 +198,8 @@ class Mutant(StrEnum):
     SUMMONING_SICKNESS_IGNORED = "summoning-sickness-ignored"
     COMBAT_KEYWORDS_AT_ASSIGNMENT = "combat-keywords-at-assignment"
     SHIELD_COUNTER_PER_SOURCE = "shield-counter-per-source"
+    DOUBLE_STRIKER_STAYS_IN_COMBAT = "double-striker-stays-in-combat"
+    LIFELINK_ON_PREVENTED = "lifelink-on-prevented"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -189,8 +189,10 @@ class Combat(NamedTuple):
     """Combat bookkeeping beyond the per-card attacking/blocking fields.
 
     ``orders``: M10 damage assignment orders (attacker slot, blocker slots in order).
-    ``first_strikers``: the creatures that had first strike when the first-strike damage step
-    began (510.4): they do not deal damage again in the regular step.
+    ``first_strikers``: the creatures that had first strike or double strike when the
+    first-strike damage step began (510.4): they do not deal damage again in the regular step,
+    except those still in combat with double strike as it begins, which leave the set then
+    (702.4b).
     ``first_strike_step``: this combat has a first-strike damage step.
     ``declared``: attackers have been declared this combat (so blockers can be).
     """

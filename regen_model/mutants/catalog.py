@@ -170,6 +170,17 @@ _INFO = (
         "source to be prevented.",
         ("replace.shield-counter",),
     ),
+    MutantInfo(
+        Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT,
+        "A double striker regenerated in the first-strike damage step stays in combat and "
+        "deals its regular damage too.",
+        ("regen.apply.remove-from-combat", "combat.damage.double-strike"),
+    ),
+    MutantInfo(
+        Mutant.LIFELINK_ON_PREVENTED,
+        "Lifelink gains life for damage a shield counter prevented, as if it had been dealt.",
+        ("damage.lifelink", "replace.shield-counter"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

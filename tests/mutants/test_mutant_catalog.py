@@ -39,8 +39,8 @@ def test_docs_describe_every_mutant() -> None:
 
 # Mutants the battery's scopes never tell apart from the correct rules: they need an edition,
 # a board or an action the battery does not have (pre-M10 combat, summoning-sick creatures, an
-# answer between alike shields, several sources damaging a shield counter). Each is caught by
-# the scenario that shows the rule.
+# answer between alike shields, several sources damaging a shield counter, a double striker, a lifelinker).
+# Each is caught by the scenario that shows the rule.
 ONLY_BY_SCENARIO = {
     Mutant.DEATHTOUCH_STATIC_PRE_M10: SCENARIOS / "damage" / "pre-m10-deathtouch-trigger.yaml",
     Mutant.ALIKE_CHOICE_IGNORED: SCENARIOS / "replace" / "choice-between-alike-shields.yaml",
@@ -49,6 +49,10 @@ ONLY_BY_SCENARIO = {
     / "combat"
     / "pre-m10-keywords-at-resolution.yaml",
     Mutant.SHIELD_COUNTER_PER_SOURCE: SCENARIOS / "replace" / "shield-counter-two-blockers.yaml",
+    Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT: SCENARIOS
+    / "combat"
+    / "double-striker-regenerated-fdn.yaml",
+    Mutant.LIFELINK_ON_PREVENTED: SCENARIOS / "replace" / "lifelink-shield-counter.yaml",
 }
 
 

@@ -40,6 +40,8 @@ KEYWORDS: dict[Keyword, tuple[str, str]] = {
     Keyword.UMBRA_ARMOR: ("Umbra armor", "TotemArmor"),
     Keyword.HASTE: ("Haste", "Haste"),
     Keyword.DEFENDER: ("Defender", "Defender"),
+    Keyword.DOUBLE_STRIKE: ("Double strike", "DoubleStrike"),
+    Keyword.LIFELINK: ("Lifelink", "Lifelink"),
 }
 
 _REMINDER: dict[Keyword, str] = {
@@ -55,6 +57,8 @@ _REMINDER: dict[Keyword, str] = {
     ),
     Keyword.HASTE: "Haste",
     Keyword.DEFENDER: "Defender",
+    Keyword.DOUBLE_STRIKE: "Double strike",
+    Keyword.LIFELINK: "Lifelink",
 }
 
 
@@ -267,6 +271,23 @@ MODEL_CARDS: dict[str, PhaseCard] = {
         ),
         _creature(
             "Youthful Knight", "{1}{W}", "Creature — Human Knight", 2, 1, keywords=frozenset({_F})
+        ),
+        _creature(
+            "Vampire Nighthawk",
+            "{1}{B}{B}",
+            "Creature — Vampire Shaman",
+            2,
+            3,
+            keywords=frozenset({_D, Keyword.LIFELINK}),
+            note="flying left out: the model has no flying",
+        ),
+        _creature(
+            "Boros Swiftblade",
+            "{R}{W}",
+            "Creature — Human Soldier",
+            1,
+            2,
+            keywords=frozenset({Keyword.DOUBLE_STRIKE}),
         ),
         _creature(
             "Colossal Dreadmaw", "{4}{G}{G}", "Creature — Dinosaur", 6, 6, keywords=frozenset({_T})

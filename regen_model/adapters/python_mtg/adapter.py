@@ -84,6 +84,9 @@ LACKS = frozenset(
         "spell:Act of Treason",
         "spell:Debt of Loyalty",
         "keyword-removal",  # no effect takes a keyword away
+        # 702.4: its combat damage step neither splits for first strike nor deals a double
+        # striker's damage twice (its bridge_to_engine.py says so), so double strike is inert.
+        "keyword:double-strike",
     }
 )
 
