@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from regen_model.cli.options import COUNT, WORKERS
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.agreement import Status
 from regen_model.encoding.bounded import (
     PRESETS,
@@ -95,6 +96,7 @@ def register(app: typer.Typer) -> None:
                 help="Measure the branches of both views the checks exercise.",
             ),
         ] = True,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Check that the engine and the Z3 relation agree at every reachable state."""
         err = Console(stderr=True)
@@ -137,7 +139,7 @@ def register(app: typer.Typer) -> None:
         if json_output:
             sys.stdout.write(json.dumps(document(report, verdict, problems), indent=2) + "\n")
         else:
-            print_report(Console(highlight=False), report, verdict, problems)
+            print_report(output_console(table_format), report, verdict, problems)
         raise typer.Exit(EXIT_CODES[verdict])
 
 

@@ -41,6 +41,7 @@ from regen_model.cli.options import (
     WORKERS,
 )
 from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.conform.adapter import (
     UnknownEngine,
     engine_factory,
@@ -115,6 +116,7 @@ def check_trace_command(
         Path | None,
         typer.Option("--html", help="Write the report as a self-contained HTML page."),
     ] = None,
+    table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
 ) -> None:
     """Check that some run of the specification explains a trace (exit 0 passed, 1 failed,
     4 unknown, 5 vacuous, 2 bad file)."""
@@ -149,7 +151,7 @@ def check_trace_command(
         doc = enveloped("check-trace", report.verdict, code, report.to_json())
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
-        render_trace_report(report, Console(highlight=False))
+        render_trace_report(report, output_console(table_format))
     raise typer.Exit(EXIT_CODES[report.verdict])
 
 
@@ -247,6 +249,7 @@ def crosscheck_command(
         Path | None,
         typer.Option("--html", help="Write the report as a self-contained HTML page."),
     ] = None,
+    table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
 ) -> None:
     """Run scenarios on the reference engine and on ENGINE, compare every step, shrink each
     divergence, one finding per root cause (exit 0 agree, 6 diverge, 7 engine failed,
@@ -257,7 +260,7 @@ def crosscheck_command(
     from regen_model.conform.report import render_crosscheck
     from regen_model.html.pages import crosscheck_page
 
-    out_console = Console(highlight=False, stderr=json_output)
+    out_console = output_console(table_format, stderr=json_output)
     err = Console(stderr=True, highlight=False)
     spec = engine
     if isolate and not engine.startswith("jsonl:"):

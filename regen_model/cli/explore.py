@@ -21,6 +21,7 @@ from rich.text import Text
 
 from regen_model.cli.options import DEPTH, STATES, Bounds, scope_bounds
 from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.scope import SCOPE_LIMITS, Scope
 from regen_model.explore import (
     EXPLORE_SCOPE,
@@ -151,6 +152,7 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--html", help="Write the result as a self-contained HTML page."),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Explore every state reachable within a bounded scope; check every invariant."""
         err = Console(stderr=True)
@@ -187,7 +189,16 @@ def register(app: typer.Typer) -> None:
         except (InputError, StartError, InvariantError) as e:
             err.print(f"explore: {e}", style="bold red", highlight=False, markup=False)
             raise typer.Exit(EXIT_INPUT_ERROR) from None
-        raise typer.Exit(run(config, monitor, json_output=json_output, itf=itf, html=html))
+        raise typer.Exit(
+            run(
+                config,
+                monitor,
+                json_output=json_output,
+                itf=itf,
+                html=html,
+                table_format=table_format,
+            )
+        )
 
 
 def _config(
@@ -246,9 +257,10 @@ def run(
     json_output: bool = False,
     itf: Path | None = None,
     html: Path | None = None,
+    table_format: TableFormat = TableFormat.RICH,
 ) -> int:
     """Explore, print the result, and return the exit code."""
-    out = Console(highlight=False)
+    out = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     if not json_output:
         out.print(Text(f"explore: {config.describe()}", style="bold"))

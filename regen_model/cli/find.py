@@ -29,6 +29,7 @@ from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.checks.traces import compact, rows, to_itf
 from regen_model.cli.options import DEPTH, RLIMIT
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.conform.jsonout import dumps
 from regen_model.invariants.query import EXAMPLES, QueryError, example, parse
 from regen_model.jsondoc import envelope
@@ -84,11 +85,21 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--html", help="Write the run as a self-contained HTML page."),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Find the shortest run to what QUERY describes (0 found, 1 none, 7 disagreement)."""
         raise typer.Exit(
             run_find(
-                query, example_name, list_examples, depth, scope, out, rlimit, json_output, html
+                query,
+                example_name,
+                list_examples,
+                depth,
+                scope,
+                out,
+                rlimit,
+                json_output,
+                html,
+                table_format,
             )
         )
 
@@ -103,8 +114,9 @@ def run_find(
     rlimit: int,
     json_output: bool,
     html: Path | None = None,
+    table_format: TableFormat = TableFormat.RICH,
 ) -> int:
-    console = Console(highlight=False)
+    console = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     if list_examples and json_output:
         listing = [{"name": ex.name, "says": ex.says, "query": ex.query} for ex in EXAMPLES]

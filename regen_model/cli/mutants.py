@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from regen_model.cli.options import WORKERS
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.invariants import InvariantError
 from regen_model.jsondoc import envelope, enveloped
 from regen_model.model.enums import Mutant
@@ -67,11 +68,10 @@ def register(app: typer.Typer) -> None:
         json_output: Annotated[
             bool, typer.Option("--json", help="Print one JSON document.")
         ] = False,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Print the mutant x invariant matrix; fail if a mutant or an invariant survives."""
-        # The matrix is about 150 columns wide: when not printing to a terminal (a file, a
-        # pipe, CI logs) do not squeeze it into the default 80.
-        out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+        out = output_console(table_format)
         if list_only and json_output:
             listing = [
                 {

@@ -41,6 +41,7 @@ from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.cli.options import DEPTH, RLIMIT, SEED, K
 from regen_model.cli.reporting import incomplete_line
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.scope import Scope
 from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.interrupts import signal_name
@@ -119,6 +120,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Prove the invariant catalog (exit code of the worst verdict; rows where a method does
         not apply show n/a and do not count)."""
@@ -137,6 +139,7 @@ def register(app: typer.Typer) -> None:
                 json_output,
                 obligations,
                 verbose,
+                table_format,
             )
         )
 
@@ -177,6 +180,7 @@ def run_prove(
     json_output: bool,
     obligations: bool = False,
     verbose: bool = False,
+    table_format: TableFormat = TableFormat.RICH,
 ) -> int:
     err = Console(stderr=True, highlight=False)
     try:
@@ -206,7 +210,7 @@ def run_prove(
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         about = {inv.id: inv.clauses for inv in chosen}
-        out = Console(highlight=False)
+        out = output_console(table_format)
         if obligations:
             out.print(obligation_table(results, scope, about, verbose))
         else:

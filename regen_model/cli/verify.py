@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.interrupts import signal_name
 from regen_model.invariants.spec import InvariantError
@@ -61,11 +62,18 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
         options = VerifyOptions(tuple(invariants_from or ()))
         raise typer.Exit(
-            verify_sections(section or [], json_output=json_output, html=html, options=options)
+            verify_sections(
+                section or [],
+                json_output=json_output,
+                html=html,
+                options=options,
+                table_format=table_format,
+            )
         )
 
 
@@ -75,6 +83,7 @@ def verify_sections(
     json_output: bool = False,
     html: Path | None = None,
     options: VerifyOptions | None = None,
+    table_format: TableFormat = TableFormat.RICH,
 ) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
@@ -85,7 +94,7 @@ def verify_sections(
         )
         return EXIT_INPUT_ERROR
     chosen = [s for s in SECTIONS if not selected or s.name in selected]
-    out = Console(highlight=False)
+    out = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     results: list[tuple[Section, list[Row], float]] = []
     interrupted = ""
