@@ -16,10 +16,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from regen_model.cli.options import DEPTH, STATES, Bounds, scope_bounds
+from regen_model.cli.progress import Progress, quiet_option
 from regen_model.cli.reporting import incomplete_line, write_page
 from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.scope import SCOPE_LIMITS, Scope
@@ -153,6 +153,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--html", help="Write the result as a self-contained HTML page."),
         ] = None,
         table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Explore every state reachable within a bounded scope; check every invariant."""
         err = Console(stderr=True)
@@ -197,6 +198,7 @@ def register(app: typer.Typer) -> None:
                 itf=itf,
                 html=html,
                 table_format=table_format,
+                quiet=quiet,
             )
         )
 
@@ -258,6 +260,7 @@ def run(
     itf: Path | None = None,
     html: Path | None = None,
     table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     """Explore, print the result, and return the exit code."""
     out = output_console(table_format)
@@ -265,23 +268,12 @@ def run(
     if not json_output:
         out.print(Text(f"explore: {config.describe()}", style="bold"))
         out.print(f"checking {len(monitor.invariants)} invariant(s) on every state and step")
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=json_output or not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("exploring", total=config.depth, info="")
+    with Progress("explore", "exploring", total=config.depth, unit="levels", quiet=quiet) as bar:
 
         def hook(p: bfs.Progress) -> None:
-            progress.update(
-                task,
-                completed=max(0, p.depth - 1),
-                description=f"depth {p.depth}/{config.depth}",
-                info=f"{p.states:,} states, {p.transitions:,} steps",
+            bar.update(
+                f"depth {p.depth}: {p.states:,} states, {p.transitions:,} steps",
+                done=max(0, p.depth - 1),
             )
 
         result = explore(config, monitor, on_progress=hook)

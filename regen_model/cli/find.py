@@ -29,6 +29,7 @@ from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.checks.traces import compact, rows, to_itf
 from regen_model.cli.options import DEPTH, RLIMIT
+from regen_model.cli.progress import Progress, quiet_option
 from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.conform.jsonout import dumps
 from regen_model.invariants.query import EXAMPLES, QueryError, example, parse
@@ -86,6 +87,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--html", help="Write the run as a self-contained HTML page."),
         ] = None,
         table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Find the shortest run to what QUERY describes (0 found, 1 none, 7 disagreement)."""
         raise typer.Exit(
@@ -100,6 +102,7 @@ def register(app: typer.Typer) -> None:
                 json_output,
                 html,
                 table_format,
+                quiet,
             )
         )
 
@@ -115,6 +118,7 @@ def run_find(
     json_output: bool,
     html: Path | None = None,
     table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     console = output_console(table_format)
     err = Console(stderr=True, highlight=False)
@@ -144,7 +148,9 @@ def run_find(
         return EXIT_INPUT_ERROR
     max_depth = 6 if depth is None else depth
     try:
-        result = find(regen_system(scope), query, max_depth, Budget(rlimit=rlimit))
+        searching = f"searching runs of up to {max_depth} steps"
+        with Progress("find", searching, quiet=quiet):
+            result = find(regen_system(scope), query, max_depth, Budget(rlimit=rlimit))
     except ReplayDisagreement as problem:
         err.print(f"internal error: {problem}", style="bold red")
         if json_output:

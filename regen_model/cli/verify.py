@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.progress import Progress, quiet_option
 from regen_model.cli.reporting import incomplete_line, write_page
 from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.interrupts import exit_code as interrupt_exit_code
@@ -63,6 +64,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
         options = VerifyOptions(tuple(invariants_from or ()))
@@ -73,6 +75,7 @@ def register(app: typer.Typer) -> None:
                 html=html,
                 options=options,
                 table_format=table_format,
+                quiet=quiet,
             )
         )
 
@@ -84,6 +87,7 @@ def verify_sections(
     html: Path | None = None,
     options: VerifyOptions | None = None,
     table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
@@ -98,10 +102,13 @@ def verify_sections(
     err = Console(stderr=True, highlight=False)
     results: list[tuple[Section, list[Row], float]] = []
     interrupted = ""
+    progress = Progress("verify", total=len(chosen), unit="sections", quiet=quiet)
     for section in chosen:
         started = time.perf_counter()
         try:
-            rows = section.load()(options or VerifyOptions())
+            progress.update(section.name, done=len(results))
+            with progress:  # on stderr; each section's table is printed when it ends
+                rows = section.load()(options or VerifyOptions())
         except InvariantError as problem:  # a user's invariant file: bad input, not a verdict
             err.print(Text(f"verify: {problem}", style="bold red"), soft_wrap=True)
             return EXIT_INPUT_ERROR

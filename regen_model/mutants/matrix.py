@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
@@ -182,6 +182,12 @@ def _keep_shortest(best: dict[str, Kill], kill: Kill) -> None:
         best[kill.invariant] = kill
 
 
+def _told(row: RulesResult, on_row: Callable[[RulesResult], None] | None) -> RulesResult:
+    if on_row is not None:
+        on_row(row)
+    return row
+
+
 def compute_matrix(
     mutants: Sequence[Mutant] | None = None,
     *,
@@ -190,8 +196,10 @@ def compute_matrix(
     battery: Sequence[BatteryScope] = BATTERY,
     jobs: int = 2,
     proof: ProofRoute | None = None,
+    on_row: Callable[[RulesResult], None] | None = None,
 ) -> Matrix:
-    """The matrix for ``mutants`` (all by default); ``jobs`` worker processes run the rows."""
+    """The matrix for ``mutants`` (all by default); ``jobs`` worker processes run the rows.
+    ``on_row`` is told each row (the baseline first, then each mutant) as it is known."""
     started = time.perf_counter()
     chosen = list(Mutant) if mutants is None else list(mutants)
     roots = roots_key(default_roots() if scenario_roots is None else scenario_roots)
@@ -204,9 +212,9 @@ def compute_matrix(
     suite = load_suite(roots)  # loaded once, before the workers fork, so they share it
     if jobs > 1 and len(all_jobs) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(run_rules, all_jobs))
+            results = [_told(r, on_row) for r in pool.map(run_rules, all_jobs)]
     else:
-        results = [run_rules(job) for job in all_jobs]
+        results = [_told(run_rules(job), on_row) for job in all_jobs]
     routes = [Route.EXPLORE.value, "scenario"]
     if proof is not None:
         routes.insert(1, f"{Route.PROOF.value}:{proof.name}")
