@@ -97,7 +97,7 @@ def check_trace_command(
         typer.Option(
             "--map",
             help="A mapping file (YAML/JSON) for a trace in another vocabulary, e.g. Quint's "
-            "(docs/itf.md).",
+            "(`regen-model docs itf`).",
             show_default=False,
         ),
     ] = None,

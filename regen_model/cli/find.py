@@ -44,7 +44,8 @@ def register(app: typer.Typer) -> None:
     @app.command("find")
     def find_command(
         query: Annotated[
-            str | None, typer.Argument(help="The query (see docs/queries.md).", show_default=False)
+            str | None,
+            typer.Argument(help="The query (see `regen-model docs queries`).", show_default=False),
         ] = None,
         example_name: Annotated[
             str | None,
