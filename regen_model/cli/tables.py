@@ -24,6 +24,7 @@ tables.
 
 from __future__ import annotations
 
+import io
 from enum import StrEnum
 from typing import Any
 
@@ -247,9 +248,10 @@ def _cell_text(console: Console, cell: RenderableType) -> str:
         text = console.render_str(cell).plain
     elif isinstance(cell, Text):
         text = cell.plain
-    else:
-        with console.capture() as captured:
-            console.print(cell, crop=False, soft_wrap=True)
-        text = captured.get()
+    else:  # another renderable: its text, drawn on a scratch console
+        width = max(1, _measure(console, cell).maximum)
+        scratch = Console(file=io.StringIO(), width=width, color_system=None)
+        scratch.print(cell, crop=False, soft_wrap=True)
+        text = scratch.file.getvalue()  # type: ignore[attr-defined]
     lines = [" ".join(line.split()) for line in text.splitlines()]
     return "; ".join(line for line in lines if line)
