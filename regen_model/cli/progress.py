@@ -8,7 +8,7 @@
 * stderr is not a terminal (CI logs, ``2> log``): one plain line every few seconds,
   ``verify: proofs, 2/5 sections done (31 s)``, from a timer thread, so a single long solver
   call still shows the run is alive (``REGEN_MODEL_HEARTBEAT`` sets the seconds between lines,
-  default 5);
+  default 5; 0 turns the heartbeat off, the finished rows still show);
 * ``-q/--quiet`` (``quiet_option``): nothing.
 
 ``note`` streams a finished row (a proof, a mutant, a search) as it is known: printed above
@@ -43,12 +43,13 @@ def quiet_option() -> Any:
 
 
 def heartbeat_seconds() -> float:
-    """Seconds between heartbeat lines (``REGEN_MODEL_HEARTBEAT``; a bad value: the default)."""
+    """Seconds between heartbeat lines (``REGEN_MODEL_HEARTBEAT``; 0: none; a bad value: the
+    default)."""
     try:
         seconds = float(os.environ.get(HEARTBEAT_ENV, DEFAULT_HEARTBEAT))
     except ValueError:
         return DEFAULT_HEARTBEAT
-    return seconds if seconds > 0 else DEFAULT_HEARTBEAT
+    return seconds if seconds >= 0 else DEFAULT_HEARTBEAT
 
 
 class Progress:
@@ -101,7 +102,7 @@ class Progress:
             )
             self._bar.start()
             self._task = self._bar.add_task(self._describe(bar=True), total=self.total)
-        else:
+        elif heartbeat_seconds() > 0:
             self._thread = threading.Thread(
                 target=self._beat, args=(heartbeat_seconds(),), daemon=True
             )
