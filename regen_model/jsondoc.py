@@ -6,7 +6,9 @@ raises it), ``verdict`` (``verdicts.Verdict``'s value, or null where a command h
 e.g. a listing), ``exit_code`` (what the process exits with), ``incomplete`` and
 ``interrupted_by`` (a run stopped by SIGINT or SIGTERM: what follows is what was computed
 so far; ``regen_model.interrupts``). Each format has a JSON Schema shipped in
-``regen_model/schemas/`` (``schema_path``), checked by ``tests/test_json_schemas.py``.
+``regen_model/schemas/`` (``schema``) describing the whole document, written from
+``regen_model/schemas/define.py`` and checked against real output by
+``tests/test_json_schemas.py``.
 """
 
 from __future__ import annotations

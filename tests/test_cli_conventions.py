@@ -51,6 +51,15 @@ def test_help_shows_no_python_types(
         command = "export-vectors"
     assert main([command, "--help"]) == 0
     text = capsys.readouterr().out
-    for python_type in ("list[", "int range", "<str>", "<path>", "<int>", "<float", "Path]"):
+    for python_type in (
+        "list[",
+        "int range",
+        "<str>",
+        "<path>",
+        "<int>",
+        "<float",
+        "Path]",
+        "<bool>",
+    ):
         assert python_type not in text, (command, python_type)
     assert "shield-not-consumed|" not in text  # no enum dump

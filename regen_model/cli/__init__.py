@@ -22,6 +22,7 @@ from typing import Annotated
 
 import typer
 
+from regen_model.cli.docs import point_to_pages
 from regen_model.cli.errors import internal_error, usage_error
 from regen_model.cli.options import name_metavars
 from regen_model.interrupts import exit_code as interrupt_exit_code
@@ -45,6 +46,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "prove",
     "find",
     "agree",
+    "docs",
 )
 
 
@@ -59,8 +61,8 @@ def _version(show: bool) -> None:
 
 
 @app.callback(
-    epilog="Each command's --help says more; the documentation is in docs/ of the "
-    "source distribution and the repository."
+    epilog="Each command's --help says more. The documentation is installed with the "
+    "package: 'regen-model docs' lists its pages, 'regen-model docs PAGE' prints one."
 )
 def _root(
     show_version: Annotated[
@@ -94,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with handling_signals():
             group = typer.main.get_command(app)
             name_metavars(group)
+            point_to_pages(group)
             code = group.main(args=args, prog_name="regen-model", standalone_mode=False)
     except typer.TyperException as exc:  # a usage error: one line naming the option, exit 2
         return usage_error(exc)

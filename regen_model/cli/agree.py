@@ -31,6 +31,8 @@ from rich.table import Table
 from rich.text import Text
 
 from regen_model.cli.options import COUNT, WORKERS
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.agreement import Status
 from regen_model.encoding.bounded import (
     PRESETS,
@@ -95,6 +97,8 @@ def register(app: typer.Typer) -> None:
                 help="Measure the branches of both views the checks exercise.",
             ),
         ] = True,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Check that the engine and the Z3 relation agree at every reachable state."""
         err = Console(stderr=True)
@@ -121,14 +125,21 @@ def register(app: typer.Typer) -> None:
         mutated = Rules(frozenset(mutant or ()))
         rules = CORRECT if view == "relation" else mutated
         relation_rules = CORRECT if view == "engine" else mutated
-        report = bounded_agreement(
-            config, rules, relation_rules=relation_rules, workers=workers, measure=measure
-        )
-        problems: list[str] = []
-        if z3_sample:
-            from regen_model.encoding.sampling import z3_sample_check
+        with Progress("agree", f"searches of {scope}", unit="searches", quiet=quiet) as bar:
+            report = bounded_agreement(
+                config,
+                rules,
+                relation_rules=relation_rules,
+                workers=workers,
+                measure=measure,
+                on_progress=lambda done, total: bar.update(done=done, total=total),
+            )
+            problems: list[str] = []
+            if z3_sample:
+                from regen_model.encoding.sampling import z3_sample_check
 
-            problems = z3_sample_check(config, relation_rules, z3_sample)
+                bar.update("comparing with Z3's terms")
+                problems = z3_sample_check(config, relation_rules, z3_sample)
         verdicts = [report.verdict, Verdict.FAILED if problems else Verdict.PROVED]
         cov = report.coverage
         if cov is not None and not report.mutated:  # a mutant's own branches are not the rules'
@@ -137,7 +148,7 @@ def register(app: typer.Typer) -> None:
         if json_output:
             sys.stdout.write(json.dumps(document(report, verdict, problems), indent=2) + "\n")
         else:
-            print_report(Console(highlight=False), report, verdict, problems)
+            print_report(output_console(table_format), report, verdict, problems)
         raise typer.Exit(EXIT_CODES[verdict])
 
 

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from regen_model.cli.options import (
     BUDGET_SECONDS,
@@ -40,7 +39,9 @@ from regen_model.cli.options import (
     TIMEOUT,
     WORKERS,
 )
+from regen_model.cli.progress import Progress, quiet_option
 from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.conform.adapter import (
     UnknownEngine,
     engine_factory,
@@ -61,17 +62,6 @@ def register(app: typer.Typer) -> None:
     app.command("check-trace")(check_trace_command)
     app.command("crosscheck")(crosscheck_command)
     app.command("export-vectors")(export_vectors_command)
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
 
 
 # --- check-trace -------------------------------------------------------------------------------
@@ -107,7 +97,7 @@ def check_trace_command(
         typer.Option(
             "--map",
             help="A mapping file (YAML/JSON) for a trace in another vocabulary, e.g. Quint's "
-            "(docs/itf.md).",
+            "(`regen-model docs itf`).",
             show_default=False,
         ),
     ] = None,
@@ -115,6 +105,7 @@ def check_trace_command(
         Path | None,
         typer.Option("--html", help="Write the report as a self-contained HTML page."),
     ] = None,
+    table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
 ) -> None:
     """Check that some run of the specification explains a trace (exit 0 passed, 1 failed,
     4 unknown, 5 vacuous, 2 bad file)."""
@@ -149,7 +140,7 @@ def check_trace_command(
         doc = enveloped("check-trace", report.verdict, code, report.to_json())
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
-        render_trace_report(report, Console(highlight=False))
+        render_trace_report(report, output_console(table_format))
     raise typer.Exit(EXIT_CODES[report.verdict])
 
 
@@ -247,6 +238,8 @@ def crosscheck_command(
         Path | None,
         typer.Option("--html", help="Write the report as a self-contained HTML page."),
     ] = None,
+    table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+    quiet: Annotated[bool, quiet_option()] = False,
 ) -> None:
     """Run scenarios on the reference engine and on ENGINE, compare every step, shrink each
     divergence, one finding per root cause (exit 0 agree, 6 diverge, 7 engine failed,
@@ -257,7 +250,7 @@ def crosscheck_command(
     from regen_model.conform.report import render_crosscheck
     from regen_model.html.pages import crosscheck_page
 
-    out_console = Console(highlight=False, stderr=json_output)
+    out_console = output_console(table_format, stderr=json_output)
     err = Console(stderr=True, highlight=False)
     spec = engine
     if isolate and not engine.startswith("jsonl:"):
@@ -295,19 +288,15 @@ def crosscheck_command(
         max_steps=max_steps,
         candidates=candidates,
     )
-    with _progress(out_console) as progress:
-        run_task = progress.add_task("running scenarios", total=None)
-        tally = {"done": 0, "diverged": 0}
+    with Progress("crosscheck", "running scenarios", unit="cases", quiet=quiet) as progress:
+        diverged = 0
 
         def advance(result: CaseResult) -> None:
-            tally["done"] += 1
+            nonlocal diverged
             if result.outcome in (Outcome.DIVERGED, Outcome.ENGINE_ERROR):
-                tally["diverged"] += 1
-            progress.update(
-                run_task,
-                advance=1,
-                description=f"{source.now}: {tally['done']} run ({tally['diverged']} diverged)",
-            )
+                diverged += 1
+                progress.note(f"{result.case.name}: {result.outcome.value}")
+            progress.update(f"{source.now} ({diverged} diverged)", advance=1)
 
         source.lacks_from(factory)
         report = crosscheck(
@@ -491,6 +480,7 @@ def export_vectors_command(
             "the files that export wrote.",
         ),
     ] = False,
+    quiet: Annotated[bool, quiet_option()] = False,
 ) -> None:
     """Write conformance vectors (JSON cases with expected observations) for every clause
     into a new or empty folder (exit 0 every clause covered, 1 some clause not, 2 the folder
@@ -500,8 +490,7 @@ def export_vectors_command(
     console = Console(highlight=False, stderr=json_output)
     err = Console(stderr=True, highlight=False)
     try:
-        with _progress(console) as progress:
-            progress.add_task("searching clause witnesses and writing vectors", total=None)
+        with Progress("export-vectors", "searching clause witnesses", quiet=quiet):
             result = export(directory, seed, include_scenarios=scenarios, force=force)
     except (ExportRefused, OSError) as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)

@@ -16,11 +16,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from regen_model.cli.options import DEPTH, STATES, Bounds, scope_bounds
+from regen_model.cli.progress import Progress, quiet_option
 from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.scope import SCOPE_LIMITS, Scope
 from regen_model.explore import (
     EXPLORE_SCOPE,
@@ -157,6 +158,8 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--html", help="Write the result as a self-contained HTML page."),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Explore every state reachable within a bounded scope; check every invariant."""
         err = Console(stderr=True)
@@ -193,7 +196,17 @@ def register(app: typer.Typer) -> None:
         except (InputError, StartError, InvariantError) as e:
             err.print(f"explore: {e}", style="bold red", highlight=False, markup=False)
             raise typer.Exit(EXIT_INPUT_ERROR) from None
-        raise typer.Exit(run(config, monitor, json_output=json_output, itf=itf, html=html))
+        raise typer.Exit(
+            run(
+                config,
+                monitor,
+                json_output=json_output,
+                itf=itf,
+                html=html,
+                table_format=table_format,
+                quiet=quiet,
+            )
+        )
 
 
 def _config(
@@ -255,30 +268,21 @@ def run(
     json_output: bool = False,
     itf: Path | None = None,
     html: Path | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     """Explore, print the result, and return the exit code."""
-    out = Console(highlight=False)
+    out = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     if not json_output:
         out.print(Text(f"explore: {config.describe()}", style="bold"))
         out.print(f"checking {len(monitor.invariants)} invariant(s) on every state and step")
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=json_output or not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("exploring", total=config.depth, info="")
+    with Progress("explore", "exploring", total=config.depth, unit="levels", quiet=quiet) as bar:
 
         def hook(p: bfs.Progress) -> None:
-            progress.update(
-                task,
-                completed=max(0, p.depth - 1),
-                description=f"depth {p.depth}/{config.depth}",
-                info=f"{p.states:,} states, {p.transitions:,} steps",
+            bar.update(
+                f"depth {p.depth}: {p.states:,} states, {p.transitions:,} steps",
+                done=max(0, p.depth - 1),
             )
 
         result = explore(config, monitor, on_progress=hook)

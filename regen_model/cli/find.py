@@ -29,6 +29,8 @@ from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.checks.traces import compact, rows, to_itf
 from regen_model.cli.options import DEPTH, RLIMIT
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.conform.jsonout import dumps
 from regen_model.invariants.query import EXAMPLES, QueryError, example, parse
 from regen_model.jsondoc import envelope
@@ -42,7 +44,8 @@ def register(app: typer.Typer) -> None:
     @app.command("find")
     def find_command(
         query: Annotated[
-            str | None, typer.Argument(help="The query (see docs/queries.md).", show_default=False)
+            str | None,
+            typer.Argument(help="The query (see `regen-model docs queries`).", show_default=False),
         ] = None,
         example_name: Annotated[
             str | None,
@@ -84,11 +87,23 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--html", help="Write the run as a self-contained HTML page."),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Find the shortest run to what QUERY describes (0 found, 1 none, 7 disagreement)."""
         raise typer.Exit(
             run_find(
-                query, example_name, list_examples, depth, scope, out, rlimit, json_output, html
+                query,
+                example_name,
+                list_examples,
+                depth,
+                scope,
+                out,
+                rlimit,
+                json_output,
+                html,
+                table_format,
+                quiet,
             )
         )
 
@@ -103,8 +118,10 @@ def run_find(
     rlimit: int,
     json_output: bool,
     html: Path | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
-    console = Console(highlight=False)
+    console = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     if list_examples and json_output:
         listing = [{"name": ex.name, "says": ex.says, "query": ex.query} for ex in EXAMPLES]
@@ -132,7 +149,9 @@ def run_find(
         return EXIT_INPUT_ERROR
     max_depth = 6 if depth is None else depth
     try:
-        result = find(regen_system(scope), query, max_depth, Budget(rlimit=rlimit))
+        searching = f"searching runs of up to {max_depth} steps"
+        with Progress("find", searching, quiet=quiet):
+            result = find(regen_system(scope), query, max_depth, Budget(rlimit=rlimit))
     except ReplayDisagreement as problem:
         err.print(f"internal error: {problem}", style="bold red")
         if json_output:

@@ -76,6 +76,11 @@ def name_metavars(command: Any) -> None:
 
     for sub in getattr(command, "commands", {}).values():
         name_metavars(sub)
+    import typer
+
+    help_option = command.get_help_option(typer.Context(command))
+    if help_option is not None:  # a flag, like the others: no ``<bool>``
+        help_option.metavar = ""
     for param in getattr(command, "params", ()):
         if getattr(param, "param_type_name", "") == "argument":
             # An argument's name is its metavar already; typer would add its Python type.

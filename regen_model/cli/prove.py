@@ -17,7 +17,6 @@ from typing import Annotated, Any
 import typer
 import z3
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -41,7 +40,9 @@ from regen_model.checks.runner import (
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.cli.options import DEPTH, RLIMIT, SEED, WORKERS, K
+from regen_model.cli.progress import Progress, quiet_option
 from regen_model.cli.reporting import incomplete_line
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.scope import Scope
 from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.interrupts import signal_name
@@ -131,6 +132,8 @@ def register(app: typer.Typer) -> None:
                 metavar="N",
             ),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Prove the invariant catalog (exit code of the worst verdict; rows where a method does
         not apply show n/a and do not count)."""
@@ -150,6 +153,8 @@ def register(app: typer.Typer) -> None:
                 obligations,
                 verbose,
                 jobs,
+                table_format,
+                quiet,
             )
         )
 
@@ -191,6 +196,8 @@ def run_prove(
     obligations: bool = False,
     verbose: bool = False,
     jobs: int | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     err = Console(stderr=True, highlight=False)
     try:
@@ -213,7 +220,7 @@ def run_prove(
     results: list[Result] = []
     interrupted = ""
     try:
-        _run(chosen, catalog, options, json_output, into=results)
+        _run(chosen, catalog, options, quiet, into=results)
     except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the results already known
         interrupted = signal_name(stop)
     rows = ordered(summarize(results), chosen, options.methods)
@@ -227,7 +234,7 @@ def run_prove(
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         about = {inv.id: inv.clauses for inv in chosen}
-        out = Console(highlight=False)
+        out = output_console(table_format)
         if obligations:
             out.print(obligation_table(results, scope, about, verbose))
         else:
@@ -273,26 +280,31 @@ def _run(
     *,
     into: list[Result],
 ) -> None:
-    """Prove, appending each result to ``into`` as it is known (a stopped run keeps them)."""
+    """Prove, appending each result to ``into`` as it is known (a stopped run keeps them),
+    with progress on stderr and a line per finished unit (an invariant and method, or a
+    method on them all) saying its verdicts."""
     system = partial(regen_system, options.scope)  # picklable: the workers build it too
 
-    if quiet:
-        into.extend(iter_prove(chosen, options, system, support=catalog))
-        return
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("proving", total=units(chosen, options))
+    total = units(chosen, options)
+    with Progress("prove", "proving", total=total, unit="proofs", quiet=quiet) as progress:
+        reported = 0
 
         def tick(what: str, n: int) -> None:
-            bar.update(task, description=what, advance=n)
+            nonlocal reported
+            progress.update(what, advance=n)
+            if n:
+                progress.note(f"{what}: {_verdict_counts(into[reported:])}")
+                reported = len(into)
 
         into.extend(iter_prove(chosen, options, system, support=catalog, progress=tick))
+
+
+def _verdict_counts(results: list[Result]) -> str:
+    counts: dict[str, int] = {}
+    for r in results:
+        name = r.verdict.value if r.verdict is not Verdict.SKIPPED else NOT_APPLICABLE
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to prove"
 
 
 def _verdict_text(verdict: Verdict, superseded: bool = False) -> Text:

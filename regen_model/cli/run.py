@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from regen_model.cli.errors import internal_error
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.jsondoc import enveloped
 from regen_model.scenario import ScenarioError, ScenarioResult, load_scenario, run_scenario
 from regen_model.scenario.load import scenario_files
@@ -41,15 +42,24 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--quiet", "-q", help="Only a verdict line per file and any failures."),
         ] = False,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Run scenario files and check their expectations (exit 0 passed, 1 failed, 2 bad
         input)."""
-        raise typer.Exit(run_files(files, json_output=json_output, quiet=quiet))
+        raise typer.Exit(
+            run_files(files, json_output=json_output, quiet=quiet, table_format=table_format)
+        )
 
 
-def run_files(files: list[Path], *, json_output: bool = False, quiet: bool = False) -> int:
+def run_files(
+    files: list[Path],
+    *,
+    json_output: bool = False,
+    quiet: bool = False,
+    table_format: TableFormat = TableFormat.RICH,
+) -> int:
     """Run every file; print as asked; return the exit code."""
-    out = Console(highlight=False)
+    out = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     results: list[ScenarioResult] = []
     errors: list[ScenarioError] = [

@@ -19,7 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from regen_model.cli.options import WORKERS
+from regen_model.cli.progress import Progress, quiet_option
 from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.interrupts import signal_name
 from regen_model.invariants.loading import load, user_paths
@@ -81,12 +83,20 @@ def register(app: typer.Typer) -> None:
                 metavar="N",
             ),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
         options = VerifyOptions(tuple(invariants_from or ()))
         raise typer.Exit(
             verify_sections(
-                section or [], json_output=json_output, html=html, options=options, jobs=jobs
+                section or [],
+                json_output=json_output,
+                html=html,
+                options=options,
+                jobs=jobs,
+                table_format=table_format,
+                quiet=quiet,
             )
         )
 
@@ -98,6 +108,8 @@ def verify_sections(
     html: Path | None = None,
     options: VerifyOptions | None = None,
     jobs: int | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
@@ -108,19 +120,24 @@ def verify_sections(
         )
         return EXIT_INPUT_ERROR
     chosen = [s for s in SECTIONS if not selected or s.name in selected]
-    out = Console(highlight=False)
+    out = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     results: list[tuple[Section, list[Row], float]] = []
     interrupted = ""
     options = options or VerifyOptions()
+    progress = Progress("verify", total=len(chosen), unit="sections", quiet=quiet)
     started = time.perf_counter()
+    finished = run_sections(chosen, default_jobs() if jobs is None else jobs, options)
     try:
         if options.invariant_files:
             # a bad file is reported now, not once the sections in other workers have run
             load(user_paths(options.invariant_files))
-        for section, rows, seconds in run_sections(
-            chosen, default_jobs() if jobs is None else jobs, options
-        ):
+        while len(results) < len(chosen):
+            # on stderr while the next section in order is awaited; its table is printed
+            # when it ends, outside the progress display
+            progress.update(chosen[len(results)].name, done=len(results))
+            with progress:
+                section, rows, seconds = next(finished)
             results.append((section, rows, seconds))
             if not json_output:
                 out.print(_table(section, rows))
@@ -129,6 +146,8 @@ def verify_sections(
         return EXIT_INPUT_ERROR
     except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the sections done
         interrupted = signal_name(stop)
+    finally:
+        finished.close()  # the sections not started are cancelled, the workers shut down
     wall = time.perf_counter() - started
     verdicts = [r.verdict for _, rows, _ in results for r in rows]
     code = interrupt_exit_code(interrupted) if interrupted else exit_code(verdicts)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,7 +119,7 @@ def _timed(section: Section, options: VerifyOptions) -> tuple[list[Row], float]:
 
 def run_sections(
     sections: Sequence[Section], jobs: int = 1, options: VerifyOptions | None = None
-) -> Iterator[tuple[Section, list[Row], float]]:
+) -> Generator[tuple[Section, list[Row], float], None, None]:
     """Each section's rows and wall time, in the given order, every section given
     ``options``. With ``jobs`` > 1 the sections run in that many worker processes at once,
     heaviest first; each result is yielded as soon as it and every section before it are

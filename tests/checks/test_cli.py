@@ -45,7 +45,7 @@ def test_prove_json_and_exit_code() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert doc["format"] == "regen-model/prove" and doc["verdict"] == "PROVED"
     assert {r["invariant"] for r in doc["rows"]} == {
         "inv.shield.used-once",
@@ -89,7 +89,7 @@ def test_prove_loads_user_files(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["rows"][0]["method"] == "any-n"
+    assert json.loads(result.stdout)["rows"][0]["method"] == "any-n"
 
 
 def test_find_writes_itf_and_exits_0(tmp_path: Path) -> None:

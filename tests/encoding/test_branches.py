@@ -121,7 +121,7 @@ def test_agree_reports_coverage_and_exits_vacuous_when_incomplete() -> None:
     assert measured.exit_code == 5, measured.output
     assert "never exercised" in measured.output and "branches exercised" in measured.output
     assert runner.invoke(app, [*args, "--no-coverage"]).exit_code == 0
-    doc = json.loads(runner.invoke(app, [*args, "--json"]).output)
+    doc = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
     engine = doc["coverage"]["engine"]
     assert (
         engine["exercised"]

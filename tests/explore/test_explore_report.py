@@ -117,7 +117,7 @@ def test_summary_json_counts() -> None:
 def test_cli_proves_and_exits_zero() -> None:
     result = RUNNER.invoke(app, ["explore", "--depth", "2", "--json"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert doc["verdict"] == "PROVED"
     assert doc["levels"][0] == 2
 
