@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regen_model.conform.jsonpos import Node, in_memory
+from regen_model.model import derived
 from regen_model.model.enums import Zone
 from regen_model.model.events import Event, EventKind
 from regen_model.model.state import GameState
@@ -197,11 +198,11 @@ def card_rows(state: GameState) -> list[tuple[object, ...]]:
         if c.zone is not Zone.BATTLEFIELD:
             rows.append((c.zone.value,))
             continue
-        t = templates[c.slot]
-        if t.is_creature:
+        if derived.is_creature(state, c):  # printed or animated (613.1d)
             bp, bt = bonus.get(c.slot, (0, 0))
-            pw: object = t.power + c.plus - c.minus + c.power_eot + bp
-            tg: object = t.toughness + c.plus - c.minus + c.toughness_eot + bt
+            base_p, base_t = derived.base_pt(state, c)
+            pw: object = base_p + c.plus - c.minus + c.power_eot + bp
+            tg: object = base_t + c.plus - c.minus + c.toughness_eot + bt
         else:
             pw = tg = _UNDEFINED
         rows.append(

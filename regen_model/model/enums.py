@@ -195,6 +195,8 @@ class Mutant(StrEnum):
     SUMMONING_SICKNESS_IGNORED = "summoning-sickness-ignored"
     COMBAT_KEYWORDS_AT_ASSIGNMENT = "combat-keywords-at-assignment"
     SHIELD_COUNTER_PER_SOURCE = "shield-counter-per-source"
+    DAMAGE_CLEARED_ON_TYPE_CHANGE = "damage-cleared-on-type-change"
+    NONCREATURE_STAYS_IN_COMBAT = "noncreature-stays-in-combat"
 
 
 def ordinal(value: StrEnum) -> int:

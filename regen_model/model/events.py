@@ -36,6 +36,7 @@ class EventKind(StrEnum):
     UNATTACHED = "unattached"
     PT_MODIFIED = "pt-modified"
     KEYWORD_CHANGED = "keyword-changed"
+    TYPE_CHANGED = "type-changed"  # became a creature or stopped being one (613.1d)
     UNREGENERABLE = "unregenerable"
     SBA_CHECK = "sba-check"
     PLAYER_LOST = "player-lost"
