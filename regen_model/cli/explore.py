@@ -129,6 +129,10 @@ def register(app: typer.Typer) -> None:
             typer.Option("--itf", help="Write counterexamples as ITF into this folder."),
         ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the result as a self-contained HTML page."),
+        ] = None,
     ) -> None:
         """Explore every state reachable within a bounded scope; check every invariant."""
         err = Console(stderr=True)
@@ -163,9 +167,9 @@ def register(app: typer.Typer) -> None:
             check_start(config.start, config.scope)
             monitor = CatalogMonitor(load(proofs or ()))
         except (InputError, StartError, InvariantError) as e:
-            err.print(f"explore: {e}", style="bold red", highlight=False)
+            err.print(f"explore: {e}", style="bold red", highlight=False, markup=False)
             raise typer.Exit(EXIT_INPUT_ERROR) from None
-        raise typer.Exit(run(config, monitor, json_output=json_output, itf=itf))
+        raise typer.Exit(run(config, monitor, json_output=json_output, itf=itf, html=html))
 
 
 def _config(
@@ -228,6 +232,7 @@ def run(
     *,
     json_output: bool = False,
     itf: Path | None = None,
+    html: Path | None = None,
 ) -> int:
     """Explore, print the result, and return the exit code."""
     out = Console(highlight=False)
@@ -256,6 +261,12 @@ def run(
 
         result = explore(config, monitor, on_progress=hook)
     files = write_itf(result, itf) if itf is not None and result.violations else {}
+    if html is not None:
+        from regen_model.html import write
+        from regen_model.html.pages import explore_page
+
+        write(html, explore_page(result))
+        err.print(f"HTML page: {html}", markup=False)
     if json_output:
         sys.stdout.write(json.dumps(summary(result, files), indent=2) + "\n")
     else:

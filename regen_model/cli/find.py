@@ -69,10 +69,16 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(help="Solver resource limit per query.")
         ] = Budget.rlimit,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the run as a self-contained HTML page."),
+        ] = None,
     ) -> None:
         """Find the shortest run to what QUERY describes (0 found, 1 none, 7 disagreement)."""
         raise typer.Exit(
-            run_find(query, example_name, list_examples, depth, scope, out, rlimit, json_output)
+            run_find(
+                query, example_name, list_examples, depth, scope, out, rlimit, json_output, html
+            )
         )
 
 
@@ -85,6 +91,7 @@ def run_find(
     out: Path | None,
     rlimit: int,
     json_output: bool,
+    html: Path | None = None,
 ) -> int:
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
@@ -137,13 +144,33 @@ def run_find(
         "scope": scope.describe(),
         "source": "regen-model find",
     }
-    if result.found is Found.FOUND and out is not None and result.replayed is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(dumps(to_itf(result.replayed, meta)) + "\n", encoding="utf-8")
+    written = result.found is Found.FOUND and out is not None and result.replayed is not None
+    if html is not None:
+        from regen_model.html import write
+        from regen_model.html.pages import find_page
+
+        write(html, find_page(result, meta, max_depth))
+        err.print(f"HTML page: {html}", markup=False, highlight=False)
     if json_output:
         sys.stdout.write(json.dumps(document(result, meta, max_depth), indent=2) + "\n")
     else:
-        show(console, result, max_depth, description, out)
+        show(console, result, max_depth, description)
+    if written:
+        # After the run is shown: a path that cannot be written loses nothing already found.
+        assert out is not None and result.replayed is not None
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(dumps(to_itf(result.replayed, meta)) + "\n", encoding="utf-8")
+        except OSError as problem:
+            reason = problem.strerror or str(problem)
+            if problem.filename and str(problem.filename) != str(out):
+                reason += f": {problem.filename}"
+            err.print(
+                Text(f"error: cannot write {out}: {reason}", style="bold red"), soft_wrap=True
+            )
+            return EXIT_INPUT_ERROR
+        if not json_output:
+            console.print(Text(f"ITF trace written to {out}", style="green"))
     if result.found is Found.FOUND:
         return EXIT_FOUND
     if result.found is Found.UNKNOWN:
@@ -151,9 +178,7 @@ def run_find(
     return EXIT_NOT_FOUND
 
 
-def show(
-    console: Console, result: FindResult, depth: int, description: str, out: Path | None
-) -> None:
+def show(console: Console, result: FindResult, depth: int, description: str) -> None:
     if description:
         console.print(Text(description, style="italic"))
     if result.found is Found.UNKNOWN:
@@ -167,10 +192,7 @@ def show(
         )
         return
     console.print(trace_table(result))
-    line = f"found in {result.seconds:.2f} s"
-    if out is not None:
-        line += f"; ITF trace written to {out}"
-    console.print(Text(line, style="green"))
+    console.print(Text(f"found in {result.seconds:.2f} s", style="green"))
 
 
 def trace_table(result: FindResult) -> Table:

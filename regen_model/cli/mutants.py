@@ -78,7 +78,9 @@ def register(app: typer.Typer) -> None:
                 proof=InductionRoute() if prove else None,
             )
         except InvariantError as e:
-            Console(stderr=True).print(f"mutants: {e}", style="bold red", highlight=False)
+            Console(stderr=True).print(
+                f"mutants: {e}", style="bold red", highlight=False, markup=False
+            )
             raise typer.Exit(EXIT_INPUT_ERROR) from None
         if json_output:
             sys.stdout.write(json.dumps(matrix_json(matrix), indent=2) + "\n")

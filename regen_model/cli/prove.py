@@ -174,7 +174,7 @@ def run_prove(
         methods = methods_of(method_names)
         scope = parse_scope(scope_text)
     except (ValueError, InvariantError) as problem:
-        err.print(Text(str(problem), style="bold red"))
+        err.print(Text(str(problem), style="bold red"), soft_wrap=True)
         return EXIT_INPUT_ERROR
     options = ProveOptions(methods, scope, Budget(rlimit, seed, 1, minimal_cores), k, depth)
     started = time.perf_counter()
@@ -312,7 +312,7 @@ def obligation_table(
     t.add_column("time", justify="right", no_wrap=True)
     for r in results:
         t.add_row(
-            r.invariant,
+            Text(r.invariant),  # user IDs are plain text, never Rich markup
             r.method.value,
             r.obligation,
             r.action or "",
@@ -320,7 +320,7 @@ def obligation_table(
             r.reason
             if r.verdict is Verdict.SKIPPED
             else clause_cell(r.clauses, about.get(r.invariant, ()), verbose),
-            ", ".join(r.uses),
+            Text(", ".join(r.uses)),
             f"{r.seconds * 1000:.1f} ms",
         )
     return t

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import json
 import sys
-import traceback
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from regen_model.cli.errors import internal_error
 from regen_model.scenario import ScenarioError, ScenarioResult, load_scenario, run_scenario
 from regen_model.scenario.load import scenario_files
 from regen_model.scenario.narrate import input_error, narrate, summarize
 from regen_model.scenario.output_json import run_document
-from regen_model.verdicts import EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, exit_code
+from regen_model.verdicts import EXIT_INPUT_ERROR, exit_code
 
 
 def register(app: typer.Typer) -> None:
@@ -69,10 +69,8 @@ def run_files(files: list[Path], *, json_output: bool = False, quiet: bool = Fal
             if not json_output:
                 input_error(err, exc)
             continue
-        except Exception:  # a bug in regen-model, not in the file: say so, with the trace
-            err.print(f"internal error while running {path}:", style="bold red")
-            traceback.print_exc(file=sys.stderr)
-            return EXIT_INTERNAL_ERROR
+        except Exception as exc:  # a bug in regen-model, not in the file: say so
+            return internal_error(exc, f"run of {path}")
         results.append(result)
         if json_output:
             continue

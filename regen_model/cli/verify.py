@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -17,8 +18,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.invariants.spec import InvariantError
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, exit_code, worst
-from regen_model.verify import SECTIONS, Row, Section, section_names
+from regen_model.verify import SECTIONS, Row, Section, VerifyOptions, section_names
 
 STYLE = {
     Verdict.PROVED: "bold green",
@@ -42,17 +44,40 @@ def register(app: typer.Typer) -> None:
         json_output: Annotated[
             bool, typer.Option("--json", help="Print one JSON document instead of tables.")
         ] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the results as a self-contained HTML page."),
+        ] = None,
+        invariants_from: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--invariants-from",
+                help="Also prove and cover the invariants of these Python files or folders "
+                "(e.g. proofs; their code runs: name only files you trust).",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
-        raise typer.Exit(verify_sections(section or [], json_output=json_output))
+        options = VerifyOptions(tuple(invariants_from or ()))
+        raise typer.Exit(
+            verify_sections(section or [], json_output=json_output, html=html, options=options)
+        )
 
 
-def verify_sections(selected: list[str], *, json_output: bool = False) -> int:
+def verify_sections(
+    selected: list[str],
+    *,
+    json_output: bool = False,
+    html: Path | None = None,
+    options: VerifyOptions | None = None,
+) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
         Console(stderr=True).print(
             f"unknown section {unknown[0]!r} (sections: {', '.join(section_names())})",
             style="bold red",
+            markup=False,
         )
         return EXIT_INPUT_ERROR
     chosen = [s for s in SECTIONS if not selected or s.name in selected]
@@ -60,12 +85,24 @@ def verify_sections(selected: list[str], *, json_output: bool = False) -> int:
     results: list[tuple[Section, list[Row], float]] = []
     for section in chosen:
         started = time.perf_counter()
-        rows = section.load()()
+        try:
+            rows = section.load()(options or VerifyOptions())
+        except InvariantError as problem:  # a user's invariant file: bad input, not a verdict
+            Console(stderr=True, highlight=False).print(
+                Text(f"verify: {problem}", style="bold red"), soft_wrap=True
+            )
+            return EXIT_INPUT_ERROR
         results.append((section, rows, time.perf_counter() - started))
         if not json_output:
             out.print(_table(section, rows))
     verdicts = [r.verdict for _, rows, _ in results for r in rows]
     code = exit_code(verdicts)
+    if html is not None:
+        from regen_model.html import write
+        from regen_model.html.pages import verify_page
+
+        write(html, verify_page(results, worst(verdicts)))
+        Console(stderr=True).print(f"HTML page: {html}", markup=False, highlight=False)
     if json_output:
         sys.stdout.write(json.dumps(_document(results, verdicts, code), indent=2) + "\n")
     else:

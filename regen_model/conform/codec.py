@@ -139,11 +139,14 @@ def encode_record(record: Any, players: Players, *, keep: frozenset[str] = froze
     return out
 
 
-def action_to_json(action: A.Action, players: Sequence[str] | Players | None = None) -> Json:
-    """The JSON object of an action: ``{"kind": ..., field: value, ...}``."""
+def action_to_json(
+    action: A.Action, players: Sequence[str] | Players | None = None, *, full: bool = False
+) -> Json:
+    """The JSON object of an action: ``{"kind": ..., field: value, ...}``. A cast of a built-in
+    spell leaves out its effect unless ``full`` (self-contained vectors keep it)."""
     p = players if isinstance(players, Players) else Players(players)
     body = encode_record(action, p)
-    if isinstance(action, A.CastSpell):
+    if isinstance(action, A.CastSpell) and not full:
         builtin = SPELLS.get(action.name)
         if builtin is not None and builtin.effect == action.effect:
             body.pop("effect", None)

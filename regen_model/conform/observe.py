@@ -27,7 +27,7 @@ from typing import Any
 
 from regen_model.conform.jsonpos import Node, in_memory
 from regen_model.model import derived
-from regen_model.model.enums import Zone
+from regen_model.model.enums import Step, Zone
 from regen_model.model.events import Event, EventKind
 from regen_model.model.state import GameState
 
@@ -50,6 +50,8 @@ CARD_FIELDS: tuple[str, ...] = (
 )
 PLAYER_FIELDS: tuple[str, ...] = ("life", "poison")
 GAME_FIELDS: tuple[str, ...] = ("turn", "step", "active", "priority", "stack")
+_ZONES = tuple(z.value for z in Zone)
+_STEPS = tuple(s.value for s in Step)
 _CARD_TYPES: dict[str, tuple[type, ...]] = {
     "zone": (str,),
     "controller": (str,),
@@ -76,6 +78,10 @@ EVENT_KINDS: dict[str, str] = {
     "prevented": "prevented:H:N - N damage to H was prevented (a shield counter)",
     "shield-created": "shield-created:H - a regeneration shield was created for H",
     "tapped": "tapped:H - H became tapped",
+    "regeneration-tap": (
+        "regeneration-tap:H:P - regeneration tapped H, and player P performed the tap (its "
+        "controller, 701.19a; an untapped permanent only)"
+    ),
     "untapped": "untapped:H - H became untapped",
     "removed-from-combat": "removed-from-combat:H - H was removed from combat",
     "zone": "zone:H:Z - H moved to zone Z (a new object)",
@@ -130,6 +136,8 @@ def observation_from_node(
         for handle, rec in c.items():
             rec.check_keys(set(CARD_FIELDS), f"card {handle!r}")
             cards[handle] = {k: _scalar(v, _CARD_TYPES[k]) for k, v in rec.items()}
+            if (z := rec.get("zone")) is not None:
+                z.choice(_ZONES)  # a misspelt zone is bad input, not a divergence
     if (p := node.get("players")) is not None:
         for name, rec in p.items():
             rec.check_keys(set(PLAYER_FIELDS), f"player {name!r}")
@@ -152,6 +160,8 @@ def observation_from_node(
                 game[name] = v.integer()
             elif name == "priority" and v.value in ("", None):
                 game[name] = None  # nobody holds priority ("" in ITF, which has no null)
+            elif name == "step":
+                game[name] = v.choice(_STEPS)
             else:
                 game[name] = v.string()
         if g.has("priority") and g.value["priority"] is None:
@@ -256,7 +266,7 @@ def _event_token(e: Event) -> str | None:
     if k is EventKind.SHIELD_CREATED:
         return f"shield-created:{s}"
     if k is EventKind.BECAME_TAPPED:
-        return f"tapped:{s}"
+        return f"tapped:{s}"  # the regeneration tap adds a second token (event_tokens)
     if k is EventKind.BECAME_UNTAPPED:
         return f"untapped:{s}"
     if k is EventKind.REMOVED_FROM_COMBAT:
@@ -277,6 +287,8 @@ def event_tokens(events: Iterable[Event]) -> tuple[str, ...]:
         token = _event_token(e)
         if token is not None:
             out.append(token)
+        if e.kind is EventKind.BECAME_TAPPED and e.clause == "regen.apply.tap":
+            out.append(f"regeneration-tap:{e.subject}:{e.get('by')}")
     return tuple(out)
 
 

@@ -113,7 +113,10 @@ class Start:
 
     # --- JSON ----------------------------------------------------------------------------------
 
-    def to_json(self) -> Json:
+    def to_json(self, *, define_all: bool = False) -> Json:
+        """The JSON form; with ``define_all``, ``definitions`` holds every card of the start,
+        built-in ones too, so that a reader needs nothing from ``model/cards.py``
+        (conformance vectors are self-contained this way)."""
         p = Players(self.players)
         out: dict[str, Json] = {"players": list(self.players), "edition": self.edition.value}
         if self.turn != 1:
@@ -124,7 +127,11 @@ class Start:
         if any(v != 20 for v in self.life):
             out["life"] = {name: v for name, v in zip(self.players, self.life, strict=True)}
         out["permanents"] = [_card_to_json(c, p) for c in self.cards]
-        custom = _custom_templates(self.cards)
+        custom = (
+            list(dict.fromkeys(c.template for c in self.cards))
+            if define_all
+            else _custom_templates(self.cards)
+        )
         if custom:
             out["definitions"] = [encode_record(t, p, keep=frozenset({"types"})) for t in custom]
         return out

@@ -333,7 +333,7 @@ def apply_rider(w: SymWork, i: int, rider: Val, creator: Val, when: Val) -> None
     minus = and_(when, eq(rider, ordinal(Rider.MINUS_COUNTER)))
     plus = and_(when, eq(rider, ordinal(Rider.PLUS_COUNTER)))
     counters = or_(minus, plus)
-    if counters is not False:
+    if not w.skip(counters):
         kind = ite(minus, ordinal(CounterKind.MINUS), ordinal(CounterKind.PLUS))
         # a delayed trigger controlled by the shield's creator (603.7a, 603.7d-e)
         owner = controller(w, i) if w.mutant(Mutant.RIDER_TRIGGER_BY_CONTROLLER) else creator

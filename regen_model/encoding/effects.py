@@ -114,13 +114,13 @@ def deal_damage(w: SymWork, shares: Sequence[Share], *, combat: Val, cant_regen:
     protected: list[Val] = [False] * w.n  # a shield counter already prevents this event's damage
     for share in shares:
         live = and_(share.present, gt(share.amount, 0))
-        if live is False:
+        if w.skip(live):
             continue
         for q in range(w.ctx.scope.players):
             _to_player(w, q, share, and_(live, eq(share.player, q)))
         for i in range(w.n):
             hit = and_(live, eq(share.player, NONE), eq(share.card, i))
-            if hit is not False:
+            if not w.skip(hit):
                 _to_card(w, i, share, combat, cant_regen, hit, protected)
 
 
@@ -176,7 +176,7 @@ def deathtouch_triggers(w: SymWork) -> Val:
 def _deathtouch_trigger(w: SymWork, i: int, share: Share, when: Val) -> None:
     """Pre-M10 deathtouch: "destroy that creature" triggers, controlled by the source's
     controller (``engine.effects._deathtouch_trigger``)."""
-    if when is False:
+    if w.skip(when):
         return
     source = share.source
     source_gen = select(source, [w[w.c(j).gen] for j in range(w.n)], 0)
@@ -198,7 +198,7 @@ def _damage_trigger(w: SymWork, i: int, amount: Val, combat: Val, when: Val) -> 
     creature afterwards."""
     st = w.st(i)
     fires = and_(when, ne(st.trigger, 0), not_(and_(st.trigger_combat_only, not_(combat))))
-    if fires is False:
+    if w.skip(fires):
         return
     owner = controller(w, i)
     gen = w[w.c(i).gen]

@@ -23,14 +23,14 @@ def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> Non
     its own order is gone."""
     c = w.c(i)
     go = and_(when, or_(in_combat(w, i), w[c.blocked]))
-    if go is False:
+    if w.skip(go):
         return
     old_blocking, old_pos = w[c.blocking], w[c.order_pos]
     refile = and_(go, or_(*[w[w.c(j).ordered] for j in range(w.n)]))
     w.set_if(go, c.attacking, False, clause)
     w.set_if(go, c.blocking, NONE, clause)
     w.set_if(go, c.blocked, False, clause)
-    if refile is False:
+    if w.skip(refile):
         return
     w.set_if(refile, c.ordered, False, clause)
     w.set_if(refile, c.order_pos, NONE, clause)
@@ -87,7 +87,7 @@ def move_zone(
     through any zone change. Leaving combat is ``remove_from_combat``'s alone (506.4), so the
     relation cites ``combat.removal`` for it in every edition (resetting the combat fields here
     too would make that write dead: the cover check found it)."""
-    if when is False:
+    if w.skip(when):
         return
     c = w.c(i)
     was_bf = on_battlefield(w, i)
@@ -155,7 +155,7 @@ def record_lki(w: SymWork, i: int, when: Val) -> None:
     """Card ``i`` is about to leave the battlefield (``when``): stack objects that need its
     last known information keep it (``engine.zones.record_lki``): a trigger's damage keeps its
     keywords; pre-M10 combat damage its keywords and controller, once."""
-    if when is False:
+    if w.skip(when):
         return
     kws = [has(w, i, k) for k in KEYWORDS]
     gen = w[w.c(i).gen]
@@ -166,7 +166,7 @@ def record_lki(w: SymWork, i: int, when: Val) -> None:
         slots = w.f.stack if area == "stack" else w.f.pending
         for j, sv in enumerate(slots):
             present = and_(when, gt(w[size_key], j))
-            if present is False:
+            if w.skip(present):
                 continue
             mine = and_(
                 present,

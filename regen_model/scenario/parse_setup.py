@@ -281,6 +281,15 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         if attached == handle:
             raise names.error((*path, "attached-to"), f"{handle} can't be attached to itself")
         host = names.source.data["permanents"][attached]
+        host_kind = names.template(attached).attachment
+        if host_kind is not Attachment.NONE:
+            # Our Auras enchant creatures (303.4) and Equipment equips creatures (301.5c): one
+            # attached to another Aura or Equipment (or a cycle of them) is no legal board.
+            raise names.error(
+                (*path, "attached-to"),
+                f"{attached} is an {host_kind.value.capitalize()}: an Aura or Equipment "
+                "attaches to a creature, not to another Aura or Equipment (303.4, 301.5c)",
+            )
         if host.get("zone", Zone.BATTLEFIELD.value) != Zone.BATTLEFIELD.value:
             raise names.error((*path, "attached-to"), f"{attached} is not on the battlefield")
     shields = tuple(

@@ -1,8 +1,9 @@
 """The sections of ``regen-model verify``, the project's main job.
 
 ``verify`` runs a list of sections and reports one table per section and an overall verdict.
-A section is any function returning ``Row``s (one per scenario, proof obligation, mutant...),
-named in ``SECTIONS`` as ``"module:function"`` so the CLI imports only what it runs. Adding a
+A section is any function of the command's ``VerifyOptions`` returning ``Row``s (one per
+scenario, proof obligation, mutant...), named in ``SECTIONS`` as ``"module:function"`` so the
+CLI imports only what it runs. Adding a
 check to the main job means writing that function and appending one ``Section`` here; the
 command, its table and its JSON output need no change.
 """
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from regen_model.verdicts import Verdict
 
@@ -26,6 +29,16 @@ class Row:
     seconds: float
     details: tuple[tuple[str, str], ...] = ()
     message: str = ""
+    data: dict[str, Any] = field(default_factory=dict, compare=False)  # for pictures (--html)
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """What ``verify``'s options tell the sections. ``invariant_files``: users' invariant
+    files or folders to prove and cover along with the catalog (``--invariants-from``;
+    nothing is imported unless named)."""
+
+    invariant_files: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -33,12 +46,12 @@ class Section:
     name: str  # what ``--section`` selects
     title: str  # the table title
     item_label: str  # the header of the first column
-    runner: str  # "module:function", a function taking nothing and returning list[Row]
+    runner: str  # "module:function", a function of VerifyOptions returning list[Row]
 
-    def load(self) -> Callable[[], list[Row]]:
+    def load(self) -> Callable[[VerifyOptions], list[Row]]:
         module_name, _, function = self.runner.partition(":")
         module = importlib.import_module(module_name)
-        fn: Callable[[], list[Row]] = getattr(module, function)
+        fn: Callable[[VerifyOptions], list[Row]] = getattr(module, function)
         return fn
 
 

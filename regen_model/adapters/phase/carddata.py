@@ -209,8 +209,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Matopi Golem",
             "{5}",
             "Artifact Creature — Golem",
-            1,
-            1,
+            3,
+            3,
             "{1}: " + _REGEN + " When it regenerates this way, put a -1/-1 counter on it.",
         ),
         _creature(
