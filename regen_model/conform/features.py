@@ -176,6 +176,19 @@ def _first_strike_step(t: Transition) -> bool:
     return t[2].step is Step.FIRST_STRIKE_DAMAGE
 
 
+def _pre_m10_deathtouch(t: Transition) -> bool:
+    """Deathtouch in the pre-M10 edition, where it is a triggered ability (pre-M10 502.63):
+    a permanent has it, or an effect deals damage with it."""
+    _, action, after, _ = t
+    if after.edition is not Edition.PRE_M10:
+        return False
+    if isinstance(action, A.DealDamage | A.CastSpell):
+        kws = action.keywords if isinstance(action, A.DealDamage) else action.effect.keywords
+        if Keyword.DEATHTOUCH in kws:
+            return True
+    return any(Keyword.DEATHTOUCH in keywords(after, c) for c in after.cards if c.on_battlefield)
+
+
 def _several_blockers(t: Transition) -> bool:
     action = t[1]
     if not isinstance(action, A.DeclareBlockers):
@@ -228,6 +241,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     ),
     "first-strike-step": ("a first-strike combat damage step (510.4)", _first_strike_step),
     "several-blockers": ("two creatures block one attacker", _several_blockers),
+    "pre-M10-deathtouch": (
+        "deathtouch in the pre-M10 edition, where it is a trigger (a permanent has it, or "
+        "effect damage with it)",
+        _pre_m10_deathtouch,
+    ),
 }
 
 

