@@ -84,6 +84,8 @@ LACKS = frozenset(
         "spell:Act of Treason",
         "spell:Debt of Loyalty",
         "keyword-removal",  # no effect takes a keyword away
+        "action:change-type",  # no effect ends a permanent's creature status (not mapped)
+        "card:Spawning Pool",  # its animation is not mapped to python-mtg
     }
 )
 
