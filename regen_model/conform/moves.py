@@ -432,6 +432,7 @@ CHOICE_FIELDS: dict[str, tuple[tuple[str, Domain, bool], ...]] = {
     "modify-pt": (_TARGET,),
     "add-counters": (_TARGET,),
     "grant-keyword": (_TARGET,),
+    "change-type": (_TARGET,),
     "make-unregenerable": (_TARGET,),
 }
 

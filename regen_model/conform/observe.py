@@ -182,7 +182,9 @@ def _scalar(node: Node, allowed: tuple[type, ...]) -> Value:
 # --- projection of our engine's state ---------------------------------------------------------
 
 _UNDEFINED = object()  # a field that means nothing for this card (power of an Aura)
+_PT = ("power", "toughness")
 _FIELD_INDEX = {name: i for i, name in enumerate(CARD_FIELDS)}
+_PT_INDEX = frozenset(_FIELD_INDEX[n] for n in _PT)
 
 
 def card_rows(state: GameState) -> list[tuple[object, ...]]:
@@ -364,6 +366,10 @@ def compare(expected: Observation, observed: Observation) -> list[FieldDiff]:
         for name, value in rec.items():
             if name in want and want[name] != value:
                 diffs.append(FieldDiff(f"cards.{handle}.{name}", want[name], value))
+            elif name in _PT and "power" not in want and want.get("zone") == "battlefield":
+                # 208.3: a noncreature permanent has no power or toughness; one observed
+                # where the model has none is a creature where the model has a noncreature
+                diffs.append(FieldDiff(f"cards.{handle}.{name}", "none (not a creature)", value))
     for pname, prec in observed.players.items():
         pwant = expected.players.get(pname)
         if pwant is None:
@@ -427,7 +433,10 @@ class Matcher:
                 row = rows[slot]
                 n = len(row)
                 for i, value in fields:
-                    if i < n and row[i] != value and row[i] is not _UNDEFINED:
+                    # an undefined field matches anything, except power and toughness of a
+                    # permanent: observed ones where the model has a noncreature (208.3)
+                    defined = row[i] is not _UNDEFINED or i in _PT_INDEX
+                    if i < n and row[i] != value and defined:
                         return False
         for index, prec in self.players:
             player = state.players[index]

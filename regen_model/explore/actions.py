@@ -52,7 +52,6 @@ from regen_model.model.derived import (
     colors,
     controller,
     has_ability,
-    is_creature,
     is_creature_on_battlefield,
 )
 from regen_model.model.effects import TargetRule
@@ -342,16 +341,12 @@ def effect_actions(state: GameState, scope: Scope, *, prefilter: bool = True) ->
 
 def _type_changes(state: GameState, slot: int, *, prefilter: bool) -> Iterator[A.ChangeType]:
     """It becomes a creature (only a printed creature or one with its own animation can,
-    ``engine.typechange``), or stops being one; with ``prefilter``, only what changes it."""
+    ``engine.typechange``; the prefilter drops the others), or stops being one."""
     t = state.setup.templates[slot]
-    card = state.cards[slot]
     h = state.setup.handles[slot]
-    if not prefilter or (
-        (t.is_creature or t.animation is not None) and not is_creature(state, card)
-    ):
+    if not prefilter or t.is_creature or t.animation is not None:
         yield A.ChangeType(target=h, creature=True)
-    if not prefilter or is_creature(state, card):
-        yield A.ChangeType(target=h, creature=False)
+    yield A.ChangeType(target=h, creature=False)
 
 
 def _shields(

@@ -65,7 +65,7 @@ class PhaseEngineAdapter:
             "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
             "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
             "action:change-type",  # type changes (613.1d) are not mapped
-            "card:Spawning Pool",  # no phase.rs card definition of the manland in the adapter
+            "card:Spawning Pool",  # its animation is parsed by phase.rs but not mapped yet
         }
     )
 
