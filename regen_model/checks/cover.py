@@ -900,6 +900,24 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("scavengers", "Skeleton Scavengers", 0),),
             (A.LeaveAndReturn(target="scavengers"),),
         ),
+        # 613.1d: Spawning Pool animates itself, is dealt damage, stops being a creature with
+        # the damage still marked (120.6), and is a land again at cleanup.
+        GuideScript(
+            (
+                "type.become-creature",
+                "type.stop-being-creature",
+                "type.damage-stays",
+                "type.until-end-of-turn",
+            ),
+            (ScriptCard("pool", "Spawning Pool", 0),),
+            (
+                A.ActivateAbility(player=0, source="pool", ability=0),
+                *_pass(0, 1),
+                A.DealDamage(source="shock", shares=(A.DamageShare(amount=1, card="pool"),)),
+                A.ChangeType(target="pool", creature=False),
+                A.Cleanup(),
+            ),
+        ),
         # 701.26b: Act of Treason untaps the creature it takes.
         GuideScript(
             ("tap.untap",),

@@ -85,10 +85,18 @@ INTS = (
     "by_static",
     "by_other",
 )
-BOOLS = ("tapped", "deathtouched", "cant_regen", "indestructible", "in_combat", "blocked")
+BOOLS = (
+    "tapped",
+    "deathtouched",
+    "cant_regen",
+    "indestructible",
+    "in_combat",
+    "blocked",
+    "creature",  # a creature now (613.1d: type changes until end of turn)
+)
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
 STATIC_INTS = ("trigger", "printed_toughness", "enters_plus")
-STATIC_BOOLS = ("creature", "static_regen", "printed_indestructible")
+STATIC_BOOLS = ("printed_creature", "static_regen", "printed_indestructible", "animates")
 
 SBA_KINDS = frozenset(
     {
@@ -197,7 +205,7 @@ def static_domain(s: Statics) -> list[Z3Ref]:
         s["trigger"] <= 2,
         s["enters_plus"] >= 0,
         z3.Implies(
-            z3.Not(s["creature"]),
+            z3.Not(s["printed_creature"]),
             z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0, s["enters_plus"] == 0),
         ),
     ]
@@ -257,6 +265,7 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         b["minus"] == 0,
         b["shield_counters"] == 0,
         b["toughness"] == st["printed_toughness"] + plus,
+        b["creature"] == st["printed_creature"],
         b["indestructible"] == st["printed_indestructible"],
         z3.Not(b["in_combat"]),
         z3.Not(b["blocked"]),
@@ -309,7 +318,7 @@ def _damage(a: Rec, b: Rec, st: Statics, fresh: Fresh, *, riders: bool) -> Effec
     triggers = fresh("triggers", z3.IntSort())
     marked = z3.And(
         a.on_bf(),
-        st["creature"],
+        a["creature"],
         b["damage"] >= a["damage"],
         b["minus"] >= a["minus"],
         b["shield_counters"] <= a["shield_counters"],
@@ -552,8 +561,34 @@ end_combat = _change(
 block = _change("combat.declare-blockers", ["in_combat", "blocked"], lambda a, b: [])
 
 
+def retype(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """613.1d: x becomes a creature (only a printed creature or one with its own animation,
+    whose base toughness the animation sets) or stops being one, which removes it from
+    combat (506.4); no zone change, so everything else stays (120.6)."""
+    stops = z3.And(a["creature"], z3.Not(b["creature"]))
+    return [
+        (
+            "type.become-creature",
+            z3.And(
+                a.on_bf(),
+                z3.Implies(b["creature"], z3.Or(st["printed_creature"], st["animates"])),
+                z3.Implies(z3.Not(st["animates"]), b["toughness"] == a["toughness"]),
+            ),
+        ),
+        (
+            "type.stop-being-creature",
+            z3.If(
+                stops,
+                z3.And(z3.Not(b["in_combat"]), z3.Not(b["blocked"])),
+                z3.And(b["in_combat"] == a["in_combat"], b["blocked"] == a["blocked"]),
+            ),
+        ),
+        _same(a, b, but=["creature", "toughness", "in_combat", "blocked"]),
+    ], {}
+
+
 def attack(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
-    declared = z3.And(a.on_bf(), st["creature"], z3.Not(a["tapped"]), b["tapped"], b["in_combat"])
+    declared = z3.And(a.on_bf(), a["creature"], z3.Not(a["tapped"]), b["tapped"], b["in_combat"])
     return [("combat.declare-attackers", declared), _same(a, b, but=["tapped", "in_combat"])], {
         "other_taps": z3.IntVal(1)
     }
@@ -582,6 +617,7 @@ def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
         ),
         ("regen.cant.this-turn", z3.Implies(on, z3.Not(b["cant_regen"]))),
         ("keyword.grant", z3.Implies(on, b["indestructible"] == st["printed_indestructible"])),
+        ("type.until-end-of-turn", z3.Implies(on, b["creature"] == st["printed_creature"])),
         (
             FRAME,
             z3.If(
@@ -594,6 +630,7 @@ def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
                         "cant_regen",
                         "toughness",
                         "indestructible",
+                        "creature",
                         *GHOST,
                         *_shield_keys(n),
                     ],
@@ -630,7 +667,7 @@ def annihilate(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 def sba_leave(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     parts, d = leave(a, b, st, fresh)
-    return [*parts, ("sba.toughness-zero", z3.Implies(st["creature"], a["toughness"] <= 0))], d
+    return [*parts, ("sba.toughness-zero", z3.Implies(a["creature"], a["toughness"] <= 0))], d
 
 
 def sba_destroy(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
@@ -649,7 +686,7 @@ def sba_destroy(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     )
     t = a["toughness"]
     lethal = z3.And(t > 0, z3.Or(z3.And(a["damage"] > 0, a["damage"] >= t), a["deathtouched"]))
-    return [*parts, ("sba.lethal-damage", z3.Implies(st["creature"], lethal))], d
+    return [*parts, ("sba.lethal-damage", z3.Implies(a["creature"], lethal))], d
 
 
 Event = Callable[[Rec, Rec, Statics, Fresh], Effect]
@@ -682,6 +719,7 @@ RESOLUTION: tuple[Event, ...] = (
     retough,
     counters,
     unregen,
+    retype,
 )
 
 # The effect phase of each action kind, as a list of phases, each a choice of events.
@@ -696,6 +734,7 @@ EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
     "modify-pt": ((nothing, retough),),
     "add-counters": ((nothing, counters),),
     "grant-keyword": ((nothing, keyword),),
+    "change-type": ((nothing, retype),),
     "make-unregenerable": ((nothing, unregen),),
     "check-sba": (),
     "cleanup": ((cleanup,),),
@@ -772,7 +811,7 @@ def step(
             (
                 "sba.toughness-zero",
                 z3.Implies(
-                    z3.And(st["creature"], a.on_bf(), a["toughness"] <= 0), z3.Not(b.on_bf())
+                    z3.And(a["creature"], a.on_bf(), a["toughness"] <= 0), z3.Not(b.on_bf())
                 ),
             )
         )
@@ -805,6 +844,7 @@ def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | 
         "indestructible": derived.has(state, card, Keyword.INDESTRUCTIBLE),
         "in_combat": card.in_combat,
         "blocked": card.blocked,
+        "creature": derived.is_creature(state, card),
     }
     for j in range(shields):
         s = card.shields[j] if j < len(card.shields) else None
@@ -818,7 +858,8 @@ def static_values(state: GameState, slot: int) -> dict[str, int | bool]:
     t = state.setup.templates[slot]
     trig = t.damage_trigger
     return {
-        "creature": t.is_creature,
+        "printed_creature": t.is_creature,
+        "animates": t.animation is not None,
         "static_regen": t.static_regeneration,
         "printed_indestructible": Keyword.INDESTRUCTIBLE in t.keywords,
         "trigger": 0 if trig is None else (1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regen_model.conform.jsonpos import Node, in_memory
+from regen_model.model import derived
 from regen_model.model.enums import Step, Zone
 from regen_model.model.events import Event, EventKind
 from regen_model.model.state import GameState
@@ -181,7 +182,9 @@ def _scalar(node: Node, allowed: tuple[type, ...]) -> Value:
 # --- projection of our engine's state ---------------------------------------------------------
 
 _UNDEFINED = object()  # a field that means nothing for this card (power of an Aura)
+_PT = ("power", "toughness")
 _FIELD_INDEX = {name: i for i, name in enumerate(CARD_FIELDS)}
+_PT_INDEX = frozenset(_FIELD_INDEX[n] for n in _PT)
 
 
 def card_rows(state: GameState) -> list[tuple[object, ...]]:
@@ -207,11 +210,11 @@ def card_rows(state: GameState) -> list[tuple[object, ...]]:
         if c.zone is not Zone.BATTLEFIELD:
             rows.append((c.zone.value,))
             continue
-        t = templates[c.slot]
-        if t.is_creature:
+        if derived.is_creature(state, c):  # printed or animated (613.1d)
             bp, bt = bonus.get(c.slot, (0, 0))
-            pw: object = t.power + c.plus - c.minus + c.power_eot + bp
-            tg: object = t.toughness + c.plus - c.minus + c.toughness_eot + bt
+            base_p, base_t = derived.base_pt(state, c)
+            pw: object = base_p + c.plus - c.minus + c.power_eot + bp
+            tg: object = base_t + c.plus - c.minus + c.toughness_eot + bt
         else:
             pw = tg = _UNDEFINED
         rows.append(
@@ -363,6 +366,10 @@ def compare(expected: Observation, observed: Observation) -> list[FieldDiff]:
         for name, value in rec.items():
             if name in want and want[name] != value:
                 diffs.append(FieldDiff(f"cards.{handle}.{name}", want[name], value))
+            elif name in _PT and "power" not in want and want.get("zone") == "battlefield":
+                # 208.3: a noncreature permanent has no power or toughness; one observed
+                # where the model has none is a creature where the model has a noncreature
+                diffs.append(FieldDiff(f"cards.{handle}.{name}", "none (not a creature)", value))
     for pname, prec in observed.players.items():
         pwant = expected.players.get(pname)
         if pwant is None:
@@ -426,7 +433,10 @@ class Matcher:
                 row = rows[slot]
                 n = len(row)
                 for i, value in fields:
-                    if i < n and row[i] != value and row[i] is not _UNDEFINED:
+                    # an undefined field matches anything, except power and toughness of a
+                    # permanent: observed ones where the model has a noncreature (208.3)
+                    defined = row[i] is not _UNDEFINED or i in _PT_INDEX
+                    if i < n and row[i] != value and defined:
                         return False
         for index, prec in self.players:
             player = state.players[index]

@@ -114,6 +114,7 @@ FIELD_PARAMS: dict[str, dict[str, tuple[str, ...]]] = {
     "modify-pt": {**_TARGET, "power": ("power",), "toughness": ("toughness",)},
     "add-counters": {**_TARGET, "counter": ("counter",), "amount": ("amount",)},
     "grant-keyword": {**_TARGET, "keyword": ("keyword",), "remove": ("remove",)},
+    "change-type": {**_TARGET, "creature": ("remove",)},  # creature is "not remove"
     "check-sba": {},
     "cleanup": {},
     "pass": {"player": ("player",)},

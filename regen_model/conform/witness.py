@@ -38,6 +38,9 @@ DEFAULT_BUDGET = 12000
 DEFAULT_PATIENCE = 1500
 DEFAULT_STEPS = 30
 CONTEXTS = ("shielded", "borrowed", "unregenerable", "again")
+# Effect kinds the witness walks may use besides those a random case draws (``generate``
+# leaves type changes out of random cases; their clauses still need witnesses).
+WITNESS_EFFECTS = ("change-type",)
 
 
 def goal_clause(goal: str) -> str:
@@ -108,7 +111,11 @@ def search(
     for walks in range(1, budget + 1):
         rng = random.Random(f"{seed}:{walks}")
         case, _ = draw_case(
-            RandomChooser(rng), f"walk-{seed}-{walks}", f"walk:seed={seed}#{walks}", max_steps
+            RandomChooser(rng),
+            f"walk-{seed}-{walks}",
+            f"walk:seed={seed}#{walks}",
+            max_steps,
+            extra_effects=WITNESS_EFFECTS,
         )
         for goal in reached_goals(case):
             if goal not in found:

@@ -190,6 +190,23 @@ DEFAULT_AGREEMENT = AgreementScope(
             4,
             ("Lightning Bolt", "Terror", "Debt of Loyalty"),
         ),
+        # Type changes (613.1d): a manland or a regenerating creature becoming and ceasing to
+        # be a creature around shields, damage and destruction, two effects deep.
+        AgreementRun(
+            "type-changes",
+            StartSpec(("Spawning Pool", "Horned Troll"), 1, shields=1, owners=(0,)),
+            ActionFamily.EFFECTS,
+            2,
+        ),
+        # A manland animated by its own ability, making a shield with the ability its
+        # animation grants, attacking and blocked, and shot.
+        AgreementRun(
+            "manland",
+            StartSpec(("Spawning Pool", "Grizzly Bears"), 2, step=Step.BEGIN_COMBAT, owners=(0,)),
+            ActionFamily.GAME,
+            7,
+            ("Lightning Bolt",),
+        ),
         # Unfiltered game actions: wrong players, wrong steps, illegal targets.
         AgreementRun(
             "game-unfiltered",

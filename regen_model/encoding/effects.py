@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from regen_model.encoding import stack
+from regen_model.encoding import typechange as types
 from regen_model.encoding.derived import (
     controller,
     creature_on_battlefield,
@@ -303,11 +304,17 @@ def live_keyword(w: SymWork, source: Val, gen: Val, k: Keyword) -> Val:
     )
 
 
-def legal_card_target(w: SymWork, card: Val, gen: Val) -> Val:
-    """608.2b: still the same object (same incarnation), on the battlefield, a creature."""
+def legal_card_target(w: SymWork, card: Val, gen: Val, creature: Val = True) -> Val:
+    """608.2b: still the same object (same incarnation), on the battlefield, and a creature
+    where ``creature`` (``engine.effects.legal_target``)."""
     return or_(
         *[
-            and_(eq(card, i), eq(w[w.c(i).gen], gen), creature_on_battlefield(w, i))
+            and_(
+                eq(card, i),
+                eq(w[w.c(i).gen], gen),
+                on_battlefield(w, i),
+                or_(not_(creature), creature_on_battlefield(w, i)),
+            )
             for i in range(w.n)
         ]
     )
@@ -388,6 +395,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             lambda w, i: leave_and_return(w, i, ite(obj.under_you, ctrl, NONE))
         ),
         EffectKind.GAIN_CONTROL: for_cards(lambda w, i: _gain_control(w, i, obj)),
+        EffectKind.ANIMATE: for_cards(types.become_creature),
     }
     _dispatch(w, kind, list(by_kind.items()))
 

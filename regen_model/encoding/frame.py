@@ -29,6 +29,7 @@ from regen_model.encoding.scope import OutOfScope, Scope
 from regen_model.model.cards import (
     AbilityKind,
     ActivatedAbility,
+    Animation,
     CardTemplate,
     DamageTrigger,
     TriggerEffect,
@@ -139,6 +140,13 @@ class CardStatics:
     artifact: Z3Ref  # an artifact (Terror's "nonartifact")
     black: Z3Ref  # black (Terror's "nonblack"; ``CardTemplate.colors``)
     enters_plus: Z3Ref  # +1/+1 counters it enters the battlefield with (614.1c)
+    # Its own animation (``CardTemplate.animation``, ``AbilityKind.ANIMATE_SELF`` as ability
+    # 0; a regeneration ability is then ability 1, granted by the animation): base power and
+    # toughness while animated (613.4b), and whether the animation makes it black (613.1e).
+    animate_ability: Z3Ref
+    anim_power: Z3Ref
+    anim_toughness: Z3Ref
+    anim_black: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -177,6 +185,10 @@ class Statics:
                     artifact=mk_b(f"{p}.artifact"),
                     black=mk_b(f"{p}.black"),
                     enters_plus=mk_i(f"{p}.enters_plus"),
+                    animate_ability=mk_b(f"{p}.animate_ability"),
+                    anim_power=mk_i(f"{p}.anim_power"),
+                    anim_toughness=mk_i(f"{p}.anim_toughness"),
+                    anim_black=mk_b(f"{p}.anim_black"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -213,11 +225,24 @@ class Statics:
                 z3.Implies(
                     z3.Not(c.creature),
                     z3.And(
-                        z3.Not(c.regen_ability),
+                        z3.Implies(c.regen_ability, c.animate_ability),
                         z3.Not(c.unregen_ability),
                         c.trigger == 0,
                         z3.Not(c.static_regen),
                     ),
+                ),
+                # Only noncreature, non-attaching permanents animate themselves (manlands).
+                c.anim_power >= 0,
+                c.anim_power <= sc.max_power,
+                c.anim_toughness >= 0,
+                c.anim_toughness <= sc.max_toughness,
+                z3.Implies(
+                    c.animate_ability,
+                    z3.And(z3.Not(c.creature), c.attachment == _ord(Attachment.NONE)),
+                ),
+                z3.Implies(
+                    z3.Not(c.animate_ability),
+                    z3.And(c.anim_power == 0, c.anim_toughness == 0, z3.Not(c.anim_black)),
                 ),
                 z3.Implies(z3.Not(c.regen_ability), c.regen_rider == _ord(Rider.NONE)),
                 z3.Implies(c.trigger == 0, z3.Not(c.trigger_combat_only)),
@@ -246,6 +271,10 @@ class Statics:
                 c.artifact,
                 c.black,
                 c.enters_plus,
+                c.animate_ability,
+                c.anim_power,
+                c.anim_toughness,
+                c.anim_black,
             ]
         return out
 
@@ -258,9 +287,20 @@ def template_fits(template: CardTemplate) -> str | None:
         [AbilityKind.REGENERATE_SELF],
         [AbilityKind.MAKE_SELF_UNREGENERABLE],
         [AbilityKind.REGENERATE_SELF, AbilityKind.MAKE_SELF_UNREGENERABLE],
+        [AbilityKind.ANIMATE_SELF],
+        [AbilityKind.ANIMATE_SELF, AbilityKind.REGENERATE_SELF],
     ):
         return f"{template.name}: ability layout {kinds} is not representable"
+    animates = AbilityKind.ANIMATE_SELF in kinds
+    if animates != (template.animation is not None):
+        return f"{template.name}: an animation needs exactly its own animation ability"
+    if animates and (template.is_creature or template.attachment is not Attachment.NONE):
+        return f"{template.name}: only a noncreature, non-attaching permanent animates itself"
+    if template.animation is not None and template.animation.colors - {Color.BLACK}:
+        return f"{template.name}: only black matters among an animation's colors"
     for a in template.abilities:
+        if a.granted != (animates and a.kind is AbilityKind.REGENERATE_SELF):
+            return f"{template.name}: only the regeneration ability of a manland is granted"
         if a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE and not a.opponent_only:
             return f"{template.name}: only the opponents-only unregenerable ability is modelled"
         if a.kind is AbilityKind.REGENERATE_SELF and a.opponent_only:
@@ -318,6 +358,10 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.artifact, False),
                 (c.black, False),
                 (c.enters_plus, 0),
+                (c.animate_ability, False),
+                (c.anim_power, 0),
+                (c.anim_toughness, 0),
+                (c.anim_black, False),
             ):
                 put(var, value)
             continue
@@ -327,6 +371,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             raise OutOfScope(reason)
         regen = [a for a in t.abilities if a.kind is AbilityKind.REGENERATE_SELF]
         trig = t.damage_trigger
+        anim = t.animation
         for var, value in (
             (c.owner, setup.owners[i]),
             (c.creature, t.is_creature),
@@ -348,6 +393,10 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.artifact, CardType.ARTIFACT in t.types),
             (c.black, Color.BLACK in t.colors),
             (c.enters_plus, t.enters_plus),
+            (c.animate_ability, anim is not None),
+            (c.anim_power, 0 if anim is None else anim.power),
+            (c.anim_toughness, 0 if anim is None else anim.toughness),
+            (c.anim_black, anim is not None and Color.BLACK in anim.colors),
         ):
             put(var, value)
 
@@ -368,10 +417,15 @@ def read_statics(
     for i, c in enumerate(statics.cards):
         kws = frozenset(k for k in KEYWORDS if _b(model, c.kw(k)))
         abilities: list[ActivatedAbility] = []
+        animates = _b(model, c.animate_ability)
+        if animates:
+            abilities.append(ActivatedAbility(AbilityKind.ANIMATE_SELF))
         if _b(model, c.regen_ability):
             abilities.append(
                 ActivatedAbility(
-                    AbilityKind.REGENERATE_SELF, rider=list(Rider)[_i(model, c.regen_rider)]
+                    AbilityKind.REGENERATE_SELF,
+                    rider=list(Rider)[_i(model, c.regen_rider)],
+                    granted=animates,
                 )
             )
         if _b(model, c.unregen_ability):
@@ -389,6 +443,8 @@ def read_statics(
             types = frozenset({CardType.CREATURE, *([CardType.ARTIFACT] if artifact else [])})
         elif attachment is Attachment.AURA:
             types = frozenset({CardType.ENCHANTMENT})
+        elif animates and not artifact:
+            types = frozenset({CardType.LAND})
         else:
             types = frozenset({CardType.ARTIFACT})
         templates.append(
@@ -405,6 +461,13 @@ def read_statics(
                 attach_bonus=(_i(model, c.bonus_power), _i(model, c.bonus_toughness)),
                 colors=frozenset({Color.BLACK}) if _b(model, c.black) else frozenset(),
                 enters_plus=_i(model, c.enters_plus),
+                animation=Animation(
+                    _i(model, c.anim_power),
+                    _i(model, c.anim_toughness),
+                    frozenset({Color.BLACK}) if _b(model, c.anim_black) else frozenset(),
+                )
+                if animates
+                else None,
             )
         )
         owners.append(_i(model, c.owner))
@@ -459,6 +522,8 @@ class CardVars:
     blocking: Z3Ref  # NONE or the attacker's slot
     blocked: Z3Ref
     sick: Z3Ref  # not under its controller's control since their turn began (302.6)
+    animated: Z3Ref  # its own animation applies until end of turn (613.1d; ``Card``)
+    noncreature: Z3Ref  # the latest type change until end of turn: not a creature
     ghost: GhostVars
     first_striker: Z3Ref  # in Combat.first_strikers
     ordered: Z3Ref  # has a damage assignment order (M10)
@@ -493,6 +558,8 @@ class CardVars:
             self.blocking,
             self.blocked,
             self.sick,
+            self.animated,
+            self.noncreature,
             self.first_striker,
             self.ordered,
             self.order_pos,
@@ -641,6 +708,8 @@ class Frame:
                     blocking=mk_i(f"{p}.blocking"),
                     blocked=mk_b(f"{p}.blocked"),
                     sick=mk_b(f"{p}.sick"),
+                    animated=mk_b(f"{p}.animated"),
+                    noncreature=mk_b(f"{p}.noncreature"),
                     ghost=GhostVars(
                         shields_made=mk_i(f"{p}.g.shields_made"),
                         destructions=mk_i(f"{p}.g.destructions"),
@@ -749,6 +818,7 @@ class Frame:
                 c.ghost.by_static >= 0,
                 c.ghost.by_other >= 0,
                 *[z3.Not(z3.And(g, r)) for g, r in zip(c.kw_granted, c.kw_removed, strict=True)],
+                z3.Implies(c.animated, self.statics.cards[i].animate_ability),
             ]
             for j, s in enumerate(c.shields):
                 out += [
@@ -986,6 +1056,8 @@ def _assign(
         put(cv.blocking, NONE if card.blocking is None else card.blocking)
         put(cv.blocked, card.blocked)
         put(cv.sick, card.sick)
+        put(cv.animated, card.animated)
+        put(cv.noncreature, card.noncreature)
         g = card.ghost
         put(cv.ghost.shields_made, g.shields_made)
         put(cv.ghost.destructions, g.destructions)
@@ -1123,6 +1195,8 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 blocking=None if blk == NONE else blk,
                 blocked=_b(model, cv.blocked),
                 sick=_b(model, cv.sick),
+                animated=_b(model, cv.animated),
+                noncreature=_b(model, cv.noncreature),
                 ghost=Ghost(
                     shields_made=_i(model, cv.ghost.shields_made),
                     destructions=_i(model, cv.ghost.destructions),

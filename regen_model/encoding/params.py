@@ -376,6 +376,9 @@ def _fill(
         v["target"] = nm.slot(a.target)
         v["keyword"] = ordinal(a.keyword)
         v["remove"] = a.remove
+    elif isinstance(a, A.ChangeType):
+        v["target"] = nm.slot(a.target)
+        v["remove"] = not a.creature
     elif isinstance(a, A.CheckStateBasedActions | A.Cleanup):
         pass
     elif isinstance(a, A.PassPriority):
@@ -620,6 +623,8 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
             remove=bool(v["remove"]),
             **common,
         )
+    if kind == "change-type":
+        return A.ChangeType(target=h(v["target"]), creature=not v["remove"], **common)
     if kind == "check-sba":
         return A.CheckStateBasedActions(**common)
     if kind == "cleanup":

@@ -237,6 +237,8 @@ def cleanup_effects(w: SymWork) -> None:
                 w.set(key, False, clause)
             if not keep_cant:
                 w.set(c.cant_regen, False, "regen.cant.this-turn")
+            w.set(c.animated, False, "type.until-end-of-turn")
+            w.set(c.noncreature, False, "type.until-end-of-turn")
             if keep_shields:
                 keep_unused_shields(w, i, "regen.shield.expire")
             else:

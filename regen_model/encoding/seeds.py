@@ -886,6 +886,30 @@ def scripts() -> tuple[Script, ...]:
             ),
             tried=((0, _cast(0, "Terror", "skel")),),  # nonblack only (601.2c)
         ),
+        Script(
+            "manland",
+            "a manland animates itself (613.1d), makes a shield with the ability its animation "
+            "grants (613.1f), stops being a creature twice (the second time it was none) and "
+            "is a land again at cleanup; a Forest can't become a creature, and the granted "
+            "ability does not exist before the animation",
+            (Card("pool", "Spawning Pool", 0), Card("forest", "Forest", 0), bears),
+            (
+                A.ActivateAbility(player=0, source="pool", ability=0),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pool", ability=1),
+                *_pass(0, 1),
+                _damage("effect", 1, "pool"),
+                A.ChangeType(target="pool", creature=False),
+                A.ChangeType(target="pool", creature=False),
+                A.ChangeType(target="bears", creature=False),
+                A.ChangeType(target="bears", creature=True),
+                A.Cleanup(),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="pool", ability=1)),
+                (0, A.ChangeType(target="forest", creature=True)),
+            ),
+        ),
     )
 
 

@@ -11,7 +11,14 @@ from collections.abc import Callable
 
 from regen_model.encoding import effects as fx
 from regen_model.encoding import stack, turn
-from regen_model.encoding.derived import controller, creature_on_battlefield, has, on_battlefield
+from regen_model.encoding import typechange as types
+from regen_model.encoding.derived import (
+    black,
+    controller,
+    creature_on_battlefield,
+    has,
+    on_battlefield,
+)
 from regen_model.encoding.destruction import destroy
 from regen_model.encoding.frame import KEYWORDS, NONE
 from regen_model.encoding.ops import (
@@ -136,6 +143,15 @@ def _modify_pt(w: SymWork) -> None:
     _one_target("pt.modify", lambda w, i: fx.modify_pt(w, i, p.power, p.toughness))(w)
 
 
+def _change_type(w: SymWork) -> None:
+    """``remove``: it stops being a creature; otherwise it becomes one (613.1d)."""
+    w.branch(
+        w.p.remove,
+        _one_target("type.stop-being-creature", types.stop_being_creature),
+        _one_target("type.become-creature", types.become_creature),
+    )
+
+
 def _add_counters(w: SymWork) -> None:
     p = w.p
     w.require(ge(p.amount, 1), "counters.add")
@@ -181,7 +197,7 @@ def _cast(w: SymWork) -> None:
                     eq(card, i),
                     creature_on_battlefield(w, i),
                     implies(yours, eq(controller(w, i), p.player)),
-                    implies(terror, and_(not_(w.st(i).artifact), not_(w.st(i).black))),
+                    implies(terror, and_(not_(w.st(i).artifact), not_(black(w, i)))),
                 )
                 for i in range(w.n)
             ]
@@ -234,17 +250,26 @@ def _activate(w: SymWork) -> None:
 
     def from_card(w: SymWork, i: int) -> None:
         st = w.st(i)
-        count = add(b2i(st.regen_ability), b2i(st.unregen_ability))
+        # Ability layout (``frame.template_fits``): its own animation first, if any, then
+        # "Regenerate this" (granted by that animation on a manland), then the opponents-only
+        # "can't be regenerated".
+        animates = st.animate_ability
+        count = add(b2i(animates), b2i(st.regen_ability), b2i(st.unregen_ability))
         w.require(and_(le(0, p.ability), lt(p.ability, count)), clause)
-        regen = and_(eq(p.ability, 0), st.regen_ability)
+        anim = and_(animates, eq(p.ability, 0))
+        regen = and_(st.regen_ability, eq(p.ability, b2i(animates)))
+        # 613.1f: a granted ability exists only while the animation that grants it applies
+        w.require(implies(and_(regen, animates), w[w.c(i).animated]), clause)
+        mine = or_(anim, regen)
         ctrl = controller(w, i)
-        w.require(ite(regen, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
+        w.require(ite(mine, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
         gen = w[w.c(i).gen]
+        effect = ite(regen, ordinal(EffectKind.REGENERATE), ordinal(EffectKind.UNREGENERABLE))
         obj = stack.entry(
             w,
             kind=StackKind.ABILITY,
             controller=p.player,
-            effect=ite(regen, ordinal(EffectKind.REGENERATE), ordinal(EffectKind.UNREGENERABLE)),
+            effect=ite(anim, ordinal(EffectKind.ANIMATE), effect),
             rider=ite(regen, st.regen_rider, ordinal(Rider.NONE)),
             targets=((i, gen, NONE),),
             source=i,
@@ -269,6 +294,7 @@ HANDLERS: dict[str, Callable[[SymWork], None]] = {
     "modify-pt": _modify_pt,
     "add-counters": _add_counters,
     "grant-keyword": _grant_keyword,
+    "change-type": _change_type,
     "make-unregenerable": _one_target("cant-regen.make", fx.make_unregenerable),
     "check-sba": _check_sba,
     "cleanup": cleanup_effects,

@@ -14,7 +14,14 @@ from functools import partial
 
 from regen_model.encoding import combat as cb
 from regen_model.encoding import stack
-from regen_model.encoding.derived import controller, has, in_combat, on_battlefield, sba_pending
+from regen_model.encoding.derived import (
+    controller,
+    has,
+    in_combat,
+    is_creature,
+    on_battlefield,
+    sba_pending,
+)
 from regen_model.encoding.effects import Share, apply_effect, deal_damage, legal_card_target
 from regen_model.encoding.frame import KEYWORDS, NONE, StackVars
 from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, ne, not_, or_, sub
@@ -116,13 +123,14 @@ def _resolve_combat_damage(w: SymWork, obj: StackVars) -> None:
 
 def _resolve_spell(w: SymWork, obj: StackVars) -> None:
     legal = []
+    creature = ne(obj.kind, ordinal(StackKind.ABILITY))  # an ability acts on its own source
     for j in range(len(obj.target_card)):
         legal.append(
             and_(
                 lt(j, obj.n_targets),
                 or_(
                     ne(obj.target_player[j], NONE),
-                    legal_card_target(w, obj.target_card[j], obj.target_gen[j]),
+                    legal_card_target(w, obj.target_card[j], obj.target_gen[j], creature),
                 ),
             )
         )
@@ -278,7 +286,7 @@ def declare_attackers(w: SymWork) -> None:
     ok = [
         and_(
             on_battlefield(w, i),
-            w.st(i).creature,
+            is_creature(w, i),
             eq(controller(w, i), active),
             not_(w[w.c(i).tapped]),  # 508.1a
             not_(has(w, i, Keyword.DEFENDER)),  # 702.3b
@@ -324,7 +332,7 @@ def declare_blockers(w: SymWork) -> None:
     for b, a in enumerate(p.blocks):
         ok = and_(
             on_battlefield(w, b),
-            w.st(b).creature,
+            is_creature(w, b),
             eq(controller(w, b), defending),
             not_(w[w.c(b).tapped]),  # 509.1a
             slot_has(w, a, attacking),

@@ -125,6 +125,8 @@ def move_zone(
         (c.power_eot, 0),
         (c.toughness_eot, 0),
         (c.cant_regen, False),
+        (c.animated, False),
+        (c.noncreature, False),
         (c.attached_to, NONE),
         (c.ghost.shields_made, 0),
         (c.ghost.destructions, 0),

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from regen_model.engine.destruction import apply_rider, destroy, shield_counter_removed
 from regen_model.engine.errors import IllegalAction
+from regen_model.engine.typechange import become_creature
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone
 from regen_model.model.cards import TriggerEffect
@@ -327,13 +328,18 @@ def set_life(w: Work, player: int, delta: int, clause: str) -> None:
     w.emit(EventKind.LIFE_CHANGED, clause, w.pname(player), amount=delta)
 
 
-def legal_target(w: Work, target: Target) -> bool:
-    """608.2b: a card target must still be the same object on the battlefield."""
+def legal_target(w: Work, target: Target, creature: bool = True) -> bool:
+    """608.2b: a card target must still be the same object on the battlefield, and a
+    creature (``creature``: a spell's "target creature"). An ability of a permanent that acts
+    on the permanent itself ("Regenerate this creature", a manland's animation) needs only
+    that object: it has no target rule to check (it may act on a land)."""
     if target.player is not None:
         return True
     assert target.card is not None
     card = w.cards[target.card]
-    return card.on_battlefield and card.gen == target.gen and is_creature_on_battlefield(w, card)
+    if not card.on_battlefield or card.gen != target.gen:
+        return False
+    return not creature or is_creature_on_battlefield(w, card)
 
 
 def apply_effect(
@@ -411,5 +417,8 @@ def apply_effect(
                 untap(w, slot, "tap.untap")
             for keyword in sorted(effect.keywords):
                 grant_keyword(w, slot, keyword, False)
+    elif k is EffectKind.ANIMATE:
+        for slot in cards:
+            become_creature(w, slot)
     else:  # pragma: no cover - the enum is closed
         raise IllegalAction(f"unknown effect {k}")

@@ -12,13 +12,20 @@ from typing import NamedTuple
 
 from regen_model.engine import effects as fx
 from regen_model.engine import turn
+from regen_model.engine import typechange as types
 from regen_model.engine.destruction import destroy
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
-from regen_model.model.derived import controller, is_creature_on_battlefield, keywords
+from regen_model.model.derived import (
+    colors,
+    controller,
+    has_ability,
+    is_creature_on_battlefield,
+    keywords,
+)
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import CardType, Color, StackKind, Step
 from regen_model.model.events import Event, EventKind
@@ -144,6 +151,14 @@ def _grant_keyword(w: Work, a: A.Action) -> None:
     fx.grant_keyword(w, w.on_battlefield(a.target, "keyword.grant"), a.keyword, a.remove)
 
 
+def _change_type(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.ChangeType)
+    if a.creature:
+        types.become_creature(w, w.on_battlefield(a.target, "type.become-creature"))
+    else:
+        types.stop_being_creature(w, w.on_battlefield(a.target, "type.stop-being-creature"))
+
+
 def _check_sba(w: Work, a: A.Action) -> None:
     run_sba_loop(w)
     if not any(e.kind is EventKind.SBA_CHECK for e in w.events):
@@ -228,7 +243,7 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
             raise IllegalAction(f"{a.name} targets a creature you control", "stack.cast", "targets")
         template = w.setup.templates[slot]
         if rule is TargetRule.NONARTIFACT_NONBLACK_CREATURE and (
-            CardType.ARTIFACT in template.types or Color.BLACK in template.colors
+            CardType.ARTIFACT in template.types or Color.BLACK in colors(w, card)
         ):
             raise IllegalAction(
                 f"{a.name} targets a nonartifact, nonblack creature ({t.card} is not one)",
@@ -252,7 +267,7 @@ def _activate(w: Work, a: A.Action) -> None:
     slot = w.on_battlefield(a.source, "stack.activate", "source")
     card = w.cards[slot]
     abilities = w.setup.templates[slot].abilities
-    if not 0 <= a.ability < len(abilities):
+    if not has_ability(w, card, a.ability):
         raise IllegalAction(
             f"{a.source} has no activated ability number {a.ability}", "stack.activate", "ability"
         )
@@ -327,6 +342,7 @@ _HANDLERS: dict[type[A.Action], Callable[[Work, A.Action], None]] = {
     A.ModifyPowerToughness: _modify_pt,
     A.AddCounters: _add_counters,
     A.GrantKeyword: _grant_keyword,
+    A.ChangeType: _change_type,
     A.MakeUnregenerable: _one_target("cant-regen.make", fx.make_unregenerable),
     A.CheckStateBasedActions: _check_sba,
     A.Cleanup: _cleanup,

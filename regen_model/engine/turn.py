@@ -83,7 +83,8 @@ def resolve_top(w: Work) -> None:
     assert obj.effect is not None
     targets = list(obj.targets)
     if targets:
-        legal = [t for t in targets if legal_target(w, t)]
+        creature = obj.kind is not StackKind.ABILITY  # an ability acts on its own source
+        legal = [t for t in targets if legal_target(w, t, creature)]
         if not legal:
             w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
             return

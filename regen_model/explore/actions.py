@@ -47,8 +47,13 @@ from regen_model.engine import combat as cb
 from regen_model.engine.work import Work
 from regen_model.explore.answers import Answers, answer_sets
 from regen_model.model import actions as A
-from regen_model.model.cards import SPELLS, CardTemplate, SpellTemplate
-from regen_model.model.derived import controller, is_creature_on_battlefield
+from regen_model.model.cards import SPELLS, SpellTemplate
+from regen_model.model.derived import (
+    colors,
+    controller,
+    has_ability,
+    is_creature_on_battlefield,
+)
 from regen_model.model.effects import TargetRule
 from regen_model.model.enums import CardType, Color, CounterKind, Decision, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT
@@ -182,8 +187,11 @@ def _casts(
         yield spell.cast(player, targets)
 
 
-def _nonartifact_nonblack(template: CardTemplate) -> bool:
-    return CardType.ARTIFACT not in template.types and Color.BLACK not in template.colors
+def _nonartifact_nonblack(state: GameState, slot: int) -> bool:
+    template = state.setup.templates[slot]
+    return CardType.ARTIFACT not in template.types and Color.BLACK not in colors(
+        state, state.cards[slot]
+    )
 
 
 def _sorcery_timing(state: GameState, player: int) -> bool:
@@ -200,7 +208,7 @@ def spell_targets(
     if rule is TargetRule.CREATURE_YOU_CONTROL and prefilter:
         slots = [s for s in slots if controller(state.cards[s]) == player]
     if rule is TargetRule.NONARTIFACT_NONBLACK_CREATURE and prefilter:
-        slots = [s for s in slots if _nonartifact_nonblack(state.setup.templates[s])]
+        slots = [s for s in slots if _nonartifact_nonblack(state, s)]
     out: list[tuple[A.TargetChoice, ...]] = [
         (A.TargetChoice(card=state.setup.handles[s]),) for s in slots
     ]
@@ -216,6 +224,8 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
         abilities = state.setup.templates[card.slot].abilities
         for index, ability in enumerate(abilities):
             if prefilter and ability.opponent_only == (controller(card) == player):
+                continue
+            if prefilter and not has_ability(state, card, index):
                 continue
             yield A.ActivateAbility(
                 player=player, source=state.setup.handles[card.slot], ability=index
@@ -322,9 +332,21 @@ def effect_actions(state: GameState, scope: Scope, *, prefilter: bool = True) ->
             for remove in (False, True):
                 yield A.GrantKeyword(target=h[s], keyword=keyword, remove=remove)
     for s in perms:
+        yield from _type_changes(state, s, prefilter=prefilter)
+    for s in perms:
         yield A.MakeUnregenerable(target=h[s])
     yield A.CheckStateBasedActions()
     yield A.Cleanup()
+
+
+def _type_changes(state: GameState, slot: int, *, prefilter: bool) -> Iterator[A.ChangeType]:
+    """It becomes a creature (only a printed creature or one with its own animation can,
+    ``engine.typechange``; the prefilter drops the others), or stops being one."""
+    t = state.setup.templates[slot]
+    h = state.setup.handles[slot]
+    if not prefilter or t.is_creature or t.animation is not None:
+        yield A.ChangeType(target=h, creature=True)
+    yield A.ChangeType(target=h, creature=False)
 
 
 def _shields(

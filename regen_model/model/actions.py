@@ -166,6 +166,17 @@ class GrantKeyword(Action):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeType(Action):
+    """Until end of turn, ``target`` becomes a creature (its own animation, or a printed
+    creature back from not being one) or, with ``creature=False``, stops being a creature
+    (a type-changing effect of layer 4, 613.1d)."""
+
+    kind: ClassVar[str] = "change-type"
+    target: str
+    creature: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MakeUnregenerable(Action):
     """``target`` can't be regenerated this turn (701.19c)."""
 
@@ -296,6 +307,7 @@ EFFECT_ACTIONS: tuple[type[Action], ...] = (
     ModifyPowerToughness,
     AddCounters,
     GrantKeyword,
+    ChangeType,
     MakeUnregenerable,
     CheckStateBasedActions,
     Cleanup,

@@ -33,6 +33,8 @@ class CardSpec:
     deathtouched: bool = False
     granted: frozenset[Keyword] = field(default_factory=frozenset)
     sick: bool = False
+    animated: bool = False  # its own animation applies (a manland that is a creature now)
+    noncreature: bool = False  # a type change until end of turn: it is not a creature now
 
     def __post_init__(self) -> None:
         if self.plus is None:
@@ -90,6 +92,8 @@ def make_state(
                 attached_to=None if c.attached_to is None else handles.index(c.attached_to),
                 shields=c.shields,
                 sick=c.sick,
+                animated=c.animated,
+                noncreature=c.noncreature,
                 ghost=_ghost(c.shields),
             )
         )

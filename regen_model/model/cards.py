@@ -33,28 +33,49 @@ class AbilityKind(StrEnum):
 
     REGENERATE_SELF = "regenerate-self"  # "{cost}: Regenerate this creature." (701.19a)
     MAKE_SELF_UNREGENERABLE = "make-self-unregenerable"  # Knight of the Holy Nimbus's {2} ability
+    ANIMATE_SELF = "animate-self"  # "{cost}: This land becomes a ... creature until end of turn"
 
 
 @dataclass(frozen=True, slots=True)
 class ActivatedAbility:
     """An activated ability of a permanent. ``opponent_only``: only an opponent of its
-    controller may activate it (Knight of the Holy Nimbus)."""
+    controller may activate it (Knight of the Holy Nimbus). ``granted``: the permanent has it
+    only while its own animation applies (Spawning Pool becomes a creature *with* "{B}:
+    Regenerate this creature": an ability-adding effect of layer 6, 613.1f, with the same
+    duration as the type change)."""
 
     kind: AbilityKind
     rider: Rider = Rider.NONE
     opponent_only: bool = False
+    granted: bool = False
 
     def effect(self) -> Effect:
         """The effect the ability has when it resolves (applied to its source)."""
         if self.kind is AbilityKind.REGENERATE_SELF:
             return Effect(EffectKind.REGENERATE, rider=self.rider)
+        if self.kind is AbilityKind.ANIMATE_SELF:
+            return Effect(EffectKind.ANIMATE)
         return Effect(EffectKind.UNREGENERABLE)
 
     def describe(self) -> str:
         if self.kind is AbilityKind.REGENERATE_SELF:
             suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
             return "Regenerate this permanent" + suffix
+        if self.kind is AbilityKind.ANIMATE_SELF:
+            return "This permanent becomes a creature until end of turn"
         return "This permanent can't be regenerated this turn (opponents only)"
+
+
+@dataclass(frozen=True, slots=True)
+class Animation:
+    """What a noncreature permanent becomes through its own "becomes a P/T creature until end
+    of turn" ability (a manland): a creature (layer 4, 613.1d) with base power and toughness
+    ``power``/``toughness`` (layer 7b, 613.4b) and ``colors`` (layer 5). Counters and
+    until-end-of-turn modifications still apply on top (613.4c)."""
+
+    power: int
+    toughness: int
+    colors: frozenset[Color] = frozenset()
 
 
 class TriggerEffect(StrEnum):
@@ -131,9 +152,11 @@ class CardTemplate:
     mana_cost: str | None = None
     type_line: str = ""
     deviations: tuple[Deviation, ...] = ()
+    animation: Animation | None = None
 
     @property
     def is_creature(self) -> bool:
+        """Printed a creature (its type line); ``derived.is_creature`` is what it is now."""
         return CardType.CREATURE in self.types
 
 
@@ -570,6 +593,26 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
                     "falls off",
                 ),
             ),
+        ),
+        _card(
+            "Spawning Pool",
+            None,
+            "Land",
+            "This land enters tapped.\n{T}: Add {B}.\n{1}{B}: This land becomes a 1/1 black "
+            'Skeleton creature with "{B}: Regenerate this creature" until end of turn. '
+            "It's still a land.",
+            (
+                Deviation(
+                    "This land enters tapped.",
+                    "it only enters during a run through a flicker, and then returns untapped",
+                ),
+                Deviation("{T}: Add {B}.", "mana is not modelled (costs are not paid)"),
+            ),
+            abilities=(
+                ActivatedAbility(AbilityKind.ANIMATE_SELF),
+                ActivatedAbility(AbilityKind.REGENERATE_SELF, granted=True),
+            ),
+            animation=Animation(1, 1, frozenset({Color.BLACK})),
         ),
         _noncreature("Forest", None, "Basic Land — Forest", ""),
         _noncreature("Mountain", None, "Basic Land — Mountain", ""),

@@ -26,6 +26,7 @@ class EffectKind(StrEnum):
     LIFE = "life"  # a player gains (or loses) life
     FLICKER = "flicker"  # exile and return (400.7), under its owner's control or yours (110.2a)
     GAIN_CONTROL = "gain-control"  # the effect's controller gains control (613.1b)
+    ANIMATE = "animate"  # its own animation: a creature until end of turn (613.1d, 613.4b)
 
 
 class TargetRule(StrEnum):
@@ -99,6 +100,8 @@ class Effect:
             return f"{self.amount} {self.counter.value} counter(s)"
         if k is EffectKind.LIFE:
             return f"{self.amount:+d} life"
+        if k is EffectKind.ANIMATE:
+            return "becomes a creature until end of turn"
         if k is EffectKind.FLICKER:
             return "exile and return" + (" under your control" if self.under_you else "")
         text = "gain control" + (" until end of turn" if self.until_end_of_turn else "")

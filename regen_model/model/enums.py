@@ -200,6 +200,8 @@ class Mutant(StrEnum):
     SHIELD_COUNTER_PER_SOURCE = "shield-counter-per-source"
     DOUBLE_STRIKER_STAYS_IN_COMBAT = "double-striker-stays-in-combat"
     LIFELINK_ON_PREVENTED = "lifelink-on-prevented"
+    DAMAGE_CLEARED_ON_TYPE_CHANGE = "damage-cleared-on-type-change"
+    NONCREATURE_STAYS_IN_COMBAT = "noncreature-stays-in-combat"
 
 
 def ordinal(value: StrEnum) -> int:

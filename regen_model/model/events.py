@@ -36,6 +36,7 @@ class EventKind(StrEnum):
     UNATTACHED = "unattached"
     PT_MODIFIED = "pt-modified"
     KEYWORD_CHANGED = "keyword-changed"
+    TYPE_CHANGED = "type-changed"  # became a creature or stopped being one (613.1d)
     UNREGENERABLE = "unregenerable"
     SBA_CHECK = "sba-check"
     PLAYER_LOST = "player-lost"
@@ -140,11 +141,12 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.UNATTACHED: _shape(Subject.CARD, "origin"),
     EventKind.PT_MODIFIED: _shape(Subject.CARD, "power", "toughness"),
     EventKind.KEYWORD_CHANGED: _shape(Subject.CARD, "gained", "keyword"),
+    EventKind.TYPE_CHANGED: _shape(Subject.CARD, "creature"),
     EventKind.UNREGENERABLE: _shape(Subject.CARD, "source"),
     EventKind.SBA_CHECK: _shape(Subject.NONE, "checks", "performed"),
     EventKind.PLAYER_LOST: _shape(Subject.PLAYER),
     EventKind.CLEANUP: _shape(Subject.NONE, "damage_removed_from", "shields_ended"),
-    EventKind.EFFECTS_ENDED: _shape(Subject.CARD, "unregenerable", "unused_shields"),
+    EventKind.EFFECTS_ENDED: _shape(Subject.CARD, "type_change", "unregenerable", "unused_shields"),
     EventKind.SPELL_CAST: _shape(Subject.STACK, "caster", "effect", "targets"),
     EventKind.ABILITY_ACTIVATED: _shape(Subject.CARD, "ability", "by"),
     EventKind.PUT_ON_STACK: _shape(Subject.STACK, "controller"),
@@ -167,6 +169,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "blocked",
         "chooser",
         "chose",
+        "damage",
         "damage_triggers_kept",
         "deathtouch",
         "deathtouch_record",

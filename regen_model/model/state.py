@@ -105,6 +105,8 @@ class Card(NamedTuple):
     blocking: int | None = None
     blocked: bool = False
     sick: bool = False
+    animated: bool = False
+    noncreature: bool = False
     ghost: Ghost = Ghost()
 
     @property

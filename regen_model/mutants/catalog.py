@@ -181,6 +181,17 @@ _INFO = (
         "Lifelink gains life for damage a shield counter prevented, as if it had been dealt.",
         ("damage.lifelink", "replace.shield-counter"),
     ),
+    MutantInfo(
+        Mutant.DAMAGE_CLEARED_ON_TYPE_CHANGE,
+        "A permanent that stops being a creature loses its marked damage, so the damage no "
+        "longer counts if it becomes a creature again that turn.",
+        ("type.damage-stays",),
+    ),
+    MutantInfo(
+        Mutant.NONCREATURE_STAYS_IN_COMBAT,
+        "An attacking or blocking creature that stops being a creature stays in combat.",
+        ("type.stop-being-creature",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

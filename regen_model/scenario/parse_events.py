@@ -219,6 +219,15 @@ def _grant_keyword(n: Names, v: Any, p: FieldPath) -> Maker:
     )
 
 
+def _change_type(n: Names, v: Any, p: FieldPath) -> Maker:
+    return _fixed(
+        A.ChangeType(
+            target=n.handle(v["target"], (*p, "target")),
+            creature=bool(v.get("creature", True)),
+        )
+    )
+
+
 # --- game actions ----------------------------------------------------------------------------
 
 
@@ -388,6 +397,7 @@ PARSERS: dict[str, Parser] = {
     "modify-pt": _modify_pt,
     "add-counters": _add_counters,
     "grant-keyword": _grant_keyword,
+    "change-type": _change_type,
     "make-unregenerable": _one_target(A.MakeUnregenerable),
     "check-sba": lambda n, v, p: _fixed(A.CheckStateBasedActions()),
     "cleanup": lambda n, v, p: _fixed(A.Cleanup()),

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from regen_model.model.derived import controller, keywords, power, toughness
+from regen_model.model.derived import controller, is_creature, keywords, power, toughness
 from regen_model.model.enums import CounterKind, Keyword, Step, Zone
 from regen_model.model.events import EVENT_SHAPES, Event, EventKind, Subject
 from regen_model.model.state import Card
@@ -168,6 +168,7 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
         "blocked": lambda v: card(v).blocked,
         "cant-be-regenerated": lambda v: card(v).cant_regen,
         "summoning-sick": lambda v: card(v).sick,
+        "creature": lambda v: is_creature(v.state, card(v)),
     }
     return _probe(names, what, path, expected, readers[field])
 

@@ -17,6 +17,7 @@ from regen_model.model.cards import (
     SPELLS,
     AbilityKind,
     ActivatedAbility,
+    Animation,
     CardTemplate,
     DamageTrigger,
     SpellTemplate,
@@ -53,6 +54,7 @@ CARD_FIELDS = (
     "attach-bonus",
     "colors",
     "text",
+    "animation",
 )
 BATTLEFIELD_ONLY = (
     "tapped",
@@ -64,6 +66,8 @@ BATTLEFIELD_ONLY = (
     "granted-keywords",
     "deathtouched",
     "summoning-sick",
+    "animated",
+    "not-a-creature",
 )
 
 # Which spell fields mean something for which effect (anything else is a mistake).
@@ -185,6 +189,18 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
         attach_bonus=(int(bonus.get("power", 0)), int(bonus.get("toughness", 0))),
         text=str(raw.get("text", "")),
         colors=frozenset(Color(c) for c in raw.get("colors", ())),
+        animation=_animation(raw.get("animation")),
+    )
+
+
+def _animation(raw: Any) -> Animation | None:
+    """An inline card's own animation: what it becomes (613.1d, 613.4b)."""
+    if raw is None:
+        return None
+    return Animation(
+        int(raw["power"]),
+        int(raw["toughness"]),
+        frozenset(Color(c) for c in raw.get("colors", ())),
     )
 
 
@@ -195,6 +211,7 @@ def _ability(raw: Any) -> ActivatedAbility:
         AbilityKind(raw["kind"]),
         rider=Rider(raw.get("rider", Rider.NONE.value)),
         opponent_only=bool(raw.get("opponent-only", False)),
+        granted=bool(raw.get("granted", False)),
     )
 
 
@@ -246,8 +263,13 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
                 (*path, "controller"),
                 f"{handle} is in the {zone.value}: a card there is controlled by nobody",
             )
-    if raw.get("damage", 0) and not template.is_creature:
+    can_be_creature = template.is_creature or template.animation is not None
+    if raw.get("damage", 0) and not can_be_creature:
         raise names.error((*path, "damage"), f"{handle} is not a creature and can't have damage")
+    if raw.get("animated", False) and template.animation is None:
+        raise names.error(
+            (*path, "animated"), f"{handle} has no animation of its own (it is not a manland)"
+        )
     counters = raw.get("counters", {})
     attached = raw.get("attached-to")
     if attached is not None:
@@ -291,6 +313,8 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         deathtouched=bool(raw.get("deathtouched", False)),
         granted=frozenset(Keyword(k) for k in raw.get("granted-keywords", ())),
         sick=bool(raw.get("summoning-sick", False)),
+        animated=bool(raw.get("animated", False)),
+        noncreature=bool(raw.get("not-a-creature", False)),
     )
 
 

@@ -154,6 +154,8 @@ def _permanent(c: CardSpec, players: Sequence[str]) -> dict[str, Any]:
         )
         if n
     }
+    if not c.plus and c.zone is Zone.BATTLEFIELD and c.template.enters_plus:
+        counters = {CounterKind.PLUS.value: 0, **counters}  # not the ones it enters with
     if counters:
         out["counters"] = _flow(counters)
     if c.attached_to is not None:
@@ -167,6 +169,12 @@ def _permanent(c: CardSpec, players: Sequence[str]) -> dict[str, Any]:
         out["granted-keywords"] = _flow(sorted(k.value for k in c.granted))
     if c.deathtouched:
         out["deathtouched"] = True
+    if c.sick:
+        out["summoning-sick"] = True
+    if c.animated:
+        out["animated"] = True
+    if c.noncreature:
+        out["not-a-creature"] = True
     return out
 
 
@@ -198,12 +206,13 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         out["abilities"] = _flow(
             [
                 a.kind.value
-                if a.rider is Rider.NONE and not a.opponent_only
+                if a.rider is Rider.NONE and not a.opponent_only and not a.granted
                 else _flow(
                     {
                         "kind": a.kind.value,
                         **({"rider": a.rider.value} if a.rider is not Rider.NONE else {}),
                         **({"opponent-only": True} if a.opponent_only else {}),
+                        **({"granted": True} if a.granted else {}),
                     }
                 )
                 for a in t.abilities
@@ -214,6 +223,18 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         if t.damage_trigger.combat_only:
             trigger["combat-only"] = True
         out["damage-trigger"] = _flow(trigger)
+    if t.animation is not None:
+        out["animation"] = _flow(
+            {
+                "power": t.animation.power,
+                "toughness": t.animation.toughness,
+                **(
+                    {"colors": _flow(sorted(c.value for c in t.animation.colors))}
+                    if t.animation.colors
+                    else {}
+                ),
+            }
+        )
     if t.attachment is not Attachment.NONE:
         out["attachment"] = t.attachment.value
         out["attach-bonus"] = _flow({"power": t.attach_bonus[0], "toughness": t.attach_bonus[1]})
@@ -280,6 +301,8 @@ def _args(action: A.Action, players: Sequence[str]) -> tuple[str, Any]:
         if action.remove:
             out["remove"] = True
         return "grant-keyword", _flow(out)
+    if isinstance(action, A.ChangeType):
+        return "change-type", _flow({"target": action.target, "creature": action.creature})
     if isinstance(action, A.CheckStateBasedActions | A.Cleanup):
         return action.kind, None
     if isinstance(action, A.PassPriority):

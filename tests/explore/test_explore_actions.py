@@ -73,7 +73,7 @@ def test_enumeration_is_deterministic() -> None:
 
 
 def test_every_action_kind_is_enabled_somewhere() -> None:
-    """Across a main-phase state and the four combat decisions, each of the 20 action kinds
+    """Across a main-phase state and the four combat decisions, each of the 21 action kinds
     has at least one instance the engine accepts."""
     main = _state(
         ("troll", "Horned Troll", 0),

@@ -39,7 +39,8 @@ def test_docs_describe_every_mutant() -> None:
 
 # Mutants the battery's scopes never tell apart from the correct rules: they need an edition,
 # a board or an action the battery does not have (pre-M10 combat, summoning-sick creatures, an
-# answer between alike shields, several sources damaging a shield counter, a double striker, a lifelinker).
+# answer between alike shields, several sources damaging a shield counter, a double striker, a
+# lifelinker, type changes).
 # Each is caught by the scenario that shows the rule.
 ONLY_BY_SCENARIO = {
     Mutant.DEATHTOUCH_STATIC_PRE_M10: SCENARIOS / "damage" / "pre-m10-deathtouch-trigger.yaml",
@@ -53,6 +54,12 @@ ONLY_BY_SCENARIO = {
     / "combat"
     / "double-striker-regenerated-fdn.yaml",
     Mutant.LIFELINK_ON_PREVENTED: SCENARIOS / "replace" / "lifelink-shield-counter.yaml",
+    Mutant.DAMAGE_CLEARED_ON_TYPE_CHANGE: SCENARIOS
+    / "types"
+    / "damage-stays-when-not-a-creature.yaml",
+    Mutant.NONCREATURE_STAYS_IN_COMBAT: SCENARIOS
+    / "types"
+    / "stop-being-creature-leaves-combat.yaml",
 }
 
 

@@ -11,6 +11,7 @@ here.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from regen_model.model.cards import (
     colors_of,
 )
 from regen_model.model.effects import EffectKind, TargetRule
-from regen_model.model.enums import CardType, Keyword, Rider
+from regen_model.model.enums import CardType, Color, Keyword, Rider
 
 SNAPSHOT: dict[str, Any] = YAML(typ="safe").load(
     (Path(__file__).parent / "oracle_snapshot.yaml").read_text(encoding="utf-8")
@@ -117,6 +118,18 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     else:
         assert trigger is None
     assert card.enters_plus == (1 if "enters with a +1/+1 counter" in text else 0)
+    animation = re.search(r"becomes a (\d+)/(\d+) (black )?\w+ creature", text)
+    animate = [a for a in card.abilities if a.kind is AbilityKind.ANIMATE_SELF]
+    assert bool(animate) == bool(animation) == (card.animation is not None)
+    if animation and card.animation is not None:
+        assert (card.animation.power, card.animation.toughness) == tuple(
+            int(x) for x in animation.groups()[:2]
+        )
+        assert (Color.BLACK in card.animation.colors) == bool(animation.group(3))
+        granted = [a for a in card.abilities if a.granted]
+        assert bool(granted) == ('creature with "{B}: Regenerate this creature"' in text)
+    else:
+        assert not any(a.granted for a in card.abilities)
     if card.attach_bonus != (0, 0):
         power, toughness = card.attach_bonus
         assert f"gets {power:+d}/{toughness:+d}" in text

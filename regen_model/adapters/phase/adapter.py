@@ -64,6 +64,8 @@ class PhaseEngineAdapter:
             "start-effects",  # "this turn" effects of a start are made with spells
             "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
             "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
+            "action:change-type",  # type changes (613.1d) are not mapped
+            "card:Spawning Pool",  # its animation is parsed by phase.rs but not mapped yet
         }
     )
 

@@ -324,6 +324,17 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Equipped creature gets +2/+0.\nEquip {1}",
             note="Equip {1} is kept (the model does not equip): no action of ours activates it",
         ),
+        PhaseCard(
+            "Spawning Pool",
+            None,
+            "Land",
+            '{1}{B}: This land becomes a 1/1 black Skeleton creature with "{B}: '
+            + _REGEN
+            + "\" until end of turn. It's still a land.",
+            note="This land enters tapped. and {T}: Add {B}. left out: the model runs neither "
+            "(no mana; it enters only through a flicker, untapped); the adapter does not map "
+            "it yet (support.py)",
+        ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
         _spell("Lightning Bolt", "{R}", "Lightning Bolt deals 3 damage to any target."),

@@ -87,6 +87,8 @@ LACKS = frozenset(
         # 702.4: its combat damage step neither splits for first strike nor deals a double
         # striker's damage twice (its bridge_to_engine.py says so), so double strike is inert.
         "keyword:double-strike",
+        "action:change-type",  # no effect ends a permanent's creature status (not mapped)
+        "card:Spawning Pool",  # its animation is not mapped to python-mtg
     }
 )
 
