@@ -433,10 +433,12 @@ class Matcher:
                 row = rows[slot]
                 n = len(row)
                 for i, value in fields:
+                    if i >= n:  # off the battlefield only the zone is defined
+                        continue
                     # an undefined field matches anything, except power and toughness of a
                     # permanent: observed ones where the model has a noncreature (208.3)
                     defined = row[i] is not _UNDEFINED or i in _PT_INDEX
-                    if i < n and row[i] != value and defined:
+                    if row[i] != value and defined:
                         return False
         for index, prec in self.players:
             player = state.players[index]
