@@ -435,8 +435,9 @@ class Matcher:
                 for i, value in fields:
                     # an undefined field matches anything, except power and toughness of a
                     # permanent: observed ones where the model has a noncreature (208.3)
-                    defined = row[i] is not _UNDEFINED or i in _PT_INDEX
-                    if i < n and row[i] != value and defined:
+                    if i >= n or row[i] == value:
+                        continue
+                    if row[i] is not _UNDEFINED or i in _PT_INDEX:
                         return False
         for index, prec in self.players:
             player = state.players[index]

@@ -264,6 +264,8 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.power_eot, 0),
         (b.toughness_eot, 0),
         (b.cant_regen, False),
+        (b.animated, False),
+        (b.noncreature, False),
         (b.attached_to, NONE),
         (b.attacking, False),
         (b.blocking, NONE),
@@ -335,6 +337,7 @@ class MiniSystem:
             ]
             game += [
                 st.creature,
+                z3.Not(st.animate_ability),
                 st.toughness >= 1,
                 *[z3.Not(k) for k in st.keywords],
                 st.attachment == ordinal(Attachment.NONE),
