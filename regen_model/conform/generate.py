@@ -137,6 +137,8 @@ def drawable(case: Case) -> bool:
     """A case random walks may continue: it uses no effect kind they leave out (a clause
     witness of a type change is not continued, so the random cases built on the witnesses
     stay what they were)."""
+    if any(c.animated or c.noncreature for c in case.start.cards):
+        return False
     return not any(isinstance(a, A.ChangeType) for a in case.actions)
 
 
