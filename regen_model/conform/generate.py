@@ -28,7 +28,7 @@ from regen_model.conform.start import Start
 from regen_model.engine import EngineError, MissingChoice, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
-from regen_model.model.cards import PERMANENT_CARDS, SPELLS, CardTemplate
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTemplate
 from regen_model.model.enums import Attachment, CardType, Decision, Edition, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
@@ -133,6 +133,15 @@ class Swarm:
     categories: tuple[str, ...]
 
 
+def drawable(case: Case) -> bool:
+    """A case random walks may continue: it uses no effect kind they leave out (a clause
+    witness of a type change is not continued, so the random cases built on the witnesses
+    stay what they were)."""
+    if any(c.animated or c.noncreature for c in case.start.cards):
+        return False
+    return not any(isinstance(a, A.ChangeType) for a in case.actions)
+
+
 def draw_swarm(c: Chooser, passes: int = 4) -> Swarm:
     """A swarm; ``passes``: the most weight passing priority can get (the turn moves on)."""
     names = tuple(
@@ -156,8 +165,15 @@ CUSTOM_TYPES: tuple[frozenset[CardType], ...] = (
     frozenset({CardType.ENCHANTMENT, CardType.CREATURE}),
 )
 _CUSTOM_KEYWORDS = tuple(k for k in Keyword if k is not Keyword.UMBRA_ARMOR)
+# A custom creature's abilities: a manland's own animation (and what it grants) belongs to a
+# noncreature card with an animation, so it is left out.
 _CUSTOM_ABILITIES = tuple(
-    dict.fromkeys(a for t in PERMANENT_CARDS.values() for a in t.abilities if not a.opponent_only)
+    dict.fromkeys(
+        a
+        for t in PERMANENT_CARDS.values()
+        for a in t.abilities
+        if not a.opponent_only and not a.granted and a.kind is not AbilityKind.ANIMATE_SELF
+    )
 )
 
 
@@ -468,6 +484,7 @@ def draw_case(
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *extra_effects))))
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
+    corpus = [x for x in corpus if drawable(x)]
     if corpus and chance(c, 50):
         base = c.pick(corpus)
         start, prefix = base.start, legal_actions(base)

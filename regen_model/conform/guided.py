@@ -43,6 +43,7 @@ from regen_model.conform.generate import (
     draw_actions,
     draw_case,
     draw_swarm,
+    drawable,
     settle,
 )
 from regen_model.conform.witness import CONTEXTS, reached_goals
@@ -235,8 +236,8 @@ def guided_cases(
     """``n`` cases, each the most novel of ``candidates`` draws (a generator: the first case is
     ready at once). A candidate is a fresh random case (``generate.draw_case``) or, half the
     time once there is a pool, a continuation of a pool case from the middle (``_mutant``).
-    ``lacks``: features to stay out of (``features.py``); corpus cases that use one are not
-    continued. ``custom``: percentage of custom cards in fresh starts (0 when ``lacks`` has
+    ``lacks``: features to stay out of (``features.py``); corpus cases that use one, or an
+    effect kind random cases leave out (``generate.drawable``), are not continued. ``custom``: percentage of custom cards in fresh starts (0 when ``lacks`` has
     ``custom-cards``)."""
     if "custom-cards" in lacks:
         custom = 0
@@ -244,7 +245,7 @@ def guided_cases(
     seen: set[str] = set()
     corpus_goals: list[tuple[Case, set[str]]] = []
     for c in corpus:
-        if outside(c, lacks) is None:
+        if outside(c, lacks) is None and drawable(c):
             goals = case_goals(c)
             pool.count(goals)
             seen |= goals

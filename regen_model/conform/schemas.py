@@ -169,6 +169,8 @@ def start_schema() -> Schema:
             "unregenerable": flag,
             "deathtouched": flag,
             "summoning_sick": flag,
+            "animated": flag,
+            "not_a_creature": flag,
             "keywords": {"type": "array", "items": {"enum": [k.value for k in Keyword]}},
             "shields": {
                 "type": "array",

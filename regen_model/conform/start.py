@@ -55,6 +55,8 @@ PERMANENT_FIELDS = frozenset(
         "unregenerable",
         "deathtouched",
         "summoning_sick",
+        "animated",
+        "not_a_creature",
         "keywords",
     }
 )
@@ -231,6 +233,8 @@ class Start:
                     deathtouched=card.deathtouched,
                     granted=card.kw_granted,
                     sick=card.sick,
+                    animated=card.animated,
+                    noncreature=card.noncreature,
                 )
             )
         return cls(
@@ -294,6 +298,8 @@ def _card_to_json(c: CardSpec, p: Players) -> Json:
         ("unregenerable", c.cant_regen, False),
         ("deathtouched", c.deathtouched, False),
         ("summoning_sick", c.sick, False),
+        ("animated", c.animated, False),
+        ("not_a_creature", c.noncreature, False),
     ):
         if value != default:
             out[key] = value
@@ -377,6 +383,8 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         deathtouched=flag("deathtouched"),
         granted=granted,
         sick=flag("summoning_sick"),
+        animated=flag("animated"),
+        noncreature=flag("not_a_creature"),
     )
 
 
@@ -406,6 +414,10 @@ def describe(start: Start) -> list[str]:
             bits.append("can't be regenerated this turn")
         if c.sick:
             bits.append("summoning sick")
+        if c.animated:
+            bits.append("animated")
+        if c.noncreature:
+            bits.append("not a creature")
         if c.attached_to:
             bits.append(f"attached to {c.attached_to}")
         if c.granted:

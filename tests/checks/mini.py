@@ -341,6 +341,7 @@ class MiniSystem:
             ]
             game += [
                 st.creature,
+                z3.Not(st.animate_ability),
                 st.toughness >= 1,
                 *[z3.Not(k) for k in st.keywords],
                 st.attachment == ordinal(Attachment.NONE),
