@@ -59,7 +59,9 @@ from regen_model.encoding.outputs import CARD_FIELDS as OUTPUT_FIELDS
 from regen_model.encoding.outputs import StepOutputs
 from regen_model.model import derived
 from regen_model.model.cards import TriggerEffect
-from regen_model.model.enums import Keyword, Rider, Zone, ordinal
+from regen_model.model.enums import Attachment, Keyword, Rider, Step, Zone, ordinal
+from regen_model.model.events import Event as EngineEvent
+from regen_model.model.events import EventKind
 from regen_model.model.state import GameState
 
 Z3Ref = Any
@@ -84,10 +86,18 @@ INTS = (
     "by_static",
     "by_other",
 )
-BOOLS = ("tapped", "deathtouched", "cant_regen", "indestructible", "in_combat", "blocked")
+BOOLS = (
+    "tapped",
+    "deathtouched",
+    "cant_regen",
+    "indestructible",
+    "in_combat",
+    "blocked",
+    "host_ok",  # attached to a creature on the battlefield (what keeps an Aura legal)
+)
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
 STATIC_INTS = ("trigger", "printed_toughness")
-STATIC_BOOLS = ("creature", "static_regen", "printed_indestructible")
+STATIC_BOOLS = ("creature", "static_regen", "printed_indestructible", "aura")
 
 SBA_KINDS = frozenset(
     {
@@ -161,8 +171,162 @@ def make_statics(term: Callable[[str, Any], Z3Ref]) -> Statics:
     return Statics(v)
 
 
+# Outputs about x that the abstraction keeps besides the engine's (``outputs.CARD_FIELDS``):
+# the counter riders that triggered, and every object x put among the waiting triggers.
+INTERNAL_OUTPUTS = ("rider_triggers", "created")
+
+
 def make_outputs(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
-    return {n: term(n, z3.IntSort()) for n in OUTPUT_FIELDS}
+    return {n: term(n, z3.IntSort()) for n in (*OUTPUT_FIELDS, *INTERNAL_OUTPUTS)}
+
+
+def pending(r: Rec, st: Statics) -> Z3Ref:
+    """A state-based action would be performed on x now (704.5f-h, m, q; as
+    ``model.derived.sba_pending`` for one card)."""
+    cob = z3.And(st["creature"], r.on_bf())
+    t = r["toughness"]
+    return z3.Or(
+        z3.And(cob, t <= 0),
+        z3.And(cob, r["damage"] > 0, t > 0, r["damage"] >= t, z3.Not(r["indestructible"])),
+        z3.And(r["deathtouched"], cob, t > 0, z3.Not(r["indestructible"])),
+        z3.And(r.on_bf(), st["aura"], z3.Not(r["host_ok"])),
+        z3.And(r.on_bf(), r["plus"] > 0, r["minus"] > 0),
+    )
+
+
+# --- the game around the permanents --------------------------------------------------------
+#
+# A few game fields are kept once for all permanents (a *global record*): the step and the
+# turn, the sizes of the stack and of the waiting triggers, the players' life, poison and
+# loss. A step relates them by ``global_step``, and ties each permanent's events to them
+# where the rules do (``Link``).
+
+PLAYERS = 2
+GLOBAL_INTS = (
+    "step",
+    "turn",
+    "stack_size",
+    "pending_size",
+    *(f"life{p}" for p in range(PLAYERS)),
+    *(f"poison{p}" for p in range(PLAYERS)),
+)
+GLOBAL_BOOLS = tuple(f"lost{p}" for p in range(PLAYERS))
+# Step outputs about the whole game: priority given at the end; objects put on the stack
+# by casting or activating (or pre-M10 combat damage); objects taken off it by resolving;
+# objects put among the waiting triggers, and how many of them are damage triggers (the
+# totals over every permanent of ``created`` and ``damage_triggers``).
+GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "created_total", "damage_triggers_total")
+CLEANUP_STEP = ordinal(Step.CLEANUP)
+
+
+def make_global(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
+    v = {n: term(n, z3.IntSort()) for n in GLOBAL_INTS}
+    v.update({n: term(n, z3.BoolSort()) for n in GLOBAL_BOOLS})
+    return v
+
+
+def make_global_outputs(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
+    v = {n: term(n, z3.IntSort()) for n in GLOBAL_OUTPUT_INTS}
+    v["priority_given"] = term("priority_given", z3.BoolSort())
+    return v
+
+
+def global_domain(g: dict[str, Z3Ref]) -> list[Z3Ref]:
+    return [
+        g["turn"] >= 1,
+        g["step"] >= 0,
+        g["step"] < len(Step),
+        g["stack_size"] >= 0,
+        g["pending_size"] >= 0,
+        *[g[f"poison{p}"] >= 0 for p in range(PLAYERS)],
+    ]
+
+
+def global_init(g: dict[str, Z3Ref]) -> list[Z3Ref]:
+    """A legal start (``system.legal_start``): turn 1, nothing on the stack or waiting,
+    nobody has lost or is about to."""
+    return [
+        g["turn"] == 1,
+        g["stack_size"] == 0,
+        g["pending_size"] == 0,
+        z3.Not(players_pending(g)),
+        *[z3.Not(g[f"lost{p}"]) for p in range(PLAYERS)],
+    ]
+
+
+def players_pending(g: dict[str, Z3Ref]) -> Z3Ref:
+    """704.5a/c would make a player lose now."""
+    return z3.Or(
+        *[
+            z3.And(z3.Not(g[f"lost{p}"]), z3.Or(g[f"life{p}"] <= 0, g[f"poison{p}"] >= 10))
+            for p in range(PLAYERS)
+        ]
+    )
+
+
+def cleaned(kind: Z3Ref, g0: dict[str, Z3Ref], g1: dict[str, Z3Ref], code: int) -> Z3Ref:
+    """The step performed the cleanup step's actions (514.2) on every permanent: a cleanup
+    action (``code`` is its kind), or a cleanup step or a new turn beginning."""
+    return z3.Or(
+        kind == code,
+        z3.And(g1["step"] == CLEANUP_STEP, g0["step"] != CLEANUP_STEP),
+        g1["turn"] != g0["turn"],
+    )
+
+
+PUSHING_KINDS = frozenset({"cast", "activate", "assign-combat-damage", "pass"})
+
+
+def global_step(
+    kind: str, g0: dict[str, Z3Ref], g1: dict[str, Z3Ref], gout: dict[str, Z3Ref]
+) -> list[Part]:
+    """The game around the permanents in one step of ``kind``:
+
+    * only passing priority ends a step (500.2) or a turn;
+    * only the kinds that end by running the state-based-action loop give priority, and the
+      loop ends only when no action is pending (704.3): no player is about to lose then (the
+      permanents' part is in ``step``);
+    * the stack and the waiting triggers change by the objects put there (casting,
+      activating, pre-M10 combat damage; waiting triggers made for some permanent) and the
+      one object a pass may resolve; triggers moving onto the stack change neither total;
+    * every damage trigger is an object put among the waiting triggers, so their total is at
+      most ``created_total`` (both are totals of per-permanent outputs, and per permanent
+      ``created`` counts its damage triggers and counter riders)."""
+    parts: list[Part] = []
+    if kind != "pass":
+        parts.append(("turn.steps", z3.And(g1["step"] == g0["step"], g1["turn"] == g0["turn"])))
+    given = gout["priority_given"]
+    if kind in SBA_KINDS:
+        parts.append(("sba.loop", z3.Implies(given, z3.Not(players_pending(g1)))))
+    else:
+        parts.append(("priority.receive", z3.Not(given)))
+    pushed, resolved = gout["pushed"], gout["resolved"]
+    parts += [
+        (
+            "stack.triggers",
+            g1["stack_size"] + g1["pending_size"]
+            == g0["stack_size"] + g0["pending_size"] + gout["created_total"] + pushed - resolved,
+        ),
+        ("stack.cast", z3.And(pushed >= 0, pushed <= (1 if kind in PUSHING_KINDS else 0))),
+        ("stack.resolve", z3.And(resolved >= 0, resolved <= (1 if kind == "pass" else 0))),
+        (
+            "damage.trigger",
+            z3.And(
+                gout["damage_triggers_total"] >= 0,
+                gout["damage_triggers_total"] <= gout["created_total"],
+            ),
+        ),
+    ]
+    return parts
+
+
+@dataclass(frozen=True)
+class Link:
+    """What ties one permanent's step to the game's: the cleanup actions happened to every
+    permanent (``cleaned``), and priority was given at the end."""
+
+    cleans: Z3Ref
+    priority_given: Z3Ref
 
 
 def domain(r: Rec) -> list[Z3Ref]:
@@ -195,6 +359,7 @@ def static_domain(s: Statics) -> list[Z3Ref]:
         s["trigger"] >= 0,
         s["trigger"] <= 2,
         z3.Implies(z3.Not(s["creature"]), z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0)),
+        z3.Implies(s["aura"], z3.Not(s["creature"])),
     ]
 
 
@@ -253,6 +418,7 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         b["indestructible"] == st["printed_indestructible"],
         z3.Not(b["in_combat"]),
         z3.Not(b["blocked"]),
+        z3.Not(b["host_ok"]),
         *[b[g] == 0 for g in GHOST],
     ]
     for j in range(a.shields):
@@ -419,6 +585,7 @@ def destruction(
                     "shields_used": z3.IntVal(1),
                     "regen_taps": taps,
                     "riders": regen_riders,
+                    "rider_triggers": z3.If(z3.Or(*[r == t for t in TRIGGERED_RIDERS]), 1, 0),
                     "would_destroy": z3.IntVal(1),
                 },
             )
@@ -713,22 +880,32 @@ def _deathtouch_reset(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 def attachments(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     """Another permanent attached to x may have left (an Equipment destroyed, an Aura
-    exiled): x's toughness may change while it stays on the battlefield."""
+    exiled): x's toughness may change while it stays on the battlefield; and the creature x
+    is attached to may have left or stopped being one (attachments are never made)."""
     return [
         ("sba.aura", z3.Implies(z3.Not(a.on_bf()), b["toughness"] == a["toughness"])),
-        _same(a, b, but=["toughness"]),
+        ("zone.new-object", z3.Implies(b["host_ok"], a["host_ok"])),
+        _same(a, b, but=["toughness", "host_ok"]),
     ], {}
 
 
 def step(
-    kind: str, pre: Rec, post: Rec, out: dict[str, Z3Ref], st: Statics, fresh: Fresh
+    kind: str,
+    pre: Rec,
+    post: Rec,
+    out: dict[str, Z3Ref],
+    st: Statics,
+    fresh: Fresh,
+    link: Link | None = None,
 ) -> list[Part]:
     """The relation of one step of ``kind`` on x: ``pre`` -> ``post`` with outputs ``out``.
 
     The chain: the kind's effect phases; if there were any, other permanents may have left
     (``attachments``); for the kinds that end by giving priority, two state-based-action
     events, each followed by a possible reset of the deathtouch record; and again
-    ``attachments`` at the end."""
+    ``attachments`` at the end. With ``link``: when the step performs the cleanup actions,
+    x's effect is the cleanup (514.2: every permanent at once); when it gives priority, x
+    has no state-based action pending (704.3: the loop ends only then)."""
     chain: list[tuple[Event, ...]] = list(EFFECTS[kind])
     if chain:
         chain.append((attachments,))
@@ -738,7 +915,7 @@ def step(
     chain.append((attachments,))
     recs = [pre]
     parts: list[Part] = []
-    totals: dict[str, Z3Ref] = {k: z3.IntVal(0) for k in out}
+    totals: dict[str, Z3Ref] = {k: z3.IntVal(0) for k in out if k != "created"}
     for i, events in enumerate(chain):
         a = recs[-1]
         if i == len(chain) - 1:
@@ -767,7 +944,23 @@ def step(
                 ),
             )
         )
-    parts.append(("outputs", z3.And(*[out[k] == totals[k] for k in out])))
+    parts.append(("outputs", z3.And(*[out[k] == totals[k] for k in totals])))
+    if "created" in out:
+        made = out["damage_triggers"] + out["rider_triggers"]
+        parts.append(("stack.triggers", out["created"] == made))
+    if link is not None:
+        if kind == "pass":
+            first = EFFECTS["pass"][0]
+            cleanups = [k for k, e in enumerate(first) if e.__name__.startswith("cleanup")]
+            sel = fresh("sel0", z3.IntSort())
+            parts.append(
+                (
+                    "cleanup.simultaneous",
+                    z3.Implies(link.cleans, z3.Or(*[sel == k for k in cleanups])),
+                )
+            )
+        if kind in SBA_KINDS:
+            parts.append(("sba.loop", z3.Implies(link.priority_given, z3.Not(pending(post, st)))))
     return parts
 
 
@@ -796,6 +989,8 @@ def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | 
         "indestructible": derived.has(state, card, Keyword.INDESTRUCTIBLE),
         "in_combat": card.in_combat,
         "blocked": card.blocked,
+        "host_ok": card.attached_to is not None
+        and derived.is_creature_on_battlefield(state, state.cards[card.attached_to]),
     }
     for j in range(shields):
         s = card.shields[j] if j < len(card.shields) else None
@@ -814,7 +1009,23 @@ def static_values(state: GameState, slot: int) -> dict[str, int | bool]:
         "printed_indestructible": Keyword.INDESTRUCTIBLE in t.keywords,
         "trigger": 0 if trig is None else (1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
         "printed_toughness": t.toughness,
+        "aura": t.attachment is Attachment.AURA,
     }
+
+
+def global_values(state: GameState) -> dict[str, int | bool]:
+    """The global record of an engine state."""
+    out: dict[str, int | bool] = {
+        "step": ordinal(state.step),
+        "turn": state.turn,
+        "stack_size": len(state.stack),
+        "pending_size": len(state.pending),
+    }
+    for p in range(PLAYERS):
+        out[f"life{p}"] = state.players[p].life
+        out[f"poison{p}"] = state.players[p].poison
+        out[f"lost{p}"] = state.players[p].lost
+    return out
 
 
 class Conformance:
@@ -824,42 +1035,101 @@ class Conformance:
 
     def __init__(self, shields: int) -> None:
         self.shields = shields
-        self._solvers: dict[str, tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics]] = {}
+        self._solvers: dict[str, tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics, Link]] = {}
 
-    def _solver(self, kind: str) -> tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics]:
+    def _solver(self, kind: str) -> tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics, Link]:
         found = self._solvers.get(kind)
         if found is None:
             pre = make_record(self.shields, lambda n, s: z3.Const(f"pre.{n}", s))
             post = make_record(self.shields, lambda n, s: z3.Const(f"post.{n}", s))
             st = make_statics(lambda n, s: z3.Const(f"st.{n}", s))
             out = make_outputs(lambda n, s: z3.Const(f"out.{n}", s))
+            link = Link(z3.Bool("link.cleans"), z3.Bool("link.priority_given"))
             solver = z3.Solver()
-            solver.add(
-                *[
-                    f
-                    for _, f in step(
-                        kind, pre, post, out, st, lambda n, s: z3.Const(f"free.{n}", s)
-                    )
-                ]
-            )
-            found = self._solvers[kind] = (solver, pre, post, out, st)
+
+            def free(n: str, s: Any) -> Z3Ref:
+                return z3.Const(f"free.{n}", s)
+
+            solver.add(*[f for _, f in step(kind, pre, post, out, st, free, link)])
+            found = self._solvers[kind] = (solver, pre, post, out, st, link)
         return found
 
     def check(
-        self, kind: str, pre: GameState, outputs: StepOutputs, post: GameState, slot: int
+        self,
+        kind: str,
+        pre: GameState,
+        outputs: StepOutputs,
+        post: GameState,
+        slot: int,
+        events: Sequence[EngineEvent] | None = None,
     ) -> bool:
         """Whether the engine step ``pre -> post`` (of ``kind``), seen from card ``slot``, is
-        a step of the abstraction (some choice of its free inputs reproduces it exactly)."""
-        solver, p, q, out, st = self._solver(kind)
+        a step of the abstraction (some choice of its free inputs reproduces it exactly),
+        together with the game around it (the cleanup actions, priority). With the step's
+        ``events`` the abstraction's own outputs (``INTERNAL_OUTPUTS``) are pinned too."""
+        solver, p, q, out, st, link = self._solver(kind)
         eqs = _pinned(p, record_values(pre, slot, self.shields))
         eqs += _pinned(q, record_values(post, slot, self.shields))
         eqs += [st[k] == _val(v) for k, v in static_values(pre, slot).items()]
-        eqs += [out[k] == outputs.get(k, slot) for k in out]
+        eqs += [out[k] == outputs.get(k, slot) for k in OUTPUT_FIELDS]
+        if events is not None:
+            made = internal_outputs(pre, events, outputs)
+            eqs += [out[k] == made[k][slot] for k in INTERNAL_OUTPUTS]
+        g0, g1 = global_values(pre), global_values(post)
+        code = kinds_index(kind)
+        cleans = cleaned(z3.IntVal(code), _const(g0), _const(g1), code)
+        eqs += [link.cleans == z3.simplify(cleans), link.priority_given == outputs.priority_given]
         solver.push()
         solver.add(*eqs)
         ok = solver.check() == z3.sat
         solver.pop()
         return bool(ok)
+
+
+def kinds_index(kind: str) -> int:
+    """The number of an action kind, as the abstraction's step names it (``EFFECTS``)."""
+    return list(EFFECTS).index(kind)
+
+
+def internal_outputs(
+    pre: GameState, events: Sequence[EngineEvent], outputs: StepOutputs
+) -> dict[str, tuple[int, ...]]:
+    """``INTERNAL_OUTPUTS`` of an engine step, per card slot."""
+    index = {h: i for i, h in enumerate(pre.setup.handles)}
+    riders = [0] * len(pre.cards)
+    for e in events:
+        if e.kind is EventKind.TRIGGERED and e.clause == "regen.rider.trigger":
+            if e.subject in index:
+                riders[index[e.subject]] += 1
+    created = [outputs.get("damage_triggers", i) + riders[i] for i in range(len(pre.cards))]
+    return {"rider_triggers": tuple(riders), "created": tuple(created)}
+
+
+def global_conforms(
+    kind: str,
+    pre: GameState,
+    events: Sequence[EngineEvent],
+    outputs: StepOutputs,
+    post: GameState,
+) -> bool:
+    """Whether the engine step, seen as the game around the permanents, is a step of
+    ``global_step`` (some number of objects pushed and resolved reproduces it)."""
+    g0, g1 = _const(global_values(pre)), _const(global_values(post))
+    made = internal_outputs(pre, events, outputs)
+    gout = {
+        "priority_given": z3.BoolVal(outputs.priority_given),
+        "pushed": z3.Int("pushed"),
+        "resolved": z3.Int("resolved"),
+        "created_total": z3.IntVal(sum(made["created"])),
+        "damage_triggers_total": z3.IntVal(sum(outputs.cards["damage_triggers"])),
+    }
+    solver = z3.Solver()
+    solver.add(*[f for _, f in global_step(kind, g0, g1, gout)])
+    return bool(solver.check() == z3.sat)
+
+
+def _const(values: dict[str, int | bool]) -> dict[str, Z3Ref]:
+    return {k: _val(v) for k, v in values.items()}
 
 
 def _val(v: int | bool) -> Z3Ref:
