@@ -1,7 +1,8 @@
 """An example of user invariants: proved by ``regen-model prove`` like the built-in catalog.
 
-Every file in ``proofs/`` is loaded by ``regen-model prove`` (and by the ``proofs`` section of
-``regen-model verify``); ``--invariants-from PATH`` loads other files or folders. A file
+``regen-model prove --invariants-from proofs`` loads every file in ``proofs/`` (so does
+``regen-model verify --invariants-from proofs`` for its ``proofs`` and ``cover`` sections).
+Nothing is loaded unless named: loading a file runs its code. A file
 declares invariants with the same decorators and vocabulary as
 ``regen_model/invariants/catalog.py``: each module-level value the decorators return joins
 the catalog. IDs must be unique and cite clause IDs of ``spec/clauses.yaml``.

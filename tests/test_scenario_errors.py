@@ -209,7 +209,13 @@ def test_console_script_reports_bad_input_without_traceback(tmp_path: Path) -> N
     path = tmp_path / "x.yaml"
     path.write_text(BASE.replace("target: troll", "target: dead"), encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-c", "from regen_model.cli import main; main()", "run", str(path)],
+        [
+            sys.executable,
+            "-c",
+            "from regen_model.cli import main; raise SystemExit(main())",
+            "run",
+            str(path),
+        ],
         capture_output=True,
         text=True,
         check=False,

@@ -72,8 +72,10 @@ def test_schema_enums_match_the_model(definition: str, enum: type[StrEnum]) -> N
 
 def test_spell_effects_are_the_model_effects_except_life() -> None:
     # A life effect exists only for triggered abilities: a spell could never target a player
-    # with it, so the schema leaves it out (see parse_setup.EFFECT_FIELDS).
-    expected = [e.value for e in EffectKind if e is not EffectKind.LIFE]
+    # with it, so the schema leaves it out (see parse_setup.EFFECT_FIELDS). An animation is a
+    # permanent's own ability (a manland's): no spell of the model gives creature
+    # characteristics to another permanent.
+    expected = [e.value for e in EffectKind if e not in (EffectKind.LIFE, EffectKind.ANIMATE)]
     assert _defs()["effectKind"]["enum"] == expected
 
 
@@ -128,6 +130,8 @@ events:
         blocking: false
         blocked: false
         cant-be-regenerated: false
+        summoning-sick: false
+        creature: true
         attached-to: null
         same-object: true
       aura: {attached-to: troll, shields: []}

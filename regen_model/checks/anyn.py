@@ -119,6 +119,8 @@ class LocalView(Z3Ops):
         rec = self._rec(time)
         if name == "on_battlefield":
             return rec.on_bf()
+        if name == "is_creature":
+            return rec["creature"]
         if name in rec.v:
             return rec[name]
         raise Unsupported(f"the field {name!r}")
@@ -129,6 +131,8 @@ class LocalView(Z3Ops):
         raise Unsupported(f"the printed field {name!r}")
 
     def static_bool(self, card: Slot, name: str) -> Value:
+        if name == "creature":
+            return self.st["printed_creature"]
         if name in self.st.v:
             return self.st[name]
         raise Unsupported(f"the printed field {name!r}")

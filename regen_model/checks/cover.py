@@ -781,6 +781,24 @@ def _scripts() -> tuple[GuideScript, ...]:
             edition="M10",
             step="begin-combat",
         ),
+        # 702.4b: a double striker still in combat as the regular damage step begins strikes
+        # again (it leaves the first-strikers record).
+        GuideScript(
+            ("combat.damage.double-strike",),
+            (ScriptCard("blade", "Boros Swiftblade", 0),),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("blade",)),
+                *_pass(0, 1, 0, 1, 0, 1),
+            ),
+            step="begin-combat",
+        ),
+        # 702.15b: damage dealt by a source with lifelink gains its controller that much life.
+        GuideScript(
+            ("damage.lifelink",),
+            (ScriptCard("hawk", "Vampire Nighthawk", 0),),
+            (A.DealDamage(source="hawk", shares=(A.DamageShare(amount=2, player=1),)),),
+        ),
         # 704.5q: a +1/+1 and a -1/-1 counter on one permanent annihilate.
         GuideScript(
             ("sba.counters",),
@@ -853,6 +871,58 @@ def _scripts() -> tuple[GuideScript, ...]:
             ),
             (ScriptCard("knight", "Knight of the Holy Nimbus", 0, shields=1),),
             (A.LeaveAndReturn(target="knight"),),
+        ),
+        # 704.5h: deathtouch damage that is not lethal destroys at the next check.
+        GuideScript(
+            ("sba.deathtouch",),
+            (rats, bears),
+            (
+                A.DealDamage(source="rats", shares=(A.DamageShare(amount=1, card="bears"),)),
+                A.CheckStateBasedActions(),
+            ),
+        ),
+        # Pre-M10 deathtouch triggers (502.63 of that era).
+        GuideScript(
+            ("damage.deathtouch-trigger",),
+            (rats, bears),
+            (A.DealDamage(source="rats", shares=(A.DamageShare(amount=1, card="bears"),)),),
+            edition="pre-M10",
+        ),
+        # 110.2a: a flicker returns the card under the named player's control (sick, 302.6);
+        # 614.1c: Skeleton Scavengers enters with its counter.
+        GuideScript(
+            ("zone.return-control", "combat.summoning-sickness"),
+            (ScriptCard("bears", "Grizzly Bears", 1),),
+            (A.LeaveAndReturn(target="bears", controller=0),),
+        ),
+        GuideScript(
+            ("zone.enters-with-counters",),
+            (ScriptCard("scavengers", "Skeleton Scavengers", 0),),
+            (A.LeaveAndReturn(target="scavengers"),),
+        ),
+        # 613.1d: Spawning Pool animates itself, is dealt damage, stops being a creature with
+        # the damage still marked (120.6), and is a land again at cleanup.
+        GuideScript(
+            (
+                "type.become-creature",
+                "type.stop-being-creature",
+                "type.damage-stays",
+                "type.until-end-of-turn",
+            ),
+            (ScriptCard("pool", "Spawning Pool", 0),),
+            (
+                A.ActivateAbility(player=0, source="pool", ability=0),
+                *_pass(0, 1),
+                A.DealDamage(source="shock", shares=(A.DamageShare(amount=1, card="pool"),)),
+                A.ChangeType(target="pool", creature=False),
+                A.Cleanup(),
+            ),
+        ),
+        # 701.26b: Act of Treason untaps the creature it takes.
+        GuideScript(
+            ("tap.untap",),
+            (ScriptCard("bears", "Grizzly Bears", 1, tapped=True),),
+            (SPELLS["Act of Treason"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
         ),
     )
 

@@ -10,8 +10,8 @@ record, "can't be regenerated this turn", +1/+1, -1/-1 and shield counters, curr
 current indestructible, in combat, blocked, the ghost counters (shields made, destructions,
 and how each destruction was replaced), and ``scope.shields`` shield slots (present, used,
 rider). Printed and never changing: creature, static regeneration, printed toughness and
-indestructible, damage trigger. Not kept: controller, power, attachments, blocking partners,
-the stack, players, turn structure.
+indestructible, damage trigger, the +1/+1 counters it enters with. Not kept: controller,
+summoning sickness, power, attachments, blocking partners, the stack, players, turn structure.
 
 How one step acts on x: the engine's order, as a chain of *events* on x (each a relation
 between two records plus output increments):
@@ -20,7 +20,8 @@ between two records plus output increments):
    one or two destructions ``D`` (two: an Aura with umbra armor destroyed for its host after
    being destroyed itself and regenerated), leave (sacrifice, exile), flicker, control change,
    toughness change, counters, keyword change, "can't be regenerated", cleanup effects then
-   maybe the untap step, untap, end of combat, attacking, blocking. A pass may resolve any
+   maybe the untap step, untap, end of combat, attacking, blocking. (A control change may also
+   untap x and give it keywords: Act of Treason.) A pass may resolve any
    spell or ability or start the next step, so it offers all of them.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
@@ -93,11 +94,12 @@ BOOLS = (
     "indestructible",
     "in_combat",
     "blocked",
+    "creature",  # a creature now (613.1d: type changes until end of turn)
     "host_ok",  # attached to a creature on the battlefield (what keeps an Aura legal)
 )
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
-STATIC_INTS = ("trigger", "printed_toughness")
-STATIC_BOOLS = ("creature", "static_regen", "printed_indestructible", "aura")
+STATIC_INTS = ("trigger", "printed_toughness", "enters_plus")
+STATIC_BOOLS = ("printed_creature", "static_regen", "printed_indestructible", "animates", "aura")
 
 SBA_KINDS = frozenset(
     {
@@ -183,7 +185,7 @@ def make_outputs(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
 def pending(r: Rec, st: Statics) -> Z3Ref:
     """A state-based action would be performed on x now (704.5f-h, m, q; as
     ``model.derived.sba_pending`` for one card)."""
-    cob = z3.And(st["creature"], r.on_bf())
+    cob = z3.And(r["creature"], r.on_bf())
     t = r["toughness"]
     return z3.Or(
         z3.And(cob, t <= 0),
@@ -358,8 +360,13 @@ def static_domain(s: Statics) -> list[Z3Ref]:
     return [
         s["trigger"] >= 0,
         s["trigger"] <= 2,
-        z3.Implies(z3.Not(s["creature"]), z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0)),
-        z3.Implies(s["aura"], z3.Not(s["creature"])),
+        s["enters_plus"] >= 0,
+        z3.Implies(
+            z3.Not(s["printed_creature"]),
+            z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0, s["enters_plus"] == 0),
+        ),
+        # an Aura is never a creature: not printed as one, and no animation of its own
+        z3.Implies(s["aura"], z3.And(z3.Not(s["printed_creature"]), z3.Not(s["animates"]))),
     ]
 
 
@@ -403,7 +410,9 @@ def nothing(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 
 def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[Part]:
-    """400.7: a new object with nothing of the old one (``zones.move_zone``)."""
+    """400.7: a new object with nothing of the old one (``zones.move_zone``); on the
+    battlefield with the +1/+1 counters it enters with (614.1c)."""
+    plus = z3.If(zone == BF, st["enters_plus"], 0)
     fresh_fields = [
         b["zone"] == zone,
         b["gen"] == a["gen"] + gen_step,
@@ -411,10 +420,11 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         b["damage"] == 0,
         z3.Not(b["deathtouched"]),
         z3.Not(b["cant_regen"]),
-        b["plus"] == 0,
+        b["plus"] == plus,
         b["minus"] == 0,
         b["shield_counters"] == 0,
-        b["toughness"] == st["printed_toughness"],
+        b["toughness"] == st["printed_toughness"] + plus,
+        b["creature"] == st["printed_creature"],
         b["indestructible"] == st["printed_indestructible"],
         z3.Not(b["in_combat"]),
         z3.Not(b["blocked"]),
@@ -468,7 +478,7 @@ def _damage(a: Rec, b: Rec, st: Statics, fresh: Fresh, *, riders: bool) -> Effec
     triggers = fresh("triggers", z3.IntSort())
     marked = z3.And(
         a.on_bf(),
-        st["creature"],
+        a["creature"],
         b["damage"] >= a["damage"],
         b["minus"] >= a["minus"],
         b["shield_counters"] <= a["shield_counters"],
@@ -682,10 +692,12 @@ def _change(clause: str, names: Sequence[str], extra: Callable[[Rec, Rec], list[
 
 control = _change(
     "control.change",
-    ["in_combat", "blocked"],
+    ["in_combat", "blocked", "tapped", "indestructible"],
     lambda a, b: [
         z3.Implies(b["in_combat"], a["in_combat"]),
         z3.Implies(b["blocked"], a["blocked"]),
+        z3.Implies(b["tapped"], a["tapped"]),  # Act of Treason also untaps (tap.untap)
+        z3.Implies(a["indestructible"], b["indestructible"]),  # and may only grant keywords
     ],
 )
 retough = _change("pt.modify", ["toughness"], lambda a, b: [])
@@ -710,8 +722,34 @@ end_combat = _change(
 block = _change("combat.declare-blockers", ["in_combat", "blocked"], lambda a, b: [])
 
 
+def retype(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """613.1d: x becomes a creature (only a printed creature or one with its own animation,
+    whose base toughness the animation sets) or stops being one, which removes it from
+    combat (506.4); no zone change, so everything else stays (120.6)."""
+    stops = z3.And(a["creature"], z3.Not(b["creature"]))
+    return [
+        (
+            "type.become-creature",
+            z3.And(
+                a.on_bf(),
+                z3.Implies(b["creature"], z3.Or(st["printed_creature"], st["animates"])),
+                z3.Implies(z3.Not(st["animates"]), b["toughness"] == a["toughness"]),
+            ),
+        ),
+        (
+            "type.stop-being-creature",
+            z3.If(
+                stops,
+                z3.And(z3.Not(b["in_combat"]), z3.Not(b["blocked"])),
+                z3.And(b["in_combat"] == a["in_combat"], b["blocked"] == a["blocked"]),
+            ),
+        ),
+        _same(a, b, but=["creature", "toughness", "in_combat", "blocked"]),
+    ], {}
+
+
 def attack(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
-    declared = z3.And(a.on_bf(), st["creature"], z3.Not(a["tapped"]), b["tapped"], b["in_combat"])
+    declared = z3.And(a.on_bf(), a["creature"], z3.Not(a["tapped"]), b["tapped"], b["in_combat"])
     return [("combat.declare-attackers", declared), _same(a, b, but=["tapped", "in_combat"])], {
         "other_taps": z3.IntVal(1)
     }
@@ -740,6 +778,7 @@ def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
         ),
         ("regen.cant.this-turn", z3.Implies(on, z3.Not(b["cant_regen"]))),
         ("keyword.grant", z3.Implies(on, b["indestructible"] == st["printed_indestructible"])),
+        ("type.until-end-of-turn", z3.Implies(on, b["creature"] == st["printed_creature"])),
         (
             FRAME,
             z3.If(
@@ -752,6 +791,7 @@ def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
                         "cant_regen",
                         "toughness",
                         "indestructible",
+                        "creature",
                         *GHOST,
                         *_shield_keys(n),
                     ],
@@ -788,7 +828,7 @@ def annihilate(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 def sba_leave(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     parts, d = leave(a, b, st, fresh)
-    return [*parts, ("sba.toughness-zero", z3.Implies(st["creature"], a["toughness"] <= 0))], d
+    return [*parts, ("sba.toughness-zero", z3.Implies(a["creature"], a["toughness"] <= 0))], d
 
 
 def sba_destroy(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
@@ -807,7 +847,7 @@ def sba_destroy(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     )
     t = a["toughness"]
     lethal = z3.And(t > 0, z3.Or(z3.And(a["damage"] > 0, a["damage"] >= t), a["deathtouched"]))
-    return [*parts, ("sba.lethal-damage", z3.Implies(st["creature"], lethal))], d
+    return [*parts, ("sba.lethal-damage", z3.Implies(a["creature"], lethal))], d
 
 
 Event = Callable[[Rec, Rec, Statics, Fresh], Effect]
@@ -840,6 +880,7 @@ RESOLUTION: tuple[Event, ...] = (
     retough,
     counters,
     unregen,
+    retype,
 )
 
 # The effect phase of each action kind, as a list of phases, each a choice of events.
@@ -854,6 +895,7 @@ EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
     "modify-pt": ((nothing, retough),),
     "add-counters": ((nothing, counters),),
     "grant-keyword": ((nothing, keyword),),
+    "change-type": ((nothing, retype),),
     "make-unregenerable": ((nothing, unregen),),
     "check-sba": (),
     "cleanup": ((cleanup,),),
@@ -940,7 +982,7 @@ def step(
             (
                 "sba.toughness-zero",
                 z3.Implies(
-                    z3.And(st["creature"], a.on_bf(), a["toughness"] <= 0), z3.Not(b.on_bf())
+                    z3.And(a["creature"], a.on_bf(), a["toughness"] <= 0), z3.Not(b.on_bf())
                 ),
             )
         )
@@ -989,6 +1031,7 @@ def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | 
         "indestructible": derived.has(state, card, Keyword.INDESTRUCTIBLE),
         "in_combat": card.in_combat,
         "blocked": card.blocked,
+        "creature": derived.is_creature(state, card),
         "host_ok": card.attached_to is not None
         and derived.is_creature_on_battlefield(state, state.cards[card.attached_to]),
     }
@@ -1004,11 +1047,13 @@ def static_values(state: GameState, slot: int) -> dict[str, int | bool]:
     t = state.setup.templates[slot]
     trig = t.damage_trigger
     return {
-        "creature": t.is_creature,
+        "printed_creature": t.is_creature,
+        "animates": t.animation is not None,
         "static_regen": t.static_regeneration,
         "printed_indestructible": Keyword.INDESTRUCTIBLE in t.keywords,
         "trigger": 0 if trig is None else (1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
         "printed_toughness": t.toughness,
+        "enters_plus": t.enters_plus,
         "aura": t.attachment is Attachment.AURA,
     }
 

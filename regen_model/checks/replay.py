@@ -196,6 +196,10 @@ def _stack(state: GameState, prefix: str, obj: StackObject) -> dict[str, Value]:
             (state.handle(s), h.amount, None if h.card is None else state.handle(h.card))
             for s, h in obj.combat_hits
         ),
+        f"{prefix}.combat_lki": tuple(
+            (state.handle(x.source), _plain(x.keywords), state.player_name(x.controller))
+            for x in obj.combat_lki
+        ),
     }
     out.update(_effect(prefix, obj.effect))
     return out

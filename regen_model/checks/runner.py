@@ -17,7 +17,7 @@ the second lifts the per-permanent invariants to every number of permanents.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from regen_model.checks import anyn, chc, induction, kinduction, parallel
@@ -79,18 +79,20 @@ def units(invariants: Sequence[Invariant], options: ProveOptions) -> int:
     return len(invariants) * len(options.methods)
 
 
-def prove(
+def iter_prove(
     invariants: Sequence[Invariant],
     options: ProveOptions,
     system: Callable[[], TransitionSystem],
     *,
     support: Sequence[Invariant] = (),
     progress: Progress | None = None,
-) -> list[Result]:
-    """Every method of ``options`` on every invariant. ``support`` are more invariants the
-    induction may use as strengthening (typically the rest of the catalog)."""
+) -> Iterator[Result]:
+    """The results of every method of ``options`` on every invariant, yielded as each is
+    known (so a run stopped by Ctrl-C keeps those already proved; ``prove`` collects them).
+    ``support`` are more invariants the induction may use as strengthening (typically the
+    rest of the catalog). With ``options.jobs > 1`` the induction runs in worker processes
+    and the any-n proofs run here meanwhile."""
     tick: Progress = progress or (lambda what, n: None)
-    results: list[Result] = []
     needs_system = any(m is not Method.ANY_N for m in options.methods)
     built = system() if needs_system else None
     props: list[Property] = [from_invariant(built, inv) for inv in invariants] if built else []
@@ -120,22 +122,33 @@ def prove(
                 proved = induction.prove(
                     built, props, options.budget, bmc_depth=options.bmc_depth, support=helpers
                 )
-            results += _strengthen(built, props, options, proved)
+            yield from _strengthen(built, props, options, proved)
             tick("induction", len(invariants))
         elif method is Method.KIND:
             assert built is not None
             for p in props:
                 tick(f"k-induction: {p.id}", 0)
-                results.append(kinduction.prove(built, p, options.max_k, options.budget))
+                yield kinduction.prove(built, p, options.max_k, options.budget)
                 tick(f"k-induction: {p.id}", 1)
         elif method is Method.CHC:
             assert built is not None
             tick("chc: strengthening and certificates", 0)
             helpers = [from_invariant(built, inv) for inv in support if inv.kind is Kind.STATE]
-            results += chc.prove_catalog(
+            yield from chc.prove_catalog(
                 built, props, options.budget, support=helpers, bmc_depth=options.bmc_depth
             )
             tick("chc", len(invariants))
         elif method is Method.ANY_N:
-            results += early or any_n()
-    return results
+            yield from early or any_n()
+
+
+def prove(
+    invariants: Sequence[Invariant],
+    options: ProveOptions,
+    system: Callable[[], TransitionSystem],
+    *,
+    support: Sequence[Invariant] = (),
+    progress: Progress | None = None,
+) -> list[Result]:
+    """Every result of ``iter_prove``, in order."""
+    return list(iter_prove(invariants, options, system, support=support, progress=progress))

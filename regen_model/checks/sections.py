@@ -1,6 +1,7 @@
 """The ``proofs`` and ``cover`` sections of ``regen-model verify``.
 
-``proofs``: the whole invariant catalog (built-in and ``./proofs``) by induction at the
+``proofs``: the whole invariant catalog (built-in, and the user files named by
+``--invariants-from``) by induction at the
 default scope and, for the per-permanent invariants, for any number of permanents; one row
 per invariant and method. ``cover``: every clause branch of the relation and every
 antecedent of an invariant's implications reachable from a legal start, on a guide run
@@ -23,19 +24,21 @@ from regen_model.checks.solver import Budget
 from regen_model.checks.systems import COVER_SCOPE, regen_system
 from regen_model.invariants.loading import load, user_paths
 from regen_model.verdicts import Verdict
-from regen_model.verify import Row
+from regen_model.verify import Row, VerifyOptions
 
 COVER_DEPTH = 4
 
 
-def verify_proofs() -> list[Row]:
+def verify_proofs(options: VerifyOptions) -> list[Row]:
     """One row per invariant and method that applies to it. A method that does not apply
     (any-n for an invariant that is not about one permanent at a time: SKIPPED) gets no row
     of its own, so it cannot make the section look skipped; the invariant's other rows say
     "any-n: n/a" in their method column."""
-    catalog = load(user_paths(None))
-    options = ProveOptions()
-    rows = summarize(prove(catalog, options, lambda: regen_system(options.scope), support=catalog))
+    catalog = load(user_paths(options.invariant_files))
+    prove_options = ProveOptions()
+    rows = summarize(
+        prove(catalog, prove_options, lambda: regen_system(prove_options.scope), support=catalog)
+    )
     about = {inv.id: inv.clauses for inv in catalog}
     not_applicable: dict[str, list[str]] = {}
     for r in rows:
@@ -83,13 +86,14 @@ def _row(item: CoverItem) -> Row:
     )
 
 
-def verify_cover() -> list[Row]:
+def verify_cover(options: VerifyOptions) -> list[Row]:
     """Cover at ``COVER_SCOPE`` (two card slots: blocks, Auras and umbra armor need two
     permanents): guide runs checked on the relation first, BMC up to ``COVER_DEPTH`` steps
     for the rest (``checks.cover``)."""
     system = regen_system(COVER_SCOPE)
+    catalog = load(user_paths(options.invariant_files))
     clauses = clause_goals(system)
-    goals = clauses + invariant_goals(system, load(user_paths(None)))
+    goals = clauses + invariant_goals(system, catalog)
     guides = guide_runs(COVER_SCOPE, wanted=[g.name for g in clauses])
     items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
     return [_row(i) for i in items]

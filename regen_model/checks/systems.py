@@ -18,7 +18,7 @@ from dataclasses import fields, replace
 from typing import Any, cast
 
 from regen_model.checks.system import TransitionSystem
-from regen_model.encoding.scope import Scope
+from regen_model.encoding.scope import SCOPE_LIMITS, Scope
 from regen_model.encoding.system import RegenSystem
 from regen_model.model.enums import Edition
 from regen_model.model.rules import CORRECT, Rules
@@ -62,7 +62,8 @@ def parse_scope(text: str | None, base: Scope = PROOF_SCOPE) -> Scope:
             number = int(value)
         except ValueError:
             raise ValueError(f"scope {key} must be a whole number, not {value!r}") from None
-        if number < (0 if key in ("stack", "pending") else 1):
-            raise ValueError(f"scope {key} is too small: {number}")
+        low, high = SCOPE_LIMITS[key]
+        if not low <= number <= high:
+            raise ValueError(f"scope {key}={number} is out of range (allowed: {low}..{high})")
         changes[key] = number
     return replace(base, **changes)

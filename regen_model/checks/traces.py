@@ -3,11 +3,8 @@
 Both are made from a run *as the engine replayed it* (``replay.Replayed``), so what is shown
 is what the rules do, with the clause IDs of the engine's events at each step.
 
-ITF (the Informal Trace Format of Apalache and Quint, ADR-015): ``{"#meta", "vars",
-"states"}``; each state has ``#meta.index``, and from state 1 on ``#meta.action`` (the action
-that led to it, in the project's JSON form of actions) and ``#meta.clauses``. The variables
-are ``game``, ``cards`` (a ``#map`` from card handle to its fields) and ``players``. ITF has
-no null: "none" is written ``""``; lists are JSON arrays.
+ITF (the Informal Trace Format of Apalache and Quint, ADR-015) is written by the one codec of
+``conform/itf.py`` (docs/itf.md), so ``check-trace`` reads back what ``find`` writes.
 """
 
 from __future__ import annotations
@@ -17,11 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from regen_model.checks.replay import Replayed, Value, changes, describe_action, flatten
+from regen_model.conform.itf import engine_trace
 from regen_model.model.cards import CardTemplate
 from regen_model.model.enums import Attachment, Rider
 from regen_model.model.state import GameState
-
-ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 
 
 @dataclass(frozen=True)
@@ -156,59 +152,16 @@ def _start_fields(state: GameState) -> list[tuple[str, Value]]:
     return keep
 
 
-def _itf(value: Value) -> Any:
-    if value is None:
-        return ""
-    if isinstance(value, tuple):
-        return [_itf(v) for v in value]
-    return value
-
-
-def _state_vars(state: GameState) -> dict[str, Any]:
-    flat = flatten(state)
-    game = {k.split(".", 1)[1]: _itf(v) for k, v in flat.items() if k.startswith("game.")}
-    game.update(
-        {k: _itf(v) for k, v in flat.items() if k.startswith(("combat.", "stack[", "pending["))}
-    )
-    cards = []
-    for handle in state.setup.handles:
-        prefix = f"{handle}."
-        cards.append(
-            [handle, {k[len(prefix) :]: _itf(v) for k, v in flat.items() if k.startswith(prefix)}]
-        )
-    players = []
-    for name in state.setup.player_names:
-        prefix = f"{name}."
-        players.append(
-            [name, {k[len(prefix) :]: _itf(v) for k, v in flat.items() if k.startswith(prefix)}]
-        )
-    return {"game": game, "cards": {"#map": cards}, "players": {"#map": players}}
-
-
 def to_itf(replayed: Replayed, meta: dict[str, Any]) -> dict[str, Any]:
-    """The replayed run as an ITF trace; ``meta`` is merged into the top-level ``#meta``."""
-    from regen_model.conform.codec import action_to_json
-
+    """The replayed run as an ITF trace, written by the one codec (``conform.itf``);
+    ``meta`` is merged into the top-level ``#meta``, with each card's printed
+    characteristics under ``printed`` (a solver's cards have no Oracle name)."""
     setup = replayed.states[0].setup
-    head: dict[str, Any] = {
-        "format": "ITF",
-        "format-description": ITF_DESCRIPTION,
-        "source": "regen-model",
-        "players": list(setup.player_names),
-        "cards": {h: setup.templates[i].name for i, h in enumerate(setup.handles)},
-        "printed": {h: describe_card(setup.templates[i]) for i, h in enumerate(setup.handles)},
-    }
-    head.update(meta)
-    states: list[dict[str, Any]] = [{"#meta": {"index": 0}, **_state_vars(replayed.states[0])}]
-    for i, action in enumerate(replayed.run.actions, start=1):
-        states.append(
-            {
-                "#meta": {
-                    "index": i,
-                    "action": action_to_json(action, setup.player_names),
-                    "clauses": list(replayed.clauses(i)),
-                },
-                **_state_vars(replayed.states[i]),
-            }
-        )
-    return {"#meta": head, "vars": ["game", "cards", "players"], "states": states}
+    printed = {h: describe_card(t) for h, t in zip(setup.handles, setup.templates, strict=True)}
+    return engine_trace(
+        replayed.states,
+        replayed.run.actions,
+        replayed.events,
+        source="regen-model find",
+        meta={"printed": printed, **meta},
+    )

@@ -1,11 +1,14 @@
 """``regen-model agree``: the engine and the Z3 relation agree on every reachable state.
 
 Runs the bounded agreement check (``regen_model.encoding.bounded``) of a preset scope: every
-state reachable in its searches, every candidate action, both views compared field by field.
-Prints one row per search (states, actions checked, outcomes, time) and the first
-disagreements with the clause IDs of the differing conjuncts; ``--json`` prints the same as one
-document. Exit code: the verdict's (PROVED 0, FAILED 1 on any disagreement, VACUOUS 5 when
-nothing was checked).
+state its searches reach (from seed runs or start boards), every candidate action, both
+views compared field by field, and which branches of each view the checks exercised
+(``regen_model.encoding.branches``). Prints one row per search (states, actions checked,
+outcomes, time), the first disagreements with the clause IDs of the differing conjuncts,
+the branch coverage per view and module and every branch never exercised; ``--json``
+prints the same as one document. Exit code: the verdict's (PROVED 0, FAILED 1 on any
+disagreement, VACUOUS 5 when nothing was checked or a branch of either view was never
+exercised; ``--no-coverage`` skips the measurement).
 
 ``--mutant/-m`` applies rule mutants to both views (the check must still agree: both views
 consult the same mutant switches); with ``--view engine`` or ``--view relation`` only to that
@@ -27,6 +30,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import COUNT, WORKERS
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.agreement import Status
 from regen_model.encoding.bounded import (
     PRESETS,
@@ -34,9 +40,11 @@ from regen_model.encoding.bounded import (
     AgreementScope,
     bounded_agreement,
 )
+from regen_model.encoding.branches import CoverageReport, coverage_rows
+from regen_model.jsondoc import envelope
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
-from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
+from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, worst
 
 STYLE = {Verdict.PROVED: "bold green"}
 VIEWS = ("both", "engine", "relation")
@@ -47,15 +55,19 @@ def register(app: typer.Typer) -> None:
     def agree(
         scope: Annotated[
             str,
-            typer.Option("--scope", help=f"Preset scope ({', '.join(PRESETS)})."),
-        ] = "default",
+            typer.Option("--preset", help=f"Preset scope ({', '.join(PRESETS)}).", metavar="NAME"),
+        ] = "seeded",
         run: Annotated[
             list[str] | None,
             typer.Option("--run", "-r", help="Only these searches of the preset (repeat)."),
         ] = None,
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Apply a rule mutant (repeat); see --view."),
+            typer.Option(
+                "--mutant",
+                "-m",
+                help="Apply a rule mutant (repeat; `regen-model mutants --list`); see --view.",
+            ),
         ] = None,
         view: Annotated[
             str,
@@ -64,50 +76,79 @@ def register(app: typer.Typer) -> None:
             ),
         ] = "both",
         workers: Annotated[
-            int | None, typer.Option("--workers", "-w", help="Processes (default: one per CPU).")
+            int | None,
+            WORKERS.option(
+                "--jobs", "-j", "--workers", help="Processes (default: one per CPU).", metavar="N"
+            ),
         ] = None,
         z3_sample: Annotated[
             int,
-            typer.Option(
+            COUNT.option(
                 "--z3-sample", help="Also compare with Z3's terms at N points per search."
             ),
         ] = 0,
         json_output: Annotated[
             bool, typer.Option("--json", help="Print one JSON document instead of tables.")
         ] = False,
+        measure: Annotated[
+            bool,
+            typer.Option(
+                "--coverage/--no-coverage",
+                help="Measure the branches of both views the checks exercise.",
+            ),
+        ] = True,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Check that the engine and the Z3 relation agree at every reachable state."""
         err = Console(stderr=True)
         config = PRESETS.get(scope)
         if config is None:
-            err.print(f"agree: no preset scope {scope!r} (presets: {', '.join(PRESETS)})")
+            err.print(
+                f"agree: no preset scope {scope!r} (presets: {', '.join(PRESETS)})", markup=False
+            )
             raise typer.Exit(EXIT_INPUT_ERROR)
         if run:
             unknown = [r for r in run if r not in {x.name for x in config.runs}]
             if unknown:
                 names = ", ".join(x.name for x in config.runs)
-                err.print(f"agree: no search {unknown[0]!r} in {scope} (searches: {names})")
+                err.print(
+                    f"agree: no search {unknown[0]!r} in {scope} (searches: {names})", markup=False
+                )
                 raise typer.Exit(EXIT_INPUT_ERROR)
             config = AgreementScope(config.scope, tuple(r for r in config.runs if r.name in run))
         if view not in VIEWS:
-            err.print(f"agree: --view must be one of {', '.join(VIEWS)}, not {view!r}")
+            err.print(
+                f"agree: --view must be one of {', '.join(VIEWS)}, not {view!r}", markup=False
+            )
             raise typer.Exit(EXIT_INPUT_ERROR)
         mutated = Rules(frozenset(mutant or ()))
         rules = CORRECT if view == "relation" else mutated
         relation_rules = CORRECT if view == "engine" else mutated
-        report = bounded_agreement(config, rules, relation_rules=relation_rules, workers=workers)
-        problems: list[str] = []
-        if z3_sample:
-            from regen_model.encoding.sampling import z3_sample_check
+        with Progress("agree", f"searches of {scope}", unit="searches", quiet=quiet) as bar:
+            report = bounded_agreement(
+                config,
+                rules,
+                relation_rules=relation_rules,
+                workers=workers,
+                measure=measure,
+                on_progress=lambda done, total: bar.update(done=done, total=total),
+            )
+            problems: list[str] = []
+            if z3_sample:
+                from regen_model.encoding.sampling import z3_sample_check
 
-            problems = z3_sample_check(config, relation_rules, z3_sample)
-        verdict = report.verdict
-        if problems and verdict is Verdict.PROVED:
-            verdict = Verdict.FAILED
+                bar.update("comparing with Z3's terms")
+                problems = z3_sample_check(config, relation_rules, z3_sample)
+        verdicts = [report.verdict, Verdict.FAILED if problems else Verdict.PROVED]
+        cov = report.coverage
+        if cov is not None and not report.mutated:  # a mutant's own branches are not the rules'
+            verdicts += [r.verdict for r in coverage_rows(cov)]
+        verdict = worst(verdicts)
         if json_output:
             sys.stdout.write(json.dumps(document(report, verdict, problems), indent=2) + "\n")
         else:
-            print_report(Console(highlight=False), report, verdict, problems)
+            print_report(output_console(table_format), report, verdict, problems)
         raise typer.Exit(EXIT_CODES[verdict])
 
 
@@ -147,6 +188,9 @@ def print_report(
         out.print(f"  clauses: {', '.join(d.result.clauses) or '-'}")
     for p in problems[:10]:
         out.print(f"[bold red]z3 terms differ from the folded evaluation:[/] {p}")
+    cov = report.coverage
+    if cov is not None:
+        print_coverage(out, cov)
     line = Text()
     line.append(f"agree: {verdict.value}", style=STYLE.get(verdict, "bold red"))
     line.append(
@@ -154,6 +198,36 @@ def print_report(
         f"{report.seconds:.1f} s, {report.workers} worker(s))"
     )
     out.print(line)
+
+
+def print_coverage(out: Console, cov: CoverageReport) -> None:
+    table = Table(title="Branches of both views exercised by the checks", title_justify="left")
+    for col in ("view", "module", "exercised", "unreachable", "clauses cited"):
+        table.add_column(col, justify="right" if col in ("exercised", "unreachable") else "left")
+    for row in coverage_rows(cov):
+        if " branches: " not in row.item:
+            continue
+        view, _, module = row.item.partition(" branches: ")
+        details = dict(row.details)
+        done, _, skipped = details["branches"].partition(" (+")
+        style = STYLE.get(row.verdict, "bold red")
+        table.add_row(
+            view,
+            module,
+            Text(done, style=style),
+            skipped.split(" ")[0] if skipped else "",
+            details["clauses"],
+        )
+    out.print(table)
+    for view in ("engine", "relation"):
+        exercised, reachable = cov.totals(view)
+        out.print(f"{view}: {exercised}/{reachable} branches exercised")
+    for b in cov.missed[:40]:
+        out.print(f"[bold yellow]never exercised[/] ({b.view}) {b.describe()}")
+    for b in cov.contradicted:
+        out.print(f"[bold red]listed as unreachable but exercised[/] ({b.view}) {b.describe()}")
+    for key in cov.stale:
+        out.print(f"[bold red]unreachable.yaml names no branch:[/] {key}")
 
 
 def document(report: AgreementReport, verdict: Verdict, problems: list[str]) -> dict[str, Any]:
@@ -168,10 +242,7 @@ def document(report: AgreementReport, verdict: Verdict, problems: list[str]) -> 
         }
 
     return {
-        "format": "regen-model/agree",
-        "version": 1,
-        "verdict": verdict.value,
-        "exit_code": EXIT_CODES[verdict],
+        **envelope("agree", verdict, EXIT_CODES[verdict]),
         "rules": report.rules_name,
         "scope": report.config.describe(),
         "seconds": round(report.seconds, 3),
@@ -189,4 +260,28 @@ def document(report: AgreementReport, verdict: Verdict, problems: list[str]) -> 
             for d in report.tally.disagreements
         ],
         "z3_problems": problems,
+        "coverage": None if report.coverage is None else coverage_document(report.coverage),
+    }
+
+
+def coverage_document(cov: CoverageReport) -> dict[str, Any]:
+    return {
+        view: {
+            "exercised": cov.totals(view)[0],
+            "reachable": cov.totals(view)[1],
+            "branches": [
+                {
+                    "module": b.module,
+                    "function": b.function,
+                    "line": b.line,
+                    "code": b.text,
+                    "outcome": b.outcome,
+                    "clauses": list(b.clauses),
+                    "exercised": b.covered,
+                    **({"unreachable": b.unreachable} if b.unreachable else {}),
+                }
+                for b in cov.of(view)
+            ],
+        }
+        for view in ("engine", "relation")
     }

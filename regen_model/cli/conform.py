@@ -9,45 +9,59 @@
   ``conform/witness.py``, the Z3 cover check's witnesses (``--cover``), saved cases and
   Hypothesis-drawn random ones. Exit 0 agreement, 6 divergences, 7 the engine crashed or could
   not be started (and no divergence was found), 5 nothing was compared, 2 bad arguments.
-* ``export-vectors DIR``: conformance vectors for engines in any language. Exit 0 when every
-  clause of the catalog is covered, 1 when one is not.
+* ``export-vectors DIR``: conformance vectors for engines in any language, into a new or empty
+  folder (``--force`` replaces an earlier export, and only its files). Exit 0 when every clause
+  of the catalog is covered, 1 when one is not, 2 when the folder is refused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import shlex
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from regen_model.conform.adapter import UnknownEngine, engine_factory, parse_rules
+from regen_model.cli.options import (
+    BUDGET_SECONDS,
+    COUNT,
+    FRONTIER,
+    MAX_STEPS,
+    POSITIVE_COUNT,
+    SEED,
+    TIMEOUT,
+    WORKERS,
+)
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
+from regen_model.conform.adapter import (
+    UnknownEngine,
+    engine_factory,
+    jsonl_command,
+    parse_rules,
+)
 from regen_model.conform.case import Case, CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
-from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, Verdict
+from regen_model.jsondoc import envelope, enveloped
+from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
+
+if TYPE_CHECKING:
+    pass
 
 
 def register(app: typer.Typer) -> None:
     app.command("check-trace")(check_trace_command)
     app.command("crosscheck")(crosscheck_command)
     app.command("export-vectors")(export_vectors_command)
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
 
 
 # --- check-trace -------------------------------------------------------------------------------
@@ -69,7 +83,7 @@ def check_trace_command(
         typer.Option(help="Check against these rules: 'correct' or mutant names joined by '+'."),
     ] = "correct",
     max_frontier: Annotated[
-        int, typer.Option(help="Most specification states kept open at once.")
+        int, FRONTIER.option("--max-frontier", help="Most specification states kept open at once.")
     ] = MAX_FRONTIER,
     resolver: Annotated[
         Resolver,
@@ -78,34 +92,55 @@ def check_trace_command(
             "'z3', or 'auto' (enumeration, then z3 at a step it cannot explain)."
         ),
     ] = Resolver.AUTO,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(
+            "--map",
+            help="A mapping file (YAML/JSON) for a trace in another vocabulary, e.g. Quint's "
+            "(`regen-model docs itf`).",
+            show_default=False,
+        ),
+    ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write the report as a self-contained HTML page."),
+    ] = None,
+    table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
 ) -> None:
     """Check that some run of the specification explains a trace (exit 0 passed, 1 failed,
     4 unknown, 5 vacuous, 2 bad file)."""
     from regen_model.conform.itf import read_trace
+    from regen_model.conform.itf_map import load_map
     from regen_model.conform.report import render_trace_report
     from regen_model.conform.solve import RESOLVERS
     from regen_model.conform.trace_check import check_trace
+    from regen_model.html.pages import trace_page
 
     err = Console(stderr=True, highlight=False)
     try:
         rule_set = parse_rules(rules)
-        trace = read_trace(file)
+        trace = read_trace(file, load_map(mapping) if mapping is not None else None)
     except UnknownEngine as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     except FormatError as exc:
         if json_output:
-            sys.stdout.write(json.dumps({"error": exc.to_json()}, indent=2) + "\n")
+            doc = envelope("check-trace", None, EXIT_INPUT_ERROR, error=exc.to_json())
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
             err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     report = check_trace(
         trace, rule_set, resolver=RESOLVERS[resolver.value](), max_frontier=max_frontier
     )
+    if html is not None:
+        write_page(html, err, lambda: trace_page(report, trace))
     if json_output:
-        sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
+        code = EXIT_CODES[report.verdict]
+        doc = enveloped("check-trace", report.verdict, code, report.to_json())
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
-        render_trace_report(report, Console(highlight=False))
+        render_trace_report(report, output_console(table_format))
     raise typer.Exit(EXIT_CODES[report.verdict])
 
 
@@ -117,15 +152,19 @@ def crosscheck_command(
         str,
         typer.Option(
             help="Engine under test: reference[:MUTANT], jsonl:COMMAND, python:MODULE:FACTORY, "
-            "phase, or an installed entry point.",
+            "phase, python-mtg, or an installed entry point.",
             show_default=False,
         ),
     ],
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the random scenarios (printed when drawn).")
+        int | None,
+        SEED.option("--seed", help="Seed of the random scenarios (printed; default: a fresh one)."),
     ] = None,
     random_cases: Annotated[
-        int, typer.Option("--random", help="Number of random scenarios (Hypothesis).")
+        int,
+        COUNT.option(
+            "--random", help="Number of random scenarios (coverage-guided, from the seed)."
+        ),
     ] = 200,
     out: Annotated[
         Path | None,
@@ -134,7 +173,14 @@ def crosscheck_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON report.")] = False,
     case: Annotated[
         list[Path] | None,
-        typer.Option(help="Replay saved cases (ITF files or directories); repeatable."),
+        typer.Option(
+            help="Replay saved cases (ITF files, scenario files or directories); repeatable. "
+            "A bad file is reported and skipped."
+        ),
+    ] = None,
+    vectors: Annotated[
+        Path | None,
+        typer.Option(help="Replay the conformance vectors of DIR (written by export-vectors)."),
     ] = None,
     scenarios: Annotated[
         bool, typer.Option(help="Include the scenario files (tests/scenarios, examples).")
@@ -146,41 +192,79 @@ def crosscheck_command(
         bool,
         typer.Option(
             help="Include the witnesses of the Z3 cover check (a shortest run firing each "
-            "clause branch of the relation; about half a minute to find)."
+            "clause branch of the relation; found once, then cached)."
         ),
     ] = True,
-    shrink: Annotated[bool, typer.Option(help="Shrink each divergence.")] = True,
+    known: Annotated[
+        Path | None,
+        typer.Option(
+            help="A known-divergence list (YAML): cases go on past the divergences it explains."
+        ),
+    ] = None,
+    shrink: Annotated[bool, typer.Option(help="Shrink each divergent case.")] = True,
+    shrink_seconds: Annotated[
+        float,
+        BUDGET_SECONDS.option(
+            "--shrink-seconds", help="Seconds for all the shrinking (0: no limit)."
+        ),
+    ] = 300.0,
+    workers: Annotated[
+        int,
+        WORKERS.option(
+            "--jobs",
+            "-j",
+            "--workers",
+            help="Processes that shrink divergent cases in parallel.",
+            metavar="N",
+        ),
+    ] = 2,
+    candidates: Annotated[
+        int,
+        POSITIVE_COUNT.option(
+            "--candidates", help="Candidates drawn per random scenario (the most novel is kept)."
+        ),
+    ] = 10,  # guided.DEFAULT_CANDIDATES (not imported: the CLI loads commands lazily)
     timeout: Annotated[
-        float, typer.Option(help="Seconds per request for JSON-lines engines.")
+        float, TIMEOUT.option("--timeout", help="Seconds per request for JSON-lines engines.")
     ] = 10.0,
     isolate: Annotated[
         bool,
         typer.Option(help="Run a Python engine in a child process (so a hang can be cut)."),
     ] = False,
-    max_steps: Annotated[int, typer.Option(help="Most actions per random scenario.")] = 20,
+    max_steps: Annotated[
+        int, MAX_STEPS.option("--max-steps", help="Most actions per random scenario.")
+    ] = 20,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write the report as a self-contained HTML page."),
+    ] = None,
+    table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+    quiet: Annotated[bool, quiet_option()] = False,
 ) -> None:
     """Run scenarios on the reference engine and on ENGINE, compare every step, shrink each
-    divergence (exit 0 agree, 6 diverge, 7 engine failed, 5 nothing compared)."""
-    from regen_model.conform import sources
+    divergence, one finding per root cause (exit 0 agree, 6 diverge, 7 engine failed,
+    5 nothing compared)."""
     from regen_model.conform.differential import crosscheck
-    from regen_model.conform.generate import random_cases as draw_random
     from regen_model.conform.jsonl import JsonlAdapter
+    from regen_model.conform.known import KnownListError, load_known
     from regen_model.conform.report import render_crosscheck
+    from regen_model.html.pages import crosscheck_page
 
-    out_console = Console(highlight=False, stderr=json_output)
+    out_console = output_console(table_format, stderr=json_output)
     err = Console(stderr=True, highlight=False)
     spec = engine
     if isolate and not engine.startswith("jsonl:"):
-        spec = f"jsonl:{sys.executable} -m regen_model.conform.serve {engine}"
+        spec = f"jsonl:{shlex.join([sys.executable, '-m', 'regen_model.conform.serve', engine])}"
     try:
-        factory = engine_factory(spec)
-    except UnknownEngine as exc:
+        factory = engine_factory(engine)  # the name is checked here, even when isolated
+        if spec != engine:
+            factory = engine_factory(spec)
+        known_list = load_known(known) if known is not None else ()
+    except (UnknownEngine, KnownListError, OSError) as exc:
         err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INPUT_ERROR) from None
     if spec.startswith("jsonl:"):
-        import shlex
-
-        command = shlex.split(spec.removeprefix("jsonl:"))
+        command = jsonl_command(spec.removeprefix("jsonl:"))
 
         def factory() -> JsonlAdapter:
             return JsonlAdapter(command, timeout=timeout)
@@ -192,66 +276,174 @@ def crosscheck_command(
         markup=False,
         soft_wrap=True,
     )
-    cases: list[Case] = []
-    try:
-        cases += sources.saved_cases(case or [])
-    except FormatError as exc:
-        err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
-        raise typer.Exit(EXIT_INPUT_ERROR) from None
-    with _progress(out_console) as progress:
-        if scenarios:
-            task = progress.add_task("loading scenario files", total=None)
-            found, skipped = sources.scenario_cases(sources.default_scenario_paths())
-            cases += found
-            for path, reason in skipped:
-                err.print(f"scenario not used: {path}: {reason}", markup=False, soft_wrap=True)
-            progress.remove_task(task)
-        corpus: list[Case] = []
-        if witnesses:
-            task = progress.add_task("searching clause witnesses", total=None)
-            corpus = sources.witness_cases()
-            cases += corpus
-            progress.remove_task(task)
-        if cover:
-            task = progress.add_task("finding the cover check's clause witnesses", total=None)
-            found, skipped = _cover_cases()
-            cases += found
-            for clause, reason in skipped:
-                err.print(f"cover witness not used: {clause}: {reason}", markup=False)
-            progress.remove_task(task)
-        if random_cases > 0:
-            task = progress.add_task(f"drawing {random_cases} random scenarios", total=None)
-            cases += draw_random(random_cases, seed, max_steps, corpus)
-            progress.remove_task(task)
-        run_task = progress.add_task(f"running {len(cases)} scenarios", total=len(cases))
-        diverged = [0]
+    source = CaseStream(
+        err,
+        vectors=vectors,
+        saved=case or [],
+        scenarios=scenarios,
+        witnesses=witnesses,
+        cover=cover,
+        random_cases=random_cases,
+        seed=seed,
+        max_steps=max_steps,
+        candidates=candidates,
+    )
+    with Progress("crosscheck", "running scenarios", unit="cases", quiet=quiet) as progress:
+        diverged = 0
 
         def advance(result: CaseResult) -> None:
+            nonlocal diverged
             if result.outcome in (Outcome.DIVERGED, Outcome.ENGINE_ERROR):
-                diverged[0] += 1
-            progress.update(
-                run_task,
-                advance=1,
-                description=f"running {len(cases)} scenarios ({diverged[0]} diverged)",
-            )
+                diverged += 1
+                progress.note(f"{result.case.name}: {result.outcome.value}")
+            progress.update(f"{source.now} ({diverged} diverged)", advance=1)
 
+        source.lacks_from(factory)
         report = crosscheck(
             factory,
-            cases,
+            source,
             out_dir=out,
             seed=seed,
             shrink_findings=shrink,
+            shrink_seconds=shrink_seconds or None,
+            workers=workers,
+            engine_spec=None if spec.startswith("jsonl:") else spec,
+            known=known_list,
             on_result=advance,
         )
+    if html is not None:
+        write_page(html, err, lambda: crosscheck_page(report), report.interrupted)
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
         render_crosscheck(report, out_console)
         if out is not None:
             out_console.print(f"report: {out / 'report.md'}, results: {out / 'results.jsonl'}")
-    raise typer.Exit(
-        _crosscheck_exit(report.verdict, report.counts[Outcome.DIVERGED], len(report.errors))
-    )
+        if report.interrupted:
+            done = f"{report.cases} case(s) compared, divergences not shrunk"
+            out_console.print(incomplete_line("crosscheck", report.interrupted, done))
+    code = report.exit_code
+    if (
+        source.bad_inputs
+        and not report.interrupted
+        and (not report.cases or code == EXIT_CODES[Verdict.PASSED])
+    ):
+        # The run went on without them (nothing computed is lost), but a clean or empty
+        # result must not hide that some of what the user named was never compared.
+        err.print(
+            f"error: {source.bad_inputs} input(s) named on the command line not used (above)",
+            style="bold red",
+            markup=False,
+            soft_wrap=True,
+        )
+        code = EXIT_INPUT_ERROR
+    raise typer.Exit(code)
+
+
+class CaseStream:
+    """The cases of a crosscheck, produced as they are consumed, cheapest first, so the first
+    case is compared within seconds: vectors, saved cases, scenario files, clause witnesses
+    (cached on disk), coverage-guided random cases, then the Z3 cover check's witnesses
+    (cached on disk; found on the first run only). A bad input file is reported on ``err``
+    and skipped."""
+
+    def __init__(
+        self,
+        err: Console,
+        *,
+        vectors: Path | None,
+        saved: list[Path],
+        scenarios: bool,
+        witnesses: bool,
+        cover: bool,
+        random_cases: int,
+        seed: int,
+        max_steps: int,
+        candidates: int,
+    ) -> None:
+        self.err = err
+        self.vectors = vectors
+        self.saved = saved
+        self.scenarios = scenarios
+        self.witnesses = witnesses
+        self.cover = cover
+        self.random_cases = random_cases
+        self.seed = seed
+        self.max_steps = max_steps
+        self.candidates = candidates
+        self.lacks: frozenset[str] = frozenset()
+        self.now = "starting"
+        self.bad_inputs = 0
+
+    def lacks_from(self, factory: object) -> None:
+        """The generator stays inside the features the engine declares (read once, here)."""
+        from regen_model.conform.adapter import lacked_features
+
+        with contextlib.suppress(Exception):  # an engine that fails to start fails in the run
+            adapter = factory()  # type: ignore[operator]
+            self.lacks = lacked_features(adapter)
+            adapter.close()
+
+    def _warn(self, text: str) -> None:
+        self.err.print(text, markup=False, soft_wrap=True)
+
+    def __iter__(self) -> Iterator[Case]:
+        from regen_model.conform import sources
+        from regen_model.conform.guided import guided_cases
+
+        if self.vectors is not None:
+            from regen_model.conform.vectors import read_vectors
+
+            self.now = "vectors"
+            found, bad = read_vectors(self.vectors)
+            for path, reason in bad:
+                self.bad_inputs += 1
+                self._warn(f"error: vector not used: {path}: {reason}")
+            if not found and not bad:
+                self.bad_inputs += 1
+                self._warn(f"error: no vectors in {self.vectors}")
+            yield from found
+        if self.saved:
+            self.now = "saved cases"
+            found_cases, problems = sources.read_saved_cases(self.saved)
+            for exc in problems:
+                self.bad_inputs += 1
+                self._warn(f"error: case not used: {exc}")
+            yield from found_cases
+        if self.scenarios:
+            self.now = "scenario files"
+            scenario_list, skipped = sources.scenario_cases(sources.default_scenario_paths())
+            for path, reason in skipped:
+                self._warn(f"scenario not used: {path}: {reason}")
+            yield from scenario_list
+        corpus: list[Case] = []
+        if self.witnesses:
+            self.now = "clause witnesses"
+            corpus = sources.witness_cases()
+            yield from corpus
+        if self.random_cases > 0:
+            self.now = "random scenarios"
+            yield from guided_cases(
+                self.random_cases,
+                self.seed,
+                self.max_steps,
+                corpus,
+                lacks=self.lacks,
+                candidates=self.candidates,
+            )
+        if self.cover:
+            self.now = "cover witnesses"
+            from regen_model.conform.cache import cached_cases
+
+            cover_list = cached_cases("cover", lambda: _report_skipped(_cover_cases(), self.err))
+            yield from cover_list
+
+
+def _report_skipped(found: tuple[list[Case], list[tuple[str, str]]], err: Console) -> list[Case]:
+    cases, skipped = found
+    for clause, reason in skipped:
+        err.print(f"cover witness not used: {clause}: {reason}", markup=False)
+    return cases
 
 
 def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:
@@ -270,36 +462,44 @@ def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:
     return sources.cover_cases(found)
 
 
-def _crosscheck_exit(verdict: Verdict, divergences: int, errors: int) -> int:
-    """Divergences first (the engine is wrong), then failures (it crashed or hung)."""
-    if divergences:
-        return EXIT_CODES[Verdict.DIVERGED]
-    if errors:
-        return EXIT_INTERNAL_ERROR
-    return EXIT_CODES[verdict]
-
-
 # --- export-vectors ---------------------------------------------------------------------------------
 
 
 def export_vectors_command(
     directory: Annotated[Path, typer.Argument(help="Output directory.", show_default=False)],
-    seed: Annotated[int, typer.Option(help="Seed of the clause-witness search.")] = 0,
+    seed: Annotated[int, SEED.option("--seed", help="Seed of the clause-witness search.")] = 0,
     scenarios: Annotated[
         bool, typer.Option(help="Also export the scenario files as vectors.")
     ] = True,
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Write into a non-empty folder that holds an earlier export, removing only "
+            "the files that export wrote.",
+        ),
+    ] = False,
+    quiet: Annotated[bool, quiet_option()] = False,
 ) -> None:
     """Write conformance vectors (JSON cases with expected observations) for every clause
-    (exit 0 every clause covered, 1 some clause not)."""
-    from regen_model.conform.vectors import export
+    into a new or empty folder (exit 0 every clause covered, 1 some clause not, 2 the folder
+    is refused)."""
+    from regen_model.conform.vectors import ExportRefused, export
 
     console = Console(highlight=False, stderr=json_output)
-    with _progress(console) as progress:
-        progress.add_task("searching clause witnesses and writing vectors", total=None)
-        result = export(directory, seed, include_scenarios=scenarios)
+    err = Console(stderr=True, highlight=False)
+    try:
+        with Progress("export-vectors", "searching clause witnesses", quiet=quiet):
+            result = export(directory, seed, include_scenarios=scenarios, force=force)
+    except (ExportRefused, OSError) as exc:
+        err.print(f"error: {exc}", style="bold red", markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INPUT_ERROR) from None
+    code = 0 if not result.missing else EXIT_CODES[Verdict.FAILED]
     if json_output:
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        verdict = Verdict.FAILED if result.missing else Verdict.PASSED
+        doc = enveloped("export-vectors", verdict, code, result.to_json())
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         console.print(
             f"wrote {result.vectors} vectors to {directory}/cases, index {directory}/index.json; "
@@ -308,4 +508,4 @@ def export_vectors_command(
         )
         for clause in result.missing:
             console.print(f"  no vector exercises {clause}", style="bold red")
-    raise typer.Exit(0 if not result.missing else EXIT_CODES[Verdict.FAILED])
+    raise typer.Exit(code)

@@ -16,10 +16,13 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from regen_model.encoding.scope import Scope
+from regen_model.cli.options import DEPTH, STATES, Bounds, scope_bounds
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
+from regen_model.encoding.scope import SCOPE_LIMITS, Scope
 from regen_model.explore import (
     EXPLORE_SCOPE,
     ActionFamily,
@@ -33,6 +36,7 @@ from regen_model.explore import (
 from regen_model.explore.monitor import CatalogMonitor
 from regen_model.explore.report import start_table, summary, trace_table, write_itf
 from regen_model.explore.starts import PLAYER_NAMES, check_start
+from regen_model.interrupts import exit_code as interrupt_exit_code
 from regen_model.invariants import InvariantError, load
 from regen_model.model.actions import ALL_ACTIONS
 from regen_model.model.cards import SPELLS
@@ -43,6 +47,7 @@ from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
 
 STYLE = {Verdict.PROVED: "bold green", Verdict.UNKNOWN: "bold yellow"}
 KINDS = tuple(cls.kind for cls in ALL_ACTIONS)
+SHIELDS = Bounds(0, SCOPE_LIMITS["shields"][1])  # unused shields a start gives each creature
 
 
 class InputError(ValueError):
@@ -59,15 +64,16 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         count: Annotated[
-            int, typer.Option("--count", "-n", help="Permanents on the battlefield.")
+            int,
+            scope_bounds("cards").option("--count", "-n", help="Permanents on the battlefield."),
         ] = 1,
-        depth: Annotated[int, typer.Option("--depth", "-d", help="Most steps from a start.")] = 2,
+        depth: Annotated[int, DEPTH.option("--depth", "-d", help="Most steps from a start.")] = 2,
         family: Annotated[
             ActionFamily, typer.Option("--family", "-f", help="Which actions to take.")
         ] = ActionFamily.EFFECTS,
         kind: Annotated[
             list[str] | None,
-            typer.Option("--kind", "-k", help="Keep only actions of this kind (repeat)."),
+            typer.Option("--kind", help="Keep only actions of this kind (repeat).", metavar="KIND"),
         ] = None,
         spell: Annotated[
             list[str] | None,
@@ -77,23 +83,40 @@ def register(app: typer.Typer) -> None:
             list[Edition] | None, typer.Option("--edition", "-e", help="Rule edition (repeat).")
         ] = None,
         start_step: Annotated[
-            Step, typer.Option("--start-step", help="The step the starts are in.")
+            Step,
+            typer.Option(
+                "--start-step",
+                help="The step the starts are in (untap, upkeep, draw, main1, begin-combat, "
+                "..., end, cleanup).",
+            ),
         ] = Step.MAIN1,
         owner: Annotated[
             list[str] | None,
             typer.Option("--owner", help="Who may own a permanent (repeat; default A and B)."),
         ] = None,
         shields: Annotated[
-            int, typer.Option("--shields", help="Unused shields each creature starts with.")
+            int, SHIELDS.option("--shields", help="Unused shields each creature starts with.")
         ] = 0,
+        sick: Annotated[
+            bool,
+            typer.Option(
+                "--sick", help="Every creature came under its controller's control this turn."
+            ),
+        ] = False,
         max_amount: Annotated[
-            int, typer.Option("--max-amount", help="Largest damage/counter/P/T amount.")
+            int,
+            scope_bounds("max_amount").option(
+                "--max-amount", help="Largest damage/counter/P/T amount."
+            ),
         ] = EXPLORE_SCOPE.max_amount,
         shield_slots: Annotated[
-            int, typer.Option("--shield-slots", help="Shields a card may have (scope).")
+            int,
+            scope_bounds("shields").option(
+                "--shield-slots", help="Shields a card may have (scope)."
+            ),
         ] = EXPLORE_SCOPE.shields,
         stack: Annotated[
-            int, typer.Option("--stack", help="Stack objects (scope).")
+            int, scope_bounds("stack").option("--stack", help="Stack objects (scope).")
         ] = EXPLORE_SCOPE.stack,
         battery: Annotated[
             str | None,
@@ -103,7 +126,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Apply a rule mutant (repeat)."),
+            typer.Option(
+                "--mutant", "-m", help="Apply a rule mutant (repeat; `regen-model mutants --list`)."
+            ),
         ] = None,
         proofs: Annotated[
             list[Path] | None,
@@ -116,13 +141,25 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         max_states: Annotated[
-            int | None, typer.Option("--max-states", help="Stop (UNKNOWN) beyond this many states.")
+            int | None,
+            STATES.option("--max-states", help="Stop (UNKNOWN) beyond this many states."),
         ] = None,
         itf: Annotated[
             Path | None,
-            typer.Option("--itf", help="Write counterexamples as ITF into this folder."),
+            typer.Option(
+                "--out-itf",
+                "--itf",
+                help="Write counterexamples as ITF into this folder.",
+                metavar="DIR",
+            ),
         ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the result as a self-contained HTML page."),
+        ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Explore every state reachable within a bounded scope; check every invariant."""
         err = Console(stderr=True)
@@ -137,7 +174,7 @@ def register(app: typer.Typer) -> None:
                 edition,
                 start_step,
                 owner,
-                shields,
+                (shields, sick),
                 Scope(
                     cards=EXPLORE_SCOPE.cards,
                     shields=shield_slots,
@@ -157,9 +194,19 @@ def register(app: typer.Typer) -> None:
             check_start(config.start, config.scope)
             monitor = CatalogMonitor(load(proofs or ()))
         except (InputError, StartError, InvariantError) as e:
-            err.print(f"explore: {e}", style="bold red", highlight=False)
+            err.print(f"explore: {e}", style="bold red", highlight=False, markup=False)
             raise typer.Exit(EXIT_INPUT_ERROR) from None
-        raise typer.Exit(run(config, monitor, json_output=json_output, itf=itf))
+        raise typer.Exit(
+            run(
+                config,
+                monitor,
+                json_output=json_output,
+                itf=itf,
+                html=html,
+                table_format=table_format,
+                quiet=quiet,
+            )
+        )
 
 
 def _config(
@@ -172,10 +219,12 @@ def _config(
     editions: list[Edition] | None,
     start_step: Step,
     owners: list[str] | None,
-    shields: int,
+    creatures: tuple[int, bool],
     scope: Scope,
     battery: str | None,
 ) -> ExploreConfig:
+    """The exploration the options describe. ``creatures``: the unused shields each creature
+    starts with, and whether every creature starts summoning sick."""
     if battery is not None:
         for entry in BATTERY:
             if entry.name == battery:
@@ -193,15 +242,14 @@ def _config(
         if o not in PLAYER_NAMES:
             raise InputError(f"unknown player {o!r} (players: {', '.join(PLAYER_NAMES)})")
         owner_ids.append(PLAYER_NAMES.index(o))
-    if depth < 0:
-        raise InputError("the depth can't be negative")
     start = StartSpec(
         cards=tuple(cards or ("Grizzly Bears",)),
         count=count,
         editions=tuple(editions or (Edition.FDN,)),
         step=start_step,
         owners=tuple(owner_ids),
-        shields=shields,
+        shields=creatures[0],
+        sick=creatures[1],
     )
     return ExploreConfig(
         start=start,
@@ -219,38 +267,36 @@ def run(
     *,
     json_output: bool = False,
     itf: Path | None = None,
+    html: Path | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     """Explore, print the result, and return the exit code."""
-    out = Console(highlight=False)
+    out = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     if not json_output:
         out.print(Text(f"explore: {config.describe()}", style="bold"))
         out.print(f"checking {len(monitor.invariants)} invariant(s) on every state and step")
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=json_output or not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("exploring", total=config.depth, info="")
+    with Progress("explore", "exploring", total=config.depth, unit="levels", quiet=quiet) as bar:
 
         def hook(p: bfs.Progress) -> None:
-            progress.update(
-                task,
-                completed=max(0, p.depth - 1),
-                description=f"depth {p.depth}/{config.depth}",
-                info=f"{p.states:,} states, {p.transitions:,} steps",
+            bar.update(
+                f"depth {p.depth}: {p.states:,} states, {p.transitions:,} steps",
+                done=max(0, p.depth - 1),
             )
 
         result = explore(config, monitor, on_progress=hook)
     files = write_itf(result, itf) if itf is not None and result.violations else {}
+    if html is not None:
+        from regen_model.html.pages import explore_page
+
+        write_page(html, err, lambda: explore_page(result), result.interrupted)
     if json_output:
         sys.stdout.write(json.dumps(summary(result, files), indent=2) + "\n")
     else:
         _print(out, result, files)
+    if result.interrupted:
+        return interrupt_exit_code(result.interrupted)
     return EXIT_CODES[result.verdict]
 
 
@@ -276,3 +322,6 @@ def _print(out: Console, result: ExploreResult, files: dict[str, str]) -> None:
         line.append(f"\nviolated: {broken}", style="red")
     out.print(line)
     out.print(f"states per depth: {', '.join(f'{n:,}' for n in p.levels)}")
+    if result.interrupted:
+        seen = f"{p.states:,} states seen, depth {p.depth} of {result.config.depth}"
+        out.print(incomplete_line("explore", result.interrupted, seen))

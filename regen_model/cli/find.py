@@ -28,8 +28,12 @@ from regen_model.checks.replay import ReplayDisagreement
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
 from regen_model.checks.traces import compact, rows, to_itf
+from regen_model.cli.options import DEPTH, RLIMIT
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.conform.jsonout import dumps
 from regen_model.invariants.query import EXAMPLES, QueryError, example, parse
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, Verdict
 
 EXIT_FOUND = 0
@@ -40,19 +44,22 @@ def register(app: typer.Typer) -> None:
     @app.command("find")
     def find_command(
         query: Annotated[
-            str | None, typer.Argument(help="The query (see docs/queries.md).", show_default=False)
+            str | None,
+            typer.Argument(help="The query (see `regen-model docs queries`).", show_default=False),
         ] = None,
         example_name: Annotated[
             str | None,
-            typer.Option("--example", "-e", help="Run a named example query.", show_default=False),
+            typer.Option(
+                "--example", help="Run a named example query.", metavar="NAME", show_default=False
+            ),
         ] = None,
         list_examples: Annotated[
             bool, typer.Option("--list-examples", help="List the example queries.")
         ] = False,
         depth: Annotated[
             int | None,
-            typer.Option(
-                "--depth", "-k", help="Longest run to search (steps).", show_default=False
+            DEPTH.option(
+                "--depth", "-d", help="Longest run to search (steps).", show_default=False
             ),
         ] = None,
         scope: Annotated[
@@ -63,16 +70,41 @@ def register(app: typer.Typer) -> None:
         ] = None,
         out: Annotated[
             Path | None,
-            typer.Option("--out", "-o", help="Write the run as ITF JSON here.", show_default=False),
+            typer.Option(
+                "--out-itf",
+                "--out",
+                "-o",
+                help="Write the run as ITF JSON here.",
+                metavar="FILE",
+                show_default=False,
+            ),
         ] = None,
         rlimit: Annotated[
-            int, typer.Option(help="Solver resource limit per query.")
+            int, RLIMIT.option("--rlimit", help="Solver resource limit per query (0: none).")
         ] = Budget.rlimit,
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the run as a self-contained HTML page."),
+        ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Find the shortest run to what QUERY describes (0 found, 1 none, 7 disagreement)."""
         raise typer.Exit(
-            run_find(query, example_name, list_examples, depth, scope, out, rlimit, json_output)
+            run_find(
+                query,
+                example_name,
+                list_examples,
+                depth,
+                scope,
+                out,
+                rlimit,
+                json_output,
+                html,
+                table_format,
+                quiet,
+            )
         )
 
 
@@ -85,9 +117,17 @@ def run_find(
     out: Path | None,
     rlimit: int,
     json_output: bool,
+    html: Path | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
-    console = Console(highlight=False)
+    console = output_console(table_format)
     err = Console(stderr=True, highlight=False)
+    if list_examples and json_output:
+        listing = [{"name": ex.name, "says": ex.says, "query": ex.query} for ex in EXAMPLES]
+        doc = envelope("find", None, 0, examples=listing)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        return 0
     if list_examples:
         for ex in EXAMPLES:
             console.print(f"[bold]{ex.name}[/bold]  {ex.says}\n    {ex.query}")
@@ -109,15 +149,16 @@ def run_find(
         return EXIT_INPUT_ERROR
     max_depth = 6 if depth is None else depth
     try:
-        result = find(regen_system(scope), query, max_depth, Budget(rlimit=rlimit))
+        searching = f"searching runs of up to {max_depth} steps"
+        with Progress("find", searching, quiet=quiet):
+            result = find(regen_system(scope), query, max_depth, Budget(rlimit=rlimit))
     except ReplayDisagreement as problem:
         err.print(f"internal error: {problem}", style="bold red")
         if json_output:
             sys.stdout.write(
                 json.dumps(
                     {
-                        "format": "regen-model/find",
-                        "version": 1,
+                        **envelope("find", None, EXIT_INTERNAL_ERROR),
                         "query": text,
                         "disagreement": {
                             "step": problem.step,
@@ -137,13 +178,34 @@ def run_find(
         "scope": scope.describe(),
         "source": "regen-model find",
     }
-    if result.found is Found.FOUND and out is not None and result.replayed is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(dumps(to_itf(result.replayed, meta)) + "\n", encoding="utf-8")
+    written = result.found is Found.FOUND and out is not None and result.replayed is not None
+    if html is not None:
+        from regen_model.html import write
+        from regen_model.html.pages import find_page
+
+        write(html, find_page(result, meta, max_depth))
+        err.print(f"HTML page: {html}", markup=False, highlight=False)
     if json_output:
-        sys.stdout.write(json.dumps(document(result, meta, max_depth), indent=2) + "\n")
+        doc = document(result, meta, max_depth)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
-        show(console, result, max_depth, description, out)
+        show(console, result, max_depth, description)
+    if written:
+        # After the run is shown: a path that cannot be written loses nothing already found.
+        assert out is not None and result.replayed is not None
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(dumps(to_itf(result.replayed, meta)) + "\n", encoding="utf-8")
+        except OSError as problem:
+            reason = problem.strerror or str(problem)
+            if problem.filename and str(problem.filename) != str(out):
+                reason += f": {problem.filename}"
+            err.print(
+                Text(f"error: cannot write {out}: {reason}", style="bold red"), soft_wrap=True
+            )
+            return EXIT_INPUT_ERROR
+        if not json_output:
+            console.print(Text(f"ITF trace written to {out}", style="green"))
     if result.found is Found.FOUND:
         return EXIT_FOUND
     if result.found is Found.UNKNOWN:
@@ -151,9 +213,7 @@ def run_find(
     return EXIT_NOT_FOUND
 
 
-def show(
-    console: Console, result: FindResult, depth: int, description: str, out: Path | None
-) -> None:
+def show(console: Console, result: FindResult, depth: int, description: str) -> None:
     if description:
         console.print(Text(description, style="italic"))
     if result.found is Found.UNKNOWN:
@@ -167,10 +227,7 @@ def show(
         )
         return
     console.print(trace_table(result))
-    line = f"found in {result.seconds:.2f} s"
-    if out is not None:
-        line += f"; ITF trace written to {out}"
-    console.print(Text(line, style="green"))
+    console.print(Text(f"found in {result.seconds:.2f} s", style="green"))
 
 
 def trace_table(result: FindResult) -> Table:
@@ -196,9 +253,14 @@ def trace_table(result: FindResult) -> Table:
 
 
 def document(result: FindResult, meta: dict[str, Any], depth: int) -> dict[str, Any]:
+    code = {Found.FOUND: EXIT_FOUND, Found.UNKNOWN: EXIT_CODES[Verdict.UNKNOWN]}.get(
+        result.found, EXIT_NOT_FOUND
+    )
+    verdict = {Found.FOUND: Verdict.PASSED, Found.UNKNOWN: Verdict.UNKNOWN}.get(
+        result.found, Verdict.FAILED
+    )
     doc: dict[str, Any] = {
-        "format": "regen-model/find",
-        "version": 1,
+        **envelope("find", verdict, code),
         **meta,
         "max_depth": depth,
         "found": result.found.value,

@@ -20,12 +20,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import WORKERS
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.invariants import InvariantError
+from regen_model.jsondoc import envelope, enveloped
 from regen_model.model.enums import Mutant
+from regen_model.model.rules import CORRECT
 from regen_model.mutants.catalog import MUTANT_INFO
-from regen_model.mutants.matrix import compute_matrix
+from regen_model.mutants.matrix import RulesResult, compute_matrix
 from regen_model.mutants.proofs import InductionRoute
-from regen_model.mutants.report import matrix_json, matrix_table
+from regen_model.mutants.report import cell, matrix_json, matrix_table
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR
 
 
@@ -34,7 +39,11 @@ def register(app: typer.Typer) -> None:
     def mutants_command(
         mutant: Annotated[
             list[Mutant] | None,
-            typer.Option("--mutant", "-m", help="Only these mutants (repeat). Default: all."),
+            typer.Option(
+                "--mutant",
+                "-m",
+                help="Only these mutants (repeat; --list lists them). Default: all.",
+            ),
         ] = None,
         proofs: Annotated[
             list[Path] | None,
@@ -46,7 +55,7 @@ def register(app: typer.Typer) -> None:
                 "--scenarios", help="Scenario folders (default: tests/scenarios, examples)."
             ),
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 2,
+        jobs: Annotated[int, WORKERS.option("--jobs", "-j", help="Worker processes.")] = 2,
         prove: Annotated[
             bool,
             typer.Option(
@@ -61,30 +70,68 @@ def register(app: typer.Typer) -> None:
         json_output: Annotated[
             bool, typer.Option("--json", help="Print one JSON document.")
         ] = False,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Print the mutant x invariant matrix; fail if a mutant or an invariant survives."""
-        # The matrix is about 150 columns wide: when not printing to a terminal (a file, a
-        # pipe, CI logs) do not squeeze it into the default 80.
-        out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+        out = output_console(table_format)
+        if list_only and json_output:
+            listing = [
+                {
+                    "mutant": m.value,
+                    "wrong": MUTANT_INFO[m].wrong,
+                    "clauses": list(MUTANT_INFO[m].clauses),
+                }
+                for m in Mutant
+            ]
+            sys.stdout.write(
+                json.dumps(envelope("mutants", None, 0, mutants=listing), indent=2) + "\n"
+            )
+            raise typer.Exit(0)
         if list_only:
             out.print(mutant_list())
             raise typer.Exit(0)
+        total = 1 + len(mutant or Mutant)
         try:
-            matrix = compute_matrix(
-                mutant,
-                invariant_files=proofs or (),
-                scenario_roots=scenarios,
-                jobs=max(1, jobs),
-                proof=InductionRoute() if prove else None,
-            )
+            with Progress("mutants", "the matrix", total=total, unit="rows", quiet=quiet) as bar:
+
+                def row_done(row: RulesResult) -> None:
+                    bar.update(advance=1)
+                    bar.note(f"{row.rules}: {_row_verdict(row)} ({row.seconds:.1f} s)")
+
+                matrix = compute_matrix(
+                    mutant,
+                    invariant_files=proofs or (),
+                    scenario_roots=scenarios,
+                    jobs=jobs,
+                    proof=InductionRoute() if prove else None,
+                    on_row=row_done,
+                )
         except InvariantError as e:
-            Console(stderr=True).print(f"mutants: {e}", style="bold red", highlight=False)
+            Console(stderr=True).print(
+                f"mutants: {e}", style="bold red", highlight=False, markup=False
+            )
             raise typer.Exit(EXIT_INPUT_ERROR) from None
         if json_output:
-            sys.stdout.write(json.dumps(matrix_json(matrix), indent=2) + "\n")
+            doc = enveloped(
+                "mutants", matrix.verdict, EXIT_CODES[matrix.verdict], matrix_json(matrix)
+            )
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
             out.print(matrix_table(matrix))
         raise typer.Exit(EXIT_CODES[matrix.verdict])
+
+
+def _row_verdict(row: RulesResult) -> str:
+    """``killed by inv.x (E2)``, ``SURVIVES``; for the correct rules, what they violate."""
+    best = min(row.kills, key=lambda k: k.length, default=None)
+    if row.rules == CORRECT.name:
+        return "VIOLATES " + ", ".join(k.invariant for k in row.kills) if row.kills else "PROVED"
+    if best is not None:
+        return f"killed by {best.invariant} ({cell(best)})"
+    if row.scenarios:
+        return f"killed by {len(row.scenarios)} scenario(s)"
+    return "SURVIVES"
 
 
 def mutant_list() -> Table:

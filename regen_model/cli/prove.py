@@ -17,7 +17,6 @@ from typing import Annotated, Any
 import typer
 import z3
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -31,12 +30,25 @@ from regen_model.checks.results import (
     overall,
     summarize,
 )
-from regen_model.checks.runner import ALL_METHODS, DEFAULT_METHODS, ProveOptions, prove, units
+from regen_model.checks.runner import (
+    ALL_METHODS,
+    DEFAULT_METHODS,
+    ProveOptions,
+    iter_prove,
+    units,
+)
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import parse_scope, regen_system
+from regen_model.cli.options import DEPTH, RLIMIT, SEED, WORKERS, K
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.reporting import incomplete_line
+from regen_model.cli.tables import TableFormat, format_option, output_console
 from regen_model.encoding.scope import Scope
+from regen_model.interrupts import exit_code as interrupt_exit_code
+from regen_model.interrupts import signal_name
 from regen_model.invariants.loading import load, user_paths
 from regen_model.invariants.spec import Invariant, InvariantError
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict
 from regen_model.verify import default_jobs
 
@@ -58,7 +70,7 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(
                 "--method",
-                "-m",
+                metavar="METHOD",
                 help="induction, kind, chc, any-n or all (repeatable; default: "
                 "induction and any-n).",
                 show_default=False,
@@ -79,11 +91,11 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         rlimit: Annotated[
-            int, typer.Option(help="Solver resource limit per query.")
+            int, RLIMIT.option("--rlimit", help="Solver resource limit per query (0: none).")
         ] = Budget.rlimit,
-        seed: Annotated[int, typer.Option(help="Solver random seed.")] = 0,
-        k: Annotated[int, typer.Option("--k", help="Largest k for k-induction.")] = 3,
-        depth: Annotated[int, typer.Option(help="BMC depth when a proof fails.")] = 4,
+        seed: Annotated[int, SEED.option("--seed", help="Solver random seed.")] = 0,
+        k: Annotated[int, K.option("--k", help="Largest k for k-induction.")] = 3,
+        depth: Annotated[int, DEPTH.option("--depth", help="BMC depth when a proof fails.")] = 4,
         minimal_cores: Annotated[
             bool, typer.Option(help="Minimise unsat cores (slower, shorter clause lists).")
         ] = False,
@@ -112,13 +124,16 @@ def register(app: typer.Typer) -> None:
         json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         jobs: Annotated[
             int | None,
-            typer.Option(
+            WORKERS.option(
                 "--jobs",
                 "-j",
                 help="Worker processes for induction (default: the cores, at most 2).",
                 show_default=False,
+                metavar="N",
             ),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Prove the invariant catalog (exit code of the worst verdict; rows where a method does
         not apply show n/a and do not count)."""
@@ -138,6 +153,8 @@ def register(app: typer.Typer) -> None:
                 obligations,
                 verbose,
                 jobs,
+                table_format,
+                quiet,
             )
         )
 
@@ -179,6 +196,8 @@ def run_prove(
     obligations: bool = False,
     verbose: bool = False,
     jobs: int | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     err = Console(stderr=True, highlight=False)
     try:
@@ -187,10 +206,7 @@ def run_prove(
         methods = methods_of(method_names)
         scope = parse_scope(scope_text)
     except (ValueError, InvariantError) as problem:
-        err.print(Text(str(problem), style="bold red"))
-        return EXIT_INPUT_ERROR
-    if jobs is not None and jobs < 1:
-        err.print(Text(f"--jobs must be at least 1, not {jobs}", style="bold red"))
+        err.print(Text(str(problem), style="bold red"), soft_wrap=True)
         return EXIT_INPUT_ERROR
     options = ProveOptions(
         methods,
@@ -201,24 +217,33 @@ def run_prove(
         jobs=default_jobs() if jobs is None else jobs,
     )
     started = time.perf_counter()
-    results = _run(chosen, catalog, options, json_output)
+    results: list[Result] = []
+    interrupted = ""
+    try:
+        _run(chosen, catalog, options, quiet, into=results)
+    except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the results already known
+        interrupted = signal_name(stop)
     rows = ordered(summarize(results), chosen, options.methods)
     if certificates is not None:
         _write_certificates(results, certificates)
     verdict = overall(r.verdict for r in rows)
-    code = EXIT_CODES[verdict]
+    code = interrupt_exit_code(interrupted) if interrupted else EXIT_CODES[verdict]
+    seconds = time.perf_counter() - started
     if json_output:
-        sys.stdout.write(
-            json.dumps(document(rows, scope, code, time.perf_counter() - started), indent=2) + "\n"
-        )
+        doc = document(rows, scope, code, seconds, interrupted)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         about = {inv.id: inv.clauses for inv in chosen}
-        out = Console(highlight=False)
+        out = output_console(table_format)
         if obligations:
             out.print(obligation_table(results, scope, about, verbose))
         else:
             out.print(table(rows, scope, about, verbose))
-        out.print(_summary_line(rows, time.perf_counter() - started))
+        if interrupted:
+            done = f"{len(rows)} row(s) done of {units(chosen, options)}; {seconds:.2f} s"
+            out.print(incomplete_line("prove", interrupted, done))
+        else:
+            out.print(_summary_line(rows, seconds))
     return code
 
 
@@ -248,26 +273,38 @@ def clause_cell(clauses: tuple[str, ...], about: tuple[str, ...], verbose: bool)
 
 
 def _run(
-    chosen: list[Invariant], catalog: tuple[Invariant, ...], options: ProveOptions, quiet: bool
-) -> list[Result]:
+    chosen: list[Invariant],
+    catalog: tuple[Invariant, ...],
+    options: ProveOptions,
+    quiet: bool,
+    *,
+    into: list[Result],
+) -> None:
+    """Prove, appending each result to ``into`` as it is known (a stopped run keeps them),
+    with progress on stderr and a line per finished unit (an invariant and method, or a
+    method on them all) saying its verdicts."""
     system = partial(regen_system, options.scope)  # picklable: the workers build it too
 
-    if quiet:
-        return prove(chosen, options, system, support=catalog)
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("proving", total=units(chosen, options))
+    total = units(chosen, options)
+    with Progress("prove", "proving", total=total, unit="proofs", quiet=quiet) as progress:
+        reported = 0
 
         def tick(what: str, n: int) -> None:
-            bar.update(task, description=what, advance=n)
+            nonlocal reported
+            progress.update(what, advance=n)
+            if n:
+                progress.note(f"{what}: {_verdict_counts(into[reported:])}")
+                reported = len(into)
 
-        return prove(chosen, options, system, support=catalog, progress=tick)
+        into.extend(iter_prove(chosen, options, system, support=catalog, progress=tick))
+
+
+def _verdict_counts(results: list[Result]) -> str:
+    counts: dict[str, int] = {}
+    for r in results:
+        name = r.verdict.value if r.verdict is not Verdict.SKIPPED else NOT_APPLICABLE
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to prove"
 
 
 def _verdict_text(verdict: Verdict, superseded: bool = False) -> Text:
@@ -334,7 +371,7 @@ def obligation_table(
     t.add_column("time", justify="right", no_wrap=True)
     for r in results:
         t.add_row(
-            r.invariant,
+            Text(r.invariant),  # user IDs are plain text, never Rich markup
             r.method.value,
             r.obligation,
             r.action or "",
@@ -342,7 +379,7 @@ def obligation_table(
             r.reason
             if r.verdict is Verdict.SKIPPED
             else clause_cell(r.clauses, about.get(r.invariant, ()), verbose),
-            ", ".join(r.uses),
+            Text(", ".join(r.uses)),
             f"{r.seconds * 1000:.1f} ms",
         )
     return t
@@ -361,21 +398,23 @@ def _summary_line(rows: list[Summary], seconds: float) -> Text:
     return line
 
 
-def document(rows: list[Summary], scope: Scope, code: int, seconds: float) -> dict[str, Any]:
+def document(
+    rows: list[Summary], scope: Scope, code: int, seconds: float, interrupted: str = ""
+) -> dict[str, Any]:
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.verdict.value] = counts.get(r.verdict.value, 0) + 1
-    return {
-        "format": "regen-model/prove",
-        "version": 1,
-        "z3": z3.get_full_version(),
-        "scope": scope.describe(),
-        "verdict": overall(r.verdict for r in rows).value,
-        "exit_code": code,
-        "counts": counts,
-        "seconds": round(seconds, 6),
-        "rows": [r.to_json() for r in rows],
-    }
+    return envelope(
+        "prove",
+        overall(r.verdict for r in rows),
+        code,
+        interrupted=interrupted,
+        z3=z3.get_full_version(),
+        scope=scope.describe(),
+        counts=counts,
+        seconds=round(seconds, 6),
+        rows=[r.to_json() for r in rows],
+    )
 
 
 def _write_certificates(results: list[Result], folder: Path) -> None:

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 import sys
-import traceback
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from regen_model.cli.errors import internal_error
+from regen_model.cli.tables import TableFormat, format_option, output_console
+from regen_model.jsondoc import enveloped
 from regen_model.scenario import ScenarioError, ScenarioResult, load_scenario, run_scenario
 from regen_model.scenario.load import scenario_files
 from regen_model.scenario.narrate import input_error, narrate, summarize
 from regen_model.scenario.output_json import run_document
-from regen_model.verdicts import EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, exit_code
+from regen_model.verdicts import EXIT_INPUT_ERROR, exit_code
 
 
 def register(app: typer.Typer) -> None:
@@ -40,15 +42,24 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--quiet", "-q", help="Only a verdict line per file and any failures."),
         ] = False,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
     ) -> None:
         """Run scenario files and check their expectations (exit 0 passed, 1 failed, 2 bad
         input)."""
-        raise typer.Exit(run_files(files, json_output=json_output, quiet=quiet))
+        raise typer.Exit(
+            run_files(files, json_output=json_output, quiet=quiet, table_format=table_format)
+        )
 
 
-def run_files(files: list[Path], *, json_output: bool = False, quiet: bool = False) -> int:
+def run_files(
+    files: list[Path],
+    *,
+    json_output: bool = False,
+    quiet: bool = False,
+    table_format: TableFormat = TableFormat.RICH,
+) -> int:
     """Run every file; print as asked; return the exit code."""
-    out = Console(highlight=False)
+    out = output_console(table_format)
     err = Console(stderr=True, highlight=False)
     results: list[ScenarioResult] = []
     errors: list[ScenarioError] = [
@@ -69,10 +80,8 @@ def run_files(files: list[Path], *, json_output: bool = False, quiet: bool = Fal
             if not json_output:
                 input_error(err, exc)
             continue
-        except Exception:  # a bug in regen-model, not in the file: say so, with the trace
-            err.print(f"internal error while running {path}:", style="bold red")
-            traceback.print_exc(file=sys.stderr)
-            return EXIT_INTERNAL_ERROR
+        except Exception as exc:  # a bug in regen-model, not in the file: say so
+            return internal_error(exc, f"run of {path}")
         results.append(result)
         if json_output:
             continue
@@ -81,7 +90,9 @@ def run_files(files: list[Path], *, json_output: bool = False, quiet: bool = Fal
         else:
             narrate(out, result)
     if json_output:
-        sys.stdout.write(json.dumps(run_document(results, errors), indent=2) + "\n")
+        doc = run_document(results, errors)
+        doc = enveloped("run", None, doc["exit_code"], doc)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     if errors:
         return EXIT_INPUT_ERROR
     return exit_code(r.verdict for r in results)

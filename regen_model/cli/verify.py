@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -17,8 +18,25 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from regen_model.cli.options import WORKERS
+from regen_model.cli.progress import Progress, quiet_option
+from regen_model.cli.reporting import incomplete_line, write_page
+from regen_model.cli.tables import TableFormat, format_option, output_console
+from regen_model.interrupts import exit_code as interrupt_exit_code
+from regen_model.interrupts import signal_name
+from regen_model.invariants.loading import load, user_paths
+from regen_model.invariants.spec import InvariantError
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES, EXIT_INPUT_ERROR, Verdict, exit_code, worst
-from regen_model.verify import SECTIONS, Row, Section, default_jobs, run_sections, section_names
+from regen_model.verify import (
+    SECTIONS,
+    Row,
+    Section,
+    VerifyOptions,
+    default_jobs,
+    run_sections,
+    section_names,
+)
 
 STYLE = {
     Verdict.PROVED: "bold green",
@@ -42,46 +60,108 @@ def register(app: typer.Typer) -> None:
         json_output: Annotated[
             bool, typer.Option("--json", help="Print one JSON document instead of tables.")
         ] = False,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the results as a self-contained HTML page."),
+        ] = None,
+        invariants_from: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--invariants-from",
+                help="Also prove and cover the invariants of these Python files or folders "
+                "(e.g. proofs; their code runs: name only files you trust).",
+                show_default=False,
+            ),
+        ] = None,
         jobs: Annotated[
             int | None,
-            typer.Option(
+            WORKERS.option(
                 "--jobs",
                 "-j",
                 help="Sections run at once, in worker processes (default: the cores, at most 2).",
                 show_default=False,
+                metavar="N",
             ),
         ] = None,
+        table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
+        quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
-        raise typer.Exit(verify_sections(section or [], json_output=json_output, jobs=jobs))
+        options = VerifyOptions(tuple(invariants_from or ()))
+        raise typer.Exit(
+            verify_sections(
+                section or [],
+                json_output=json_output,
+                html=html,
+                options=options,
+                jobs=jobs,
+                table_format=table_format,
+                quiet=quiet,
+            )
+        )
 
 
 def verify_sections(
-    selected: list[str], *, json_output: bool = False, jobs: int | None = None
+    selected: list[str],
+    *,
+    json_output: bool = False,
+    html: Path | None = None,
+    options: VerifyOptions | None = None,
+    jobs: int | None = None,
+    table_format: TableFormat = TableFormat.RICH,
+    quiet: bool = False,
 ) -> int:
     unknown = [s for s in selected if s not in section_names()]
     if unknown:
         Console(stderr=True).print(
             f"unknown section {unknown[0]!r} (sections: {', '.join(section_names())})",
             style="bold red",
+            markup=False,
         )
         return EXIT_INPUT_ERROR
-    if jobs is not None and jobs < 1:
-        Console(stderr=True).print(f"--jobs must be at least 1, not {jobs}", style="bold red")
-        return EXIT_INPUT_ERROR
     chosen = [s for s in SECTIONS if not selected or s.name in selected]
-    out = Console(highlight=False)
+    out = output_console(table_format)
+    err = Console(stderr=True, highlight=False)
     results: list[tuple[Section, list[Row], float]] = []
+    interrupted = ""
+    options = options or VerifyOptions()
+    progress = Progress("verify", total=len(chosen), unit="sections", quiet=quiet)
     started = time.perf_counter()
-    for section, rows, seconds in run_sections(chosen, default_jobs() if jobs is None else jobs):
-        results.append((section, rows, seconds))
-        if not json_output:
-            out.print(_table(section, rows))
+    finished = run_sections(chosen, default_jobs() if jobs is None else jobs, options)
+    try:
+        if options.invariant_files:
+            # a bad file is reported now, not once the sections in other workers have run
+            load(user_paths(options.invariant_files))
+        while len(results) < len(chosen):
+            # on stderr while the next section in order is awaited; its table is printed
+            # when it ends, outside the progress display
+            progress.update(chosen[len(results)].name, done=len(results))
+            with progress:
+                section, rows, seconds = next(finished)
+            results.append((section, rows, seconds))
+            if not json_output:
+                out.print(_table(section, rows))
+    except InvariantError as problem:  # a user's invariant file: bad input, not a verdict
+        err.print(Text(f"verify: {problem}", style="bold red"), soft_wrap=True)
+        return EXIT_INPUT_ERROR
+    except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: report the sections done
+        interrupted = signal_name(stop)
+    finally:
+        finished.close()  # the sections not started are cancelled, the workers shut down
     wall = time.perf_counter() - started
     verdicts = [r.verdict for _, rows, _ in results for r in rows]
-    code = exit_code(verdicts)
+    code = interrupt_exit_code(interrupted) if interrupted else exit_code(verdicts)
+    not_run = [s.name for s in chosen[len(results) :]]
+    if html is not None:
+        from regen_model.html.pages import verify_page
+
+        write_page(html, err, lambda: verify_page(results, worst(verdicts)), interrupted)
     if json_output:
-        sys.stdout.write(json.dumps(_document(results, verdicts, code, wall), indent=2) + "\n")
+        document = _document(results, verdicts, code, wall, interrupted, not_run)
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    elif interrupted:
+        done = f"{len(results)} of {len(chosen)} section(s) done; not run: {', '.join(not_run)}"
+        out.print(incomplete_line("verify", interrupted, done))
     else:
         _summary(out, results, verdicts, wall)
     return code
@@ -137,13 +217,22 @@ def _document(
     verdicts: list[Verdict],
     code: int,
     wall: float,
+    interrupted: str = "",
+    not_run: list[str] | None = None,
 ) -> dict[str, Any]:
+    return envelope(
+        "verify",
+        worst(verdicts),
+        code,
+        interrupted=interrupted,
+        not_run=not_run or [],
+        seconds=round(wall, 6),
+        **_body(results),
+    )
+
+
+def _body(results: list[tuple[Section, list[Row], float]]) -> dict[str, Any]:
     return {
-        "format": "regen-model/verify",
-        "version": 1,
-        "seconds": round(wall, 6),
-        "verdict": worst(verdicts).value,
-        "exit_code": code,
         "exit_codes": {v.value: c for v, c in EXIT_CODES.items()},
         "sections": [
             {

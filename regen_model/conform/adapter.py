@@ -11,6 +11,22 @@ checker treats them differently:
   restarts the adapter and goes on with the next scenario;
 * ``StepUnsupported``: the engine cannot express this step after all; the case is skipped.
 
+Three optional members let an engine that does not share the specification's structure follow
+it anyway (docs/crosscheck.md, "Engines that work differently"):
+
+* ``lacks``: the features of the documented vocabulary (``features.py``) the engine does not
+  have; the generator builds no case that uses them, and fixed cases that do are left out
+  (counted apart from skipped ones);
+* ``apply_step(action, spec)``: called instead of ``apply`` when present, with a ``SpecStep``:
+  what the step did at the specification's level (``resolved:Terror``,
+  ``step-began:combat-damage``, ``sba-check``, ...) and the projection the specification reached.
+  An engine that resolves a spell the moment it is cast holds the cast until the specification
+  says it resolved; one without a separate state-based-action check applies damage when the
+  specification checks. The adapter learns *what* happened, never the rules that made it happen;
+* ``resync(state)``: set the engine to the specification's ``state`` in the middle of a case
+  (``True`` if it could). A run with a known-divergence list continues past a known divergence
+  this way (``case.run_case``); an engine that cannot resync has the rest of the case masked.
+
 Engines are found by name (``engine_factory``):
 
 * ``reference`` is our engine; ``reference:MUTANT[+MUTANT...]`` runs it under deliberately
@@ -38,7 +54,7 @@ from regen_model.conform.observe import Observation, project
 from regen_model.engine import EngineError, step
 from regen_model.model.actions import Action
 from regen_model.model.enums import Mutant
-from regen_model.model.events import Event
+from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
 
@@ -114,6 +130,91 @@ class EngineAdapter(Protocol):
 EngineFactory = Callable[[str | None], EngineAdapter]
 
 
+# The events that describe the structure of a step (the stack, priority, the turn), as opposed to
+# what happened to the game's objects. They make up ``SpecStep.did``, in the order they happened.
+STRUCTURE_EVENTS: dict[EventKind, str] = {
+    EventKind.SPELL_CAST: "cast",
+    EventKind.ABILITY_ACTIVATED: "activated",
+    EventKind.PUT_ON_STACK: "put-on-stack",
+    EventKind.TRIGGERED: "triggered",
+    EventKind.RESOLVED: "resolved",
+    EventKind.FIZZLED: "fizzled",
+    EventKind.PASSED: "passed",
+    EventKind.PRIORITY: "priority",
+    EventKind.SBA_CHECK: "sba-check",
+    EventKind.CLEANUP: "cleanup",
+    EventKind.STEP_BEGAN: "step-began",
+    EventKind.TURN_BEGAN: "turn-began",
+    EventKind.ATTACKERS_DECLARED: "attackers-declared",
+    EventKind.BLOCKERS_DECLARED: "blockers-declared",
+    EventKind.COMBAT_DAMAGE_ASSIGNED: "combat-damage",
+}
+
+
+def structure_token(e: Event) -> str | None:
+    """``resolved:Terror``, ``step-began:combat-damage``, ``turn-began:2``, ``sba-check``..."""
+    name = STRUCTURE_EVENTS.get(e.kind)
+    if name is None:
+        return None
+    if e.kind is EventKind.STEP_BEGAN:
+        return f"{name}:{e.get('step')}"
+    if e.kind is EventKind.TURN_BEGAN:
+        return f"{name}:{e.get('turn') if e.get('turn') is not None else e.subject}"
+    return name if e.subject is None else f"{name}:{e.subject}"
+
+
+@dataclass(frozen=True)
+class SpecStep:
+    """What one step did at the specification's level, for adapters that follow it
+    (``apply_step``). ``did``: the structure tokens of the step in order (``STRUCTURE_EVENTS``);
+    ``after``: the specification's projection after the step; ``state``: the specification's
+    state itself (Python adapters only; the JSON-lines protocol sends ``did`` and ``after``)."""
+
+    did: tuple[str, ...]
+    after: Observation
+    state: GameState
+
+    @classmethod
+    def of(cls, state: GameState, events: Sequence[Event]) -> SpecStep:
+        did = tuple(t for e in events if (t := structure_token(e)) is not None)
+        return cls(did, project(state, events), state)
+
+    def has(self, kind: str) -> bool:
+        return any(t == kind or t.startswith(kind + ":") for t in self.did)
+
+    def subjects(self, kind: str) -> list[str]:
+        """The subjects of the tokens of one kind, in order (``resolved`` -> spell names)."""
+        prefix = kind + ":"
+        return [t[len(prefix) :] for t in self.did if t.startswith(prefix)]
+
+    def to_json(self) -> dict[str, object]:
+        return {"did": list(self.did), "after": self.after.to_json()}
+
+
+def lacked_features(adapter: object) -> frozenset[str]:
+    """The features an adapter declares it lacks (``lacks``; none when it says nothing)."""
+    lacks = getattr(adapter, "lacks", None)
+    return frozenset(str(f) for f in lacks) if lacks else frozenset()
+
+
+def apply_step(adapter: EngineAdapter, action: Action, spec: SpecStep) -> None:
+    """``adapter.apply_step(action, spec)`` if the adapter follows the specification's steps,
+    else ``adapter.apply(action)``."""
+    follow = getattr(adapter, "apply_step", None)
+    if follow is None:
+        adapter.apply(action)
+    else:
+        follow(action, spec)
+
+
+def resync(adapter: EngineAdapter, state: GameState) -> bool:
+    """Set the engine to the specification's ``state``; ``False`` if the adapter cannot."""
+    method = getattr(adapter, "resync", None)
+    if method is None:
+        return False
+    return bool(method(state))
+
+
 def package_version() -> str:
     try:
         return metadata.version("regen-model")
@@ -143,6 +244,11 @@ class ReferenceAdapter:
     def start(self, state: GameState) -> None:
         self._state = state
         self._events = ()
+
+    def resync(self, state: GameState) -> bool:
+        self._state = state
+        self._events = ()
+        return True
 
     @property
     def state(self) -> GameState:
@@ -180,12 +286,22 @@ def _reference(arg: str | None) -> EngineAdapter:
     return ReferenceAdapter(parse_rules(arg))
 
 
+def jsonl_command(arg: str | None) -> list[str]:
+    """The command of ``jsonl:COMMAND``, split as a shell would (``UnknownEngine`` if it
+    cannot be)."""
+    try:
+        command = shlex.split(arg or "")
+    except ValueError as exc:
+        raise UnknownEngine(f"cannot split the jsonl command {arg!r}: {exc}") from None
+    if not command:
+        raise UnknownEngine("jsonl needs a command: --engine 'jsonl:python my_engine.py'")
+    return command
+
+
 def _jsonl(arg: str | None) -> EngineAdapter:
     from regen_model.conform.jsonl import JsonlAdapter
 
-    if not arg:
-        raise UnknownEngine("jsonl needs a command: --engine 'jsonl:python my_engine.py'")
-    return JsonlAdapter(shlex.split(arg))
+    return JsonlAdapter(jsonl_command(arg))
 
 
 def _python(arg: str | None) -> EngineAdapter:
@@ -235,6 +351,8 @@ def engine_factory(spec: str) -> Callable[[], EngineAdapter]:
         make = BUILTIN[name]
         if name == "reference":
             parse_rules(arg_or_none)  # validate now
+        if name == "jsonl":
+            jsonl_command(arg_or_none)
         return lambda: make(arg_or_none)
     eps = entry_point_engines()
     if name not in eps:
@@ -256,14 +374,20 @@ def engine_factory(spec: str) -> Callable[[], EngineAdapter]:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "STRUCTURE_EVENTS",
     "ActionRejected",
     "EngineAdapter",
     "EngineFactory",
     "EngineFailure",
     "ReferenceAdapter",
+    "SpecStep",
     "UnknownEngine",
     "Unsupported",
+    "apply_step",
     "engine_factory",
     "engine_names",
+    "jsonl_command",
+    "lacked_features",
     "parse_rules",
+    "resync",
 ]

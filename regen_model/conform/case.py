@@ -3,8 +3,13 @@
 ``run_case`` drives the reference engine and an adapter in lock step and compares their
 observations after every action. Actions the reference rejects are skipped (not sent to the
 engine under test): generated and shrunk scenarios keep going past actions that became
-illegal. The first differing observation ends the case with a ``Divergence``: later steps
-start from different states and would only repeat the news.
+illegal. Each action reaches the adapter with what the step did at the specification's level
+(``adapter.SpecStep``, for adapters that follow the specification's step structure). The first
+differing observation ends the case with a ``Divergence``: later steps start from different
+states and would only repeat the news. With a known-divergence classifier (``known.py``), a
+divergence it explains does not end the case: the engine is resynchronised to the
+specification's state (``adapter.resync``) and the comparison goes on, or, for an engine that
+cannot resync, the rest of the case is *masked* (not sent, not compared, and counted).
 
 Cases are stored as ITF traces of the reference run (``to_trace``/``case_from_trace``), so a
 saved case is at the same time a reproducible scenario for ``crosscheck --case`` and a trace
@@ -14,21 +19,34 @@ that ``check-trace`` accepts.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from regen_model.conform import itf
-from regen_model.conform.adapter import ActionRejected, EngineAdapter, StepUnsupported
+from regen_model.conform.adapter import (
+    ActionRejected,
+    EngineAdapter,
+    SpecStep,
+    StepUnsupported,
+    apply_step,
+    resync,
+)
 from regen_model.conform.codec import action_to_json
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.observe import FieldDiff, Observation, compare, project
 from regen_model.conform.start import Start
 from regen_model.engine import EngineError, step
 from regen_model.model.actions import Action
+from regen_model.model.events import Event
 from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState
 from regen_model.verdicts import Verdict
+
+# IDs of the known-divergence entries that explain a divergence entirely, or None (``known.py``).
+KnownClassifier = Callable[["Divergence"], tuple[str, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -42,6 +60,7 @@ class Case:
 
 class Outcome(StrEnum):
     PASSED = "passed"
+    KNOWN = "known"  # diverged only in ways a known-divergence list explains
     DIVERGED = "diverged"
     SKIPPED = "skipped"
     ENGINE_ERROR = "engine-error"
@@ -49,6 +68,9 @@ class Outcome(StrEnum):
 
 OUTCOME_VERDICT = {
     Outcome.PASSED: Verdict.PASSED,
+    # A run given a known-divergence list accepts those divergences: what it reports as
+    # DIVERGED is what the list does not explain (the known ones are counted apart).
+    Outcome.KNOWN: Verdict.PASSED,
     Outcome.DIVERGED: Verdict.DIVERGED,
     Outcome.SKIPPED: Verdict.SKIPPED,
     Outcome.ENGINE_ERROR: Verdict.DIVERGED,
@@ -104,19 +126,47 @@ class CaseResult:
     reason: str = ""
     elapsed: float = 0.0
     observed: tuple[Observation, ...] = field(default=(), repr=False)
+    known: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (step, entry IDs) passed over
+    masked: int = 0  # steps not compared after a known divergence the engine could not resync
 
     @property
     def verdict(self) -> Verdict:
         return OUTCOME_VERDICT[self.outcome]
 
 
+class _KnownTracker:
+    """The known divergences met in one case, and whether the rest of it is masked."""
+
+    def __init__(self, known: KnownClassifier | None, adapter: EngineAdapter) -> None:
+        self.known = known
+        self.adapter = adapter
+        self.found: list[tuple[int, tuple[str, ...]]] = []
+        self.masked = False
+
+    def absorb(self, d: Divergence, state: GameState) -> bool:
+        """``True`` if ``d`` is known and the case goes on (resynchronised or masked)."""
+        ids = None if self.known is None else self.known(d)
+        if ids is None:
+            return False
+        self.found.append((d.step, ids))
+        if not resync(self.adapter, state):
+            self.masked = True
+        return True
+
+
 def run_case(
-    case: Case, adapter: EngineAdapter, rules: Rules = CORRECT, *, record: bool = False
+    case: Case,
+    adapter: EngineAdapter,
+    rules: Rules = CORRECT,
+    *,
+    record: bool = False,
+    known: KnownClassifier | None = None,
 ) -> CaseResult:
     """Run ``case`` on the reference (under ``rules``) and on ``adapter``.
 
     ``EngineFailure`` from the adapter propagates: the caller restarts the engine. With
-    ``record``, the engine's observations are kept (to write the engine's own trace).
+    ``record``, the engine's observations are kept (to write the engine's own trace). With
+    ``known``, divergences it explains are passed over (module docstring).
     """
     t0 = time.perf_counter()
     state = case.start.build()
@@ -132,11 +182,28 @@ def run_case(
         observed.cards, observed.players, None, observed.event_kinds, observed.game
     )
     fields = start_obs.field_count()
+    tracker = _KnownTracker(known, adapter)
     diffs = compare(expected, start_obs)
     if diffs:
         div = Divergence(0, None, tuple(diffs), (), expected, observed)
-        return CaseResult(case, Outcome.DIVERGED, 0, 0, fields, div, elapsed=_since(t0))
-    run = skipped = 0
+        if not tracker.absorb(div, state):
+            return CaseResult(case, Outcome.DIVERGED, 0, 0, fields, div, elapsed=_since(t0))
+    run = skipped = masked = 0
+
+    def diverged(div: Divergence) -> CaseResult:
+        return CaseResult(
+            case,
+            Outcome.DIVERGED,
+            run,
+            skipped,
+            fields,
+            div,
+            elapsed=_since(t0),
+            observed=tuple(seen),
+            known=tuple(tracker.found),
+            masked=masked,
+        )
+
     for action in case.actions:
         try:
             res = step(state, action, rules)
@@ -144,10 +211,14 @@ def run_case(
             skipped += 1
             continue
         run += 1
+        if tracker.masked:
+            masked += 1
+            state = res.state
+            continue
         expected = project(res.state, res.events)
         clauses = tuple(dict.fromkeys(e.clause for e in res.events))
         try:
-            adapter.apply(action)
+            apply_step(adapter, action, SpecStep.of(res.state, res.events))
         except StepUnsupported as exc:
             reason = f"step {run} ({action.kind}): {exc}"
             return CaseResult(case, Outcome.SKIPPED, run, skipped, fields, reason=reason)
@@ -155,7 +226,10 @@ def run_case(
             div = Divergence(
                 run, action_to_json(action, players), (), clauses, expected, None, exc.message
             )
-            return CaseResult(case, Outcome.DIVERGED, run, skipped, fields, div, elapsed=_since(t0))
+            if tracker.absorb(div, res.state):
+                state = res.state
+                continue
+            return diverged(div)
         observed = adapter.observe()
         if record:
             seen.append(observed)
@@ -165,25 +239,19 @@ def run_case(
             div = Divergence(
                 run, action_to_json(action, players), tuple(diffs), clauses, expected, observed
             )
-            return CaseResult(
-                case,
-                Outcome.DIVERGED,
-                run,
-                skipped,
-                fields,
-                div,
-                elapsed=_since(t0),
-                observed=tuple(seen),
-            )
+            if not tracker.absorb(div, res.state):
+                return diverged(div)
         state = res.state
     return CaseResult(
         case,
-        Outcome.PASSED,
+        Outcome.KNOWN if tracker.found else Outcome.PASSED,
         run,
         skipped,
         fields,
         elapsed=_since(t0),
         observed=tuple(seen),
+        known=tuple(tracker.found),
+        masked=masked,
     )
 
 
@@ -191,17 +259,36 @@ def _since(t0: float) -> float:
     return time.perf_counter() - t0
 
 
-def legal_actions(case: Case, rules: Rules = CORRECT) -> tuple[Action, ...]:
-    """The case's actions that the reference accepts in sequence (the others are skipped)."""
+@dataclass(frozen=True)
+class ReferenceRun:
+    """The reference engine's run of a case: ``states[0]`` is the start, ``actions[i]``
+    (a legal one) with ``events[i]`` leads to ``states[i + 1]``."""
+
+    states: tuple[GameState, ...]
+    actions: tuple[Action, ...]
+    events: tuple[tuple[Event, ...], ...]
+
+
+def reference_run(case: Case, rules: Rules = CORRECT) -> ReferenceRun:
+    """Run the case on the reference engine; actions the rules reject are skipped, as
+    ``run_case`` does."""
     state = case.start.build()
-    kept = []
+    states, actions, events = [state], [], []
     for action in case.actions:
         try:
-            state = step(state, action, rules).state
+            result = step(state, action, rules)
         except EngineError:
             continue
-        kept.append(action)
-    return tuple(kept)
+        state = result.state
+        states.append(state)
+        actions.append(action)
+        events.append(result.events)
+    return ReferenceRun(tuple(states), tuple(actions), tuple(events))
+
+
+def legal_actions(case: Case, rules: Rules = CORRECT) -> tuple[Action, ...]:
+    """The case's actions that the reference accepts in sequence (the others are skipped)."""
+    return reference_run(case, rules).actions
 
 
 # --- storage as ITF traces -------------------------------------------------------------------------
@@ -215,16 +302,12 @@ def to_trace(
 ) -> dict[str, Any]:
     """The case as an ITF trace: the reference's observations (or ``observed``: what another
     engine reported, aligned with the legal actions) after each legal action."""
-    state = case.start.build()
-    initial = project(state)
-    steps: list[tuple[Action | None, Observation]] = []
-    for action in case.actions:
-        try:
-            res = step(state, action, rules)
-        except EngineError:
-            continue
-        state = res.state
-        steps.append((action, project(res.state, res.events)))
+    run = reference_run(case, rules)
+    initial = project(run.states[0])
+    steps: list[tuple[Action | None, Observation]] = [
+        (action, project(state, events))
+        for action, state, events in zip(run.actions, run.states[1:], run.events, strict=True)
+    ]
     if observed is not None:
         initial = observed[0]
         steps = [(a, o) for (a, _), o in zip(steps, observed[1:], strict=False)]

@@ -139,11 +139,14 @@ def encode_record(record: Any, players: Players, *, keep: frozenset[str] = froze
     return out
 
 
-def action_to_json(action: A.Action, players: Sequence[str] | Players | None = None) -> Json:
-    """The JSON object of an action: ``{"kind": ..., field: value, ...}``."""
+def action_to_json(
+    action: A.Action, players: Sequence[str] | Players | None = None, *, full: bool = False
+) -> Json:
+    """The JSON object of an action: ``{"kind": ..., field: value, ...}``. A cast of a built-in
+    spell leaves out its effect unless ``full`` (self-contained vectors keep it)."""
     p = players if isinstance(players, Players) else Players(players)
     body = encode_record(action, p)
-    if isinstance(action, A.CastSpell):
+    if isinstance(action, A.CastSpell) and not full:
         builtin = SPELLS.get(action.name)
         if builtin is not None and builtin.effect == action.effect:
             body.pop("effect", None)
@@ -151,6 +154,8 @@ def action_to_json(action: A.Action, players: Sequence[str] | Players | None = N
                 body.pop("sorcery", None)
             else:
                 body["sorcery"] = action.sorcery
+            if action.rule is builtin.targets:
+                body.pop("target_rule", None)
     choices = body.pop("choices", None)
     out = {"kind": action.kind, **body}
     if choices is not None:
@@ -246,6 +251,7 @@ def decode_action_fields(node: Node, players: Players) -> tuple[type[A.Action], 
             )
         fields["effect"] = spell.effect
         fields.setdefault("sorcery", spell.sorcery)
+        fields.setdefault("target_rule", spell.targets)
     return cls, fields
 
 

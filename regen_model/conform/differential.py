@@ -5,13 +5,26 @@
 nothing already computed), and keeps going whatever the engine does: a crash, hang or
 garbage reply is recorded as an engine error and the engine is restarted for the next case.
 
-Divergences are grouped by kind (``Divergence.signature``); the first case of each kind is
-shrunk (``shrink.py``) with the predicate "still diverges on at least one of the same
-fields", and the minimal case is written twice: ``NAME.itf.json`` (the specification's run;
+One finding per root cause: every divergent case is shrunk (``shrink.py``; in parallel worker
+processes with ``workers`` > 1, within a per-case call budget and an overall time budget) with
+the predicate "still diverges on at least one of the same fields or events", and the cases are
+grouped by the *shrunk* case's signature (``root_signature``: the clause the reference cites at
+the first differing step, the differing field names and the differing event kinds). Different
+cases of one bug shrink to the same minimal case, so they land in one finding however they
+first showed; two bugs met in one kind of step stay apart. Each finding has its count and the
+names of its cases, and every divergent case of ``results.jsonl`` is in exactly one finding (a
+case the budget left unshrunk is grouped by its own signature, and says so).
+
+The smallest case of each finding is written twice: ``NAME.itf.json`` (the specification's run;
 ``crosscheck --case`` replays it, ``check-trace`` accepts it) and ``NAME.observed.itf.json``
 (what the engine reported; ``check-trace`` rejects it at the divergent step). The report
 (``report.md``, ``report.json``) lists every finding with its clauses, the minimal scenario
 and expected vs observed values.
+
+Cases outside the features the engine declares it lacks (``features.py``) are not run; they are
+counted as *excluded*, apart from the cases the adapter skips. With a known-divergence
+classifier (``known.py``), known divergences do not end a case (``case.run_case``); the report
+counts them per entry.
 """
 
 from __future__ import annotations
@@ -24,26 +37,66 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from regen_model.conform.adapter import EngineAdapter, EngineFailure
+from regen_model.conform.adapter import EngineAdapter, EngineFailure, lacked_features
 from regen_model.conform.case import (
     Case,
     CaseResult,
     Divergence,
+    KnownClassifier,
     Outcome,
     run_case,
     to_trace,
 )
 from regen_model.conform.codec import action_to_json
+from regen_model.conform.features import outside
 from regen_model.conform.itf import write_trace
+from regen_model.conform.known import KnownDivergence, classifier
 from regen_model.conform.shrink import shrink
 from regen_model.engine import EngineError, step
+from regen_model.interrupts import exit_code as interrupt_exit_code
+from regen_model.interrupts import signal_name
+from regen_model.jsondoc import envelope
 from regen_model.model.rules import CORRECT, Rules
-from regen_model.verdicts import Verdict
+from regen_model.verdicts import EXIT_CODES, EXIT_INTERNAL_ERROR, Verdict
+
+ROUTINE_CLAUSES = frozenset(
+    {"priority.pass", "priority.receive", "turn.steps", "sba.loop", "stack.cast", "stack.resolve"}
+)
+
+
+def root_signature(d: Divergence) -> tuple[str, ...]:
+    """What identifies a root cause: the first clause the reference cites at the divergent step
+    that is not routine bookkeeping (priority, steps, the stack), the names of the differing
+    fields (without card handles) and the kinds of the missing (-) and unexpected (+) events."""
+    clause = next((c for c in d.clauses if c not in ROUTINE_CLAUSES), None)
+    if clause is None:
+        clause = d.clauses[0] if d.clauses else "start"
+    if d.rejected:
+        return (clause, "rejected")
+    fields = sorted({x.path.rsplit(".", 1)[-1] for x in d.diffs if x.path != "events"})
+    events: set[str] = set()
+    for x in d.diffs:
+        if x.path == "events":
+            events |= {"-" + str(t).split(":", 1)[0] for t in x.expected}
+            events |= {"+" + str(t).split(":", 1)[0] for t in x.observed}
+    return (clause, *fields, *sorted(events))
+
+
+def _tokens(d: Divergence) -> set[str]:
+    """The differing fields and event kinds of ``d`` (what a shrunk case must keep one of)."""
+    return set(root_signature(d)[1:])
+
+
+def same_kind(original: Divergence) -> Callable[[Divergence | None], bool]:
+    """ "Still the same divergence": one on at least one of the same fields or event kinds
+    (the shrinking predicate of the cross-checker and of ``regen_model.testing``)."""
+    wanted = _tokens(original)
+    return lambda d: d is not None and bool(wanted & _tokens(d))
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One kind of divergence, shrunk to a minimal case."""
+    """One root cause: every divergent case whose shrunk case has this signature."""
 
     signature: tuple[str, ...]
     first_case: str
@@ -53,6 +106,8 @@ class Finding:
     divergence: Divergence
     shrink_calls: int
     files: tuple[str, ...] = ()
+    cases: tuple[str, ...] = ()
+    unshrunk: int = 0  # cases the budget left unshrunk (grouped by their own signature)
 
     @property
     def minimal_steps(self) -> int:
@@ -64,6 +119,8 @@ class Finding:
             "signature": list(self.signature),
             "first_case": self.first_case,
             "occurrences": self.occurrences,
+            "cases": list(self.cases),
+            "unshrunk": self.unshrunk,
             "original_steps": self.original_steps,
             "minimal_steps": self.minimal_steps,
             "minimal": {
@@ -83,42 +140,74 @@ class CrosscheckReport:
     seed: int | None
     counts: dict[Outcome, int] = field(default_factory=lambda: dict.fromkeys(Outcome, 0))
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    excluded: list[tuple[str, str]] = field(default_factory=list)  # (case, lacked feature)
     errors: list[tuple[str, str]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    known: dict[str, int] = field(default_factory=dict)  # entry ID -> cases passing over it
+    masked_steps: int = 0
     fields_compared: int = 0
     steps_run: int = 0
     elapsed: float = 0.0
+    first_compared_s: float | None = None  # from the call to the first case compared
     stopped_early: bool = False
     out_dir: str | None = None
+    # "SIGINT"/"SIGTERM" when the run was stopped: the cases compared so far, no findings
+    # (shrinking needs the engine; every divergent case is in results.jsonl)
+    interrupted: str = ""
 
     @property
     def cases(self) -> int:
         return sum(self.counts.values())
 
     @property
+    def skip_rate(self) -> float:
+        """Skipped cases among those run (excluded ones were never run)."""
+        return self.counts[Outcome.SKIPPED] / self.cases if self.cases else 0.0
+
+    @property
     def verdict(self) -> Verdict:
         if self.counts[Outcome.DIVERGED] or self.counts[Outcome.ENGINE_ERROR]:
             return Verdict.DIVERGED
-        ran = self.counts[Outcome.PASSED]
+        ran = self.counts[Outcome.PASSED] + self.counts[Outcome.KNOWN]
         if ran == 0:
             return Verdict.SKIPPED if self.counts[Outcome.SKIPPED] else Verdict.VACUOUS
         if self.fields_compared == 0:
             return Verdict.VACUOUS  # the engine observed nothing: agreement shows nothing
         return Verdict.PASSED
 
+    @property
+    def exit_code(self) -> int:
+        """The signal's code when stopped (130, 143); else divergences first (the engine is
+        wrong, 6), then failures (it crashed or hung, 7), then the verdict's."""
+        if self.interrupted:
+            return interrupt_exit_code(self.interrupted)
+        if self.counts[Outcome.DIVERGED]:
+            return EXIT_CODES[Verdict.DIVERGED]
+        if self.errors:
+            return EXIT_INTERNAL_ERROR
+        return EXIT_CODES[self.verdict]
+
     def to_json(self) -> dict[str, Any]:
         return {
+            **envelope("crosscheck", self.verdict, self.exit_code, interrupted=self.interrupted),
             "engine": self.engine,
             "engine_version": self.engine_version,
             "seed": self.seed,
-            "verdict": self.verdict.value,
             "cases": self.cases,
             "counts": {o.value: n for o, n in self.counts.items()},
+            "skip_rate": round(self.skip_rate, 4),
+            "excluded": len(self.excluded),
             "steps_run": self.steps_run,
             "fields_compared": self.fields_compared,
+            "known": dict(sorted(self.known.items())),
+            "masked_steps": self.masked_steps,
             "elapsed_s": round(self.elapsed, 3),
+            "first_compared_s": None
+            if self.first_compared_s is None
+            else round(self.first_compared_s, 3),
             "stopped_early": self.stopped_early,
             "skipped": [{"case": c, "reason": r} for c, r in self.skipped],
+            "excluded_cases": [{"case": c, "feature": f} for c, f in self.excluded],
             "engine_errors": [{"case": c, "error": e} for c, e in self.errors],
             "findings": [f.to_json() for f in self.findings],
         }
@@ -148,11 +237,17 @@ class _Engine:
             self.adapter.close()
         self.adapter = self._make()
 
-    def run(self, case: Case, rules: Rules, record: bool = False) -> CaseResult:
+    def run(
+        self,
+        case: Case,
+        rules: Rules,
+        record: bool = False,
+        known: KnownClassifier | None = None,
+    ) -> CaseResult:
         """``run_case`` that turns any misbehaviour of the engine into an ENGINE_ERROR."""
         t0 = time.perf_counter()
         try:
-            result = run_case(case, self.adapter, rules, record=record)
+            result = run_case(case, self.adapter, rules, record=record, known=known)
         except EngineFailure as exc:
             self.restart()
             return CaseResult(
@@ -178,17 +273,95 @@ def result_json(r: CaseResult) -> dict[str, Any]:
         "fields_compared": r.fields_compared,
         "reason": r.reason,
         "elapsed_s": round(r.elapsed, 6),
+        "known": [{"step": step_no, "ids": list(ids)} for step_no, ids in r.known],
+        "masked_steps": r.masked,
         "divergence": None if r.divergence is None else r.divergence.to_json(),
     }
 
 
-def _same_kind(original: Divergence) -> Callable[[Divergence | None], bool]:
-    fields = set(original.signature()[1:])
+@dataclass(frozen=True)
+class ShrinkJob:
+    """One divergent case to shrink (picklable: it goes to a worker process)."""
 
-    def same(d: Divergence | None) -> bool:
-        return d is not None and bool(fields & set(d.signature()[1:]))
+    case: Case
+    divergence: Divergence
+    budget: int
+    deadline: float | None  # time.monotonic() of the parent; workers share the clock
+    lacks: frozenset[str] = frozenset()  # a smaller case must stay inside the engine's features
 
-    return same
+
+@dataclass(frozen=True)
+class Shrunk:
+    case: Case  # the smallest case that still diverges (the original if none did)
+    divergence: Divergence
+    calls: int
+    shrunk: bool  # False: the budget ran out before anything, or the engine was flaky
+
+
+def shrink_case(
+    engine: _Engine, job: ShrinkJob, rules: Rules, known: KnownClassifier | None
+) -> Shrunk:
+    """Shrink one case with the predicate "still diverges on one of the same fields or events"
+    (loose on purpose: two cases of one bug that first showed differently meet in the same
+    minimal case, which then names the root cause)."""
+    same = same_kind(job.divergence)
+    case = _cut_after(job.case, job.divergence.step, rules)
+
+    def still_diverges(c: Case) -> bool:
+        if job.lacks and outside(c, job.lacks) is not None:
+            return False
+        r = engine.run(c, rules, known=known)
+        return r.outcome is Outcome.DIVERGED and same(r.divergence)
+
+    small, calls = shrink(case, still_diverges, job.budget, job.deadline)
+    final = engine.run(small, rules, known=known)
+    if final.outcome is not Outcome.DIVERGED or final.divergence is None:
+        return Shrunk(job.case, job.divergence, calls, False)
+    return Shrunk(small, final.divergence, calls, calls > 0)
+
+
+# --- parallel shrinking: one engine per worker process ------------------------------------------
+
+_WORKER: dict[str, Any] = {}  # per worker process: its engine, rules and classifier
+
+
+def _worker_init(spec: str, rules: Rules, known: tuple[KnownDivergence, ...]) -> None:
+    from regen_model.conform.adapter import engine_factory
+
+    _WORKER["engine"] = _Engine(engine_factory(spec))
+    _WORKER["rules"] = rules
+    _WORKER["known"] = classifier(known) if known else None
+
+
+def _worker_shrink(job: ShrinkJob) -> Shrunk:
+    return shrink_case(_WORKER["engine"], job, _WORKER["rules"], _WORKER["known"])
+
+
+def shrink_all(
+    jobs: Sequence[ShrinkJob],
+    engine: _Engine,
+    rules: Rules,
+    known: tuple[KnownDivergence, ...],
+    *,
+    workers: int = 1,
+    engine_spec: str | None = None,
+) -> list[Shrunk]:
+    """Shrink every job, in ``workers`` processes when the engine can be rebuilt from its name
+    (``engine_spec``), else one after the other with ``engine``."""
+    if workers > 1 and engine_spec is not None and len(jobs) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("spawn")  # no fork of a process holding an engine
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_worker_init,
+            initargs=(engine_spec, rules, known),
+        ) as pool:
+            return list(pool.map(_worker_shrink, jobs))
+    explain = classifier(known) if known else None
+    return [shrink_case(engine, job, rules, explain) for job in jobs]
 
 
 def crosscheck(
@@ -199,12 +372,22 @@ def crosscheck(
     out_dir: Path | None = None,
     seed: int | None = None,
     shrink_findings: bool = True,
-    max_findings: int = 25,
-    shrink_budget: int = 1500,
+    shrink_budget: int = 400,
+    shrink_seconds: float | None = 300.0,
+    workers: int = 1,
+    engine_spec: str | None = None,
+    known: Sequence[KnownDivergence] = (),
+    lacks: frozenset[str] | None = None,
     stop_after: int | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
 ) -> CrosscheckReport:
-    """Run ``cases`` on the reference (under ``rules``) and the engine made by ``factory``."""
+    """Run ``cases`` on the reference (under ``rules``) and the engine made by ``factory``.
+
+    ``cases`` is consumed lazily (a generator starts comparing at once). ``shrink_budget``:
+    predicate calls per divergent case; ``shrink_seconds``: for all the shrinking (``None``: no
+    limit). ``workers`` > 1 with ``engine_spec`` (the ``--engine`` name) shrinks in parallel.
+    ``known``: a known-divergence list (``known.py``); ``lacks``: the features to leave out
+    (default: what the adapter declares)."""
     t0 = time.perf_counter()
     try:
         engine = _Engine(factory)
@@ -219,45 +402,73 @@ def crosscheck(
             write_reports(report, out_dir)
         return report
     report = CrosscheckReport(name, version, seed, out_dir=str(out_dir) if out_dir else None)
+    if lacks is None:
+        lacks = lacked_features(engine.adapter)
+    known = tuple(known)
+    explain = classifier(known) if known else None
     stream: IO[str] | None = None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         stream = (out_dir / "results.jsonl").open("w", encoding="utf-8")
-    kinds: dict[tuple[str, ...], list[CaseResult]] = {}
+    divergent: list[CaseResult] = []
     try:
         for case in cases:
+            feature = outside(case, lacks)
+            if feature is not None:
+                report.excluded.append((case.name, feature))
+                if stream is not None:
+                    line = {"case": case.name, "origin": case.origin, "outcome": "excluded"}
+                    stream.write(json.dumps({**line, "feature": feature}) + "\n")
+                continue
             try:
-                result = engine.run(case, rules)
+                result = engine.run(case, rules, known=explain)
             except EngineDead as exc:
                 report.stopped_early = True
                 report.errors.append((case.name, f"engine cannot be restarted: {exc}"))
                 report.counts[Outcome.ENGINE_ERROR] += 1
                 break
+            if report.first_compared_s is None and result.outcome is not Outcome.SKIPPED:
+                report.first_compared_s = time.perf_counter() - t0
             report.counts[result.outcome] += 1
             report.steps_run += result.steps_run
             report.fields_compared += result.fields_compared
+            report.masked_steps += result.masked
+            for entry in dict.fromkeys(i for _, ids in result.known for i in ids):
+                report.known[entry] = report.known.get(entry, 0) + 1
             if result.outcome is Outcome.SKIPPED:
                 report.skipped.append((case.name, result.reason))
             elif result.outcome is Outcome.ENGINE_ERROR:
                 report.errors.append((case.name, result.reason))
             elif result.divergence is not None:
-                kinds.setdefault(result.divergence.signature(), []).append(result)
+                divergent.append(result)
             if stream is not None:
                 stream.write(json.dumps(result_json(result)) + "\n")
                 stream.flush()
             if on_result is not None:
                 on_result(result)
-            if stop_after is not None and sum(len(v) for v in kinds.values()) >= stop_after:
+            if stop_after is not None and len(divergent) >= stop_after:
                 report.stopped_early = True
                 break
-        for signature, results in list(kinds.items())[:max_findings]:
-            finding = _finding(
-                engine, signature, results, rules, shrink_findings, shrink_budget, out_dir
-            )
-            report.findings.append(finding)
-            if stream is not None:
+        report.findings = _findings(
+            engine,
+            divergent,
+            rules,
+            known,
+            shrink=shrink_findings,
+            budget=shrink_budget,
+            seconds=shrink_seconds,
+            workers=workers,
+            engine_spec=engine_spec,
+            out_dir=out_dir,
+            lacks=lacks,
+        )
+        if stream is not None:
+            for finding in report.findings:
                 stream.write(json.dumps({"finding": finding.to_json()}) + "\n")
-                stream.flush()
+            stream.flush()
+    except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: keep the cases compared so far
+        report.interrupted = signal_name(stop)
+        report.stopped_early = True
     finally:
         if stream is not None:
             stream.close()
@@ -271,33 +482,56 @@ def crosscheck(
     return report
 
 
+def _findings(
+    engine: _Engine,
+    divergent: Sequence[CaseResult],
+    rules: Rules,
+    known: tuple[KnownDivergence, ...],
+    *,
+    shrink: bool,
+    budget: int,
+    seconds: float | None,
+    workers: int,
+    engine_spec: str | None,
+    out_dir: Path | None,
+    lacks: frozenset[str] = frozenset(),
+) -> list[Finding]:
+    """Shrink every divergent case and group them by the shrunk case's signature."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    jobs = [
+        ShrinkJob(r.case, r.divergence, budget if shrink else 0, deadline, lacks)
+        for r in divergent
+        if r.divergence is not None
+    ]
+    shrunk = shrink_all(jobs, engine, rules, known, workers=workers, engine_spec=engine_spec)
+    groups: dict[tuple[str, ...], list[tuple[CaseResult, Shrunk]]] = {}
+    for r, s in zip(divergent, shrunk, strict=True):
+        groups.setdefault(root_signature(s.divergence), []).append((r, s))
+    findings = []
+    explain = classifier(known) if known else None
+    for signature, members in sorted(groups.items(), key=lambda g: -len(g[1])):
+        first, _ = members[0]
+        smallest = min(members, key=lambda m: (len(m[1].case.actions), len(m[1].case.start.cards)))
+        findings.append(
+            _finding(engine, signature, first, smallest[1], members, rules, explain, out_dir)
+        )
+    return findings
+
+
 def _finding(
     engine: _Engine,
     signature: tuple[str, ...],
-    results: Sequence[CaseResult],
+    first: CaseResult,
+    best: Shrunk,
+    members: Sequence[tuple[CaseResult, Shrunk]],
     rules: Rules,
-    do_shrink: bool,
-    budget: int,
+    known: KnownClassifier | None,
     out_dir: Path | None,
 ) -> Finding:
-    first = results[0]
-    assert first.divergence is not None
-    same = _same_kind(first.divergence)
-    case = _cut_after(first.case, first.divergence.step, rules)
-
-    def still_diverges(c: Case) -> bool:
-        r = engine.run(c, rules)
-        return r.outcome is Outcome.DIVERGED and same(r.divergence)
-
-    calls = 0
-    if do_shrink:
-        case, calls = shrink(case, still_diverges, budget)
-    final = engine.run(case, rules, record=True)
-    if final.divergence is None or final.outcome is not Outcome.DIVERGED:
-        # Flaky engine: keep the original case and divergence.
-        case, final = first.case, first
-    divergence = final.divergence
-    assert divergence is not None
+    case, divergence = best.case, best.divergence
+    final = engine.run(case, rules, record=True, known=known)
+    if final.divergence is not None and final.outcome is Outcome.DIVERGED:
+        divergence = final.divergence
     name = f"{engine.adapter.name.replace(':', '-').replace('/', '-')}-{'-'.join(signature)}"
     name = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name)[:80]
     case = replace(case, name=name, origin=f"shrunk from {first.case.name} ({first.case.origin})")
@@ -319,12 +553,14 @@ def _finding(
     return Finding(
         signature=signature,
         first_case=first.case.name,
-        occurrences=len(results),
+        occurrences=len(members),
         original_steps=len(first.case.actions),
         minimal=case,
         divergence=divergence,
-        shrink_calls=calls,
+        shrink_calls=sum(s.calls for _, s in members),
         files=tuple(files),
+        cases=tuple(r.case.name for r, _ in members),
+        unshrunk=sum(1 for _, s in members if not s.shrunk),
     )
 
 

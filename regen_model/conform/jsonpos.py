@@ -3,26 +3,50 @@
 Engine logs and conformance files are written by other people's programs, so the first thing a
 user sees is often an error about their file. ``json.loads`` is fast but forgets where values
 came from; a position-tracking parser is slow. We do both: parse with ``json`` and wrap values
-in ``Node``s that remember their path; only when an error is raised is the text scanned again
-(``locate``) to turn the path into a line and column.
+in ``Node``s that remember their path; only when an error is raised is the text read again by
+ruamel.yaml's parser (JSON is YAML, and the scenario loader reads its files with it), whose
+events carry line and column, to turn the path into a position (``locate``).
 
 ``Node`` also understands the value encodings of the Informal Trace Format (ITF) of Apalache and
-Quint (``#bigint``, ``#tup``, ``#set``, ``#map``), so readers can accept ITF-encoded and plain
-JSON values alike.
+Quint (``#bigint``, ``#tup``, ``#set``, ``#map``; ``#unserializable``, a value its writer could
+not write, reads as absent), so readers can accept ITF-encoded and plain JSON values alike.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
-from json.decoder import scanstring  # type: ignore[attr-defined]
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import (
+    CollectionEndEvent,
+    CollectionStartEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
+
+from regen_model.limits import (
+    MAX_INT_DIGITS,
+    MAX_TRACE_BYTES,
+    InputRejected,
+    int_in_range,
+    load_json,
+    read_text,
+    too_large_text,
+)
+
 PathKey = str | int
+_BIGINT = re.compile(r"-?[0-9]+")
 
 
 class FormatError(Exception):
@@ -60,14 +84,41 @@ class FieldError(Exception):
 
 @dataclass(eq=False)
 class Doc:
-    """The text a tree of ``Node``s came from (``None`` for values built in memory)."""
+    """The text a tree of ``Node``s came from (``None`` for values built in memory).
+
+    ``origins`` is filled when the tree was rewritten before reading (a trace in another
+    vocabulary, ``conform/itf_map.py``): it maps a path of the rewritten tree to the path and
+    label of the value it came from in the file, so that errors still name the file's line
+    and the file's field.
+    """
 
     file: str
     text: str | None
+    origins: dict[tuple[PathKey, ...], Origin] = field(default_factory=dict)
 
     def format_error(self, node: Node, message: str) -> FormatError:
-        line, col = locate(self.text, node.path) if self.text is not None else (0, 0)
-        return FormatError(self.file, line, col, node.label or "(top level)", message)
+        path, label = self.in_file(node.path, node.label)
+        line, col = locate(self.text, path) if self.text is not None else (0, 0)
+        return FormatError(self.file, line, col, label or "(top level)", message)
+
+    def in_file(self, path: tuple[PathKey, ...], label: str) -> tuple[tuple[PathKey, ...], str]:
+        """The path and label in the file of the value at ``path`` of the (rewritten) tree."""
+        for n in range(len(path), 0, -1):
+            origin = self.origins.get(path[:n])
+            if origin is not None:
+                rest = label.removeprefix(origin.label) if origin.label else label
+                return (*origin.file_path, *path[n:]), origin.file_label + rest
+        return path, label
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a value of a rewritten tree came from: its path and label in the file, and its
+    own label in the rewritten tree (the part of a deeper label to replace)."""
+
+    file_path: tuple[PathKey, ...]
+    file_label: str
+    label: str
 
 
 class Node:
@@ -106,9 +157,10 @@ class Node:
         return isinstance(self.value, dict) and key in self.value
 
     def get(self, key: str) -> Node | None:
-        """The member ``key`` of an object, or ``None`` when absent (or null)."""
+        """The member ``key`` of an object, or ``None`` when absent, null, or an ITF
+        ``#unserializable`` (a value its writer could not write: not observed)."""
         obj = self.obj_raw()
-        if key not in obj or obj[key] is None:
+        if key not in obj or obj[key] is None or _unserializable(obj[key]):
             return None
         return self._child(key, obj[key])
 
@@ -146,10 +198,11 @@ class Node:
                     raise entry.error("a #map entry is a [key, value] pair")
                 key = Node(pair[0], (*entry.path, 0), entry.label, self.doc).string()
                 label = f"{self.label}.{key}" if self.label else key
-                yield key, Node(pair[1], (*entry.path, 1), label, self.doc)
+                if not _unserializable(pair[1]):
+                    yield key, Node(pair[1], (*entry.path, 1), label, self.doc)
             return
         for key, value in self.obj_raw().items():
-            if key.startswith("#"):
+            if key.startswith("#") or _unserializable(value):
                 continue
             yield key, self._child(key, value)
 
@@ -178,10 +231,12 @@ class Node:
         """An integer: a JSON number or an ITF ``{"#bigint": "123"}``."""
         v = self.value
         if isinstance(v, dict) and "#bigint" in v:
-            try:
-                return int(str(v["#bigint"]))
-            except ValueError:
-                raise self.error(f"bad #bigint {v['#bigint']!r}") from None
+            text = v["#bigint"]
+            if not isinstance(text, str) or not _BIGINT.fullmatch(text):
+                raise self.error(f"bad #bigint {text!r} (a string of decimal digits)")
+            if len(text.lstrip("-")) > MAX_INT_DIGITS or not int_in_range(int(text)):
+                raise self.error(too_large_text(text))
+            return int(text)
         if isinstance(v, bool) or not isinstance(v, int):
             raise self.error(f"expected an integer, found {_kind(v)}")
         return v
@@ -196,6 +251,10 @@ class Node:
         if text not in allowed:
             raise self.error(f"{text!r} is not one of {', '.join(allowed)}")
         return text
+
+
+def _unserializable(value: Any) -> bool:
+    return isinstance(value, dict) and "#unserializable" in value
 
 
 def _kind(value: Any) -> str:
@@ -213,17 +272,22 @@ def _kind(value: Any) -> str:
 
 
 def parse_text(text: str, file: str) -> Node:
-    """Parse JSON text; a syntax error becomes a ``FormatError`` at its line."""
+    """Parse JSON text within ``regen_model.limits``; a syntax error or a limit crossed
+    becomes a ``FormatError`` at its line."""
     try:
-        value = json.loads(text)
+        value = load_json(text)
     except json.JSONDecodeError as exc:
         raise FormatError(file, exc.lineno, exc.colno, "(syntax)", exc.msg) from None
+    except InputRejected as exc:
+        raise FormatError(file, exc.line or 0, exc.col or 0, "(limits)", exc.message) from None
     return Node(value, (), "", Doc(file, text))
 
 
 def read_file(path: Path) -> Node:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_TRACE_BYTES)
+    except InputRejected as exc:
+        raise FormatError(str(path), 0, 0, "(file)", exc.message) from None
     except OSError as exc:
         raise FormatError(str(path), 0, 0, "(file)", exc.strerror or str(exc)) from None
     except UnicodeDecodeError as exc:
@@ -238,97 +302,78 @@ def in_memory(value: Any, name: str = "<memory>") -> Node:
 
 # --- locating a path in the text ---------------------------------------------------------------
 
-_WS = re.compile(r"[ \t\n\r]*")
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
-
 
 def locate(text: str, path: tuple[PathKey, ...]) -> tuple[int, int]:
     """Line and column (from 1) where the value at ``path`` starts; the deepest existing
-    ancestor's position when the path does not exist (e.g. a missing field)."""
-    offset = _Locator(text, path).find()
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    line = bisect_right(starts, offset)
-    return line, offset - starts[line - 1] + 1
+    ancestor's position when the path does not exist (e.g. a missing field).
 
-
-class _Locator:
-    """A small recursive-descent scan that stops at the wanted path. Only run on errors."""
-
-    def __init__(self, text: str, path: tuple[PathKey, ...]) -> None:
-        self.text = text
-        self.path = path
-        self.best = 0
-
-    def find(self) -> int:
-        try:
-            self._value(_WS.match(self.text, 0).end(), 0)  # type: ignore[union-attr]
-        except _Found:
-            pass
-        except (IndexError, ValueError):  # text is valid JSON, so only on odd input
-            pass
-        return self.best
-
-    def _ws(self, i: int) -> int:
-        m = _WS.match(self.text, i)
-        assert m is not None
-        return m.end()
-
-    def _value(self, i: int, depth: int) -> int:
-        """Scan the value starting at ``i`` whose path is ``self.path[:depth]``."""
-        self.best = i
-        if depth == len(self.path):
-            raise _Found
-        c = self.text[i]
-        want = self.path[depth]
-        if c == "{":
-            i = self._ws(i + 1)
-            if self.text[i] == "}":
-                return i + 1
-            while True:
-                key, i = scanstring(self.text, i + 1)
-                i = self._ws(i)
-                i = self._ws(i + 1)  # the colon
-                i = self._value(i, depth + 1) if key == want else self._skip(i)
-                i = self._ws(i)
-                if self.text[i] == "}":
-                    return i + 1
-                i = self._ws(i + 1)  # the comma
-        if c == "[":
-            i = self._ws(i + 1)
-            if self.text[i] == "]":
-                return i + 1
-            index = 0
-            while True:
-                i = self._value(i, depth + 1) if index == want else self._skip(i)
-                i = self._ws(i)
-                if self.text[i] == "]":
-                    return i + 1
-                i = self._ws(i + 1)
-                index += 1
-        return self._skip(i)
-
-    def _skip(self, i: int) -> int:
-        c = self.text[i]
-        if c == '"':
-            return int(scanstring(self.text, i + 1)[1])
-        if c in "{[":
-            close = "}" if c == "{" else "]"
-            i = self._ws(i + 1)
-            if self.text[i] == close:
-                return i + 1
-            while True:
-                if c == "{":
-                    i = int(scanstring(self.text, i + 1)[1])
-                    i = self._ws(self._ws(i) + 1)
-                i = self._ws(self._skip(i))
-                if self.text[i] == close:
-                    return i + 1
-                i = self._ws(i + 1)
-        m = _SCALAR.match(self.text, i)
-        if m is None:
-            raise ValueError(f"unexpected character at {i}")
-        return m.end()
+    JSON is YAML (1.2), so ruamel.yaml's parser reads the text and marks every value with its
+    position, as it does for the scenario loader. Only the parser's event stream is walked
+    (libyaml's C parser where ``ruamel.yaml.clib`` is installed, as the package requires on
+    CPython), and only up to the wanted value: an error near the top of a large log is
+    located without reading the rest. Only run on errors; ``(0, 0)`` if the text cannot be
+    walked.
+    """
+    walk = _Walk(path)
+    try:
+        walk.document(iter(YAML(typ="safe").parse(text)))
+    except _Found:
+        pass
+    except (YAMLError, StopIteration):  # valid JSON, so only on odd input
+        pass
+    return (0, 0) if walk.best is None else walk.best
 
 
 class _Found(Exception):
-    pass
+    """The wanted value (or its deepest existing ancestor) has been reached."""
+
+
+class _Walk:
+    """Follows ``path`` through the parser's events, remembering the last position on it."""
+
+    def __init__(self, path: tuple[PathKey, ...]) -> None:
+        self.path = path
+        self.best: tuple[int, int] | None = None
+
+    def document(self, events: Iterator[Event]) -> None:
+        for event in events:
+            if isinstance(event, NodeEvent):
+                self.value(event, events, 0)
+
+    def value(self, event: Event, events: Iterator[Event], depth: int) -> None:
+        """Read the value that ``event`` starts, whose path is ``self.path[:depth]``."""
+        mark = event.start_mark
+        self.best = (mark.line + 1, mark.column + 1)
+        if depth == len(self.path):
+            raise _Found
+        want = self.path[depth]
+        if isinstance(event, MappingStartEvent):
+            while not isinstance(key := next(events), MappingEndEvent):
+                child = next(events)
+                if isinstance(key, ScalarEvent) and key.value == want:
+                    self.value(child, events, depth + 1)
+                _skip(child, events)
+            raise _Found  # the wanted member is not there: this object is the closest
+        if isinstance(event, SequenceStartEvent):
+            index = 0
+            while not isinstance(child := next(events), SequenceEndEvent):
+                if index == want:
+                    self.value(child, events, depth + 1)
+                _skip(child, events)
+                index += 1
+            raise _Found
+        raise _Found  # a scalar where the path goes on
+
+
+def _skip(event: Event, events: Iterator[Event]) -> None:
+    """Consume the rest of the value ``event`` starts."""
+    if not isinstance(event, CollectionStartEvent):
+        return
+    depth = 1
+    for e in events:
+        if isinstance(e, CollectionStartEvent):
+            depth += 1
+        elif isinstance(e, CollectionEndEvent):
+            depth -= 1
+            if depth == 0:
+                return

@@ -206,11 +206,7 @@ def game_moves(state: GameState) -> list[A.Action]:
     moves: list[A.Action] = [A.PassPriority(player=p)]
     for name, spell in SPELLS.items():
         for targets in spell_targets(state, name):
-            moves.append(
-                A.CastSpell(
-                    player=p, name=name, effect=spell.effect, targets=targets, sorcery=spell.sorcery
-                )
-            )
+            moves.append(spell.cast(p, targets))
     for c in state.cards:
         if c.on_battlefield:
             for i in range(len(state.setup.templates[c.slot].abilities)):
@@ -304,6 +300,17 @@ def _control(state: GameState) -> list[A.Action]:
     ]
 
 
+def _type_changes(state: GameState) -> list[A.Action]:
+    """Stop being a creature, or become one (only what can: a printed creature or a manland)."""
+    out: list[A.Action] = []
+    for h in battlefield(state):
+        t = state.template(state.setup.slot_of(h))
+        out.append(A.ChangeType(target=h, creature=False))
+        if t.is_creature or t.animation is not None:
+            out.append(A.ChangeType(target=h, creature=True))
+    return out
+
+
 # Effect candidates by action kind, so that a generator can pick the kind first.
 EFFECT_MOVES: dict[str, Callable[[GameState], list[A.Action]]] = {
     "check-sba": lambda s: [A.CheckStateBasedActions()],
@@ -321,6 +328,7 @@ EFFECT_MOVES: dict[str, Callable[[GameState], list[A.Action]]] = {
     "add-counters": lambda s: [
         A.AddCounters(target=h, counter=k) for h in battlefield(s) for k in CounterKind
     ],
+    "change-type": _type_changes,
 }
 
 
@@ -424,6 +432,7 @@ CHOICE_FIELDS: dict[str, tuple[tuple[str, Domain, bool], ...]] = {
     "modify-pt": (_TARGET,),
     "add-counters": (_TARGET,),
     "grant-keyword": (_TARGET,),
+    "change-type": (_TARGET,),
     "make-unregenerable": (_TARGET,),
 }
 

@@ -19,7 +19,7 @@ from rich.text import Text
 from regen_model.clauses import catalog
 from regen_model.conform.case import Outcome
 from regen_model.conform.codec import action_to_json
-from regen_model.conform.differential import CrosscheckReport, Finding
+from regen_model.conform.differential import ROUTINE_CLAUSES, CrosscheckReport, Finding
 from regen_model.conform.observe import Observation
 from regen_model.conform.start import describe
 from regen_model.conform.trace_check import TraceReport
@@ -130,7 +130,7 @@ def render_trace_report(report: TraceReport, console: Console) -> None:
         diff.add_column("specification", style="green")
         diff.add_column("trace", style="red")
         for d in f.closest.diffs:
-            diff.add_row(d.path, Text(_cell_json(d.expected)), Text(_cell_json(d.observed)))
+            diff.add_row(Text(d.path), Text(_cell_json(d.expected)), Text(_cell_json(d.observed)))
         parts.append(diff)
     if f.rejected:
         parts.append(Text("rejected candidates: " + "; ".join(f.rejected), style="dim"))
@@ -153,14 +153,16 @@ def _cell_json(v: Any) -> str:
 def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
     style = _STYLE.get(report.verdict, "bold")
     seed = "" if report.seed is None else f", seed {report.seed}"
+    # Cells and titles that quote the engine (its name, its errors) are ``Text``: an engine
+    # may call itself "[/bold]", which is Rich markup, not a name to interpret.
     summary = Table(
-        title=f"crosscheck: {report.engine} {report.engine_version} ({report.elapsed:.1f} s{seed})",
+        title=Text(
+            f"crosscheck: {report.engine} {report.engine_version} ({report.elapsed:.1f} s{seed})"
+        ),
         title_justify="left",
     )
-    for col in ("verdict", "cases", "passed", "diverged", "errors", "skipped", "steps", "fields"):
-        summary.add_column(col, justify="right" if col != "verdict" else "left", no_wrap=True)
-    summary.add_row(
-        Text(report.verdict.value, style),
+    columns = ["verdict", "cases", "passed", "diverged", "errors", "skipped", "steps", "fields"]
+    values = [
         str(report.cases),
         str(report.counts[Outcome.PASSED]),
         str(report.counts[Outcome.DIVERGED]),
@@ -168,16 +170,37 @@ def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
         str(report.counts[Outcome.SKIPPED]),
         str(report.steps_run),
         str(report.fields_compared),
-    )
+    ]
+    if report.counts[Outcome.KNOWN] or report.known:
+        columns.insert(3, "known only")
+        values.insert(2, str(report.counts[Outcome.KNOWN]))
+    if report.excluded:
+        columns.append("excluded")
+        values.append(str(len(report.excluded)))
+    for col in columns:
+        summary.add_column(col, justify="right" if col != "verdict" else "left", no_wrap=True)
+    summary.add_row(Text(report.verdict.value, style), *values)
     console.print(summary)
+    extra = []
+    if report.first_compared_s is not None:
+        extra.append(f"first case compared after {report.first_compared_s:.2f} s")
+    if report.cases:
+        extra.append(f"skip rate {report.skip_rate:.1%}")
+    if report.known:
+        shown = ", ".join(f"{k} x{n}" for k, n in sorted(report.known.items()))
+        extra.append(f"known divergences passed over: {shown}")
+    if report.masked_steps:
+        extra.append(f"{report.masked_steps} steps masked (the engine could not resync)")
+    if extra:
+        console.print(Text("; ".join(extra), style="dim"))
     if report.findings:
-        table = Table(title="divergences (shrunk)", title_justify="left")
-        for col in ("#", "kind", "cases", "steps", "clauses", "first difference"):
+        table = Table(title="findings: one per root cause (shrunk)", title_justify="left")
+        for col in ("#", "root cause signature", "cases", "steps", "clauses", "first difference"):
             table.add_column(col, no_wrap=col in ("#", "cases", "steps"))
         for i, f in enumerate(report.findings, 1):
             table.add_row(
                 str(i),
-                " ".join(f.signature),
+                Text(" ".join(f.signature)),
                 str(f.occurrences),
                 f"{f.original_steps}->{f.minimal_steps}",
                 Text(_key_clauses(f.divergence.clauses)),
@@ -202,13 +225,11 @@ def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
         table.add_column("case")
         table.add_column("error")
         for case, err in report.errors[:20]:
-            table.add_row(case, Text(err))
+            table.add_row(Text(case), Text(err))
         console.print(table)
 
 
-_ROUTINE = frozenset(
-    {"priority.pass", "priority.receive", "turn.steps", "sba.loop", "stack.cast", "stack.resolve"}
-)
+_ROUTINE = ROUTINE_CLAUSES
 
 
 def _key_clauses(clauses: tuple[str, ...], most: int = 4) -> str:
@@ -221,11 +242,16 @@ def _key_clauses(clauses: tuple[str, ...], most: int = 4) -> str:
 def finding_markdown(i: int, f: Finding) -> list[str]:
     d = f.divergence
     players = f.minimal.start.players
+    shown = ", ".join(f"`{c}`" for c in f.cases[:12]) + (
+        f" and {len(f.cases) - 12} more" if len(f.cases) > 12 else ""
+    )
+    unshrunk = f" ({f.unshrunk} left unshrunk by the budget)" if f.unshrunk else ""
     lines = [
         f"### {i}. {' '.join(f.signature)}",
         "",
-        f"- cases with this divergence: {f.occurrences} (first: `{f.first_case}`)",
-        f"- shrunk from {f.original_steps} to {f.minimal_steps} actions ({f.shrink_calls} runs)",
+        f"- cases with this root cause: {f.occurrences}{unshrunk}: {shown}",
+        f"- smallest case: {f.minimal_steps} actions (the first case had {f.original_steps}; "
+        f"{f.shrink_calls} runs spent shrinking the group)",
         f"- clauses: {cite(d.clauses) or '-'}",
         f"- edition: {f.minimal.start.edition.value}; the game starts in the "
         f"{f.minimal.start.step.value} step of turn {f.minimal.start.turn}, "
@@ -262,16 +288,39 @@ def crosscheck_markdown(report: CrosscheckReport) -> str:
         "",
         f"Verdict: **{report.verdict.value}**. Seed: {report.seed}.",
         "",
-        "| cases | passed | diverged | engine errors | skipped | steps | fields compared |",
-        "|---|---|---|---|---|---|---|",
-        f"| {report.cases} | {c[Outcome.PASSED]} | {c[Outcome.DIVERGED]} | "
-        f"{c[Outcome.ENGINE_ERROR]} | {c[Outcome.SKIPPED]} | {report.steps_run} | {report.fields_compared} |",
+        *(
+            [
+                f"**Incomplete**: interrupted by {report.interrupted}; the cases compared "
+                "before it, divergences not shrunk (each is in results.jsonl).",
+                "",
+            ]
+            if report.interrupted
+            else []
+        ),
+        "| cases | passed | known only | diverged | engine errors | skipped | excluded | steps | fields compared |",
+        "|---|---|---|---|---|---|---|---|---|",
+        f"| {report.cases} | {c[Outcome.PASSED]} | {c[Outcome.KNOWN]} | {c[Outcome.DIVERGED]} | "
+        f"{c[Outcome.ENGINE_ERROR]} | {c[Outcome.SKIPPED]} | {len(report.excluded)} | "
+        f"{report.steps_run} | {report.fields_compared} |",
+        "",
+        f"Skip rate {report.skip_rate:.1%}; first case compared after "
+        + ("-" if report.first_compared_s is None else f"{report.first_compared_s:.2f} s")
+        + f"; {len(report.findings)} root causes.",
         "",
     ]
+    if report.known:
+        lines += ["Known divergences passed over (cases): "]
+        lines += [f"- {k}: {n}" for k, n in sorted(report.known.items())]
+        lines += [f"- steps masked (engine could not resync): {report.masked_steps}", ""]
     if report.findings:
         lines += ["## Divergences", ""]
         for i, f in enumerate(report.findings, 1):
             lines += finding_markdown(i, f)
+    if report.excluded:
+        lines += ["## Outside the engine's declared features (not run)", ""]
+        lines += ["| case | lacked feature |", "|---|---|"]
+        lines += [f"| `{case}` | {feature} |" for case, feature in report.excluded]
+        lines.append("")
     if report.skipped:
         lines += ["## Skipped", "", "| case | reason |", "|---|---|"]
         lines += [f"| `{case}` | {reason} |" for case, reason in report.skipped]

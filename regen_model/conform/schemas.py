@@ -168,6 +168,9 @@ def start_schema() -> Schema:
             "attached_to": {"type": "string"},
             "unregenerable": flag,
             "deathtouched": flag,
+            "summoning_sick": flag,
+            "animated": flag,
+            "not_a_creature": flag,
             "keywords": {"type": "array", "items": {"enum": [k.value for k in Keyword]}},
             "shields": {
                 "type": "array",
@@ -203,6 +206,7 @@ def start_schema() -> Schema:
             "priority": {"anyOf": [PLAYER, {"type": "null"}]},
             "life": {"type": "object", "additionalProperties": {"type": "integer"}},
             "permanents": {"type": "array", "items": permanent},
+            # Self-contained vectors define the built-in cards too, with their deviations.
             "definitions": {"type": "array", "items": record_schema(CardTemplate)},
         },
         "additionalProperties": False,

@@ -17,6 +17,7 @@ ends by dropping the actions the reference skips. Every candidate is a whole new
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
@@ -35,13 +36,16 @@ class _Budget(Exception):
 
 
 class Shrinker:
-    def __init__(self, fails: Predicate, budget: int = 1500) -> None:
+    def __init__(self, fails: Predicate, budget: int = 1500, deadline: float | None = None) -> None:
         self.fails = fails
         self.budget = budget
+        self.deadline = deadline
         self.calls = 0
 
     def test(self, case: Case) -> bool:
         if self.calls >= self.budget:
+            raise _Budget
+        if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Budget
         self.calls += 1
         return self.fails(case)
@@ -164,6 +168,7 @@ def _simpler_cards(c: CardSpec) -> Iterator[CardSpec]:
         "shield_counters",
         "cant_regen",
         "deathtouched",
+        "sick",
         "granted",
         "attached_to",
     ):
@@ -202,7 +207,10 @@ def _size(case: Case) -> tuple[int, int, int]:
     return (len(case.actions), len(case.start.cards), fields)
 
 
-def shrink(case: Case, fails: Predicate, budget: int = 1500) -> tuple[Case, int]:
-    """The smallest case found that still ``fails``, and the number of predicate calls."""
-    s = Shrinker(fails, budget)
+def shrink(
+    case: Case, fails: Predicate, budget: int = 1500, deadline: float | None = None
+) -> tuple[Case, int]:
+    """The smallest case found that still ``fails``, and the number of predicate calls; both
+    ``budget`` (calls) and ``deadline`` (``time.monotonic()``) bound the work."""
+    s = Shrinker(fails, budget, deadline)
     return s.shrink(case), s.calls

@@ -114,6 +114,7 @@ FIELD_PARAMS: dict[str, dict[str, tuple[str, ...]]] = {
     "modify-pt": {**_TARGET, "power": ("power",), "toughness": ("toughness",)},
     "add-counters": {**_TARGET, "counter": ("counter",), "amount": ("amount",)},
     "grant-keyword": {**_TARGET, "keyword": ("keyword",), "remove": ("remove",)},
+    "change-type": {**_TARGET, "creature": ("remove",)},  # creature is "not remove"
     "check-sba": {},
     "cleanup": {},
     "pass": {"player": ("player",)},
@@ -559,6 +560,8 @@ class SolvingResolver:
         for blocked, by_value in phases:
             query = Query(self.budget)
             query.add(*base)
+            if not by_value:
+                query.add(*_no_empty_shares(goal, var, scope))
             for old in proposed if by_value else []:
                 query.add(z3.Or(*[var[k] != _val(old[k]) for k in goal.free]))
             while True:
@@ -590,6 +593,19 @@ class SolvingResolver:
                 for a in runs.values()
             ):
                 return
+
+
+def _no_empty_shares(goal: _Goal, var: Mapping[str, Z3Ref], scope: Scope) -> list[Z3Ref]:
+    """For the proposals per successor: every damage share the log left out deals something.
+    A share of 0 deals no damage (120.8) and the relation treats it as absent, so this loses
+    no successor and keeps shares of 0 out of the proposed action; the proposals per value
+    of the free parameters still try them (the events may tell the two apart)."""
+    p = P.names(scope)
+    return [
+        z3.Implies(var[present], var[amount] > 0)
+        for present, amount in zip(p.share, p.share_amount, strict=True)
+        if present in goal.free
+    ]
 
 
 @cache

@@ -19,6 +19,7 @@ from regen_model.conform.case import Case, read_case
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.start import NotExpressible, Start
 from regen_model.conform.witness import clause_witnesses
+from regen_model.limits import regular_files
 from regen_model.model.actions import Action
 from regen_model.model.state import GameState
 
@@ -86,41 +87,66 @@ def cover_cases(witnesses: Mapping[str, WitnessLike]) -> tuple[list[Case], list[
     return cases, skipped
 
 
-def witness_cases(seed: int = 0) -> list[Case]:
-    return [case for _, case in clause_witnesses(seed).cases]
+def witness_cases(seed: int = 0, *, cache: bool = True) -> list[Case]:
+    """The clause witnesses as cases (kept in the disk cache, ``cache.py``: they depend on the
+    model only, not on the engine under test)."""
+
+    def compute() -> list[Case]:
+        return [case for _, case in clause_witnesses(seed).cases]
+
+    if not cache:
+        return compute()
+    from regen_model.conform.cache import cached_cases
+
+    return cached_cases(f"witnesses-{seed}", compute)
 
 
 def saved_cases(paths: Iterable[Path]) -> list[Case]:
+    """``read_saved_cases`` that raises ``FormatError`` on the first bad file."""
+    cases, bad = read_saved_cases(paths)
+    if bad:
+        raise bad[0]
+    return cases
+
+
+def read_saved_cases(paths: Iterable[Path]) -> tuple[list[Case], list[FormatError]]:
     """Cases from ITF files and scenario files.
 
     A directory means every ``*.itf.json`` in it (but not the engines' ``*.observed.itf.json``
     traces) and every scenario file (``.yaml``, ``.yml``, other ``.json``). A scenario file is
     played on the reference engine as ``scenario_cases`` does; a readable scenario with its
     expectations is how a pinned divergence is kept (tests/adapters/divergences), and ``--case``
-    replays it on any engine. A scenario that is not valid raises ``FormatError`` (one line,
-    with the file), like a bad trace.
+    replays it on any engine. A file that is not valid gives a ``FormatError`` (one line, with
+    the file) in the second list, and the others are still read: one bad file is reported, not
+    fatal to the run.
     """
     out: list[Case] = []
+    bad: list[FormatError] = []
     for p in paths:
         if p.is_dir():
             files = sorted(
                 f
-                for f in p.rglob("*")
-                if f.is_file()
-                and (f.name.endswith(".itf.json") or _is_scenario_file(f))
+                for f in regular_files(p)
+                if (f.name.endswith(".itf.json") or _is_scenario_file(f))
                 and not f.name.endswith(".observed.itf.json")
             )
         else:
             files = [p]
+        if not p.exists():
+            bad.append(FormatError(str(p), 0, 0, "(file)", "no such file or directory"))
+            continue
         for f in files:
             if f.name.endswith(".itf.json"):
-                out.append(read_case(f))
+                try:
+                    out.append(read_case(f))
+                except FormatError as exc:
+                    bad.append(exc)
                 continue
-            found, bad = scenario_cases([f])
-            if bad:
-                raise FormatError(str(f), 0, 0, "scenario", bad[0][1])
+            found, problems = scenario_cases([f])
+            if problems:
+                bad.append(FormatError(str(f), 0, 0, "scenario", problems[0][1]))
             out += found
-    return out
+    return out, bad
 
 
 def _is_scenario_file(path: Path) -> bool:

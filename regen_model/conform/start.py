@@ -27,7 +27,7 @@ from pathlib import Path
 
 from regen_model.conform.codec import Json, Players, decode_record, encode_record
 from regen_model.conform.jsonpos import Node, in_memory
-from regen_model.model.build import CardSpec, make_state
+from regen_model.model.build import CardSpec, make_state, start_plus
 from regen_model.model.cards import PERMANENT_CARDS, CardTemplate
 from regen_model.model.derived import controller
 from regen_model.model.enums import Decision, Edition, Keyword, Rider, Step, Zone
@@ -54,6 +54,9 @@ PERMANENT_FIELDS = frozenset(
         "shields",
         "unregenerable",
         "deathtouched",
+        "summoning_sick",
+        "animated",
+        "not_a_creature",
         "keywords",
     }
 )
@@ -112,7 +115,10 @@ class Start:
 
     # --- JSON ----------------------------------------------------------------------------------
 
-    def to_json(self) -> Json:
+    def to_json(self, *, define_all: bool = False) -> Json:
+        """The JSON form; with ``define_all``, ``definitions`` holds every card of the start,
+        built-in ones too, so that a reader needs nothing from ``model/cards.py``
+        (conformance vectors are self-contained this way)."""
         p = Players(self.players)
         out: dict[str, Json] = {"players": list(self.players), "edition": self.edition.value}
         if self.turn != 1:
@@ -123,7 +129,11 @@ class Start:
         if any(v != 20 for v in self.life):
             out["life"] = {name: v for name, v in zip(self.players, self.life, strict=True)}
         out["permanents"] = [_card_to_json(c, p) for c in self.cards]
-        custom = _custom_templates(self.cards)
+        custom = (
+            list(dict.fromkeys(c.template for c in self.cards))
+            if define_all
+            else _custom_templates(self.cards)
+        )
         if custom:
             out["definitions"] = [encode_record(t, p, keep=frozenset({"types"})) for t in custom]
         return out
@@ -222,6 +232,9 @@ class Start:
                     cant_regen=card.cant_regen,
                     deathtouched=card.deathtouched,
                     granted=card.kw_granted,
+                    sick=card.sick,
+                    animated=card.animated,
+                    noncreature=card.noncreature,
                 )
             )
         return cls(
@@ -278,12 +291,15 @@ def _card_to_json(c: CardSpec, p: Players) -> Json:
     for key, value, default in (
         ("tapped", c.tapped, False),
         ("damage", c.damage, 0),
-        ("plus_counters", c.plus, 0),
+        ("plus_counters", start_plus(c), c.template.enters_plus),
         ("minus_counters", c.minus, 0),
         ("shield_counters", c.shield_counters, 0),
         ("attached_to", c.attached_to, None),
         ("unregenerable", c.cant_regen, False),
         ("deathtouched", c.deathtouched, False),
+        ("summoning_sick", c.sick, False),
+        ("animated", c.animated, False),
+        ("not_a_creature", c.noncreature, False),
     ):
         if value != default:
             out[key] = value
@@ -358,7 +374,7 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         zone=zone,
         tapped=flag("tapped"),
         damage=num("damage"),
-        plus=num("plus_counters"),
+        plus=num("plus_counters") if node.get("plus_counters") is not None else None,
         minus=num("minus_counters"),
         shield_counters=num("shield_counters"),
         attached_to=attached,
@@ -366,6 +382,9 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         cant_regen=flag("unregenerable"),
         deathtouched=flag("deathtouched"),
         granted=granted,
+        sick=flag("summoning_sick"),
+        animated=flag("animated"),
+        noncreature=flag("not_a_creature"),
     )
 
 
@@ -383,7 +402,7 @@ def describe(start: Start) -> list[str]:
         if c.damage:
             bits.append(f"damage {c.damage}")
         for label, n in (
-            ("+1/+1", c.plus),
+            ("+1/+1", start_plus(c)),
             ("-1/-1", c.minus),
             ("shield counter", c.shield_counters),
         ):
@@ -393,6 +412,12 @@ def describe(start: Start) -> list[str]:
             bits.append(f"{len(c.shields)} shield(s)")
         if c.cant_regen:
             bits.append("can't be regenerated this turn")
+        if c.sick:
+            bits.append("summoning sick")
+        if c.animated:
+            bits.append("animated")
+        if c.noncreature:
+            bits.append("not a creature")
         if c.attached_to:
             bits.append(f"attached to {c.attached_to}")
         if c.granted:

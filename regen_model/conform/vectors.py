@@ -2,7 +2,9 @@
 
 A vector is a start state, a list of actions and the observation expected after each one
 (the reference engine's full projection), with the clauses the run exercises and the rule
-edition. An engine author replays it without running regen-model: set up ``start``, apply
+edition. It is self-contained: every card of the start is defined in ``start.definitions`` with
+its types, power, toughness, keywords and abilities, and every cast names its spell's effect, so
+a replayer in another language needs nothing from ``model/cards.py``. An engine author replays it without running regen-model: set up ``start``, apply
 each ``action``, and compare the fields their engine can report with ``expect`` (fields it
 cannot report are simply not compared, as in ``observe.compare``).
 
@@ -10,12 +12,18 @@ cannot report are simply not compared, as in ``observe.compare``).
 plus the contexts shielded/borrowed/again) and per scenario file, an ``index.json`` listing
 the vectors per clause, the JSON Schema the files follow (``vector.schema.json``) and a short
 README. Vectors whose runs are identical are written once.
+
+``export`` never deletes or overwrites what it did not write: it writes into a new or empty
+folder; a non-empty one is refused unless ``force`` is given *and* the folder holds an earlier
+export (its ``index.json`` says so), whose files alone are then removed. No path it writes or
+removes may be a symbolic link (``ExportRefused`` otherwise), so nothing outside the folder is
+ever touched.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -30,9 +38,16 @@ from regen_model.conform.observe import project
 from regen_model.conform.sources import default_scenario_paths, scenario_cases
 from regen_model.conform.witness import clause_witnesses, goal_clause
 from regen_model.engine import EngineError, step
+from regen_model.model.cards import card_list
 
 VECTOR_FORMAT = "regen-model-vector"
+INDEX_FORMAT = "regen-model-vector-index"
 VECTOR_VERSION = 1
+FIXED_FILES = ("index.json", "schema.json", "cards.json", "README.md")
+
+
+class ExportRefused(Exception):
+    """The folder cannot be written without losing or escaping something (exit code 2)."""
 
 
 def schema() -> dict[str, Any]:
@@ -57,7 +72,7 @@ def vector(case: Case, vector_id: str, goal: str, description: str) -> dict[str,
             clauses.setdefault(e.clause, None)
         steps.append(
             {
-                "action": action_to_json(action, players),
+                "action": action_to_json(action, players, full=True),
                 "expect": project(state, res.events).to_json(),
             }
         )
@@ -72,7 +87,7 @@ def vector(case: Case, vector_id: str, goal: str, description: str) -> dict[str,
         "cr_edition": catalog().current_edition,
         "edition": case.start.edition.value,
         "clauses": list(clauses),
-        "start": case.start.to_json(),
+        "start": case.start.to_json(define_all=True),
         "initial": initial,
         "steps": steps,
     }
@@ -109,12 +124,135 @@ def _describe_goal(goal: str) -> str:
     return f"Witness of {title}{extra}."
 
 
-def export(directory: Path, seed: int = 0, include_scenarios: bool = True) -> ExportResult:
-    """Write the vectors, the index, the schema and a README into ``directory``."""
-    cases_dir = directory / "cases"
-    if cases_dir.exists():
-        shutil.rmtree(cases_dir)
-    cases_dir.mkdir(parents=True)
+def read_vectors(directory: Path) -> tuple[list[Case], list[tuple[str, str]]]:
+    """The cases of the vectors in ``directory`` (its ``cases/*.json``, or the files of
+    ``directory`` itself), and the files that could not be read, with why: one bad file is
+    reported, not fatal. ``crosscheck --vectors DIR`` replays them."""
+    from regen_model.conform.codec import action_from_node
+    from regen_model.conform.jsonpos import FieldError, FormatError, read_file
+    from regen_model.conform.start import Start
+
+    folder = directory / "cases" if (directory / "cases").is_dir() else directory
+    cases: list[Case] = []
+    bad: list[tuple[str, str]] = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            node = read_file(path)
+            if node.get("format") is None or node.req("format").string() != VECTOR_FORMAT:
+                raise node.error(f"not a vector (format must be {VECTOR_FORMAT!r})")
+            start = Start.from_node(node.req("start"))
+            players = Players(start.players)
+            actions = tuple(
+                action_from_node(step_node.req("action"), players)
+                for step_node in node.req("steps").elements()
+            )
+            goal = node.get("goal")
+            clauses = tuple(c.string() for c in node.req("clauses").elements())
+            name = f"vector-{node.req('id').string()}"
+            origin = f"vector:{path}" + (f" ({goal.string()})" if goal is not None else "")
+            cases.append(Case(name, start, actions, origin, clauses))
+        except FieldError as exc:
+            bad.append((str(path), str(exc.located())))
+        except FormatError as exc:
+            bad.append((str(path), str(exc)))
+    return cases, bad
+
+
+def prepare_directory(directory: Path, force: bool = False) -> None:
+    """Make ``directory`` ready for an export, or raise ``ExportRefused``.
+
+    A missing folder is created and an empty one used as is. A non-empty one needs ``force``
+    and must hold an earlier export; only the files that export lists are removed.
+    """
+    if directory.exists() and not directory.is_dir():
+        raise ExportRefused(f"{directory} exists and is not a folder")
+    if not directory.exists():
+        directory.mkdir(parents=True)
+        return
+    if not any(directory.iterdir()):
+        return
+    if not force:
+        raise ExportRefused(
+            f"{directory} is not empty; give a new or empty folder, or --force to replace an "
+            "earlier export there (only the files it wrote are removed)"
+        )
+    previous = _previous_files(directory)
+    for rel in previous:
+        path = _inside(directory, rel)
+        if path.is_symlink():
+            raise ExportRefused(f"{path} is a symbolic link: not removed, nothing written")
+    for rel in previous:
+        path = directory / rel
+        if path.is_file():
+            path.unlink()
+    cases = directory / "cases"
+    if cases.is_dir() and not cases.is_symlink() and not any(cases.iterdir()):
+        cases.rmdir()
+
+
+def _previous_files(directory: Path) -> list[str]:
+    """The files an earlier export in ``directory`` wrote, from its ``index.json``."""
+    index_path = directory / "index.json"
+    try:
+        if index_path.is_symlink():
+            raise ValueError("a symbolic link")
+        index = json.loads(index_path.read_text(encoding="utf-8"))
+        if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT:
+            raise ValueError("not a vector index")
+        files = [str(v["file"]) for v in index["vectors"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ExportRefused(
+            f"{directory} is not empty and holds no earlier export of regen-model "
+            f"(index.json: {exc}); nothing there is removed: give a new or empty folder"
+        ) from None
+    if not all(_SAFE_RELATIVE.fullmatch(f) for f in files):
+        raise ExportRefused(f"{index_path} lists files outside cases/: nothing is removed")
+    return [*files, *FIXED_FILES]
+
+
+_SAFE_RELATIVE = re.compile(r"cases/[A-Za-z0-9][A-Za-z0-9._-]*\.json")
+_UNSAFE_ID = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _inside(directory: Path, rel: str) -> Path:
+    """``directory / rel``, refused if it or a folder on the way is a symbolic link or if it
+    already exists (then we did not write it: an earlier export's files are gone by now)."""
+    path = directory / rel
+    parent = path.parent
+    while parent != directory:
+        if parent.is_symlink():
+            raise ExportRefused(f"{parent} is a symbolic link: nothing is written through it")
+        parent = parent.parent
+    if path.is_symlink():
+        raise ExportRefused(f"{path} is a symbolic link: nothing is written through it")
+    return path
+
+
+def _write_new(directory: Path, rel: str, text: str) -> None:
+    path = _inside(directory, rel)
+    if path.exists():
+        raise ExportRefused(f"{path} exists and was not written by an earlier export: not replaced")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _unique(name: str, used: set[str]) -> str:
+    """``name``, or ``name-2``, ``name-3``... if taken; the name is then taken."""
+    found = name
+    n = 1
+    while found in used:
+        n += 1
+        found = f"{name}-{n}"
+    used.add(found)
+    return found
+
+
+def export(
+    directory: Path, seed: int = 0, include_scenarios: bool = True, force: bool = False
+) -> ExportResult:
+    """Write the vectors, the index, the schema and a README into ``directory`` (see the
+    module's docstring for what is refused)."""
+    prepare_directory(directory, force)
     entries: list[tuple[str, str, Case]] = []  # (goal, description, case)
     for goal, case in clause_witnesses(seed).cases:
         entries.append((goal, _describe_goal(goal), case))
@@ -124,15 +262,17 @@ def export(directory: Path, seed: int = 0, include_scenarios: bool = True) -> Ex
     index_vectors: list[dict[str, Any]] = []
     per_clause: dict[str, list[str]] = {c: [] for c in catalog().clauses}
     seen: set[str] = set()
+    ids: set[str] = set()
     for goal, description, case in entries:
         vector_id = goal.replace("@", "-at-") if "." in goal else goal
+        vector_id = _unique(_UNSAFE_ID.sub("-", vector_id).lstrip(".-") or "vector", ids)
         data = vector(case, vector_id, goal, description)
         fingerprint = json.dumps([data["start"], data["steps"]], sort_keys=True)
         if fingerprint in seen or not data["steps"]:
             continue
         seen.add(fingerprint)
         rel = f"cases/{vector_id}.json"
-        jsonout.write(directory / rel, data)
+        _write_new(directory, rel, jsonout.dumps(data))
         index_vectors.append(
             {
                 "id": vector_id,
@@ -147,19 +287,21 @@ def export(directory: Path, seed: int = 0, include_scenarios: bool = True) -> Ex
             per_clause.setdefault(clause, []).append(vector_id)
     missing = tuple(c for c in catalog().clauses if not per_clause.get(c))
     index = {
-        "format": "regen-model-vector-index",
+        "format": INDEX_FORMAT,
         "version": VECTOR_VERSION,
         "generated_by": f"regen-model {package_version()}",
         "cr_edition": catalog().current_edition,
         "witness_seed": seed,
         "schema": "schema.json",
+        "cards": "cards.json",
         "clauses": per_clause,
         "missing": list(missing),
         "vectors": index_vectors,
     }
-    jsonout.write(directory / "index.json", index)
-    jsonout.write(directory / "schema.json", schema())
-    (directory / "README.md").write_text(_README, encoding="utf-8")
+    _write_new(directory, "schema.json", jsonout.dumps(schema()))
+    _write_new(directory, "cards.json", jsonout.dumps(card_list()))
+    _write_new(directory, "README.md", _README)
+    _write_new(directory, "index.json", jsonout.dumps(index))  # last: the export is complete
     covered = tuple(c for c in catalog().clauses if per_clause.get(c))
     return ExportResult(str(directory), len(index_vectors), covered, missing)
 
@@ -169,6 +311,10 @@ _README = """# regen-model conformance vectors
 Each file in `cases/` is one game situation (`start`), the actions taken in it (`steps[].action`)
 and what the specification says an engine must show after each action (`steps[].expect`).
 `index.json` lists the vectors per rule clause; `schema.json` is the JSON Schema of a vector.
+`cards.json` lists the built-in cards the vectors name: Oracle data (mana cost, type line, text,
+power/toughness) and, per card, the `deviations`: parts of its Oracle text the specification
+does not run (flying, hexproof, ...). A vector never depends on a deviated part; if your engine
+runs the full card, a divergence on such a part is not one of the specification's.
 
 To check an engine:
 

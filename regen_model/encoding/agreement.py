@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from regen_model.encoding import params as P
 from regen_model.encoding.evaluate import Evaluation, Prepared, evaluate_params, prepare
@@ -40,6 +41,9 @@ from regen_model.model.actions import Action
 from regen_model.model.events import EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
+
+if TYPE_CHECKING:
+    from regen_model.encoding.branches import Recorder
 
 
 class Status(StrEnum):
@@ -165,21 +169,32 @@ def check_agreement(
     prepared: Prepared | None = None,
     *,
     relation_rules: Rules | None = None,
+    recorder: Recorder | None = None,
 ) -> AgreementResult:
     """Compare the engine and the relation on ``action`` in ``state`` (module docstring).
     ``prepared`` (``evaluate.prepare(state, scope)``) saves work when a state has many
     actions. ``rules`` apply to both views unless ``relation_rules`` is given: then ``rules``
     are the engine's and ``relation_rules`` the relation's (a mutant in one view only, to
-    test that the check catches it)."""
+    test that the check catches it). ``recorder`` measures which branches of each view the
+    check exercises (``branches.py``)."""
     kind = action.kind
     try:
         prep = prepared if prepared is not None else prepare(state, scope)
         params = P.of_action(state, action, prep.scope)
     except OutOfScope as err:
         return AgreementResult(Status.OUT_OF_SCOPE, kind, reason=str(err))
-    ev = evaluate_params(prep, params, kind, rules if relation_rules is None else relation_rules)
+    relation = rules if relation_rules is None else relation_rules
+    if recorder is None:
+        ev = evaluate_params(prep, params, kind, relation)
+    else:
+        with recorder.relation():
+            ev = evaluate_params(prep, params, kind, relation)
     try:
-        result = step(state, action, rules)
+        if recorder is None:
+            result = step(state, action, rules)
+        else:
+            with recorder.engine():
+                result = step(state, action, rules)
     except EngineError as err:
         if ev.enabled:
             return AgreementResult(

@@ -19,15 +19,17 @@ import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from regen_model.encoding.agreement import AgreementResult, Status, check_agreement
-from regen_model.encoding.evaluate import prepare
+from regen_model.encoding.branches import CoverageReport, Hits, Recorder, coverage_report
+from regen_model.encoding.evaluate import Prepared, prepare
 from regen_model.encoding.scope import OutOfScope, Scope
 from regen_model.explore.actions import ActionFamily, enumerate_actions
 from regen_model.explore.space import fits, terminal, view
 from regen_model.explore.starts import StartSpec, start_states
+from regen_model.model.actions import Action
 from regen_model.model.enums import Edition, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
@@ -35,23 +37,73 @@ from regen_model.verdicts import Verdict
 
 
 @dataclass(frozen=True)
-class AgreementRun:
-    """One bounded search: start boards, which actions, how deep."""
+class Seed:
+    """Where one search starts: a run of the engine from a legal start (``states[0]``),
+    ``actions[i]`` leading from ``states[i]`` to ``states[i + 1]``. Every state of it is
+    searched from, and each of its own steps is checked too (its action need not be a
+    candidate the enumeration offers, e.g. a scripted damage division), and so is each of
+    ``tried``: actions the engine must refuse for a reason no candidate gives (a creature
+    declared twice, a negative amount), where the relation's guard must refuse them too."""
 
     name: str
-    start: StartSpec
+    states: tuple[GameState, ...]
+    actions: tuple[Action, ...] = ()
+    tried: tuple[tuple[int, Action], ...] = ()  # (index into ``states``, an action checked there)
+
+
+@dataclass(frozen=True)
+class SeedSource:
+    """Seed runs made by a function of ``regen_model.encoding.seeds`` (by name, so a search
+    description stays a value): ``seeds.SOURCES[name](scope)``."""
+
+    name: str
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class AgreementRun:
+    """One bounded search: start boards (or seed runs), which actions, how deep."""
+
+    name: str
+    start: StartSpec | SeedSource
     family: ActionFamily
     depth: int
     spells: tuple[str, ...] | None = ()
     prefilter: bool = True  # False: also every candidate the engine evidently refuses
+    per_kind: int | None = None  # at most this many candidates of each kind per state
 
     def describe(self) -> str:
         spells = "all spells" if self.spells is None else ", ".join(self.spells) or "no spells"
         every = "" if self.prefilter else ", unfiltered"
+        some = "" if self.per_kind is None else f", the first {self.per_kind} of each kind"
         return (
             f"{self.name}: {self.start.describe()}; {self.family.value} actions ({spells}"
-            f"{every}); depth {self.depth}"
+            f"{every}{some}); depth {self.depth}"
         )
+
+    def candidates(self, state: GameState, scope: Scope) -> Iterator[Action]:
+        """The actions checked in ``state`` (in the enumeration's stable order)."""
+        found = enumerate_actions(
+            state, scope, family=self.family, spells=self.spells, prefilter=self.prefilter
+        )
+        if self.per_kind is None:
+            yield from found
+            return
+        taken: Counter[str] = Counter()
+        for action in found:
+            if taken[action.kind] < self.per_kind:
+                taken[action.kind] += 1
+                yield action
+
+    def seeds(self, scope: Scope) -> list[Seed]:
+        if isinstance(self.start, StartSpec):
+            return [Seed(f"start {k}", (s,)) for k, s in enumerate(start_states(self.start, scope))]
+        from regen_model.encoding.seeds import SOURCES
+
+        return SOURCES[self.start.name](scope)
 
 
 @dataclass(frozen=True)
@@ -138,6 +190,23 @@ DEFAULT_AGREEMENT = AgreementScope(
             4,
             ("Lightning Bolt", "Terror", "Debt of Loyalty"),
         ),
+        # Type changes (613.1d): a manland or a regenerating creature becoming and ceasing to
+        # be a creature around shields, damage and destruction, two effects deep.
+        AgreementRun(
+            "type-changes",
+            StartSpec(("Spawning Pool", "Horned Troll"), 1, shields=1, owners=(0,)),
+            ActionFamily.EFFECTS,
+            2,
+        ),
+        # A manland animated by its own ability, making a shield with the ability its
+        # animation grants, attacking and blocked, and shot.
+        AgreementRun(
+            "manland",
+            StartSpec(("Spawning Pool", "Grizzly Bears"), 2, step=Step.BEGIN_COMBAT, owners=(0,)),
+            ActionFamily.GAME,
+            7,
+            ("Lightning Bolt",),
+        ),
         # Unfiltered game actions: wrong players, wrong steps, illegal targets.
         AgreementRun(
             "game-unfiltered",
@@ -191,7 +260,42 @@ QUICK_AGREEMENT = AgreementScope(
     ),
 )
 
-PRESETS: dict[str, AgreementScope] = {"default": DEFAULT_AGREEMENT, "quick": QUICK_AGREEMENT}
+SCRIPTS = SeedSource("scripts", "the written seed runs (encoding/seeds.py)")
+COVER_SCRIPTS = SeedSource("cover-scripts", "the cover check's scripted guide runs")
+COVER_GUIDES = SeedSource("cover-guides", "the cover check's explorer guide runs")
+COVER_WITNESSES = SeedSource(
+    "cover-witnesses", "the cover check's witness of every clause branch (guide runs or BMC)"
+)
+
+# Every branch of both views, from seed runs rather than a big search (``seeds.py``): each
+# state of each seed with the first candidate of each action kind, and of each game action
+# kind unfiltered (wrong player, wrong step; the seeds' own steps and the actions they try
+# are checked by every run).
+SEEDED_RUNS = (
+    AgreementRun("seeds", SCRIPTS, ActionFamily.ALL, 1, None, per_kind=1),
+    AgreementRun("seeds-unfiltered", SCRIPTS, ActionFamily.GAME, 1, None, False, per_kind=1),
+    AgreementRun("cover-scripts", COVER_SCRIPTS, ActionFamily.ALL, 1, None, per_kind=1),
+)
+SEEDED_AGREEMENT = AgreementScope(AGREEMENT_FRAME_SCOPE, SEEDED_RUNS)
+
+# Everything: the breadth-first searches, the seeds, the cover check's explorer runs and its
+# witnesses of every clause branch (found by the solver where no guide run shows one).
+FULL_AGREEMENT = AgreementScope(
+    AGREEMENT_FRAME_SCOPE,
+    (
+        *DEFAULT_AGREEMENT.runs,
+        *SEEDED_RUNS,
+        AgreementRun("cover-guides", COVER_GUIDES, ActionFamily.ALL, 1, None, per_kind=2),
+        AgreementRun("cover-witnesses", COVER_WITNESSES, ActionFamily.ALL, 1, None, per_kind=2),
+    ),
+)
+
+PRESETS: dict[str, AgreementScope] = {
+    "seeded": SEEDED_AGREEMENT,
+    "quick": QUICK_AGREEMENT,
+    "bfs": DEFAULT_AGREEMENT,
+    "full": FULL_AGREEMENT,
+}
 
 
 @dataclass(frozen=True)
@@ -217,8 +321,13 @@ class Tally:
     max_depth: int = 0
     seconds: float = 0.0  # wall time spent in the searches (summed over worker processes)
     cpu_seconds: float = 0.0  # CPU time of the same
+    hits: Hits | None = None  # branches of both views exercised (when measured)
 
     def add(self, other: Tally, keep: int = 20) -> None:
+        if other.hits is not None:
+            if self.hits is None:
+                self.hits = Hits()
+            self.hits.merge(other.hits)
         self.seconds += other.seconds
         self.cpu_seconds += other.cpu_seconds
         self.states += other.states
@@ -259,6 +368,13 @@ class AgreementReport:
         return tally_verdict(self.runs[name], self.mutated)
 
     @property
+    def coverage(self) -> CoverageReport | None:
+        """Branch coverage of both views (None when the searches were not measured)."""
+        if self.tally.hits is None:
+            return None
+        return coverage_report(self.tally.hits)
+
+    @property
     def median_check_us(self) -> float:
         """Wall time per check (all workers), in microseconds."""
         return 1e6 * self.seconds * self.workers / self.tally.checks if self.tally.checks else 0.0
@@ -279,18 +395,60 @@ def tally_verdict(t: Tally, mutated: bool) -> Verdict:
 ProgressHook = Callable[[int, int], None]  # (tasks done, tasks)
 
 
-Task = tuple[AgreementRun, int, Scope, Rules, Rules | None]
+@dataclass(frozen=True)
+class Task:
+    """One independent search: one seed of one run (sent to a worker process)."""
+
+    run: AgreementRun
+    seed: Seed
+    scope: Scope
+    rules: Rules
+    relation_rules: Rules | None
+    measure: bool  # record the branches both views take
 
 
 def _search(task: Task) -> tuple[str, Tally]:
-    """The bounded search from one start board, checking every candidate."""
-    run, start_index, scope, rules, relation_rules = task
+    """The bounded search from one seed, checking every candidate (and the seed's steps)."""
+    run, scope = task.run, task.scope
     started, cpu = time.perf_counter(), time.process_time()
-    start = start_states(run.start, scope)[start_index]
+    recorder = Recorder() if task.measure else None
     tally = Tally()
-    seen = {view(start)}
-    frontier = [start]
-    tally.states = 1
+    seen: set[GameState] = set()
+    frontier: list[GameState] = []
+    for state in task.seed.states:
+        if view(state) not in seen:
+            seen.add(view(state))
+            frontier.append(state)
+    tally.states = len(frontier)
+
+    def check(state: GameState, action: Action, prep: Prepared, depth: int) -> AgreementResult:
+        result = check_agreement(
+            state,
+            action,
+            task.rules,
+            scope,
+            prep,
+            relation_rules=task.relation_rules,
+            recorder=recorder,
+        )
+        tally.checks += 1
+        tally.status[result.status.value] += 1
+        if result.status is Status.AGREE:
+            (tally.enabled if result.engine_enabled else tally.disabled)[result.kind] += 1
+        elif result.status is not Status.OUT_OF_SCOPE:
+            found = Disagreement(run.name, depth, state, repr(action), result)
+            target = tally.disagreements if result.status is Status.DISAGREE else tally.diverging
+            if len(target) < 20:
+                target.append(found)
+        return result
+
+    own = list(zip(task.seed.states, task.seed.actions, strict=False))
+    own += [(task.seed.states[i], action) for i, action in task.seed.tried]
+    for state, action in own:
+        try:
+            check(state, action, prepare(state, scope), 0)
+        except OutOfScope:
+            continue
     for depth in range(1, run.depth + 1):
         following: list[GameState] = []
         for state in frontier:
@@ -298,24 +456,8 @@ def _search(task: Task) -> tuple[str, Tally]:
                 prep = prepare(state, scope)
             except OutOfScope:
                 continue
-            for action in enumerate_actions(
-                state, scope, family=run.family, spells=run.spells, prefilter=run.prefilter
-            ):
-                result = check_agreement(
-                    state, action, rules, scope, prep, relation_rules=relation_rules
-                )
-                tally.checks += 1
-                tally.status[result.status.value] += 1
-                if result.status is Status.AGREE:
-                    (tally.enabled if result.engine_enabled else tally.disabled)[result.kind] += 1
-                elif result.status is not Status.OUT_OF_SCOPE:
-                    found = Disagreement(run.name, depth, state, repr(action), result)
-                    target = (
-                        tally.disagreements if result.status is Status.DISAGREE else tally.diverging
-                    )
-                    if len(target) < 20:
-                        target.append(found)
-                succ = result.successor
+            for action in run.candidates(state, scope):
+                succ = check(state, action, prep, depth).successor
                 if succ is None:
                     continue
                 key = view(succ)
@@ -331,14 +473,22 @@ def _search(task: Task) -> tuple[str, Tally]:
             break
     tally.seconds = time.perf_counter() - started
     tally.cpu_seconds = time.process_time() - cpu
+    if recorder is not None:
+        tally.hits = recorder.hits()
     return run.name, tally
 
 
-def tasks(config: AgreementScope, rules: Rules, relation_rules: Rules | None = None) -> list[Task]:
+def tasks(
+    config: AgreementScope,
+    rules: Rules,
+    relation_rules: Rules | None = None,
+    *,
+    measure: bool = False,
+) -> list[Task]:
     return [
-        (run, k, config.scope, rules, relation_rules)
+        Task(run, seed, config.scope, rules, relation_rules, measure)
         for run in config.runs
-        for k in range(len(start_states(run.start, config.scope)))
+        for seed in run.seeds(config.scope)
     ]
 
 
@@ -349,12 +499,14 @@ def bounded_agreement(
     relation_rules: Rules | None = None,
     workers: int | None = None,
     on_progress: ProgressHook | None = None,
+    measure: bool = False,
 ) -> AgreementReport:
     """Run every search of ``config`` (in ``workers`` processes; default: one per CPU).
     ``rules`` apply to both views unless ``relation_rules`` is given (see
-    ``check_agreement``)."""
+    ``check_agreement``). ``measure``: record the branches of both views the checks
+    exercise (``AgreementReport.coverage``)."""
     started = time.perf_counter()
-    todo = tasks(config, rules, relation_rules)
+    todo = tasks(config, rules, relation_rules, measure=measure)
     n = workers if workers is not None else min(os.cpu_count() or 1, len(todo)) or 1
     total = Tally()
     per_run = {run.name: Tally() for run in config.runs}

@@ -48,7 +48,7 @@ from regen_model.encoding.ops import (
     sub,
 )
 from regen_model.encoding.work import SymWork
-from regen_model.model.enums import Keyword
+from regen_model.model.enums import Edition, Keyword, Mutant, ordinal
 
 
 def dealers(w: SymWork, first_strike_step: bool) -> list[Val]:
@@ -57,7 +57,7 @@ def dealers(w: SymWork, first_strike_step: bool) -> list[Val]:
     for i in range(w.n):
         base = and_(creature_on_battlefield(w, i), in_combat(w, i))
         if first_strike_step:
-            out.append(and_(base, has(w, i, Keyword.FIRST_STRIKE)))
+            out.append(and_(base, strikes_first(w, i)))
         else:
             out.append(
                 and_(
@@ -66,6 +66,11 @@ def dealers(w: SymWork, first_strike_step: bool) -> list[Val]:
                 )
             )
     return out
+
+
+def strikes_first(w: SymWork, i: int) -> Val:
+    """First strike or double strike (``engine.combat.strikes_first``, 510.4, 702.4b)."""
+    return or_(has(w, i, Keyword.FIRST_STRIKE), has(w, i, Keyword.DOUBLE_STRIKE))
 
 
 def is_blocker(w: SymWork, b: int, a: int) -> Val:
@@ -92,7 +97,14 @@ def first_blocker(w: SymWork, a: int) -> list[Val]:
 
 
 def lethal_for(w: SymWork, b: int, deathtouch: Val) -> Val:
+    """Lethal damage for assignment (``engine.combat.lethal_for``)."""
     return ite(deathtouch, 1, max_(0, sub(toughness(w, b), w[w.c(b).damage])))
+
+
+def lethal_deathtouch(w: SymWork, a: int) -> Val:
+    """Attacker ``a``'s deathtouch makes 1 damage lethal (702.2c), except before M10, when
+    deathtouch was a trigger and trample looked at toughness only (pre-M10 502.9d)."""
+    return and_(ne(w[w.f.edition], ordinal(Edition.PRE_M10)), has(w, a, Keyword.DEATHTOUCH))
 
 
 def several_divisions(w: SymWork, a: int, m10: Val) -> Val:
@@ -100,7 +112,7 @@ def several_divisions(w: SymWork, a: int, m10: Val) -> Val:
     amount = power(w, a)
     blockers = [is_blocker(w, b, a) for b in range(w.n)]
     k = count(blockers)
-    deathtouch = has(w, a, Keyword.DEATHTOUCH)
+    deathtouch = lethal_deathtouch(w, a)
     first = first_blocker(w, a)
     lethal_first = add(*[ite(first[b], lethal_for(w, b, deathtouch), 0) for b in range(w.n)])
     trample = has(w, a, Keyword.TRAMPLE)
@@ -130,7 +142,7 @@ def division_legal(w: SymWork, a: int, m10: Val) -> Val:
     eff = [gt(x, 0) for x in amt]  # the engine drops entries of 0 or less
     amount = power(w, a)
     trample = has(w, a, Keyword.TRAMPLE)
-    deathtouch = has(w, a, Keyword.DEATHTOUCH)
+    deathtouch = lethal_deathtouch(w, a)
     blockers = [is_blocker(w, b, a) for b in range(n)]
     k = count(blockers)
     got = [
@@ -216,10 +228,14 @@ def planned_shares(w: SymWork, first_strike_step: bool) -> list[tuple[int, int, 
         nobody = not_(or_(*blockers))
         # the player: unblocked, or the default division of a trampler with no blockers left
         to_player = or_(unblocked, and_(default, nobody, trample))
-        out.append((i, n, Share(to_player, kws, ctrl, amount, NONE, 0, defending)))
+        out.append((i, n, Share(to_player, kws, ctrl, amount, NONE, 0, defending, i)))
         for b in range(n):
             out.append(
-                (i, b, Share(and_(default, first[b]), kws, ctrl, amount, b, w[w.c(b).gen], NONE))
+                (
+                    i,
+                    b,
+                    Share(and_(default, first[b]), kws, ctrl, amount, b, w[w.c(b).gen], NONE, i),
+                )
             )
         for e in range(n + 1):
             to, amt = p.div_to[i][e], p.div_amount[i][e]
@@ -233,6 +249,7 @@ def planned_shares(w: SymWork, first_strike_step: bool) -> list[tuple[int, int, 
                     r if r < n else NONE,
                     w[w.c(r).gen] if r < n else 0,
                     defending if r == n else NONE,
+                    i,
                 )
                 out.append((i, r, share))
         # a blocker deals its damage to the attacker it blocks, if that is still attacking
@@ -247,25 +264,35 @@ def planned_shares(w: SymWork, first_strike_step: bool) -> list[tuple[int, int, 
                 on_battlefield(w, a),
                 w[w.c(a).attacking],
             )
-            out.append((i, a, Share(hits, kws, ctrl, amount, a, w[w.c(a).gen], NONE)))
+            out.append((i, a, Share(hits, kws, ctrl, amount, a, w[w.c(a).gen], NONE, i)))
     return out
 
 
 def any_first_strike(w: SymWork) -> Val:
     return or_(
-        *[
-            and_(on_battlefield(w, i), in_combat(w, i), has(w, i, Keyword.FIRST_STRIKE))
-            for i in range(w.n)
-        ]
+        *[and_(on_battlefield(w, i), in_combat(w, i), strikes_first(w, i)) for i in range(w.n)]
     )
 
 
+def sick(w: SymWork, i: int) -> Val:
+    """302.6: it came under its controller's control this turn and has no haste (702.10b)."""
+    if w.mutant(Mutant.SUMMONING_SICKNESS_IGNORED):
+        return False
+    return and_(w[w.c(i).sick], not_(has(w, i, Keyword.HASTE)))
+
+
 def can_attack(w: SymWork) -> Val:
+    """Some creature of the active player may be declared as an attacker (``engine.combat
+    .may_attack``)."""
     active = w[w.f.active]
     return or_(
         *[
             and_(
-                creature_on_battlefield(w, i), eq(controller(w, i), active), not_(w[w.c(i).tapped])
+                creature_on_battlefield(w, i),
+                eq(controller(w, i), active),
+                not_(w[w.c(i).tapped]),
+                not_(has(w, i, Keyword.DEFENDER)),
+                not_(sick(w, i)),
             )
             for i in range(w.n)
         ]

@@ -51,20 +51,46 @@ def _bonus(w: SymWork, i: int, toughness: bool) -> Val:
     return add(*terms)
 
 
+def _base(w: SymWork, i: int, toughness: bool) -> Val:
+    """Printed power/toughness, or its animation's (layer 7b, 613.4b)."""
+    st = w.st(i)
+    printed, animated = (
+        (st.toughness, st.anim_toughness) if toughness else (st.power, st.anim_power)
+    )
+    if st.animate_ability is False:
+        return printed
+    return ite(w[w.c(i).animated], animated, printed)
+
+
 def power(w: SymWork, i: int) -> Val:
     c = w.c(i)
-    return add(w.st(i).power, w[c.plus], sub(w[c.power_eot], w[c.minus]), _bonus(w, i, False))
+    return add(_base(w, i, False), w[c.plus], sub(w[c.power_eot], w[c.minus]), _bonus(w, i, False))
 
 
 def toughness(w: SymWork, i: int) -> Val:
     c = w.c(i)
     return add(
-        w.st(i).toughness, w[c.plus], sub(w[c.toughness_eot], w[c.minus]), _bonus(w, i, True)
+        _base(w, i, True), w[c.plus], sub(w[c.toughness_eot], w[c.minus]), _bonus(w, i, True)
     )
 
 
+def is_creature(w: SymWork, i: int) -> Val:
+    """Its card types now (layer 4, 613.1d): printed or animated, unless the latest type
+    change made it stop being a creature (``model.derived.is_creature``)."""
+    c = w.c(i)
+    return and_(or_(w.st(i).creature, w[c.animated]), not_(w[c.noncreature]))
+
+
+def black(w: SymWork, i: int) -> Val:
+    """Its color now: printed black, or black from its animation (layer 5, 613.1e)."""
+    st = w.st(i)
+    if st.animate_ability is False:
+        return st.black
+    return ite(w[w.c(i).animated], st.anim_black, st.black)
+
+
 def creature_on_battlefield(w: SymWork, i: int) -> Val:
-    return and_(w.st(i).creature, on_battlefield(w, i))
+    return and_(is_creature(w, i), on_battlefield(w, i))
 
 
 # The conditions below return as soon as a concrete part decides them: they are evaluated

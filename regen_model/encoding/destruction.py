@@ -47,6 +47,7 @@ from regen_model.model.enums import (
     Mutant,
     ReplacementKind,
     Rider,
+    Step,
     Zone,
     ordinal,
 )
@@ -186,7 +187,8 @@ def _answer_matches(w: SymWork, i: int, options: list[Option]) -> list[Val]:
 
 
 def choose_and_apply(w: SymWork, i: int, options: list[Option]) -> None:
-    """616.1: with options of two or more outcome classes, the controller's answer decides;
+    """616.1: the controller's answer, when there is one, decides (and must name an
+    applicable option); without one, options of two or more outcome classes are an error and
     otherwise the first applies. Exactly one option is then applied."""
     several = or_(
         *[
@@ -196,9 +198,11 @@ def choose_and_apply(w: SymWork, i: int, options: list[Option]) -> None:
         ]
     )
     answered, *matches = _answer_matches(w, i, options)
+    if w.mutant(Mutant.ALIKE_CHOICE_IGNORED):
+        answered = and_(answered, several)  # an answer between alike shields is dropped
     w.require(implies(several, answered), "replace.choice")  # MissingChoice
-    w.require(implies(several, or_(*matches)), "replace.choice")  # names no applicable option
-    flags = [ite(several, m, o.applies) for m, o in zip(matches, options, strict=True)]
+    w.require(implies(answered, or_(*matches)), "replace.choice")  # names no applicable option
+    flags = [ite(answered, m, o.applies) for m, o in zip(matches, options, strict=True)]
     # the first option whose flag holds is the one applied
     picked = []
     earlier: Val = False
@@ -287,7 +291,7 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
         w.set_if(untapped, c.tapped, True, "regen.apply.tap")
         w.bump("regen_taps", i, when=untapped)
     if not w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
-        remove_from_combat(w, i, "regen.apply.remove-from-combat", when)
+        remove_from_combat(w, i, "regen.apply.remove-from-combat", and_(when, not_(_stays(w, i))))
     if w.mutant(Mutant.REGEN_UNATTACHES):  # wrongly treated like leaving the battlefield
         for j in range(w.n):
             if j != i:
@@ -299,13 +303,26 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
         _drop_damage_triggers(w, i, when)
 
 
+def _stays(w: SymWork, i: int) -> Val:
+    """Mutant ``double-striker-stays-in-combat``: a double striker regenerated in the
+    first-strike damage step stays in combat (``engine.destruction._stays_in_combat``)."""
+    if not w.mutant(Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT):
+        return False
+    first_step = eq(w[w.f.step], ordinal(Step.FIRST_STRIKE_DAMAGE))
+    return and_(first_step, has(w, i, Keyword.DOUBLE_STRIKE))
+
+
 def _drop_damage_triggers(w: SymWork, i: int, when: Val) -> None:
     """Mutant: the waiting damage triggers of the regenerated creature are lost."""
     f = w.f
     size = w[f.pending_size]
     keep = []
     for j, names in enumerate(f.pending):
-        mine = and_(eq(w[names.source], i), eq(w[names.effect], ordinal(EffectKind.LIFE)))
+        effect = w[names.effect]
+        damage_trigger = or_(
+            eq(effect, ordinal(EffectKind.LIFE)), eq(effect, ordinal(EffectKind.DAMAGE))
+        )
+        mine = and_(eq(w[names.source], i), damage_trigger)
         keep.append(and_(gt(size, j), not_(and_(when, mine))))
     positions = []
     running: Val = 0
@@ -318,15 +335,18 @@ def _drop_damage_triggers(w: SymWork, i: int, when: Val) -> None:
 
 def apply_rider(w: SymWork, i: int, rider: Val, creator: Val, when: Val) -> None:
     """An "if it regenerates this way" rider of the shield just used (701.19c): Debt of
-    Loyalty's control change is part of the replacement; counter riders are triggers."""
+    Loyalty's control change is part of the replacement; counter riders are delayed triggers
+    controlled by the shield's creator (``engine.destruction.apply_rider``)."""
     control = and_(when, eq(rider, ordinal(Rider.GAIN_CONTROL)))
     changed = change_control(w, i, creator, False, "regen.rider.control", control)
     w.bump("riders", i, when=changed)
     minus = and_(when, eq(rider, ordinal(Rider.MINUS_COUNTER)))
     plus = and_(when, eq(rider, ordinal(Rider.PLUS_COUNTER)))
     counters = or_(minus, plus)
-    if counters is not False:
+    if not w.skip(counters):
         kind = ite(minus, ordinal(CounterKind.MINUS), ordinal(CounterKind.PLUS))
-        trig = stack.counters_trigger(w, i, kind, controller(w, i))
+        # a delayed trigger controlled by the shield's creator (603.7a, 603.7d-e)
+        owner = controller(w, i) if w.mutant(Mutant.RIDER_TRIGGER_BY_CONTROLLER) else creator
+        trig = stack.counters_trigger(w, i, kind, owner)
         stack.push(w, "pending", trig, "regen.rider.trigger", when=counters)
         w.bump("riders", i, when=counters)

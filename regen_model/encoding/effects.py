@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from regen_model.encoding import stack
+from regen_model.encoding import typechange as types
 from regen_model.encoding.derived import (
     controller,
     creature_on_battlefield,
+    has,
     on_battlefield,
 )
 from regen_model.encoding.destruction import apply_rider, destroy
@@ -31,12 +33,22 @@ from regen_model.encoding.ops import (
     ne,
     not_,
     or_,
+    select,
     sub,
 )
 from regen_model.encoding.work import SymWork
 from regen_model.encoding.zones import change_control, move_zone
 from regen_model.model.effects import EffectKind
-from regen_model.model.enums import CounterKind, Keyword, Mutant, Rider, StackKind, Zone, ordinal
+from regen_model.model.enums import (
+    CounterKind,
+    Edition,
+    Keyword,
+    Mutant,
+    Rider,
+    StackKind,
+    Zone,
+    ordinal,
+)
 
 NO_RIDER = ordinal(Rider.NONE)
 
@@ -77,7 +89,8 @@ def create_shield(w: SymWork, i: int, rider: Val, creator: Val) -> None:
 @dataclass(frozen=True)
 class Share:
     """One share of a damage event (``engine.effects.Damage``): ``present`` says whether the
-    share exists at all (a target that turned illegal has none)."""
+    share exists at all (a target that turned illegal has none). ``source``: the card slot of
+    the source when it is a permanent, else NONE."""
 
     present: Val
     keywords: tuple[Val, ...]
@@ -86,6 +99,7 @@ class Share:
     card: Val  # slot or NONE
     gen: Val
     player: Val  # player or NONE
+    source: Val = NONE
 
     def kw(self, k: Keyword) -> Val:
         return self.keywords[KW_INDEX[k]]
@@ -93,18 +107,21 @@ class Share:
 
 def deal_damage(w: SymWork, shares: Sequence[Share], *, combat: Val, cant_regen: Val) -> None:
     """Every share at once, in order (120.3, 510.2): marked damage (120.3e), -1/-1 counters
-    from wither/infect (120.3d), the deathtouch record (702.2b), a shield counter preventing
-    it (122.1c), damage triggers (603.2). A share of 0 or less deals nothing (120.8)."""
+    from wither/infect (120.3d), the deathtouch record (702.2b) or, before M10, its trigger
+    (pre-M10 502.63), shield counters preventing it (122.1c: one prevention effect for all of
+    the event's damage to the permanent, one counter removed), damage triggers (603.2). A share
+    of 0 or less deals nothing (120.8)."""
+    protected: list[Val] = [False] * w.n  # a shield counter already prevents this event's damage
     for share in shares:
         live = and_(share.present, gt(share.amount, 0))
-        if live is False:
+        if w.skip(live):
             continue
         for q in range(w.ctx.scope.players):
             _to_player(w, q, share, and_(live, eq(share.player, q)))
         for i in range(w.n):
             hit = and_(live, eq(share.player, NONE), eq(share.card, i))
-            if hit is not False:
-                _to_card(w, i, share, combat, cant_regen, hit)
+            if not w.skip(hit):
+                _to_card(w, i, share, combat, cant_regen, hit, protected)
 
 
 def _to_player(w: SymWork, q: int, share: Share, when: Val) -> None:
@@ -113,15 +130,40 @@ def _to_player(w: SymWork, q: int, share: Share, when: Val) -> None:
     infect = share.kw(Keyword.INFECT)
     w.set_if(and_(when, infect), pv.poison, add(w[pv.poison], share.amount), "damage.player")
     w.set_if(and_(when, not_(infect)), pv.life, sub(w[pv.life], share.amount), "damage.player")
+    lifelink(w, share, when)
 
 
-def _to_card(w: SymWork, i: int, share: Share, combat: Val, cant_regen: Val, when: Val) -> None:
+def lifelink(w: SymWork, share: Share, dealt: Val) -> None:
+    """702.15b, 120.3f: the source's controller gains as much life as the damage dealt
+    (``engine.effects._lifelink``); prevented damage gains nothing."""
+    gains = and_(dealt, share.kw(Keyword.LIFELINK))
+    if gains is False:
+        return
+    for q in range(w.ctx.scope.players):
+        pv = w.f.players[q]
+        mine = and_(gains, eq(share.controller, q))
+        w.set_if(mine, pv.life, add(w[pv.life], share.amount), "damage.lifelink")
+
+
+def _to_card(
+    w: SymWork,
+    i: int,
+    share: Share,
+    combat: Val,
+    cant_regen: Val,
+    when: Val,
+    protected: list[Val],
+) -> None:
     c = w.c(i)
     # the recipient left (a new object) or is gone: no damage (310.4c, 608.2b)
     here = and_(when, on_battlefield(w, i), eq(w[c.gen], share.gen))
-    prevented = and_(here, gt(w[c.shield_counters], 0))
+    already: Val = False if w.mutant(Mutant.SHIELD_COUNTER_PER_SOURCE) else protected[i]
+    removes = and_(here, not_(already), gt(w[c.shield_counters], 0))
+    prevented = or_(removes, and_(here, already))
     dealt = and_(here, not_(prevented))
-    w.set_if(prevented, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")
+    w.set_if(removes, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")
+    protected[i] = or_(protected[i], removes)
+    lifelink(w, share, here if w.mutant(Mutant.LIFELINK_ON_PREVENTED) else dealt)
     as_counters = or_(share.kw(Keyword.WITHER), share.kw(Keyword.INFECT))
     w.set_if(
         and_(dealt, as_counters), c.minus, add(w[c.minus], share.amount), "damage.wither-infect"
@@ -129,19 +171,48 @@ def _to_card(w: SymWork, i: int, share: Share, combat: Val, cant_regen: Val, whe
     w.set_if(
         and_(dealt, not_(as_counters)), c.damage, add(w[c.damage], share.amount), "damage.mark"
     )
-    w.set_if(and_(dealt, share.kw(Keyword.DEATHTOUCH)), c.deathtouched, True, "damage.deathtouch")
+    deathtouch = and_(dealt, share.kw(Keyword.DEATHTOUCH))
+    triggers = deathtouch_triggers(w)
+    w.set_if(and_(deathtouch, not_(triggers)), c.deathtouched, True, "damage.deathtouch")
+    _deathtouch_trigger(w, i, share, and_(deathtouch, triggers))
     w.bump("damage", i, share.amount, when=dealt)
     w.set_if(and_(dealt, cant_regen, not_(w[c.cant_regen])), c.cant_regen, True, "cant-regen.make")
     _damage_trigger(w, i, share.amount, combat, dealt)
 
 
+def deathtouch_triggers(w: SymWork) -> Val:
+    """Before M10, deathtouch is a triggered ability (pre-M10 502.63)."""
+    if w.mutant(Mutant.DEATHTOUCH_STATIC_PRE_M10):
+        return False
+    return eq(w[w.f.edition], ordinal(Edition.PRE_M10))
+
+
+def _deathtouch_trigger(w: SymWork, i: int, share: Share, when: Val) -> None:
+    """Pre-M10 deathtouch: "destroy that creature" triggers, controlled by the source's
+    controller (``engine.effects._deathtouch_trigger``)."""
+    if w.skip(when):
+        return
+    source = share.source
+    source_gen = select(source, [w[w.c(j).gen] for j in range(w.n)], 0)
+    obj = stack.entry(
+        w,
+        kind=StackKind.TRIGGER,
+        controller=share.controller,
+        effect=ordinal(EffectKind.DESTROY),
+        targets=((i, w[w.c(i).gen], NONE),),
+        source=source,
+        source_gen=source_gen,
+    )
+    stack.push(w, "pending", obj, "damage.deathtouch-trigger", when=when)
+
+
 def _damage_trigger(w: SymWork, i: int, amount: Val, combat: Val, when: Val) -> None:
-    """A damage trigger ("Whenever this creature is dealt (combat) damage, its controller
-    gains/loses that much life") triggers now (603.2), whatever happens to the creature
-    afterwards."""
+    """A damage trigger ("Whenever this creature is dealt (combat) damage, you gain that much
+    life" or "it deals that much damage to you") triggers now (603.2), whatever happens to the
+    creature afterwards."""
     st = w.st(i)
     fires = and_(when, ne(st.trigger, 0), not_(and_(st.trigger_combat_only, not_(combat))))
-    if fires is False:
+    if w.skip(fires):
         return
     owner = controller(w, i)
     gen = w[w.c(i).gen]
@@ -149,8 +220,8 @@ def _damage_trigger(w: SymWork, i: int, amount: Val, combat: Val, when: Val) -> 
         w,
         kind=StackKind.TRIGGER,
         controller=owner,
-        effect=ordinal(EffectKind.LIFE),
-        amount=ite(eq(st.trigger, 1), amount, sub(0, amount)),
+        effect=ite(eq(st.trigger, 1), ordinal(EffectKind.LIFE), ordinal(EffectKind.DAMAGE)),
+        amount=amount,
         targets=((NONE, 0, owner),),
         source=i,
         source_gen=gen,
@@ -207,17 +278,43 @@ def exile(w: SymWork, i: int) -> None:
     move_zone(w, i, Zone.EXILE, "zone.exile")
 
 
-def leave_and_return(w: SymWork, i: int) -> None:
-    """Exile and return at once: a new object (400.7) under its owner's control."""
+def leave_and_return(w: SymWork, i: int, under: Val = NONE) -> None:
+    """Exile and return at once: a new object (400.7) under its owner's control, or under
+    ``under``'s when the effect names that player (110.2a)."""
+    if w.mutant(Mutant.FLICKER_RETURNS_TO_OWNER):
+        under = NONE
     move_zone(w, i, Zone.EXILE, "zone.exile")
-    move_zone(w, i, Zone.BATTLEFIELD, "zone.new-object")
+    move_zone(w, i, Zone.BATTLEFIELD, "zone.new-object", controller=under)
 
 
-def legal_card_target(w: SymWork, card: Val, gen: Val) -> Val:
-    """608.2b: still the same object (same incarnation), on the battlefield, a creature."""
+def untap(w: SymWork, i: int, clause: str, when: Val = True) -> None:
+    """701.26b: untap it (an untapped permanent stays untapped)."""
+    key = w.c(i).tapped
+    w.set_if(and_(when, w[key]), key, False, clause)
+
+
+def live_keyword(w: SymWork, source: Val, gen: Val, k: Keyword) -> Val:
+    """The permanent ``source`` is still that object (incarnation ``gen``) on the battlefield
+    and has ``k`` (``engine.effects.live_keywords``)."""
     return or_(
         *[
-            and_(eq(card, i), eq(w[w.c(i).gen], gen), creature_on_battlefield(w, i))
+            and_(eq(source, j), on_battlefield(w, j), eq(w[w.c(j).gen], gen), has(w, j, k))
+            for j in range(w.n)
+        ]
+    )
+
+
+def legal_card_target(w: SymWork, card: Val, gen: Val, creature: Val = True) -> Val:
+    """608.2b: still the same object (same incarnation), on the battlefield, and a creature
+    where ``creature`` (``engine.effects.legal_target``)."""
+    return or_(
+        *[
+            and_(
+                eq(card, i),
+                eq(w[w.c(i).gen], gen),
+                on_battlefield(w, i),
+                or_(not_(creature), creature_on_battlefield(w, i)),
+            )
             for i in range(w.n)
         ]
     )
@@ -238,8 +335,13 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         return run
 
     def damage(w: SymWork) -> None:
+        # a trigger's damage is dealt by its source (last known keywords if it left)
+        kws = tuple(
+            or_(kw, live_keyword(w, obj.source, obj.source_gen, k))
+            for k, kw in zip(KEYWORDS, obj.keywords, strict=True)
+        )
         shares = [
-            Share(ok, obj.keywords, ctrl, obj.amount, card, gen, player)
+            Share(ok, kws, ctrl, obj.amount, card, gen, player, obj.source)
             for ok, card, gen, player in targets
         ]
         deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
@@ -289,14 +391,25 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.UNREGENERABLE: for_cards(make_unregenerable),
         EffectKind.COUNTERS: for_cards(lambda w, i: add_counters(w, i, obj.counter, obj.amount)),
         EffectKind.LIFE: life,
-        EffectKind.FLICKER: for_cards(leave_and_return),
-        EffectKind.GAIN_CONTROL: for_cards(lambda w, i: _gain_control(w, i, ctrl, obj.until_eot)),
+        EffectKind.FLICKER: for_cards(
+            lambda w, i: leave_and_return(w, i, ite(obj.under_you, ctrl, NONE))
+        ),
+        EffectKind.GAIN_CONTROL: for_cards(lambda w, i: _gain_control(w, i, obj)),
+        EffectKind.ANIMATE: for_cards(types.become_creature),
     }
     _dispatch(w, kind, list(by_kind.items()))
 
 
-def _gain_control(w: SymWork, i: int, player: Val, until_eot: Val) -> None:
-    change_control(w, i, player, until_eot, "control.change")
+def _gain_control(w: SymWork, i: int, obj: StackVars) -> None:
+    """Gain control (613.1b); Act of Treason also untaps it and gives it haste until end of
+    turn (the effect's keywords)."""
+    change_control(w, i, obj.controller, obj.until_eot, "control.change")
+    untap(w, i, "tap.untap", obj.untap)
+    for index, k in enumerate(KEYWORDS):
+        c = w.c(i)
+        gains = obj.keywords[index]
+        w.set_if(gains, c.granted(k), True, "keyword.grant")
+        w.set_if(gains, c.removed(k), False, "keyword.grant")
 
 
 def _dispatch(

@@ -29,6 +29,7 @@ from regen_model.encoding.scope import OutOfScope, Scope
 from regen_model.model.cards import (
     AbilityKind,
     ActivatedAbility,
+    Animation,
     CardTemplate,
     DamageTrigger,
     TriggerEffect,
@@ -37,6 +38,7 @@ from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import (
     Attachment,
     CardType,
+    Color,
     CounterKind,
     Decision,
     Edition,
@@ -56,6 +58,7 @@ from regen_model.model.state import (
     Player,
     Setup,
     Shield,
+    SourceLKI,
     StackObject,
     Target,
 )
@@ -132,8 +135,18 @@ class CardStatics:
     regen_ability: Z3Ref  # has "{cost}: Regenerate this" as ability 0
     regen_rider: Z3Ref  # ordinal of ``Rider`` for that ability
     unregen_ability: Z3Ref  # has Knight of the Holy Nimbus's ability (opponents only)
-    trigger: Z3Ref  # 0 none, 1 gain life, 2 lose life (``DamageTrigger``)
+    trigger: Z3Ref  # 0 none, 1 gain life, 2 deal that much damage to you (``DamageTrigger``)
     trigger_combat_only: Z3Ref
+    artifact: Z3Ref  # an artifact (Terror's "nonartifact")
+    black: Z3Ref  # black (Terror's "nonblack"; ``CardTemplate.colors``)
+    enters_plus: Z3Ref  # +1/+1 counters it enters the battlefield with (614.1c)
+    # Its own animation (``CardTemplate.animation``, ``AbilityKind.ANIMATE_SELF`` as ability
+    # 0; a regeneration ability is then ability 1, granted by the animation): base power and
+    # toughness while animated (613.4b), and whether the animation makes it black (613.1e).
+    animate_ability: Z3Ref
+    anim_power: Z3Ref
+    anim_toughness: Z3Ref
+    anim_black: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -169,6 +182,13 @@ class Statics:
                     unregen_ability=mk_b(f"{p}.unregen_ability"),
                     trigger=mk_i(f"{p}.trigger"),
                     trigger_combat_only=mk_b(f"{p}.trigger_combat_only"),
+                    artifact=mk_b(f"{p}.artifact"),
+                    black=mk_b(f"{p}.black"),
+                    enters_plus=mk_i(f"{p}.enters_plus"),
+                    animate_ability=mk_b(f"{p}.animate_ability"),
+                    anim_power=mk_i(f"{p}.anim_power"),
+                    anim_toughness=mk_i(f"{p}.anim_toughness"),
+                    anim_black=mk_b(f"{p}.anim_black"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -192,6 +212,8 @@ class Statics:
                 c.bonus_power <= sc.max_amount,
                 c.bonus_toughness >= 0,
                 c.bonus_toughness <= sc.max_amount,
+                c.enters_plus >= 0,
+                c.enters_plus <= sc.max_amount,
                 # Auras and Equipment are not creatures; only they give a bonus; only Auras
                 # have umbra armor; only creatures have abilities or triggers of our kinds.
                 z3.Implies(c.attachment != _ord(Attachment.NONE), z3.Not(c.creature)),
@@ -203,14 +225,28 @@ class Statics:
                 z3.Implies(
                     z3.Not(c.creature),
                     z3.And(
-                        z3.Not(c.regen_ability),
+                        z3.Implies(c.regen_ability, c.animate_ability),
                         z3.Not(c.unregen_ability),
                         c.trigger == 0,
                         z3.Not(c.static_regen),
                     ),
                 ),
+                # Only noncreature, non-attaching permanents animate themselves (manlands).
+                c.anim_power >= 0,
+                c.anim_power <= sc.max_power,
+                c.anim_toughness >= 0,
+                c.anim_toughness <= sc.max_toughness,
+                z3.Implies(
+                    c.animate_ability,
+                    z3.And(z3.Not(c.creature), c.attachment == _ord(Attachment.NONE)),
+                ),
+                z3.Implies(
+                    z3.Not(c.animate_ability),
+                    z3.And(c.anim_power == 0, c.anim_toughness == 0, z3.Not(c.anim_black)),
+                ),
                 z3.Implies(z3.Not(c.regen_ability), c.regen_rider == _ord(Rider.NONE)),
                 z3.Implies(c.trigger == 0, z3.Not(c.trigger_combat_only)),
+                z3.Implies(z3.Not(c.creature), c.enters_plus == 0),
             ]
         return out
 
@@ -232,6 +268,13 @@ class Statics:
                 c.unregen_ability,
                 c.trigger,
                 c.trigger_combat_only,
+                c.artifact,
+                c.black,
+                c.enters_plus,
+                c.animate_ability,
+                c.anim_power,
+                c.anim_toughness,
+                c.anim_black,
             ]
         return out
 
@@ -244,9 +287,20 @@ def template_fits(template: CardTemplate) -> str | None:
         [AbilityKind.REGENERATE_SELF],
         [AbilityKind.MAKE_SELF_UNREGENERABLE],
         [AbilityKind.REGENERATE_SELF, AbilityKind.MAKE_SELF_UNREGENERABLE],
+        [AbilityKind.ANIMATE_SELF],
+        [AbilityKind.ANIMATE_SELF, AbilityKind.REGENERATE_SELF],
     ):
         return f"{template.name}: ability layout {kinds} is not representable"
+    animates = AbilityKind.ANIMATE_SELF in kinds
+    if animates != (template.animation is not None):
+        return f"{template.name}: an animation needs exactly its own animation ability"
+    if animates and (template.is_creature or template.attachment is not Attachment.NONE):
+        return f"{template.name}: only a noncreature, non-attaching permanent animates itself"
+    if template.animation is not None and template.animation.colors - {Color.BLACK}:
+        return f"{template.name}: only black matters among an animation's colors"
     for a in template.abilities:
+        if a.granted != (animates and a.kind is AbilityKind.REGENERATE_SELF):
+            return f"{template.name}: only the regeneration ability of a manland is granted"
         if a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE and not a.opponent_only:
             return f"{template.name}: only the opponents-only unregenerable ability is modelled"
         if a.kind is AbilityKind.REGENERATE_SELF and a.opponent_only:
@@ -301,6 +355,13 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.unregen_ability, False),
                 (c.trigger, 0),
                 (c.trigger_combat_only, False),
+                (c.artifact, False),
+                (c.black, False),
+                (c.enters_plus, 0),
+                (c.animate_ability, False),
+                (c.anim_power, 0),
+                (c.anim_toughness, 0),
+                (c.anim_black, False),
             ):
                 put(var, value)
             continue
@@ -310,6 +371,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             raise OutOfScope(reason)
         regen = [a for a in t.abilities if a.kind is AbilityKind.REGENERATE_SELF]
         trig = t.damage_trigger
+        anim = t.animation
         for var, value in (
             (c.owner, setup.owners[i]),
             (c.creature, t.is_creature),
@@ -326,10 +388,24 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 c.unregen_ability,
                 any(a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE for a in t.abilities),
             ),
-            (c.trigger, 0 if trig is None else 1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
+            (c.trigger, trigger_code(trig)),
             (c.trigger_combat_only, trig is not None and trig.combat_only),
+            (c.artifact, CardType.ARTIFACT in t.types),
+            (c.black, Color.BLACK in t.colors),
+            (c.enters_plus, t.enters_plus),
+            (c.animate_ability, anim is not None),
+            (c.anim_power, 0 if anim is None else anim.power),
+            (c.anim_toughness, 0 if anim is None else anim.toughness),
+            (c.anim_black, anim is not None and Color.BLACK in anim.colors),
         ):
             put(var, value)
+
+
+def trigger_code(trigger: DamageTrigger | None) -> int:
+    """``CardStatics.trigger``: 0 none, 1 gain life, 2 deal that much damage to you."""
+    if trigger is None:
+        return 0
+    return 1 if trigger.effect is TriggerEffect.GAIN_LIFE else 2
 
 
 def read_statics(
@@ -341,10 +417,15 @@ def read_statics(
     for i, c in enumerate(statics.cards):
         kws = frozenset(k for k in KEYWORDS if _b(model, c.kw(k)))
         abilities: list[ActivatedAbility] = []
+        animates = _b(model, c.animate_ability)
+        if animates:
+            abilities.append(ActivatedAbility(AbilityKind.ANIMATE_SELF))
         if _b(model, c.regen_ability):
             abilities.append(
                 ActivatedAbility(
-                    AbilityKind.REGENERATE_SELF, rider=list(Rider)[_i(model, c.regen_rider)]
+                    AbilityKind.REGENERATE_SELF,
+                    rider=list(Rider)[_i(model, c.regen_rider)],
+                    granted=animates,
                 )
             )
         if _b(model, c.unregen_ability):
@@ -354,16 +435,18 @@ def read_statics(
         trig_kind = _i(model, c.trigger)
         trigger = None
         if trig_kind:
-            effect = TriggerEffect.GAIN_LIFE if trig_kind == 1 else TriggerEffect.LOSE_LIFE
+            effect = TriggerEffect.GAIN_LIFE if trig_kind == 1 else TriggerEffect.DAMAGE_YOU
             trigger = DamageTrigger(effect, combat_only=_b(model, c.trigger_combat_only))
         attachment = list(Attachment)[_i(model, c.attachment)]
-        types = (
-            frozenset({CardType.CREATURE})
-            if _b(model, c.creature)
-            else frozenset(
-                {CardType.ENCHANTMENT if attachment is Attachment.AURA else CardType.ARTIFACT}
-            )
-        )
+        artifact = _b(model, c.artifact)
+        if _b(model, c.creature):
+            types = frozenset({CardType.CREATURE, *([CardType.ARTIFACT] if artifact else [])})
+        elif attachment is Attachment.AURA:
+            types = frozenset({CardType.ENCHANTMENT})
+        elif animates and not artifact:
+            types = frozenset({CardType.LAND})
+        else:
+            types = frozenset({CardType.ARTIFACT})
         templates.append(
             CardTemplate(
                 name=f"card {i}",
@@ -376,6 +459,15 @@ def read_statics(
                 abilities=tuple(abilities),
                 damage_trigger=trigger,
                 attach_bonus=(_i(model, c.bonus_power), _i(model, c.bonus_toughness)),
+                colors=frozenset({Color.BLACK}) if _b(model, c.black) else frozenset(),
+                enters_plus=_i(model, c.enters_plus),
+                animation=Animation(
+                    _i(model, c.anim_power),
+                    _i(model, c.anim_toughness),
+                    frozenset({Color.BLACK}) if _b(model, c.anim_black) else frozenset(),
+                )
+                if animates
+                else None,
             )
         )
         owners.append(_i(model, c.owner))
@@ -429,6 +521,9 @@ class CardVars:
     attacking: Z3Ref
     blocking: Z3Ref  # NONE or the attacker's slot
     blocked: Z3Ref
+    sick: Z3Ref  # not under its controller's control since their turn began (302.6)
+    animated: Z3Ref  # its own animation applies until end of turn (613.1d; ``Card``)
+    noncreature: Z3Ref  # the latest type change until end of turn: not a creature
     ghost: GhostVars
     first_striker: Z3Ref  # in Combat.first_strikers
     ordered: Z3Ref  # has a damage assignment order (M10)
@@ -462,6 +557,9 @@ class CardVars:
             self.attacking,
             self.blocking,
             self.blocked,
+            self.sick,
+            self.animated,
+            self.noncreature,
             self.first_striker,
             self.ordered,
             self.order_pos,
@@ -489,6 +587,8 @@ class StackVars:
     rider: Z3Ref
     counter: Z3Ref
     until_eot: Z3Ref
+    untap: Z3Ref
+    under_you: Z3Ref
     n_targets: Z3Ref
     target_card: tuple[Z3Ref, ...]
     target_gen: tuple[Z3Ref, ...]
@@ -496,10 +596,14 @@ class StackVars:
     source: Z3Ref
     source_gen: Z3Ref
     # pre-M10 combat damage: hits[src][r] is the damage from card src to card r, or to the
-    # defending player when r == scope.cards; hit_gen[r] the recipient's incarnation.
+    # defending player when r == scope.cards; hit_gen[r] the recipient's incarnation. For a
+    # source that has left the battlefield since (hit_left[src]), its last known keywords and
+    # controller (hit_keywords[src], hit_ctrl[src]; ``SourceLKI``); all false/0 before.
     hits: tuple[tuple[Z3Ref, ...], ...]
     hit_gen: tuple[Z3Ref, ...]
     hit_keywords: tuple[tuple[Z3Ref, ...], ...]
+    hit_left: tuple[Z3Ref, ...]
+    hit_ctrl: tuple[Z3Ref, ...]
 
 
 @dataclass(frozen=True)
@@ -553,6 +657,8 @@ class Frame:
                 rider=mk_i(f"{p}.rider"),
                 counter=mk_i(f"{p}.counter"),
                 until_eot=mk_b(f"{p}.until_eot"),
+                untap=mk_b(f"{p}.untap"),
+                under_you=mk_b(f"{p}.under_you"),
                 n_targets=mk_i(f"{p}.n_targets"),
                 target_card=tuple(mk_i(f"{p}.t{j}.card") for j in range(sc.targets)),
                 target_gen=tuple(mk_i(f"{p}.t{j}.gen") for j in range(sc.targets)),
@@ -564,6 +670,8 @@ class Frame:
                 hit_keywords=tuple(
                     tuple(mk_b(f"{p}.hit_kw.{s}.{k.value}") for k in KEYWORDS) for s in range(n)
                 ),
+                hit_left=tuple(mk_b(f"{p}.hit_left.{s}") for s in range(n)),
+                hit_ctrl=tuple(mk_i(f"{p}.hit_ctrl.{s}") for s in range(n)),
             )
 
         cards = []
@@ -599,6 +707,9 @@ class Frame:
                     attacking=mk_b(f"{p}.attacking"),
                     blocking=mk_i(f"{p}.blocking"),
                     blocked=mk_b(f"{p}.blocked"),
+                    sick=mk_b(f"{p}.sick"),
+                    animated=mk_b(f"{p}.animated"),
+                    noncreature=mk_b(f"{p}.noncreature"),
                     ghost=GhostVars(
                         shields_made=mk_i(f"{p}.g.shields_made"),
                         destructions=mk_i(f"{p}.g.destructions"),
@@ -707,6 +818,7 @@ class Frame:
                 c.ghost.by_static >= 0,
                 c.ghost.by_other >= 0,
                 *[z3.Not(z3.And(g, r)) for g, r in zip(c.kw_granted, c.kw_removed, strict=True)],
+                z3.Implies(c.animated, self.statics.cards[i].animate_ability),
             ]
             for j, s in enumerate(c.shields):
                 out += [
@@ -738,6 +850,8 @@ def _stack_vars(obj: StackVars) -> list[Z3Ref]:
         obj.rider,
         obj.counter,
         obj.until_eot,
+        obj.untap,
+        obj.under_you,
         obj.n_targets,
         *obj.target_card,
         *obj.target_gen,
@@ -745,6 +859,8 @@ def _stack_vars(obj: StackVars) -> list[Z3Ref]:
         obj.source,
         obj.source_gen,
         *obj.hit_gen,
+        *obj.hit_left,
+        *obj.hit_ctrl,
     ]
     for row in obj.hits:
         out += list(row)
@@ -777,6 +893,7 @@ def _stack_domain(obj: StackVars, sc: Scope, present: Z3Ref) -> list[Z3Ref]:
         ]
     for row in obj.hits:
         shape += [h >= 0 for h in row]
+    shape += [z3.Or(c == 0, c == 1) for c in obj.hit_ctrl]
     empty = z3.And(*_zero_stack(obj))
     return [z3.If(present, z3.And(*shape), empty)]
 
@@ -795,6 +912,8 @@ def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
         (obj.rider, 0),
         (obj.counter, 0),
         (obj.until_eot, False),
+        (obj.untap, False),
+        (obj.under_you, False),
         (obj.n_targets, 0),
         *[(t, NONE) for t in obj.target_card],
         *[(g, 0) for g in obj.target_gen],
@@ -802,6 +921,8 @@ def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
         (obj.source, NONE),
         (obj.source_gen, 0),
         *[(g, 0) for g in obj.hit_gen],
+        *[(x, False) for x in obj.hit_left],
+        *[(x, 0) for x in obj.hit_ctrl],
     ]
     for row in obj.hits:
         out += [(h, 0) for h in row]
@@ -934,6 +1055,9 @@ def _assign(
         put(cv.attacking, card.attacking)
         put(cv.blocking, NONE if card.blocking is None else card.blocking)
         put(cv.blocked, card.blocked)
+        put(cv.sick, card.sick)
+        put(cv.animated, card.animated)
+        put(cv.noncreature, card.noncreature)
         g = card.ghost
         put(cv.ghost.shields_made, g.shields_made)
         put(cv.ghost.destructions, g.destructions)
@@ -978,6 +1102,8 @@ def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> N
     put(sv.rider, _ord(e.rider))
     put(sv.counter, _ord(e.counter))
     put(sv.until_eot, e.until_end_of_turn)
+    put(sv.untap, e.untap)
+    put(sv.under_you, e.under_you)
     put(sv.n_targets, len(obj.targets))
     for j in range(sc.targets):
         t = obj.targets[j] if j < len(obj.targets) else None
@@ -993,12 +1119,15 @@ def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> N
         amounts[src][r] += hit.amount
         if hit.card is not None:
             gens[hit.card] = hit.gen
-    kw = dict(obj.combat_keywords)
+    lki = {x.source: x for x in obj.combat_lki}
     for s in range(n):
         for r in range(n + 1):
             put(sv.hits[s][r], amounts[s][r])
+        known = lki.get(s)
         for k, var in zip(KEYWORDS, sv.hit_keywords[s], strict=True):
-            put(var, k in kw.get(s, frozenset()))
+            put(var, known is not None and k in known.keywords)
+        put(sv.hit_left[s], known is not None)
+        put(sv.hit_ctrl[s], 0 if known is None else known.controller)
     for r in range(n):
         put(sv.hit_gen[r], gens[r])
 
@@ -1065,6 +1194,9 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 attacking=_b(model, cv.attacking),
                 blocking=None if blk == NONE else blk,
                 blocked=_b(model, cv.blocked),
+                sick=_b(model, cv.sick),
+                animated=_b(model, cv.animated),
+                noncreature=_b(model, cv.noncreature),
                 ghost=Ghost(
                     shields_made=_i(model, cv.ghost.shields_made),
                     destructions=_i(model, cv.ghost.destructions),
@@ -1137,29 +1269,27 @@ def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObj
     source = _i(model, sv.source)
     if kind is StackKind.COMBAT_DAMAGE:
         hits = []
-        kws = []
+        lki = []
         for s in range(n):
-            row_kw = frozenset(
-                k for k, v in zip(KEYWORDS, sv.hit_keywords[s], strict=True) if _b(model, v)
-            )
-            any_hit = False
             for r in range(n + 1):
                 amount = _i(model, sv.hits[s][r])
                 if amount:
-                    any_hit = True
                     if r == n:
                         hits.append((s, Hit(amount, player=1 - active)))
                     else:
                         hits.append((s, Hit(amount, card=r, gen=_i(model, sv.hit_gen[r]))))
-            if any_hit:
-                kws.append((s, row_kw))
+            if _b(model, sv.hit_left[s]):
+                kws = frozenset(
+                    k for k, v in zip(KEYWORDS, sv.hit_keywords[s], strict=True) if _b(model, v)
+                )
+                lki.append(SourceLKI(s, kws, _i(model, sv.hit_ctrl[s])))
         return StackObject(
             kind=kind,
             name="combat damage",
             controller=_i(model, sv.controller),
             effect=None,
             combat_hits=tuple(hits),
-            combat_keywords=tuple(kws),
+            combat_lki=tuple(lki),
         )
     effect = Effect(
         kind=list(EffectKind)[_i(model, sv.effect)],
@@ -1171,6 +1301,8 @@ def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObj
         rider=list(Rider)[_i(model, sv.rider)],
         counter=list(CounterKind)[_i(model, sv.counter)],
         until_end_of_turn=_b(model, sv.until_eot),
+        untap=_b(model, sv.untap),
+        under_you=_b(model, sv.under_you),
     )
     return StackObject(
         kind=kind,

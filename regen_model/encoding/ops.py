@@ -30,6 +30,8 @@ from typing import Any
 
 import z3
 
+from regen_model.encoding.probe import ACTIVE
+
 Val = Any  # bool | int | z3.ExprRef: z3 ships no type stubs, so this stays Any
 
 
@@ -77,10 +79,11 @@ def same(a: Val, b: Val) -> bool:
 
 
 def ite(c: Val, a: Val, b: Val) -> Val:
-    if c is True:
-        return a
-    if c is False:
-        return b
+    if c is True or c is False:
+        probe = ACTIVE.get()
+        if probe is not None:  # branch coverage of the relation (``probe.py``)
+            probe.note(c)
+        return a if c else b
     if same(a, b):
         return a
     return _mk_ite(c, _z(a), _z(b))

@@ -41,7 +41,7 @@ from regen_model.encoding.frame import KEYWORDS, KW_INDEX, NONE
 from regen_model.encoding.ops import Val
 from regen_model.encoding.scope import OutOfScope, Scope
 from regen_model.model import actions as A
-from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import CounterKind, Keyword, Rider, ordinal
 from regen_model.model.state import GameState
 
@@ -72,6 +72,7 @@ class Params:
     player: Val
     target: Val
     creator: Val  # NONE: the target's controller
+    under: Val  # leave-and-return: NONE returns it under its owner's control, else this player
     rider: Val
     amount: Val
     counter: Val
@@ -102,7 +103,10 @@ class Params:
     eff_rider: Val
     eff_counter: Val
     eff_until_eot: Val
+    eff_untap: Val
+    eff_under_you: Val
     sorcery: Val
+    cast_rule: Val  # ordinal of the spell's ``TargetRule``
     n_targets: Val
     tgt_card: tuple[Val, ...]
     tgt_player: tuple[Val, ...]
@@ -137,6 +141,7 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
         player=mk_i("player"),
         target=mk_i("target"),
         creator=mk_i("creator"),
+        under=mk_i("under"),
         rider=mk_i("rider"),
         amount=mk_i("amount"),
         counter=mk_i("counter"),
@@ -167,7 +172,10 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
         eff_rider=mk_i("eff_rider"),
         eff_counter=mk_i("eff_counter"),
         eff_until_eot=mk_b("eff_until_eot"),
+        eff_untap=mk_b("eff_untap"),
+        eff_under_you=mk_b("eff_under_you"),
         sorcery=mk_b("sorcery"),
+        cast_rule=mk_i("cast_rule"),
         n_targets=mk_i("n_targets"),
         tgt_card=tuple(mk_i(f"tgt{j}.card") for j in range(t)),
         tgt_player=tuple(mk_i(f"tgt{j}.player") for j in range(t)),
@@ -225,7 +233,7 @@ def _canonical(scope: Scope) -> dict[str, int | bool]:
     for key, value in zip(layout.vars(), proto.vars(), strict=True):
         out[key] = value
     for key in layout.vars():
-        if key in ("target", "creator", "source", "dmg_controller") or key.startswith(
+        if key in ("target", "creator", "under", "source", "dmg_controller") or key.startswith(
             ("seq", "blocks", "tgt")
         ):
             out[key] = NONE
@@ -248,6 +256,7 @@ def domain(p: Params, scope: Scope) -> list[Val]:
         rng(p.player, 0, pl - 1),
         rng(p.target, NONE, n - 1),
         rng(p.creator, NONE, pl - 1),
+        rng(p.under, NONE, pl - 1),
         rng(p.rider, 0, len(Rider) - 1),
         rng(p.amount, 0, m),
         rng(p.counter, 0, len(CounterKind) - 1),
@@ -263,6 +272,7 @@ def domain(p: Params, scope: Scope) -> list[Val]:
         rng(p.eff_toughness, -m, m),
         rng(p.eff_rider, 0, len(Rider) - 1),
         rng(p.eff_counter, 0, len(CounterKind) - 1),
+        rng(p.cast_rule, 0, len(TargetRule) - 1),
         rng(p.n_targets, 0, scope.targets),
         z3.Not(p.malformed),
     ]
@@ -346,8 +356,11 @@ def _fill(
     elif isinstance(a, A.Destroy):
         _seq(v, nm, a.targets, n)
         v["cant_regen"] = a.cant_be_regenerated
-    elif isinstance(a, A.Sacrifice | A.Exile | A.LeaveAndReturn | A.MakeUnregenerable):
+    elif isinstance(a, A.Sacrifice | A.Exile | A.MakeUnregenerable):
         v["target"] = nm.slot(a.target)
+    elif isinstance(a, A.LeaveAndReturn):
+        v["target"] = nm.slot(a.target)
+        v["under"] = NONE if a.controller is None else nm.player(a.controller)
     elif isinstance(a, A.ChangeControl):
         v["target"] = nm.slot(a.target)
         v["player"] = nm.player(a.player)
@@ -363,6 +376,9 @@ def _fill(
         v["target"] = nm.slot(a.target)
         v["keyword"] = ordinal(a.keyword)
         v["remove"] = a.remove
+    elif isinstance(a, A.ChangeType):
+        v["target"] = nm.slot(a.target)
+        v["remove"] = not a.creature
     elif isinstance(a, A.CheckStateBasedActions | A.Cleanup):
         pass
     elif isinstance(a, A.PassPriority):
@@ -443,7 +459,10 @@ def _cast(v: dict[str, int | bool], nm: _Names, a: A.CastSpell, scope: Scope) ->
     v["eff_rider"] = ordinal(e.rider)
     v["eff_counter"] = ordinal(e.counter)
     v["eff_until_eot"] = e.until_end_of_turn
+    v["eff_untap"] = e.untap
+    v["eff_under_you"] = e.under_you
     v["sorcery"] = a.sorcery
+    v["cast_rule"] = ordinal(a.rule)
     if len(a.targets) > scope.targets:
         raise OutOfScope(f"{len(a.targets)} targets do not fit a scope of {scope.targets}")
     v["n_targets"] = len(a.targets)
@@ -575,9 +594,11 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
     one_target: dict[str, type[A.Action]] = {
         "sacrifice": A.Sacrifice,
         "exile": A.Exile,
-        "leave-and-return": A.LeaveAndReturn,
         "make-unregenerable": A.MakeUnregenerable,
     }
+    if kind == "leave-and-return":
+        under = None if v["under"] == NONE else int(v["under"])
+        return A.LeaveAndReturn(target=h(v["target"]), controller=under, **common)
     if kind in one_target:
         return one_target[kind](target=h(v["target"]), **common)  # type: ignore[call-arg]
     if kind == "change-control":
@@ -602,6 +623,8 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
             remove=bool(v["remove"]),
             **common,
         )
+    if kind == "change-type":
+        return A.ChangeType(target=h(v["target"]), creature=not v["remove"], **common)
     if kind == "check-sba":
         return A.CheckStateBasedActions(**common)
     if kind == "cleanup":
@@ -650,6 +673,8 @@ def _cast_of(v: dict[str, int | bool], h: Any, scope: Scope, common: dict[str, A
         rider=list(Rider)[int(v["eff_rider"])],
         counter=list(CounterKind)[int(v["eff_counter"])],
         until_end_of_turn=bool(v["eff_until_eot"]),
+        untap=bool(v["eff_untap"]),
+        under_you=bool(v["eff_under_you"]),
     )
     targets = []
     for j in range(int(v["n_targets"])):
@@ -665,6 +690,7 @@ def _cast_of(v: dict[str, int | bool], h: Any, scope: Scope, common: dict[str, A
         effect=effect,
         targets=tuple(targets),
         sorcery=bool(v["sorcery"]),
+        target_rule=list(TargetRule)[int(v["cast_rule"])],
         **common,
     )
 

@@ -1,9 +1,16 @@
 """Checked queries about the relation itself (not about the rules): each returns a verdict.
 
-* ``determinism(system, kind)``: ``T(s, p, t1) ∧ T(s, p, t2) ∧ t1 ≠ t2`` is unsat: the
-  relation admits one successor per (state, parameters). Together with the per-point
-  agreement of the engine's successor, this is "the engine's successor satisfies the relation
-  and no other successor does".
+* ``determinism(system, kind)``: the relation admits one successor per (state, parameters).
+  Together with the per-point agreement of the engine's successor, this is "the engine's
+  successor satisfies the relation and no other successor does". Stated directly
+  (``two_successors``): ``T(s, p, t1) ∧ T(s, p, t2) ∧ t1 ≠ t2`` is unsat. Proved by
+  ``covering`` when the step's constraints have the relation's shape (every successor
+  variable ``v`` appears only as the left side of definitions ``v == e`` or ``Implies(a, v ==
+  e)`` whose ``a`` and ``e`` mention no successor variable): then two successors differ only
+  where no definition applies, so the query is "some variable has conditions that can all be
+  false while the other constraints hold", which is unsat exactly when the direct statement
+  is, and much smaller (no second frame, no values). A constraint of another shape falls
+  back to the direct statement.
 * ``sba_bound(system, kind)``: whenever the guard holds, the ``sba.loop`` obligation holds:
   the unrolled 704.3 loop never stops while a state-based action is still pending, so the
   relation's successor is the engine's (which loops until nothing is pending).
@@ -20,6 +27,7 @@ from typing import Any
 
 import z3
 
+from regen_model.encoding.relation import instantiate_all
 from regen_model.encoding.system import RegenStep, RegenSystem
 from regen_model.verdicts import Verdict
 
@@ -44,6 +52,116 @@ def _solve(formulas: list[Any], rlimit: int) -> tuple[Any, Any]:
 
 
 def determinism(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) -> QueryResult:
+    """One successor per (state, parameters): ``covering`` when the step's constraints have
+    the shape it needs, else ``two_successors``."""
+    started = time.perf_counter()
+    pre = system.frame(f"det.{kind}.pre")
+    post = system.frame(f"det.{kind}.post")
+    step = system.step(pre, post, f"det.{kind}")
+    split = _definitions(post, [t.formula for t in step.constraints(kind)])
+    if split is None:
+        return two_successors(system, kind, rlimit)
+    defined, others = split
+    open_cases = []
+    for var in post.vars():
+        cases = defined.get(var.get_id())
+        if cases is None:
+            return QueryResult(
+                "determinism",
+                kind,
+                Verdict.VIOLATED,
+                time.perf_counter() - started,
+                f"no constraint defines the successor's {var}",
+            )
+        if not any(z3.is_true(c) for c in cases) and not _covers(cases):
+            open_cases.append(z3.And(*[z3.Not(c) for c in cases]))
+    if not open_cases:
+        return QueryResult("determinism", kind, Verdict.PROVED, time.perf_counter() - started)
+    # the cases of a variable usually cover on their own (the writer's codes): try that small
+    # query first; only if it has a model do the other constraints (guards) matter
+    result, solver = _solve([z3.Or(*open_cases)], rlimit)
+    if result != z3.unsat:
+        result, solver = _solve([*others, z3.Or(*open_cases)], rlimit)
+    return _verdict(
+        "determinism", kind, result, solver, started, "a successor variable no constraint fixes"
+    )
+
+
+def _definitions(post: Any, formulas: list[Any]) -> tuple[dict[int, list[Any]], list[Any]] | None:
+    """Split a step's constraints into definitions of successor variables (``v == e`` or
+    ``Implies(a, v == e)``, by variable: the conditions ``a``, ``True`` for none) and the
+    rest; None when some ``e``, ``a`` or other constraint mentions a successor variable (then
+    the shape argument of ``covering`` does not apply)."""
+    ids = {v.get_id() for v in post.vars()}
+    defined: dict[int, list[Any]] = {}
+    others: list[Any] = []
+    free: list[Any] = []  # terms that must not mention a successor variable
+    for f in formulas:
+        cond, body = (f.arg(0), f.arg(1)) if z3.is_app_of(f, z3.Z3_OP_IMPLIES) else (None, f)
+        # substitution may write ``v == e`` as ``e == v``
+        side = _defined_side(body, ids)
+        if side is not None:
+            defined.setdefault(body.arg(side).get_id(), []).append(
+                z3.BoolVal(True) if cond is None else cond
+            )
+            free.append(body.arg(1 - side))
+            if cond is not None:
+                free.append(cond)
+        else:
+            others.append(f)
+            free.append(f)
+    renamed = [(v, z3.FreshConst(v.sort(), "det")) for v in post.vars()]
+    if any(not a.eq(b) for a, b in zip(free, instantiate_all(free, renamed), strict=True)):
+        return None
+    return defined, others
+
+
+def _covers(cases: list[Any]) -> bool:
+    """The conditions ``w == k1``, ``w == k2``, ... cover every case because ``w`` is an
+    ``If`` tree whose leaves are all among the numerals ``k1, k2, ...`` (the relation's
+    "which clause wrote this variable" terms): true for every state without asking the
+    solver. False when the conditions have another shape (the solver then decides)."""
+    term: Any = None
+    codes = set()
+    for c in cases:
+        if not z3.is_eq(c):
+            return False
+        side = 1 if z3.is_int_value(c.arg(1)) else 0 if z3.is_int_value(c.arg(0)) else None
+        if side is None:
+            return False
+        other = c.arg(1 - side)
+        if term is None:
+            term = other
+        elif not other.eq(term):
+            return False
+        codes.add(c.arg(side).as_long())
+    stack: list[Any] = [term]
+    seen: set[int] = set()
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app_of(t, z3.Z3_OP_ITE):
+            stack += [t.arg(1), t.arg(2)]
+        elif not (z3.is_int_value(t) and t.as_long() in codes):
+            return False
+    return True
+
+
+def _defined_side(body: Any, ids: set[int]) -> int | None:
+    """Which argument of ``body`` is the successor variable it defines (None: not a
+    definition)."""
+    if not z3.is_eq(body):
+        return None
+    for side in (0, 1):
+        if body.arg(side).get_id() in ids:
+            return side
+    return None
+
+
+def two_successors(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) -> QueryResult:
+    """``T(s, p, t1) ∧ T(s, p, t2) ∧ t1 ≠ t2`` is unsat (the direct statement)."""
     started = time.perf_counter()
     pre = system.frame(f"det.{kind}.pre")
     post_a = system.frame(f"det.{kind}.a")

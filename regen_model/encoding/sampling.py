@@ -16,9 +16,7 @@ from regen_model.encoding.evaluate import Prepared, prepare
 from regen_model.encoding.scope import OutOfScope
 from regen_model.encoding.system import RegenSystem
 from regen_model.engine import EngineError, step
-from regen_model.explore.actions import enumerate_actions
 from regen_model.explore.space import fits, terminal, view
-from regen_model.explore.starts import start_states
 from regen_model.model.actions import Action
 from regen_model.model.rules import Rules
 
@@ -33,7 +31,7 @@ def sample_points(
     for run in config.runs:
         taken: Counter[str] = Counter()
         count = 0
-        frontier = list(start_states(run.start, scope))
+        frontier = [s for seed in run.seeds(scope) for s in seed.states]
         seen = {view(s) for s in frontier}
         for _ in range(run.depth):
             if not frontier or count >= per_run:
@@ -44,9 +42,7 @@ def sample_points(
                     prep = prepare(state, scope)
                 except OutOfScope:
                     continue
-                for action in enumerate_actions(
-                    state, scope, family=run.family, spells=run.spells, prefilter=run.prefilter
-                ):
+                for action in run.candidates(state, scope):
                     if count < per_run and taken[action.kind] < per_kind:
                         taken[action.kind] += 1
                         count += 1

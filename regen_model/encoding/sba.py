@@ -30,7 +30,21 @@ from regen_model.encoding.derived import (
 )
 from regen_model.encoding.destruction import destroy
 from regen_model.encoding.frame import NONE
-from regen_model.encoding.ops import Val, add, and_, b2i, count, eq, gt, ite, min_, not_, or_, sub
+from regen_model.encoding.ops import (
+    Val,
+    add,
+    and_,
+    b2i,
+    count,
+    eq,
+    gt,
+    ite,
+    min_,
+    ne,
+    not_,
+    or_,
+    sub,
+)
 from regen_model.encoding.work import Label, SymWork
 from regen_model.encoding.zones import keep_unused_shields, move_zone
 from regen_model.model.enums import Mutant, Zone
@@ -105,8 +119,6 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
         for i in range(n):
             _toughness_zero(w, i, zero[i])
         for i in range(n):
-            if lethal[i] is False and touched[i] is False:
-                continue
             # 704.7: lethal damage and deathtouch destroy it once, by one event
             label: Label = (
                 ("sba.lethal-damage" if lethal[i] else "sba.deathtouch")
@@ -207,6 +219,9 @@ def cleanup_effects(w: SymWork) -> None:
         def clean(w: SymWork, i: int = i) -> None:
             c = w.c(i)
             clause = "cleanup.simultaneous"
+            # a temporary control change ends; back under its owner only from now on (302.6)
+            reverts = and_(ne(w[c.control_eot], NONE), ne(w[c.control_eot], w[c.control]))
+            w.set_if(reverts, c.sick, True, "combat.summoning-sickness")
             for key, value in (
                 (c.damage, 0),
                 (c.power_eot, 0),
@@ -222,6 +237,8 @@ def cleanup_effects(w: SymWork) -> None:
                 w.set(key, False, clause)
             if not keep_cant:
                 w.set(c.cant_regen, False, "regen.cant.this-turn")
+            w.set(c.animated, False, "type.until-end-of-turn")
+            w.set(c.noncreature, False, "type.until-end-of-turn")
             if keep_shields:
                 keep_unused_shields(w, i, "regen.shield.expire")
             else:

@@ -40,3 +40,18 @@ class Scope:
 
 
 DEFAULT_SCOPE = Scope()
+
+# The allowed range of each numeric field when a user sets it (``--scope``, explore's options):
+# past these a bounded search or a Z3 frame is too big to finish, so a larger value is a usage
+# error naming the range rather than a run that never ends (``cli/options.py``).
+SCOPE_LIMITS: dict[str, tuple[int, int]] = {
+    "cards": (1, 8),
+    "shields": (1, 8),
+    "stack": (0, 8),
+    "pending": (0, 8),
+    "targets": (1, 4),
+    "max_amount": (1, 20),
+    "max_power": (1, 20),
+    "max_toughness": (1, 20),
+    "players": (2, 2),
+}

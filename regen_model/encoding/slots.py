@@ -36,22 +36,9 @@ def _card_names(c: CardVars) -> list[str]:
 
 
 def _static_names(st: CardStatics) -> list[str]:
-    return [
-        st.owner,
-        st.creature,
-        st.power,
-        st.toughness,
-        *st.keywords,
-        st.attachment,
-        st.static_regen,
-        st.bonus_power,
-        st.bonus_toughness,
-        st.regen_ability,
-        st.regen_rider,
-        st.unregen_ability,
-        st.trigger,
-        st.trigger_combat_only,
-    ]
+    """Every printed field of a card slot, in a fixed order (all of them move with the card:
+    a field added to ``CardStatics`` is renamed without being listed here)."""
+    return _flat(astuple(st))
 
 
 def _stack_moves(obj: StackVars, n: int, pi: Perm) -> Iterator[tuple[str, str]]:

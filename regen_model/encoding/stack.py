@@ -34,6 +34,8 @@ def entry(
     rider: Val = 0,
     counter: Val = 0,
     until_eot: Val = False,
+    untap: Val = False,
+    under_you: Val = False,
     targets: Sequence[tuple[Val, Val, Val]] = (),
     n_targets: Val | None = None,
     source: Val = NONE,
@@ -55,6 +57,8 @@ def entry(
         rider=rider,
         counter=counter,
         until_eot=until_eot,
+        untap=untap,
+        under_you=under_you,
         n_targets=len(targets) if n_targets is None else n_targets,
         target_card=tuple(t[0] for t in padded),
         target_gen=tuple(t[1] for t in padded),
@@ -64,6 +68,8 @@ def entry(
         hits=tuple(tuple(0 for _ in range(n + 1)) for _ in range(n)),
         hit_gen=tuple(0 for _ in range(n)),
         hit_keywords=tuple(tuple(False for _ in KEYWORDS) for _ in range(n)),
+        hit_left=tuple(False for _ in range(n)),
+        hit_ctrl=tuple(0 for _ in range(n)),
     )
 
 

@@ -11,7 +11,14 @@ from collections.abc import Callable
 
 from regen_model.encoding import effects as fx
 from regen_model.encoding import stack, turn
-from regen_model.encoding.derived import controller, creature_on_battlefield, has, on_battlefield
+from regen_model.encoding import typechange as types
+from regen_model.encoding.derived import (
+    black,
+    controller,
+    creature_on_battlefield,
+    has,
+    on_battlefield,
+)
 from regen_model.encoding.destruction import destroy
 from regen_model.encoding.frame import KEYWORDS, NONE
 from regen_model.encoding.ops import (
@@ -33,7 +40,7 @@ from regen_model.encoding.ops import (
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, Step, ordinal
 
 TARGETED = tuple(
@@ -96,9 +103,9 @@ def _deal_damage(w: SymWork) -> None:
         w.require(implies(present, ge(amount, 0)), clause)
         if r < n:
             w.require(implies(present, creature_on_battlefield(w, r)), clause)
-            shares.append(fx.Share(present, kws, ctrl, amount, r, w[w.c(r).gen], NONE))
+            shares.append(fx.Share(present, kws, ctrl, amount, r, w[w.c(r).gen], NONE, src))
         else:
-            shares.append(fx.Share(present, kws, ctrl, amount, NONE, 0, r - n))
+            shares.append(fx.Share(present, kws, ctrl, amount, NONE, 0, r - n, src))
     fx.deal_damage(w, shares, combat=p.combat, cant_regen=p.cant_regen)
 
 
@@ -117,6 +124,11 @@ def _destroy(w: SymWork) -> None:
         )
 
 
+def _leave_and_return(w: SymWork) -> None:
+    p = w.p
+    _one_target("zone.new-object", lambda w, i: fx.leave_and_return(w, i, p.under))(w)
+
+
 def _change_control(w: SymWork) -> None:
     p = w.p
 
@@ -129,6 +141,15 @@ def _change_control(w: SymWork) -> None:
 def _modify_pt(w: SymWork) -> None:
     p = w.p
     _one_target("pt.modify", lambda w, i: fx.modify_pt(w, i, p.power, p.toughness))(w)
+
+
+def _change_type(w: SymWork) -> None:
+    """``remove``: it stops being a creature; otherwise it becomes one (613.1d)."""
+    w.branch(
+        w.p.remove,
+        _one_target("type.stop-being-creature", types.stop_being_creature),
+        _one_target("type.become-creature", types.become_creature),
+    )
 
 
 def _add_counters(w: SymWork) -> None:
@@ -162,6 +183,9 @@ def _cast(w: SymWork) -> None:
     needs = or_(*[eq(p.eff_kind, k) for k in TARGETED])
     w.require(implies(needs, lt(0, p.n_targets)), clause)
     w.require(implies(not_(needs), eq(p.n_targets, 0)), clause)
+    rule = p.cast_rule
+    yours = eq(rule, ordinal(TargetRule.CREATURE_YOU_CONTROL))
+    terror = eq(rule, ordinal(TargetRule.NONARTIFACT_NONBLACK_CREATURE))
     targets = []
     for j in range(len(p.tgt_card)):
         exists = lt(j, p.n_targets)
@@ -172,15 +196,16 @@ def _cast(w: SymWork) -> None:
                 and_(
                     eq(card, i),
                     creature_on_battlefield(w, i),
-                    implies(
-                        eq(p.eff_kind, ordinal(EffectKind.FLICKER)),
-                        eq(controller(w, i), p.player),
-                    ),
+                    implies(yours, eq(controller(w, i), p.player)),
+                    implies(terror, and_(not_(w.st(i).artifact), not_(black(w, i)))),
                 )
                 for i in range(w.n)
             ]
         )
-        ok = ite(is_player, eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), card_ok)
+        player_ok = and_(
+            eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), eq(rule, ordinal(TargetRule.ANY))
+        )
+        ok = ite(is_player, player_ok, card_ok)
         w.require(implies(exists, ok), clause)
         gen = select(card, [w[w.c(i).gen] for i in range(w.n)], 0)
         targets.append(
@@ -203,6 +228,8 @@ def _cast(w: SymWork) -> None:
         rider=p.eff_rider,
         counter=p.eff_counter,
         until_eot=p.eff_until_eot,
+        untap=p.eff_untap,
+        under_you=p.eff_under_you,
         targets=targets,
         n_targets=p.n_targets,
     )
@@ -223,17 +250,26 @@ def _activate(w: SymWork) -> None:
 
     def from_card(w: SymWork, i: int) -> None:
         st = w.st(i)
-        count = add(b2i(st.regen_ability), b2i(st.unregen_ability))
+        # Ability layout (``frame.template_fits``): its own animation first, if any, then
+        # "Regenerate this" (granted by that animation on a manland), then the opponents-only
+        # "can't be regenerated".
+        animates = st.animate_ability
+        count = add(b2i(animates), b2i(st.regen_ability), b2i(st.unregen_ability))
         w.require(and_(le(0, p.ability), lt(p.ability, count)), clause)
-        regen = and_(eq(p.ability, 0), st.regen_ability)
+        anim = and_(animates, eq(p.ability, 0))
+        regen = and_(st.regen_ability, eq(p.ability, b2i(animates)))
+        # 613.1f: a granted ability exists only while the animation that grants it applies
+        w.require(implies(and_(regen, animates), w[w.c(i).animated]), clause)
+        mine = or_(anim, regen)
         ctrl = controller(w, i)
-        w.require(ite(regen, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
+        w.require(ite(mine, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
         gen = w[w.c(i).gen]
+        effect = ite(regen, ordinal(EffectKind.REGENERATE), ordinal(EffectKind.UNREGENERABLE))
         obj = stack.entry(
             w,
             kind=StackKind.ABILITY,
             controller=p.player,
-            effect=ite(regen, ordinal(EffectKind.REGENERATE), ordinal(EffectKind.UNREGENERABLE)),
+            effect=ite(anim, ordinal(EffectKind.ANIMATE), effect),
             rider=ite(regen, st.regen_rider, ordinal(Rider.NONE)),
             targets=((i, gen, NONE),),
             source=i,
@@ -253,11 +289,12 @@ HANDLERS: dict[str, Callable[[SymWork], None]] = {
     "destroy": _destroy,
     "sacrifice": _one_target("zone.sacrifice", fx.sacrifice),
     "exile": _one_target("zone.exile", fx.exile),
-    "leave-and-return": _one_target("zone.new-object", fx.leave_and_return),
+    "leave-and-return": _leave_and_return,
     "change-control": _change_control,
     "modify-pt": _modify_pt,
     "add-counters": _add_counters,
     "grant-keyword": _grant_keyword,
+    "change-type": _change_type,
     "make-unregenerable": _one_target("cant-regen.make", fx.make_unregenerable),
     "check-sba": _check_sba,
     "cleanup": cleanup_effects,

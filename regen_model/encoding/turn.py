@@ -14,7 +14,14 @@ from functools import partial
 
 from regen_model.encoding import combat as cb
 from regen_model.encoding import stack
-from regen_model.encoding.derived import controller, has, in_combat, on_battlefield, sba_pending
+from regen_model.encoding.derived import (
+    controller,
+    has,
+    in_combat,
+    is_creature,
+    on_battlefield,
+    sba_pending,
+)
 from regen_model.encoding.effects import Share, apply_effect, deal_damage, legal_card_target
 from regen_model.encoding.frame import KEYWORDS, NONE, StackVars
 from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, ne, not_, or_, sub
@@ -87,20 +94,28 @@ def resolve_top(w: SymWork) -> None:
 
 
 def _resolve_combat_damage(w: SymWork, obj: StackVars) -> None:
+    """Pre-M10 combat damage resolves: each source deals its damage as it is now, or as it
+    last existed if it has left the battlefield (pre-M10 310.4b)."""
     n = w.n
     shares = []
     for s in range(n):
+        left = obj.hit_left[s]
+        kws = tuple(
+            ite(left, obj.hit_keywords[s][index], has(w, s, k)) for index, k in enumerate(KEYWORDS)
+        )
+        who = ite(left, obj.hit_ctrl[s], controller(w, s))
         for r in range(n + 1):
             amount = obj.hits[s][r]
             shares.append(
                 Share(
                     gt(amount, 0),
-                    obj.hit_keywords[s],
-                    obj.controller,
+                    kws,
+                    who,
                     amount,
                     r if r < n else NONE,
                     obj.hit_gen[r] if r < n else 0,
                     sub(1, w[w.f.active]) if r == n else NONE,
+                    s,
                 )
             )
     deal_damage(w, shares, combat=True, cant_regen=False)
@@ -108,13 +123,14 @@ def _resolve_combat_damage(w: SymWork, obj: StackVars) -> None:
 
 def _resolve_spell(w: SymWork, obj: StackVars) -> None:
     legal = []
+    creature = ne(obj.kind, ordinal(StackKind.ABILITY))  # an ability acts on its own source
     for j in range(len(obj.target_card)):
         legal.append(
             and_(
                 lt(j, obj.n_targets),
                 or_(
                     ne(obj.target_player[j], NONE),
-                    legal_card_target(w, obj.target_card[j], obj.target_gen[j]),
+                    legal_card_target(w, obj.target_card[j], obj.target_gen[j], creature),
                 ),
             )
         )
@@ -198,6 +214,12 @@ def next_turn(w: SymWork) -> None:
     w.set(f.turn, add(w[f.turn], 1), "turn.steps")
     w.set(f.active, sub(1, w[f.active]), "turn.steps")
     _clear_combat(w, "turn.steps", cards=False)
+    # 302.6: what the new active player controls now has been theirs since this turn began
+    active = w[f.active]
+    for i in range(w.n):
+        key = w.c(i).sick
+        mine = and_(w[key], on_battlefield(w, i), eq(controller(w, i), active))
+        w.set_if(mine, key, False, "combat.summoning-sickness")
     begin_step(w, Step.UNTAP)
 
 
@@ -264,14 +286,17 @@ def declare_attackers(w: SymWork) -> None:
     ok = [
         and_(
             on_battlefield(w, i),
-            w.st(i).creature,
+            is_creature(w, i),
             eq(controller(w, i), active),
             not_(w[w.c(i).tapped]),  # 508.1a
+            not_(has(w, i, Keyword.DEFENDER)),  # 702.3b
         )
         for i in range(w.n)
     ]
+    healthy = [not_(cb.sick(w, i)) for i in range(w.n)]  # 302.6, 702.10b
     for k, s in enumerate(p.seq):
         w.require(implies(ne(s, NONE), slot_has(w, s, ok)), clause)
+        w.require(implies(ne(s, NONE), slot_has(w, s, healthy)), "combat.summoning-sickness")
         for s2 in p.seq[k + 1 :]:
             w.require(not_(and_(ne(s, NONE), eq(s, s2))), clause)
     chosen = [or_(*[eq(s, i) for s in p.seq]) for i in range(w.n)]
@@ -307,7 +332,7 @@ def declare_blockers(w: SymWork) -> None:
     for b, a in enumerate(p.blocks):
         ok = and_(
             on_battlefield(w, b),
-            w.st(b).creature,
+            is_creature(w, b),
             eq(controller(w, b), defending),
             not_(w[w.c(b).tapped]),  # 509.1a
             slot_has(w, a, attacking),
@@ -397,10 +422,12 @@ def _begin_damage_step(w: SymWork, first_strike: bool) -> None:
             c = w.c(i)
             w.set(
                 c.first_striker,
-                and_(in_combat(w, i), has(w, i, Keyword.FIRST_STRIKE)),
+                and_(in_combat(w, i), cb.strikes_first(w, i)),
                 "combat.damage.first-strike",
             )
         w.set(w.f.first_strike_step, True, "combat.damage.first-strike")
+    else:
+        _strike_again(w)
     needing = cb.needs_choice(w, first_strike, is_m10(w))
     w.branch(
         or_(*needing),
@@ -409,6 +436,21 @@ def _begin_damage_step(w: SymWork, first_strike: bool) -> None:
         ),
         lambda w: _assign_and_deal(w, first_strike),
     )
+
+
+def _strike_again(w: SymWork) -> None:
+    """702.4b-d: as the regular step begins, the first strikers still in combat with double
+    strike now leave ``first_striker`` and deal damage again (``engine.turn._strike_again``)."""
+    for i in range(w.n):
+        c = w.c(i)
+        again = and_(
+            w[w.f.first_strike_step],
+            w[c.first_striker],
+            on_battlefield(w, i),
+            in_combat(w, i),
+            has(w, i, Keyword.DOUBLE_STRIKE),
+        )
+        w.set_if(again, c.first_striker, False, "combat.damage.double-strike")
 
 
 def assign_combat_damage(w: SymWork) -> None:
@@ -469,10 +511,17 @@ def _assign_and_deal(w: SymWork, first_strike: bool) -> None:
             stack.entry(w, kind=StackKind.COMBAT_DAMAGE, controller=active),
             hits=tuple(tuple(row) for row in hits),
             hit_gen=tuple(ite(hit_any[j], w[w.c(j).gen], 0) for j in range(n)),
-            hit_keywords=tuple(
-                tuple(and_(src_any[i], has(w, i, k)) for k in KEYWORDS) for i in range(n)
-            ),
         )
+        if w.mutant(Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT):
+            # the keywords as assigned, as if every source had already left (310.4b ignored)
+            entry = replace(
+                entry,
+                hit_keywords=tuple(
+                    tuple(and_(src_any[i], has(w, i, k)) for k in KEYWORDS) for i in range(n)
+                ),
+                hit_left=tuple(src_any),
+                hit_ctrl=tuple(ite(src_any[i], controller(w, i), 0) for i in range(n)),
+            )
         w.branch(
             or_(*src_any),
             lambda w: stack.push(w, "stack", entry, "combat.edition.pre-m10"),

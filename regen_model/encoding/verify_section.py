@@ -1,31 +1,40 @@
 """The ``agreement`` section of ``regen-model verify``: the engine and the Z3 relation agree.
 
-Runs the bounded agreement check (``bounded.py``) of ``VERIFY_PRESET`` under the correct
-rules and reports one row per search: PROVED when every candidate action was checked with no
-disagreement, FAILED with the first disagreement's clause IDs otherwise, VACUOUS when the
-search checked nothing. ``seconds`` is the search's time summed over worker processes.
+Runs the bounded agreement check (``bounded.py``) of ``VERIFY_PRESET`` (the seed runs of
+``seeds.py``) under the correct rules, measuring which branches of both views its checks
+exercise (``branches.py``), and reports:
 
-Two more rows come from solver queries about the relation itself (``queries.py``) at
-``QUERY_SCOPE``, once per action kind: **determinism** (the relation admits one successor
-per state and parameters, so "the engine's successor satisfies the relation" means "it is
-the relation's only successor") and the **704.3 loop bound** (the unrolled state-based-action
-loop never stops while an action is still pending). At the agreement's three card slots the
-solver gives up (rlimit) on determinism for the kinds that run the state-based-action loop,
-so the queries run at two slots, where every kind is decided in about half a minute.
+* one row per search: PROVED when every checked action agreed, FAILED with the first
+  disagreement's clause IDs otherwise, VACUOUS when the search checked nothing (``seconds``
+  is the search's time summed over worker processes);
+* one row per view and module with its branch coverage: PROVED when every branch was
+  exercised, VACUOUS naming the ones never exercised (a difference there would go unnoticed),
+  FAILED when a branch listed as unreachable (``unreachable.yaml``) was exercised;
+* two rows from solver queries about the relation itself (``queries.py``) at
+  ``QUERY_SCOPE``, once per action kind: **determinism** (the relation admits one successor
+  per state and parameters, so "the engine's successor satisfies the relation" means "it is
+  the relation's only successor") and the **704.3 loop bound** (the unrolled
+  state-based-action loop never stops while an action is still pending). They run at two
+  card slots (at three the loop-bound queries of the kinds that run the loop give up on
+  their rlimit, which would read UNKNOWN, never PROVED), split over worker processes.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+
 from regen_model.encoding.agreement import Status
 from regen_model.encoding.bounded import PRESETS, AgreementReport, bounded_agreement
+from regen_model.encoding.branches import coverage_rows
 from regen_model.encoding.queries import QueryResult, determinism, sba_bound
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
 from regen_model.model.rules import CORRECT
 from regen_model.verdicts import Verdict, worst
-from regen_model.verify import Row
+from regen_model.verify import Row, VerifyOptions
 
-VERIFY_PRESET = "default"
+VERIFY_PRESET = "seeded"
 QUERY_SCOPE = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
 
 
@@ -63,25 +72,44 @@ def agreement_rows(report: AgreementReport) -> list[Row]:
     return rows
 
 
-def verify_agreement() -> list[Row]:
-    """The bounded agreement check of the ``VERIFY_PRESET`` preset, correct rules, then the
+def verify_agreement(options: VerifyOptions) -> list[Row]:
+    """The seeded agreement check with branch coverage, correct rules, then the
     determinism and loop-bound queries."""
-    return agreement_rows(bounded_agreement(PRESETS[VERIFY_PRESET], CORRECT)) + query_rows()
+    report = bounded_agreement(PRESETS[VERIFY_PRESET], CORRECT, measure=True)
+    rows = agreement_rows(report)
+    if report.coverage is not None:
+        rows += coverage_rows(report.coverage)
+    return rows + query_rows()
 
 
-def query_rows(scope: Scope = QUERY_SCOPE) -> list[Row]:
+def _queries(task: tuple[Scope, tuple[str, ...]]) -> list[tuple[QueryResult, QueryResult]]:
+    """Both queries for some action kinds (one worker's share)."""
+    scope, kinds = task
+    system = RegenSystem(scope=scope)
+    return [(determinism(system, k), sba_bound(system, k)) for k in kinds]
+
+
+def query_rows(scope: Scope = QUERY_SCOPE, workers: int | None = None) -> list[Row]:
     """Determinism and the 704.3 loop bound, each over every action kind of the relation at
     ``scope``: one row per query, its verdict the worst of the kinds (an UNKNOWN kind is
-    named, never counted as proved)."""
-    system = RegenSystem(scope=scope)
-    kinds = system.action_kinds()
+    named, never counted as proved). The kinds are dealt out over ``workers`` processes
+    (default: one per CPU), each building the relation of its own kinds."""
+    kinds = tuple(RegenSystem(scope=scope).action_kinds())
+    n = max(1, min(workers if workers is not None else os.cpu_count() or 1, len(kinds)))
+    shares = [(scope, kinds[k::n]) for k in range(n)]
+    if n == 1:
+        done = [_queries(share) for share in shares]
+    else:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            done = pool.map(_queries, shares)
+    by_kind = {r[0].kind: r for part in done for r in part}
     slots = f"{scope.cards} card slots"
     rows = []
-    for title, query in (
-        (f"no other successor: the relation is deterministic ({slots})", determinism),
-        (f"704.3 loop bound: no state-based action left pending ({slots})", sba_bound),
+    for title, which in (
+        (f"no other successor: the relation is deterministic ({slots})", 0),
+        (f"704.3 loop bound: no state-based action left pending ({slots})", 1),
     ):
-        results: list[QueryResult] = [query(system, kind) for kind in kinds]
+        results: list[QueryResult] = [by_kind[kind][which] for kind in kinds]
         bad = [r for r in results if r.verdict is not Verdict.PROVED]
         rows.append(
             Row(

@@ -39,6 +39,7 @@ from regen_model.encoding import params as P
 from regen_model.encoding.frame import CardStatics, CardVars, Frame, Statics
 from regen_model.encoding.ops import Val, add, and_, implies, ite, not_, same
 from regen_model.encoding.outputs import CARD_FIELDS
+from regen_model.encoding.probe import ACTIVE
 from regen_model.encoding.scope import Scope
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import Rules
@@ -194,10 +195,12 @@ class SymWork:
     def set_if(self, cond: Val, key: str, value: Val, clause: str) -> None:
         """``key := value`` where ``cond`` holds: a branch without copying the work, for
         rules whose only effect is to write a few variables."""
-        if cond is False:
-            return
-        if cond is True:
-            self.set(key, value, clause)
+        if cond is True or cond is False:
+            probe = ACTIVE.get()
+            if probe is not None:
+                probe.note(cond, clause)
+            if cond:
+                self.set(key, value, clause)
             return
         code = clause_code(clause)
         self.v[key] = ite(cond, value, self.v[key])
@@ -234,6 +237,16 @@ class SymWork:
     def mutant(self, m: Mutant) -> bool:
         return self.ctx.rules.has(m)
 
+    def skip(self, cond: Val) -> bool:
+        """Whether rule code may skip writes made only where ``cond`` holds: ``cond`` is
+        literally false, so each of them would be a no-op. While the relation's branch
+        coverage is recorded (``probe.py``), the first few times at each place run through
+        anyway, so that those writes are seen taking their false side."""
+        if cond is not False:
+            return False
+        probe = ACTIVE.get()
+        return probe is None or not probe.run_through()
+
     def bump(self, field: str, slot: int, by: Val = 1, when: Val = True) -> None:
         self.out[field][slot] = add(self.out[field][slot], ite(when, by, 0))
 
@@ -241,10 +254,14 @@ class SymWork:
 
     def require(self, cond: Val, label: str) -> None:
         """The engine accepts the action only if ``cond`` (on this path)."""
-        if cond is True:
-            return
-        if cond is False and self.ctx.eager:
-            raise GuardFailed(label)
+        if cond is True or cond is False:
+            probe = ACTIVE.get()
+            if probe is not None:
+                probe.note(cond, label)
+            if cond:
+                return
+            if self.ctx.eager:
+                raise GuardFailed(label)
         self.guards.append((label, implies(self.pc, cond)))
 
     def oblige(self, cond: Val, label: str) -> None:
@@ -259,11 +276,13 @@ class SymWork:
         then: Callable[[SymWork], None],
         otherwise: Callable[[SymWork], None] | None = None,
     ) -> None:
-        if cond is True:
-            then(self)
-            return
-        if cond is False:
-            if otherwise is not None:
+        if cond is True or cond is False:
+            probe = ACTIVE.get()
+            if probe is not None:
+                probe.note(cond)
+            if cond:
+                then(self)
+            elif otherwise is not None:
                 otherwise(self)
             return
         a = self._fork(cond)

@@ -8,11 +8,12 @@ relation small; on concrete values ``when`` is a plain bool and nothing changes.
 
 from __future__ import annotations
 
-from regen_model.encoding.derived import controller, in_combat, on_battlefield
-from regen_model.encoding.frame import NONE, ShieldVars
+from regen_model.encoding.derived import controller, has, in_combat, on_battlefield
+from regen_model.encoding.frame import KEYWORDS, NONE, ShieldVars
 from regen_model.encoding.ops import Val, add, and_, b2i, eq, gt, ite, ne, not_, or_, sub
 from regen_model.encoding.work import SymWork
-from regen_model.model.enums import Mutant, Zone, ordinal
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import Mutant, StackKind, Zone, ordinal
 
 
 def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> None:
@@ -22,14 +23,14 @@ def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> Non
     its own order is gone."""
     c = w.c(i)
     go = and_(when, or_(in_combat(w, i), w[c.blocked]))
-    if go is False:
+    if w.skip(go):
         return
     old_blocking, old_pos = w[c.blocking], w[c.order_pos]
     refile = and_(go, or_(*[w[w.c(j).ordered] for j in range(w.n)]))
     w.set_if(go, c.attacking, False, clause)
     w.set_if(go, c.blocking, NONE, clause)
     w.set_if(go, c.blocked, False, clause)
-    if refile is False:
+    if w.skip(refile):
         return
     w.set_if(refile, c.ordered, False, clause)
     w.set_if(refile, c.order_pos, NONE, clause)
@@ -74,17 +75,23 @@ def keep_unused_shields(w: SymWork, i: int, clause: str, when: Val = True) -> No
         w.set_if(when, s.creator, creator, clause)
 
 
-def move_zone(w: SymWork, i: int, to: Zone, clause: str, when: Val = True) -> None:
+def move_zone(
+    w: SymWork, i: int, to: Zone, clause: str, when: Val = True, controller: Val = NONE
+) -> None:
     """A new object in zone ``to`` (400.7): every changing field back to its default, under
-    its owner's control; attachments to it end (704.5m takes the Aura later). The
-    ``shield-follows-zone-change`` mutant keeps the unused shields through any zone change.
-    Leaving combat is ``remove_from_combat``'s alone (506.4), so the relation cites
-    ``combat.removal`` for it in every edition (resetting the combat fields here too would
-    make that write dead: the cover check found it)."""
-    if when is False:
+    its owner's control (or ``controller``'s, when the effect puts it onto the battlefield
+    under that player's control, 110.2a); on the battlefield it is summoning sick (302.6) and
+    has the +1/+1 counters it enters with (614.1c); attachments to it end (704.5m takes the
+    Aura later). Stack objects that need the old object's last known information take it first
+    (``record_lki``). The ``shield-follows-zone-change`` mutant keeps the unused shields
+    through any zone change. Leaving combat is ``remove_from_combat``'s alone (506.4), so the
+    relation cites ``combat.removal`` for it in every edition (resetting the combat fields here
+    too would make that write dead: the cover check found it)."""
+    if w.skip(when):
         return
     c = w.c(i)
     was_bf = on_battlefield(w, i)
+    record_lki(w, i, and_(when, was_bf))
     remove_from_combat(w, i, "combat.removal", and_(when, was_bf, in_combat(w, i)))
     if w.mutant(Mutant.SHIELD_FOLLOWS_ZONE_CHANGE):
         keep_unused_shields(w, i, clause, when)
@@ -94,20 +101,32 @@ def move_zone(w: SymWork, i: int, to: Zone, clause: str, when: Val = True) -> No
             w.set_if(when, s.used, False, clause)
             w.set_if(when, s.rider, 0, clause)
             w.set_if(when, s.creator, 0, clause)
+    entering = to is Zone.BATTLEFIELD
+    owner = w.st(i).owner
     w.set_if(when, c.zone, ordinal(to), clause)
     w.set_if(when, c.gen, add(w[c.gen], 1), clause)
-    w.set_if(when, c.control, w.st(i).owner, clause)
+    if entering and not (type(controller) is int and controller == NONE):
+        named = and_(when, ne(controller, NONE), ne(controller, owner))
+        w.set_if(and_(when, not_(named)), c.control, owner, clause)
+        w.set_if(named, c.control, controller, "zone.return-control")
+    else:
+        w.set_if(when, c.control, owner, clause)
+    w.set_if(when, c.sick, entering, clause)
+    enters_plus = w.st(i).enters_plus if entering else 0
+    w.set_if(and_(when, gt(enters_plus, 0)), c.plus, enters_plus, "zone.enters-with-counters")
+    w.set_if(and_(when, not_(gt(enters_plus, 0))), c.plus, 0, clause)
     for key, default in (
         (c.control_eot, NONE),
         (c.tapped, False),
         (c.damage, 0),
         (c.deathtouched, False),
-        (c.plus, 0),
         (c.minus, 0),
         (c.shield_counters, 0),
         (c.power_eot, 0),
         (c.toughness_eot, 0),
         (c.cant_regen, False),
+        (c.animated, False),
+        (c.noncreature, False),
         (c.attached_to, NONE),
         (c.ghost.shields_made, 0),
         (c.ghost.destructions, 0),
@@ -119,7 +138,7 @@ def move_zone(w: SymWork, i: int, to: Zone, clause: str, when: Val = True) -> No
     for key in (*c.kw_granted, *c.kw_removed):
         w.set_if(when, key, False, clause)
     w.bump("left", i, when=and_(when, was_bf))
-    if to is Zone.BATTLEFIELD:
+    if entering:
         w.bump("returned", i, when=when)
     for j in range(w.n):
         if j != i:
@@ -132,6 +151,40 @@ def move_zone(w: SymWork, i: int, to: Zone, clause: str, when: Val = True) -> No
             )
 
 
+def record_lki(w: SymWork, i: int, when: Val) -> None:
+    """Card ``i`` is about to leave the battlefield (``when``): stack objects that need its
+    last known information keep it (``engine.zones.record_lki``): a trigger's damage keeps its
+    keywords; pre-M10 combat damage its keywords and controller, once."""
+    if w.skip(when):
+        return
+    kws = [has(w, i, k) for k in KEYWORDS]
+    gen = w[w.c(i).gen]
+    who = controller(w, i)
+    trigger, combat = ordinal(StackKind.TRIGGER), ordinal(StackKind.COMBAT_DAMAGE)
+    damage = ordinal(EffectKind.DAMAGE)
+    for area, size_key in (("stack", w.f.stack_size), ("pending", w.f.pending_size)):
+        slots = w.f.stack if area == "stack" else w.f.pending
+        for j, sv in enumerate(slots):
+            present = and_(when, gt(w[size_key], j))
+            if w.skip(present):
+                continue
+            mine = and_(
+                present,
+                eq(w[sv.kind], trigger),
+                eq(w[sv.source], i),
+                eq(w[sv.source_gen], gen),
+                eq(w[sv.effect], damage),
+            )
+            for key, k in zip(sv.keywords, kws, strict=True):
+                w.set_if(and_(mine, k), key, True, "stack.resolve")
+            dealt = or_(*[gt(w[h], 0) for h in sv.hits[i]])
+            first = and_(present, eq(w[sv.kind], combat), dealt, not_(w[sv.hit_left[i]]))
+            for key, k in zip(sv.hit_keywords[i], kws, strict=True):
+                w.set_if(first, key, k, "combat.edition.pre-m10")
+            w.set_if(first, sv.hit_left[i], True, "combat.edition.pre-m10")
+            w.set_if(first, sv.hit_ctrl[i], who, "combat.edition.pre-m10")
+
+
 def change_control(
     w: SymWork, i: int, player: Val, until_eot: Val, clause: str, when: Val = True
 ) -> Val:
@@ -142,5 +195,6 @@ def change_control(
     w.set_if(when, c.control_eot, ite(until_eot, player, NONE), clause)
     w.set_if(when, c.control, ite(until_eot, w[c.control], player), clause)
     changed = and_(when, ne(controller(w, i), before))
+    w.set_if(changed, c.sick, True, "combat.summoning-sickness")  # 302.6
     remove_from_combat(w, i, "control.change", changed)
     return changed

@@ -30,9 +30,10 @@ from regen_model.model.derived import (
     has,
     is_creature_on_battlefield,
     power,
+    summoning_sick,
     toughness,
 )
-from regen_model.model.enums import Edition, Keyword, Step
+from regen_model.model.enums import Edition, Keyword, Mutant, Step
 from regen_model.model.events import EventKind
 from regen_model.model.state import Card
 
@@ -54,7 +55,9 @@ def current_blockers(
 
 def lethal_for(board: Board, blocker: Card, deathtouch: bool) -> int:
     """Lethal damage for assignment: toughness minus damage already marked; 1 with deathtouch
-    (702.2c). Shields do not change what counts as lethal."""
+    (702.2c; not before M10, when deathtouch was a trigger and trample looked at toughness
+    only, pre-M10 502.9d: the caller passes ``deathtouch`` False then). Shields do not change
+    what counts as lethal."""
     if deathtouch:
         return 1
     return max(0, toughness(board, blocker) - blocker.damage)
@@ -88,7 +91,7 @@ def legal_divisions(
     trample = has(board, card, Keyword.TRAMPLE)
     if not blockers:
         return [((PLAYER, amount),)] if trample else [()]
-    deathtouch = has(board, card, Keyword.DEATHTOUCH)
+    deathtouch = edition is not Edition.PRE_M10 and has(board, card, Keyword.DEATHTOUCH)
     lethal = [lethal_for(board, board.cards[b], deathtouch) for b in blockers]
     recipients = [*blockers, PLAYER] if trample else list(blockers)
     result: list[Division] = []
@@ -114,15 +117,22 @@ def _respects_order(split: tuple[int, ...], lethal: list[int]) -> bool:
     return True
 
 
+def strikes_first(board: Board, card: Card) -> bool:
+    """First strike or double strike: it deals damage in the first-strike step (510.4, 702.4b)."""
+    return has(board, card, Keyword.FIRST_STRIKE) or has(board, card, Keyword.DOUBLE_STRIKE)
+
+
 def dealers(w: Work, step: Step) -> list[int]:
-    """Creatures that assign combat damage in this step (510.1, 510.4)."""
+    """Creatures that assign combat damage in this step (510.1, 510.4). In the regular step of
+    a combat with a first-strike step: the remaining attackers and blockers not in
+    ``first_strikers`` (double strikers left it as the regular step began, 702.4b)."""
     in_combat = [
         i
         for i, c in enumerate(w.cards)
         if c.on_battlefield and c.in_combat and is_creature_on_battlefield(w, c)
     ]
     if step is Step.FIRST_STRIKE_DAMAGE:
-        return [i for i in in_combat if has(w, w.cards[i], Keyword.FIRST_STRIKE)]
+        return [i for i in in_combat if strikes_first(w, w.cards[i])]
     if w.combat.first_strike_step:
         return [i for i in in_combat if i not in w.combat.first_strikers]
     return in_combat
@@ -197,6 +207,19 @@ def validate_declared_attackers(w: Work, handles: tuple[str, ...]) -> list[int]:
             raise IllegalAction(
                 f"{h} is tapped and can't attack (508.1a)", "combat.declare-attackers", "attackers"
             )
+        if has(w, card, Keyword.DEFENDER):
+            raise IllegalAction(
+                f"{h} has defender and can't attack (702.3b)",
+                "combat.declare-attackers",
+                "attackers",
+            )
+        if _sick(w, card):
+            raise IllegalAction(
+                f"{h} came under {w.pname(w.active)}'s control this turn and has no haste, so it "
+                "can't attack (302.6, 508.1a)",
+                "combat.summoning-sickness",
+                "attackers",
+            )
         if slot in slots:
             raise IllegalAction(f"{h} is declared twice", "combat.declare-attackers", "attackers")
         slots.append(slot)
@@ -243,11 +266,24 @@ def validate_declared_blockers(
     return pairs
 
 
-def can_attack(w: Work) -> bool:
-    return any(
-        is_creature_on_battlefield(w, c) and controller(c) == w.active and not c.tapped
-        for c in w.cards
+def may_attack(w: Work, card: Card) -> bool:
+    """508.1a: the active player's untapped creature without defender (702.3b), not summoning
+    sick (302.6, 702.10b)."""
+    return (
+        is_creature_on_battlefield(w, card)
+        and controller(card) == w.active
+        and not card.tapped
+        and not has(w, card, Keyword.DEFENDER)
+        and not _sick(w, card)
     )
+
+
+def _sick(w: Work, card: Card) -> bool:
+    return summoning_sick(w, card) and not w.mutant(Mutant.SUMMONING_SICKNESS_IGNORED)
+
+
+def can_attack(w: Work) -> bool:
+    return any(may_attack(w, c) for c in w.cards)
 
 
 def can_block(w: Work) -> bool:
@@ -258,9 +294,8 @@ def can_block(w: Work) -> bool:
 
 
 def any_first_strike(w: Work) -> bool:
-    return any(
-        c.on_battlefield and c.in_combat and has(w, c, Keyword.FIRST_STRIKE) for c in w.cards
-    )
+    """510.4: an attacking or blocking creature has first strike or double strike."""
+    return any(c.on_battlefield and c.in_combat and strikes_first(w, c) for c in w.cards)
 
 
 def needs_order(w: Work) -> list[int]:

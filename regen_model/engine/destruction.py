@@ -32,10 +32,14 @@ from regen_model.model.enums import (
     ReplacementKind,
     Rider,
     StackKind,
+    Step,
     Zone,
 )
 from regen_model.model.events import EventKind
-from regen_model.model.state import StackObject, Target
+from regen_model.model.state import Card, StackObject, Target
+
+# What a damage trigger does (``effects._damage_trigger``): gain life, or deal damage to you.
+DAMAGE_TRIGGER_EFFECTS = (EffectKind.LIFE, EffectKind.DAMAGE)
 
 
 class Option(NamedTuple):
@@ -127,28 +131,33 @@ def _outcome_class(w: Work, slot: int, option: Option) -> tuple[object, ...]:
 
 
 def choose(w: Work, slot: int, options: list[Option]) -> Option:
-    """616.1: the affected permanent's controller picks one option when they differ."""
+    """616.1: the affected permanent's controller picks one option. Their answer, when the
+    action carries one, is always used, even between shields that look alike: which shield is
+    spent shows in the events and in which one is left, and 616.1 lets the controller pick any
+    applicable effect. Without an answer, options with the same outcome (plain shields) need
+    no choice and the oldest is used; options with different outcomes need one."""
     classes: dict[tuple[object, ...], Option] = {}
     for option in options:  # the first (oldest shield) of each class represents it
         classes.setdefault(_outcome_class(w, slot, option), option)
-    if len(classes) == 1:
-        return options[0]
+    several = len(classes) > 1
     card = w.cards[slot]
     chooser = w.setup.owners[slot] if w.mutant(Mutant.CHOICE_BY_OWNER) else controller(card)
     name = w.name(slot)
+    answer = next((c for c in w.choices if c.permanent == name and c.by == chooser), None)
+    if answer is not None and (several or not w.mutant(Mutant.ALIKE_CHOICE_IGNORED)):
+        picked = _resolve_use(w, slot, answer.use, options)
+        w.emit(
+            EventKind.NOTE,
+            "replace.choice",
+            name,
+            chooser=w.pname(chooser),
+            chose=picked.label(w, slot),
+            among=", ".join(o.label(w, slot) for o in options),
+        )
+        return picked
+    if not several:
+        return options[0]
     labels = ", ".join(o.label(w, slot) for o in classes.values())
-    for choice in w.choices:
-        if choice.permanent == name and choice.by == chooser:
-            picked = _resolve_use(w, slot, choice.use, options)
-            w.emit(
-                EventKind.NOTE,
-                "replace.choice",
-                name,
-                chooser=w.pname(chooser),
-                chose=picked.label(w, slot),
-                among=labels,
-            )
-            return picked
     raise MissingChoice(
         f"{name} would be destroyed and several replacement effects apply ({labels}); "
         f"its controller {w.pname(chooser)} must choose one (616.1)",
@@ -229,13 +238,18 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
         ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
         w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1, ghost=ghost)
         w.emit(EventKind.REPLACED, "replace.shield-counter", name, by="shield-counter")
-        w.emit(
-            EventKind.COUNTERS_REMOVED,
-            "replace.shield-counter",
-            name,
-            counter=CounterKind.SHIELD.value,
-            amount=1,
-        )
+        shield_counter_removed(w, name)
+
+
+def shield_counter_removed(w: Work, name: str) -> None:
+    """The event of one shield counter removed by its effects (122.1c)."""
+    w.emit(
+        EventKind.COUNTERS_REMOVED,
+        "replace.shield-counter",
+        name,
+        counter=CounterKind.SHIELD.value,
+        amount=1,
+    )
 
 
 def _remove_damage(w: Work, slot: int, clause: str) -> None:
@@ -263,7 +277,7 @@ def _regenerate(w: Work, slot: int) -> None:
                 by=w.pname(controller(card)),
             )
     card = w.cards[slot]
-    if (card.in_combat or card.blocked) and not w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
+    if (card.in_combat or card.blocked) and not _stays_in_combat(w, card):
         remove_from_combat(w, slot, "regen.apply.remove-from-combat", "regenerated")
     if w.mutant(Mutant.REGEN_UNATTACHES):
         # Mutant: regeneration wrongly treated like leaving the battlefield for attachments.
@@ -275,7 +289,7 @@ def _regenerate(w: Work, slot: int) -> None:
     kept = [
         p
         for p in w.pending
-        if p.source == slot and p.effect is not None and p.effect.kind is EffectKind.LIFE
+        if p.source == slot and p.effect is not None and p.effect.kind in DAMAGE_TRIGGER_EFFECTS
     ]
     if w.mutant(Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN):
         w.pending = [p for p in w.pending if p not in kept]
@@ -283,21 +297,40 @@ def _regenerate(w: Work, slot: int) -> None:
         w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
 
 
+def _stays_in_combat(w: Work, card: Card) -> bool:
+    """Mutants only: a regenerated creature is left in combat, always (``regen-stays-in-combat``)
+    or when it is a double striker regenerated in the first-strike damage step, as an engine
+    that fixes the second step's dealers when the first begins does."""
+    if w.mutant(Mutant.REGEN_STAYS_IN_COMBAT):
+        return True
+    return (
+        w.mutant(Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT)
+        and w.step is Step.FIRST_STRIKE_DAMAGE
+        and has(w, card, Keyword.DOUBLE_STRIKE)
+    )
+
+
 def apply_rider(w: Work, slot: int, rider: Rider, creator: int, origin: str) -> None:
-    """An "if it regenerates this way" rider of the shield that was just used (701.19c)."""
+    """An "if it regenerates this way" rider of the shield that was just used (701.19c).
+
+    Debt of Loyalty's control change is part of the replacement. The counter riders ("When it
+    regenerates this way, ...") are delayed triggered abilities, made by the spell or ability
+    that made the shield and controlled by whoever controlled it as it resolved: the shield's
+    creator, not the creature's controller now (603.7a, 603.7d-e); that decides the order in
+    which they go on the stack (603.3b)."""
     if rider is Rider.GAIN_CONTROL:
         change_control(w, slot, creator, until_eot=False, clause="regen.rider.control")
     elif rider in (Rider.MINUS_COUNTER, Rider.PLUS_COUNTER):
         counter = CounterKind.MINUS if rider is Rider.MINUS_COUNTER else CounterKind.PLUS
         card = w.cards[slot]
+        by_controller = w.mutant(Mutant.RIDER_TRIGGER_BY_CONTROLLER)
         trigger = StackObject(
             kind=StackKind.TRIGGER,
             name=f"rider of {origin}",
-            controller=controller(card),
+            controller=controller(card) if by_controller else creator,
             effect=Effect(EffectKind.COUNTERS, amount=1, counter=counter),
             targets=(Target(card=slot, gen=card.gen),),
             source=slot,
             source_gen=card.gen,
         )
-        w.pending.append(trigger)
-        w.emit(EventKind.TRIGGERED, "regen.rider.trigger", w.name(slot), ability=trigger.name)
+        w.trigger(trigger, "regen.rider.trigger", w.name(slot))

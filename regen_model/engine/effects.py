@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from regen_model.engine.destruction import apply_rider, destroy
+from regen_model.engine.destruction import apply_rider, destroy, shield_counter_removed
 from regen_model.engine.errors import IllegalAction
+from regen_model.engine.typechange import become_creature
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone
 from regen_model.model.cards import TriggerEffect
-from regen_model.model.derived import controller, is_creature_on_battlefield
+from regen_model.model.derived import controller, is_creature_on_battlefield, keywords
 from regen_model.model.effects import Effect, EffectKind
-from regen_model.model.enums import CounterKind, Keyword, Mutant, Rider, StackKind, Zone
+from regen_model.model.enums import CounterKind, Edition, Keyword, Mutant, Rider, StackKind, Zone
 from regen_model.model.events import EventKind
 from regen_model.model.state import Hit, Player, Shield, StackObject, Target
 
@@ -50,7 +51,8 @@ def create_shield(w: Work, slot: int, origin: str, rider: Rider, creator: int) -
 
 
 class Damage(NamedTuple):
-    """One share of a (possibly simultaneous, multi-source) damage event."""
+    """One share of a (possibly simultaneous, multi-source) damage event. ``source_slot``:
+    the card slot of the source when it is a permanent (None for a spell)."""
 
     source: str
     source_slot: int | None
@@ -61,9 +63,14 @@ class Damage(NamedTuple):
 
 def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: bool) -> None:
     """Deal every share at once (120.3, 510.2). Damage to a creature is marked (120.3e) or,
-    from a wither/infect source, becomes -1/-1 counters (120.3d); deathtouch damage is
-    recorded for the next check (702.2b); a shield counter prevents the damage and is removed
-    (122.1c). Damage triggers trigger now (603.2), whatever happens to the creature later."""
+    from a wither/infect source, becomes -1/-1 counters (120.3d). Deathtouch damage is
+    recorded for the next check (702.2b), or, before M10, triggers "destroy that creature"
+    (pre-M10 502.63). Shield counters prevent the damage (122.1c): one prevention effect,
+    applied once to all the simultaneous damage the permanent would be dealt, so one counter
+    goes however many sources deal it (615.13 speaks of one prevention effect applied to
+    simultaneous damage events). Damage triggers trigger now (603.2), whatever happens to
+    the creature later."""
+    protected: set[int] = set()  # permanents whose shield counters prevent this event's damage
     for share in shares:
         hit = share.hit
         if hit.amount <= 0:
@@ -79,22 +86,11 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
         if not card.on_battlefield or card.gen != hit.gen:
             continue  # the recipient left (310.4c, 608.2b): no damage
         name = w.name(slot)
-        if card.shield_counters > 0:
-            w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1)
-            w.emit(
-                EventKind.DAMAGE_PREVENTED,
-                "replace.shield-counter",
-                name,
-                amount=hit.amount,
-                source=share.source,
-            )
-            w.emit(
-                EventKind.COUNTERS_REMOVED,
-                "replace.shield-counter",
-                name,
-                counter=CounterKind.SHIELD.value,
-                amount=1,
-            )
+        per_source = w.mutant(Mutant.SHIELD_COUNTER_PER_SOURCE)
+        if card.shield_counters > 0 or (slot in protected and not per_source):
+            _prevent(w, slot, share, protected)
+            if w.mutant(Mutant.LIFELINK_ON_PREVENTED):
+                _lifelink(w, share)
             continue
         kws = share.keywords
         if Keyword.WITHER in kws or Keyword.INFECT in kws:
@@ -103,7 +99,9 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
         else:
             card = card._replace(damage=card.damage + hit.amount)
             clause = "damage.mark"
-        if Keyword.DEATHTOUCH in kws:
+        deathtouch = Keyword.DEATHTOUCH in kws
+        trigger = deathtouch and _deathtouch_triggers(w)
+        if deathtouch and not trigger:
             card = card._replace(deathtouched=True)
         w.cards[slot] = card
         w.emit(
@@ -113,15 +111,79 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
             amount=hit.amount,
             source=share.source,
             combat=combat,
-            deathtouch=Keyword.DEATHTOUCH in kws,
+            deathtouch=deathtouch,
             as_counters=clause == "damage.wither-infect",
         )
-        if Keyword.DEATHTOUCH in kws:
+        _lifelink(w, share)
+        if trigger:
+            _deathtouch_trigger(w, slot, share)
+        elif deathtouch:
             w.emit(EventKind.NOTE, "damage.deathtouch", name, deathtouch_recorded=True)
         if cant_regen and not card.cant_regen:
             w.cards[slot] = w.cards[slot]._replace(cant_regen=True)
             w.emit(EventKind.UNREGENERABLE, "cant-regen.make", name, source=share.source)
         _damage_trigger(w, slot, hit.amount, combat)
+
+
+def _prevent(w: Work, slot: int, share: Damage, protected: set[int]) -> None:
+    """122.1c: the damage is prevented; the first share of this event to reach the permanent
+    removes one shield counter (each share does, under ``shield-counter-per-source``)."""
+    name = w.name(slot)
+    w.emit(
+        EventKind.DAMAGE_PREVENTED,
+        "replace.shield-counter",
+        name,
+        amount=share.hit.amount,
+        source=share.source,
+    )
+    card = w.cards[slot]
+    if slot in protected and not w.mutant(Mutant.SHIELD_COUNTER_PER_SOURCE):
+        return  # the prevention effect already applied to this event
+    protected.add(slot)
+    w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1)
+    shield_counter_removed(w, name)
+
+
+def _lifelink(w: Work, share: Damage) -> None:
+    """702.15b, 120.3f: damage dealt by a source with lifelink makes the source's controller
+    gain that much life, as part of the damage event (also damage dealt as -1/-1 counters or
+    poison counters). Damage that was prevented was not dealt, so it gains nothing (615.6);
+    the mutant ``lifelink-on-prevented`` counts it anyway."""
+    if Keyword.LIFELINK not in share.keywords:
+        return
+    gainer = share.controller
+    p = w.players[gainer]
+    w.players[gainer] = p._replace(life=p.life + share.hit.amount)
+    w.emit(
+        EventKind.LIFE_CHANGED,
+        "damage.lifelink",
+        w.pname(gainer),
+        amount=share.hit.amount,
+        source=share.source,
+    )
+
+
+def _deathtouch_triggers(w: Work) -> bool:
+    """Before M10, deathtouch is a triggered ability (pre-M10 502.63)."""
+    return w.edition is Edition.PRE_M10 and not w.mutant(Mutant.DEATHTOUCH_STATIC_PRE_M10)
+
+
+def _deathtouch_trigger(w: Work, slot: int, share: Damage) -> None:
+    """Pre-M10 deathtouch: "whenever this deals damage to a creature, destroy that creature"
+    triggers, controlled by the source's controller. It resolves like any trigger, so the
+    creature may regenerate from it again (a second shield), after the lethal-damage check."""
+    card = w.cards[slot]
+    source = share.source_slot
+    obj = StackObject(
+        kind=StackKind.TRIGGER,
+        name=f"deathtouch of {share.source}",
+        controller=share.controller,
+        effect=Effect(EffectKind.DESTROY),
+        targets=(Target(card=slot, gen=card.gen),),
+        source=source,
+        source_gen=0 if source is None else w.cards[source].gen,
+    )
+    w.trigger(obj, "damage.deathtouch-trigger", w.name(slot))
 
 
 def _damage_player(w: Work, share: Damage) -> None:
@@ -140,26 +202,31 @@ def _damage_player(w: Work, share: Damage) -> None:
             amount=-hit.amount,
             source=share.source,
         )
+    _lifelink(w, share)
 
 
 def _damage_trigger(w: Work, slot: int, amount: int, combat: bool) -> None:
+    """ "Whenever this creature is dealt (combat) damage, ...": its controller gains that much
+    life (Wall of Essence), or it deals that much damage to its controller (Jackal Pup)."""
     trigger = w.setup.templates[slot].damage_trigger
     if trigger is None or (trigger.combat_only and not combat):
         return
     card = w.cards[slot]
-    delta = amount if trigger.effect is TriggerEffect.GAIN_LIFE else -amount
     owner = controller(card)
+    gain = trigger.effect is TriggerEffect.GAIN_LIFE
+    effect = Effect(EffectKind.LIFE if gain else EffectKind.DAMAGE, amount=amount)
     obj = StackObject(
         kind=StackKind.TRIGGER,
         name=f"damage trigger of {w.name(slot)}",
         controller=owner,
-        effect=Effect(EffectKind.LIFE, amount=delta),
+        effect=effect,
         targets=(Target(player=owner),),
         source=slot,
         source_gen=card.gen,
     )
-    w.pending.append(obj)
-    w.emit(EventKind.TRIGGERED, "damage.trigger", w.name(slot), ability=obj.name, life=delta)
+    w.trigger(
+        obj, "damage.trigger", w.name(slot), **({"life": amount} if gain else {"damage": amount})
+    )
 
 
 def modify_pt(w: Work, slot: int, dp: int, dt: int) -> None:
@@ -225,10 +292,34 @@ def exile(w: Work, slot: int) -> None:
     move_zone(w, slot, Zone.EXILE, "zone.exile", "exiled")
 
 
-def leave_and_return(w: Work, slot: int) -> None:
-    """Exile and return at once: two zone changes, a new object (400.7) under its owner."""
+def leave_and_return(w: Work, slot: int, under: int | None = None) -> None:
+    """Exile and return at once: two zone changes, a new object (400.7). It returns under
+    the control of ``under`` when the effect names a player ("under your control"), else
+    under its owner's (110.2a)."""
+    if w.mutant(Mutant.FLICKER_RETURNS_TO_OWNER):
+        under = None
     move_zone(w, slot, Zone.EXILE, "zone.exile", "exiled")
-    move_zone(w, slot, Zone.BATTLEFIELD, "zone.new-object", "returned")
+    move_zone(w, slot, Zone.BATTLEFIELD, "zone.new-object", "returned", controller=under)
+
+
+def untap(w: Work, slot: int, clause: str) -> None:
+    """701.26b: an untap effect untaps a tapped permanent; an untapped one stays as it is."""
+    card = w.cards[slot]
+    if card.tapped:
+        w.cards[slot] = card._replace(tapped=False)
+        w.emit(EventKind.BECAME_UNTAPPED, clause, w.name(slot))
+
+
+def live_keywords(w: Work, source: int | None, gen: int) -> frozenset[Keyword]:
+    """The keywords of the permanent ``source`` if it is still that object (incarnation
+    ``gen``) on the battlefield; nothing otherwise (its last known keywords are then kept on
+    the stack object, see ``zones.move_zone``)."""
+    if source is None:
+        return frozenset()
+    card = w.cards[source]
+    if not card.on_battlefield or card.gen != gen:
+        return frozenset()
+    return keywords(w, card)
 
 
 def set_life(w: Work, player: int, delta: int, clause: str) -> None:
@@ -237,13 +328,18 @@ def set_life(w: Work, player: int, delta: int, clause: str) -> None:
     w.emit(EventKind.LIFE_CHANGED, clause, w.pname(player), amount=delta)
 
 
-def legal_target(w: Work, target: Target) -> bool:
-    """608.2b: a card target must still be the same object on the battlefield."""
+def legal_target(w: Work, target: Target, creature: bool = True) -> bool:
+    """608.2b: a card target must still be the same object on the battlefield, and a
+    creature (``creature``: a spell's "target creature"). An ability of a permanent that acts
+    on the permanent itself ("Regenerate this creature", a manland's animation) needs only
+    that object: it has no target rule to check (it may act on a land)."""
     if target.player is not None:
         return True
     assert target.card is not None
     card = w.cards[target.card]
-    return card.on_battlefield and card.gen == target.gen and is_creature_on_battlefield(w, card)
+    if not card.on_battlefield or card.gen != target.gen:
+        return False
+    return not creature or is_creature_on_battlefield(w, card)
 
 
 def apply_effect(
@@ -252,16 +348,21 @@ def apply_effect(
     controller_: int,
     targets: Sequence[Target],
     source_name: str,
+    source: int | None = None,
+    source_gen: int = 0,
 ) -> None:
-    """Apply a resolving spell's or ability's effect to its (already checked) targets."""
+    """Apply a resolving spell's or ability's effect to its (already checked) targets.
+    ``source``: the permanent a resolving ability or trigger comes from; a trigger's damage
+    is dealt by it, with its keywords (last known ones, in ``effect.keywords``, if it left)."""
     k = effect.kind
     cards = [t.card for t in targets if t.card is not None]
     if k is EffectKind.DAMAGE:
+        kws = effect.keywords | live_keywords(w, source, source_gen)
         shares = [
             Damage(
-                source_name,
-                None,
-                effect.keywords,
+                source_name if source is None else w.name(source),
+                source,
+                kws,
                 controller_,
                 Hit(effect.amount, card=t.card, gen=t.gen, player=t.player),
             )
@@ -308,9 +409,16 @@ def apply_effect(
                 set_life(w, t.player, effect.amount, "stack.resolve")
     elif k is EffectKind.FLICKER:
         for slot in cards:
-            leave_and_return(w, slot)
+            leave_and_return(w, slot, controller_ if effect.under_you else None)
     elif k is EffectKind.GAIN_CONTROL:
         for slot in cards:
             change_control(w, slot, controller_, effect.until_end_of_turn, "control.change")
+            if effect.untap:
+                untap(w, slot, "tap.untap")
+            for keyword in sorted(effect.keywords):
+                grant_keyword(w, slot, keyword, False)
+    elif k is EffectKind.ANIMATE:
+        for slot in cards:
+            become_creature(w, slot)
     else:  # pragma: no cover - the enum is closed
         raise IllegalAction(f"unknown effect {k}")

@@ -152,6 +152,8 @@ def cleanup_effects(w: Work) -> None:
         keep_cant = card.cant_regen and w.mutant(Mutant.CANT_REGEN_SURVIVES_CLEANUP)
         if card.cant_regen and not keep_cant:
             w.emit(EventKind.EFFECTS_ENDED, "regen.cant.this-turn", name, unregenerable=False)
+        if card.animated or card.noncreature:
+            w.emit(EventKind.EFFECTS_ENDED, "type.until-end-of-turn", name, type_change=False)
         new = card._replace(
             damage=0,
             power_eot=0,
@@ -160,11 +162,16 @@ def cleanup_effects(w: Work) -> None:
             kw_removed=frozenset(),
             control_eot=None,
             cant_regen=keep_cant,
+            animated=False,
+            noncreature=False,
             shields=keep_shields,
             ghost=card.ghost._replace(
                 shields_made=len(keep_shields), destructions=0, by_shield=0, by_static=0, by_other=0
             ),
         )
+        if controller(new) != before:
+            new = new._replace(sick=True)  # 302.6: back under its owner only from now on
+            w.emit(EventKind.NOTE, "combat.summoning-sickness", name, summoning_sick=True)
         w.cards[i] = new
         if controller(new) != before:
             w.emit(

@@ -12,15 +12,22 @@ from typing import NamedTuple
 
 from regen_model.engine import effects as fx
 from regen_model.engine import turn
+from regen_model.engine import typechange as types
 from regen_model.engine.destruction import destroy
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
-from regen_model.model.derived import controller, is_creature_on_battlefield, keywords
-from regen_model.model.effects import EffectKind
-from regen_model.model.enums import StackKind, Step
+from regen_model.model.derived import (
+    colors,
+    controller,
+    has_ability,
+    is_creature_on_battlefield,
+    keywords,
+)
+from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.enums import CardType, Color, StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Hit, StackObject, Target
@@ -101,7 +108,7 @@ def _destroy(w: Work, a: A.Action) -> None:
         destroy(w, slot, cant_regen=a.cant_be_regenerated, by_effect=True, clause="destroy.effect")
 
 
-_OneTarget = A.Sacrifice | A.Exile | A.LeaveAndReturn | A.MakeUnregenerable
+_OneTarget = A.Sacrifice | A.Exile | A.MakeUnregenerable
 
 
 def _one_target(clause: str, fn: Callable[[Work, int], None]) -> Callable[[Work, A.Action], None]:
@@ -110,6 +117,14 @@ def _one_target(clause: str, fn: Callable[[Work, int], None]) -> Callable[[Work,
         fn(w, w.on_battlefield(a.target, clause))
 
     return handler
+
+
+def _leave_and_return(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.LeaveAndReturn)
+    slot = w.on_battlefield(a.target, "zone.new-object")
+    if a.controller is not None:
+        w.check_player(a.controller, "controller")
+    fx.leave_and_return(w, slot, a.controller)
 
 
 def _change_control(w: Work, a: A.Action) -> None:
@@ -134,6 +149,14 @@ def _add_counters(w: Work, a: A.Action) -> None:
 def _grant_keyword(w: Work, a: A.Action) -> None:
     assert isinstance(a, A.GrantKeyword)
     fx.grant_keyword(w, w.on_battlefield(a.target, "keyword.grant"), a.keyword, a.remove)
+
+
+def _change_type(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.ChangeType)
+    if a.creature:
+        types.become_creature(w, w.on_battlefield(a.target, "type.become-creature"))
+    else:
+        types.stop_being_creature(w, w.on_battlefield(a.target, "type.stop-being-creature"))
 
 
 def _check_sba(w: Work, a: A.Action) -> None:
@@ -195,15 +218,17 @@ def _cast(w: Work, a: A.Action) -> None:
 
 
 def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
+    """601.2c: the targets must be legal for the spell's target rule when it is cast."""
     needs = a.effect.kind in _TARGETED
     if needs and not a.targets:
         raise IllegalAction(f"{a.name} needs a target", "stack.cast", "targets")
     if not needs and a.targets:
         raise IllegalAction(f"{a.name} has no targets", "stack.cast", "targets")
+    rule = a.rule
     out = []
     for t in a.targets:
         if t.player is not None:
-            if a.effect.kind is not EffectKind.DAMAGE:
+            if a.effect.kind is not EffectKind.DAMAGE or rule is not TargetRule.ANY:
                 raise IllegalAction(f"{a.name} can only target creatures", "stack.cast", "targets")
             w.check_player(t.player, "targets")
             out.append(Target(player=t.player))
@@ -214,8 +239,17 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
         card = w.cards[slot]
         if not is_creature_on_battlefield(w, card):
             raise IllegalAction(f"{t.card} is not a creature", "stack.cast", "targets")
-        if a.effect.kind is EffectKind.FLICKER and controller(card) != a.player:
+        if rule is TargetRule.CREATURE_YOU_CONTROL and controller(card) != a.player:
             raise IllegalAction(f"{a.name} targets a creature you control", "stack.cast", "targets")
+        template = w.setup.templates[slot]
+        if rule is TargetRule.NONARTIFACT_NONBLACK_CREATURE and (
+            CardType.ARTIFACT in template.types or Color.BLACK in colors(w, card)
+        ):
+            raise IllegalAction(
+                f"{a.name} targets a nonartifact, nonblack creature ({t.card} is not one)",
+                "stack.cast",
+                "targets",
+            )
         out.append(Target(card=slot, gen=card.gen))
     return tuple(out)
 
@@ -233,7 +267,7 @@ def _activate(w: Work, a: A.Action) -> None:
     slot = w.on_battlefield(a.source, "stack.activate", "source")
     card = w.cards[slot]
     abilities = w.setup.templates[slot].abilities
-    if not 0 <= a.ability < len(abilities):
+    if not has_ability(w, card, a.ability):
         raise IllegalAction(
             f"{a.source} has no activated ability number {a.ability}", "stack.activate", "ability"
         )
@@ -303,11 +337,12 @@ _HANDLERS: dict[type[A.Action], Callable[[Work, A.Action], None]] = {
     A.Destroy: _destroy,
     A.Sacrifice: _one_target("zone.sacrifice", fx.sacrifice),
     A.Exile: _one_target("zone.exile", fx.exile),
-    A.LeaveAndReturn: _one_target("zone.new-object", fx.leave_and_return),
+    A.LeaveAndReturn: _leave_and_return,
     A.ChangeControl: _change_control,
     A.ModifyPowerToughness: _modify_pt,
     A.AddCounters: _add_counters,
     A.GrantKeyword: _grant_keyword,
+    A.ChangeType: _change_type,
     A.MakeUnregenerable: _one_target("cant-regen.make", fx.make_unregenerable),
     A.CheckStateBasedActions: _check_sba,
     A.Cleanup: _cleanup,

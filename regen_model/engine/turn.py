@@ -31,7 +31,7 @@ from regen_model.model.enums import (
     Step,
 )
 from regen_model.model.events import EventKind
-from regen_model.model.state import Combat, Hit, StackObject
+from regen_model.model.state import Combat, Hit, SourceLKI, StackObject
 
 NUM_PLAYERS = 2
 
@@ -69,24 +69,28 @@ def resolve_top(w: Work) -> None:
     obj = w.stack.pop()
     if obj.kind is StackKind.COMBAT_DAMAGE:
         w.emit(EventKind.RESOLVED, "combat.edition.pre-m10", obj.name)
+        # pre-M10 310.4b: each source as it is now, or as it last existed if it has left
+        lki = {x.source: x for x in obj.combat_lki}
         shares = []
-        kw = dict(obj.combat_keywords)
         for source, hit in obj.combat_hits:
-            shares.append(
-                Damage(w.name(source), source, kw.get(source, frozenset()), obj.controller, hit)
-            )
+            if source in lki:
+                kws, who = lki[source].keywords, lki[source].controller
+            else:
+                kws, who = keywords(w, w.cards[source]), controller(w.cards[source])
+            shares.append(Damage(w.name(source), source, kws, who, hit))
         deal_damage(w, shares, combat=True, cant_regen=False)
         return
     assert obj.effect is not None
     targets = list(obj.targets)
     if targets:
-        legal = [t for t in targets if legal_target(w, t)]
+        creature = obj.kind is not StackKind.ABILITY  # an ability acts on its own source
+        legal = [t for t in targets if legal_target(w, t, creature)]
         if not legal:
             w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
             return
         targets = legal
     w.emit(EventKind.RESOLVED, "stack.resolve", obj.name, effect=obj.effect.describe())
-    apply_effect(w, obj.effect, obj.controller, targets, obj.name)
+    apply_effect(w, obj.effect, obj.controller, targets, obj.name, obj.source, obj.source_gen)
 
 
 def end_step(w: Work) -> None:
@@ -131,6 +135,11 @@ def next_turn(w: Work) -> None:
     w.active = (w.active + 1) % NUM_PLAYERS
     w.combat = Combat()
     w.emit(EventKind.TURN_BEGAN, "turn.steps", w.pname(w.active), turn=w.turn)
+    # 302.6: what the new active player controls now has been theirs since this turn began
+    for i, c in enumerate(w.cards):
+        if c.sick and c.on_battlefield and controller(c) == w.active:
+            w.cards[i] = c._replace(sick=False)
+            w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(i), summoning_sick=False)
     begin_step(w, Step.UNTAP)
 
 
@@ -276,7 +285,7 @@ def order_blockers(w: Work, player: int, attacker: str, order: tuple[str, ...]) 
 def _begin_damage_step(w: Work, step: Step) -> None:
     if step is Step.FIRST_STRIKE_DAMAGE:
         strikers = frozenset(
-            i for i, c in enumerate(w.cards) if c.in_combat and has(w, c, Keyword.FIRST_STRIKE)
+            i for i, c in enumerate(w.cards) if c.in_combat and cb.strikes_first(w, c)
         )
         w.combat = w.combat._replace(first_strike_step=True, first_strikers=strikers)
         w.emit(
@@ -285,10 +294,46 @@ def _begin_damage_step(w: Work, step: Step) -> None:
             None,
             first_strikers=",".join(w.name(i) for i in sorted(strikers)),
         )
+    elif w.combat.first_strike_step:
+        _strike_again(w)
     if cb.attackers_needing_choice(w, step):
         w.decision = Decision.ASSIGN_COMBAT_DAMAGE
         return
     _assign_and_deal(w, step, {})
+
+
+def _strike_again(w: Work) -> None:
+    """702.4b-d, 510.4: as the regular step begins, the remaining attackers and blockers that
+    have double strike now deal damage again, whether or not they struck first: they leave
+    ``first_strikers``. One that was removed from combat in the first step (a regenerated
+    double striker) is not among them and deals no regular damage; the narration says so."""
+    again: set[int] = set()
+    gone: list[int] = []
+    for i in sorted(w.combat.first_strikers):
+        card = w.cards[i]
+        if not (card.on_battlefield and has(w, card, Keyword.DOUBLE_STRIKE)):
+            continue
+        if card.in_combat:
+            again.add(i)
+        else:
+            gone.append(i)
+    if gone:
+        w.emit(
+            EventKind.NOTE,
+            "combat.damage.double-strike",
+            None,
+            no_second_strike=",".join(w.name(i) for i in gone),
+            reason="removed from combat",
+        )
+    if not again:
+        return
+    w.combat = w.combat._replace(first_strikers=w.combat.first_strikers - again)
+    w.emit(
+        EventKind.NOTE,
+        "combat.damage.double-strike",
+        None,
+        strike_again=",".join(w.name(i) for i in sorted(again)),
+    )
 
 
 def assign_combat_damage(
@@ -372,9 +417,15 @@ def _assign_and_deal(w: Work, step: Step, chosen: dict[int, cb.Division]) -> Non
     w.emit(EventKind.NOTE, _edition_clause(w.edition), None, edition=w.edition.value)
     if any(has(w, w.cards[s], Keyword.TRAMPLE) and h.player is not None for s, h in hits):
         w.emit(EventKind.NOTE, "combat.damage.trample", None, trample_to_player=True)
-    kws = tuple((s, keywords(w, w.cards[s])) for s in {s for s, _ in hits})
     if w.edition is Edition.PRE_M10:
         # 310.1/310.4 (pre-M10): the assignment is one object on the stack; players respond.
+        # Its sources' keywords are read when it resolves (310.4b); the mutant reads them now.
+        lki: tuple[SourceLKI, ...] = ()
+        if w.mutant(Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT):
+            lki = tuple(
+                SourceLKI(s, keywords(w, w.cards[s]), controller(w.cards[s]))
+                for s in sorted({s for s, _ in hits})
+            )
         if hits:
             w.stack.append(
                 StackObject(
@@ -383,14 +434,15 @@ def _assign_and_deal(w: Work, step: Step, chosen: dict[int, cb.Division]) -> Non
                     controller=w.active,
                     effect=None,
                     combat_hits=tuple(hits),
-                    combat_keywords=kws,
+                    combat_lki=lki,
                 )
             )
             w.emit(EventKind.PUT_ON_STACK, "combat.edition.pre-m10", "combat damage")
         give_priority(w, w.active)
         return
-    kw = dict(kws)
-    shares = [Damage(w.name(s), s, kw[s], controller(w.cards[s]), h) for s, h in hits]
+    shares = [
+        Damage(w.name(s), s, keywords(w, w.cards[s]), controller(w.cards[s]), h) for s, h in hits
+    ]
     w.emit(EventKind.NOTE, "combat.damage.dealt", None, simultaneous=True)
     deal_damage(w, shares, combat=True, cant_regen=False)
     give_priority(w, w.active)

@@ -90,6 +90,15 @@ class Work:
     def emit(self, kind: EventKind, clause: str, subject: str | None = None, **data: Value) -> None:
         self.events.append(event(kind, clause, subject, **data))
 
+    def trigger(self, obj: StackObject, clause: str, subject: str, **data: Value) -> None:
+        """``obj``, a triggered ability, triggers (603.2): it waits until a player would
+        receive priority, then goes on the stack (stack.triggers)."""
+        self.pending.append(obj)
+        controller = self.pname(obj.controller)
+        self.emit(
+            EventKind.TRIGGERED, clause, subject, ability=obj.name, controller=controller, **data
+        )
+
     def name(self, slot: int) -> str:
         return self.setup.handles[slot]
 

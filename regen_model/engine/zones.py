@@ -8,11 +8,14 @@ and changing control take a creature out of combat (506.4).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from regen_model.engine.work import Work
-from regen_model.model.derived import controller
-from regen_model.model.enums import Mutant, Zone
+from regen_model.model.derived import controller, keywords
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import CounterKind, Keyword, Mutant, StackKind, Zone
 from regen_model.model.events import EventKind
-from regen_model.model.state import Card, Shield
+from regen_model.model.state import Card, Shield, SourceLKI, StackObject
 
 
 def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
@@ -36,16 +39,24 @@ def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
         w.combat = w.combat._replace(orders=orders)
 
 
-def move_zone(w: Work, slot: int, to: Zone, clause: str, cause: str) -> None:
+def move_zone(
+    w: Work, slot: int, to: Zone, clause: str, cause: str, controller: int | None = None
+) -> None:
     """Move a card to another zone: it becomes a new object (400.7, clause zone.new-object).
 
     Everything that belonged to the old object is gone: damage, counters, shields, "this turn"
-    effects, combat status, attachments both ways. The card returns to its owner's control.
-    Under the ``shield-follows-zone-change`` mutant, unused shields are (wrongly) kept through
-    every zone change, so a flicker (exile, then return) brings them back.
+    effects, combat status, attachments both ways. A card put onto the battlefield comes under
+    its owner's control, or under ``controller``'s when the effect names that player (110.2a),
+    arrives summoning sick (302.6) and with the counters it enters with (614.1c). Before the
+    old object goes, objects on the stack that use its last known information take it (a
+    trigger's damage, pre-M10 combat damage: ``record_lki``). Under the
+    ``shield-follows-zone-change`` mutant, unused shields are (wrongly) kept through every zone
+    change, so a flicker (exile, then return) brings them back.
     """
     card = w.cards[slot]
     was = card.zone
+    if card.on_battlefield:
+        record_lki(w, slot)
     if card.on_battlefield and card.in_combat:
         remove_from_combat(w, slot, "combat.removal", "left the battlefield")
         card = w.cards[slot]
@@ -55,7 +66,9 @@ def move_zone(w: Work, slot: int, to: Zone, clause: str, cause: str) -> None:
         # Kept on the way out too: a flicker is two zone changes (to exile and back), and a
         # mutant that dropped them on the way to exile could never show (it was equivalent).
         kept = tuple(s for s in card.shields if not s.used)
-    w.cards[slot] = Card(slot=slot, zone=to, gen=card.gen + 1, control=owner, shields=kept)
+    entering = to is Zone.BATTLEFIELD
+    new = Card(slot=slot, zone=to, gen=card.gen + 1, control=owner, shields=kept, sick=entering)
+    w.cards[slot] = new
     w.emit(
         EventKind.ZONE_CHANGE,
         clause,
@@ -65,6 +78,28 @@ def move_zone(w: Work, slot: int, to: Zone, clause: str, cause: str) -> None:
         cause=cause,
         new_object=True,
     )
+    if entering:
+        w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(slot), summoning_sick=True)
+    if entering and controller is not None and controller != owner:
+        w.cards[slot] = new._replace(control=controller)
+        w.emit(
+            EventKind.CONTROL_CHANGED,
+            "zone.return-control",
+            w.name(slot),
+            origin=w.pname(owner),
+            to=w.pname(controller),
+            until_end_of_turn=False,
+        )
+    plus = w.setup.templates[slot].enters_plus
+    if entering and plus:
+        w.cards[slot] = w.cards[slot]._replace(plus=plus)
+        w.emit(
+            EventKind.COUNTERS_PLACED,
+            "zone.enters-with-counters",
+            w.name(slot),
+            counter=CounterKind.PLUS.value,
+            amount=plus,
+        )
     if card.on_battlefield:
         # Things attached to it are now attached to nothing; an Aura then goes to the
         # graveyard at the next state-based-action check (704.5m).
@@ -72,6 +107,41 @@ def move_zone(w: Work, slot: int, to: Zone, clause: str, cause: str) -> None:
             if other.attached_to == slot and i != slot:
                 w.cards[i] = other._replace(attached_to=None)
                 w.emit(EventKind.UNATTACHED, "zone.new-object", w.name(i), origin=w.name(slot))
+
+
+def record_lki(w: Work, slot: int) -> None:
+    """The permanent in ``slot`` is about to leave the battlefield: stack objects that will
+    need its last known information keep it (608.2h): a trigger's damage keeps the source's
+    keywords (Jackal Pup's damage to you is dealt by the Pup as it last existed), and pre-M10
+    combat damage keeps its keywords and controller (pre-M10 310.4b)."""
+    card = w.cards[slot]
+    kws = keywords(w, card)
+    who = controller(card)
+    for area in (w.stack, w.pending):
+        for j, obj in enumerate(area):
+            area[j] = _with_lki(obj, slot, card.gen, kws, who)
+
+
+def _with_lki(
+    obj: StackObject, slot: int, gen: int, kws: frozenset[Keyword], who: int
+) -> StackObject:
+    if (
+        obj.kind is StackKind.TRIGGER
+        and obj.source == slot
+        and obj.source_gen == gen
+        and obj.effect is not None
+        and obj.effect.kind is EffectKind.DAMAGE
+    ):
+        effect = replace(obj.effect, keywords=obj.effect.keywords | kws)
+        return obj._replace(effect=effect)
+    if (
+        obj.kind is StackKind.COMBAT_DAMAGE
+        and any(s == slot for s, _ in obj.combat_hits)
+        and all(x.source != slot for x in obj.combat_lki)
+    ):
+        lki = (*obj.combat_lki, SourceLKI(slot, kws, who))
+        return obj._replace(combat_lki=tuple(sorted(lki, key=lambda x: x.source)))
+    return obj
 
 
 def change_control(w: Work, slot: int, player: int, until_eot: bool, clause: str) -> None:
@@ -84,9 +154,12 @@ def change_control(w: Work, slot: int, player: int, until_eot: bool, clause: str
         card = card._replace(control_eot=player)
     else:
         card = card._replace(control=player, control_eot=None)
-    w.cards[slot] = card
     after = controller(card)
     if after != before:
+        card = card._replace(sick=True)  # 302.6: under this controller only from now on
+    w.cards[slot] = card
+    if after != before:
+        w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(slot), summoning_sick=True)
         w.emit(
             EventKind.CONTROL_CHANGED,
             clause,

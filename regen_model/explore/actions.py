@@ -26,7 +26,9 @@ Guarantees the callers rely on:
   creator of a shield without a rider is its target's controller; ``combat=True`` damage is
   offered only to a creature with a combat-only damage trigger; a creature is dealt wither
   damage but not infect damage, which does the same to it; a player is never dealt
-  deathtouch or wither damage), and 616.1 answers name outcome classes (``answers.py``).
+  deathtouch or wither damage; a leave-and-return never names the owner as the player it
+  returns under, which is the default), and 616.1 answers name outcome classes
+  (``answers.py``).
   With ``prefilter=False`` these reductions are off too.
 
 Action families: ``effects`` ("an effect now does this", ignoring priority), ``game`` (a real
@@ -46,9 +48,14 @@ from regen_model.engine.work import Work
 from regen_model.explore.answers import Answers, answer_sets
 from regen_model.model import actions as A
 from regen_model.model.cards import SPELLS, SpellTemplate
-from regen_model.model.derived import controller, is_creature_on_battlefield
+from regen_model.model.derived import (
+    colors,
+    controller,
+    has_ability,
+    is_creature_on_battlefield,
+)
 from regen_model.model.effects import TargetRule
-from regen_model.model.enums import CounterKind, Decision, Keyword, Rider, Step
+from regen_model.model.enums import CardType, Color, CounterKind, Decision, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 
@@ -177,13 +184,14 @@ def _casts(
     if prefilter and spell.sorcery and not _sorcery_timing(state, player):
         return
     for targets in spell_targets(state, player, spell.targets, prefilter=prefilter):
-        yield A.CastSpell(
-            player=player,
-            name=spell.name,
-            effect=spell.effect,
-            targets=targets,
-            sorcery=spell.sorcery,
-        )
+        yield spell.cast(player, targets)
+
+
+def _nonartifact_nonblack(state: GameState, slot: int) -> bool:
+    template = state.setup.templates[slot]
+    return CardType.ARTIFACT not in template.types and Color.BLACK not in colors(
+        state, state.cards[slot]
+    )
 
 
 def _sorcery_timing(state: GameState, player: int) -> bool:
@@ -199,6 +207,8 @@ def spell_targets(
     slots = creatures(state) if prefilter else list(range(len(state.cards)))
     if rule is TargetRule.CREATURE_YOU_CONTROL and prefilter:
         slots = [s for s in slots if controller(state.cards[s]) == player]
+    if rule is TargetRule.NONARTIFACT_NONBLACK_CREATURE and prefilter:
+        slots = [s for s in slots if _nonartifact_nonblack(state, s)]
     out: list[tuple[A.TargetChoice, ...]] = [
         (A.TargetChoice(card=state.setup.handles[s]),) for s in slots
     ]
@@ -214,6 +224,8 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
         abilities = state.setup.templates[card.slot].abilities
         for index, ability in enumerate(abilities):
             if prefilter and ability.opponent_only == (controller(card) == player):
+                continue
+            if prefilter and not has_ability(state, card, index):
                 continue
             yield A.ActivateAbility(
                 player=player, source=state.setup.handles[card.slot], ability=index
@@ -299,6 +311,11 @@ def effect_actions(state: GameState, scope: Scope, *, prefilter: bool = True) ->
         yield A.Exile(target=h[s])
     for s in perms:
         yield A.LeaveAndReturn(target=h[s])
+        # Returning under its owner's control is the default; name only another player.
+        owner = state.setup.owners[s]
+        for p in range(len(state.players)):
+            if p != owner or not prefilter:
+                yield A.LeaveAndReturn(target=h[s], controller=p)
     for s in perms:
         for p in range(len(state.players)):
             for eot in (False, True):
@@ -315,9 +332,21 @@ def effect_actions(state: GameState, scope: Scope, *, prefilter: bool = True) ->
             for remove in (False, True):
                 yield A.GrantKeyword(target=h[s], keyword=keyword, remove=remove)
     for s in perms:
+        yield from _type_changes(state, s, prefilter=prefilter)
+    for s in perms:
         yield A.MakeUnregenerable(target=h[s])
     yield A.CheckStateBasedActions()
     yield A.Cleanup()
+
+
+def _type_changes(state: GameState, slot: int, *, prefilter: bool) -> Iterator[A.ChangeType]:
+    """It becomes a creature (only a printed creature or one with its own animation can,
+    ``engine.typechange``; the prefilter drops the others), or stops being one."""
+    t = state.setup.templates[slot]
+    h = state.setup.handles[slot]
+    if not prefilter or t.is_creature or t.animation is not None:
+        yield A.ChangeType(target=h, creature=True)
+    yield A.ChangeType(target=h, creature=False)
 
 
 def _shields(

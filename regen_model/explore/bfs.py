@@ -33,6 +33,7 @@ from regen_model.explore.reuse import Outcome, Transitions
 from regen_model.explore.space import fits, terminal, view
 from regen_model.explore.starts import StartSpec, start_states
 from regen_model.explore.trace import Trace, replay
+from regen_model.interrupts import signal_name
 from regen_model.model.actions import Action
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
@@ -105,6 +106,7 @@ class ExploreResult:
     invariants: tuple[str, ...]
     violations: dict[str, Counterexample]
     reason: str = ""
+    interrupted: str = ""  # "SIGINT"/"SIGTERM" when stopped early: what was seen so far
 
     @property
     def states(self) -> int:
@@ -152,7 +154,10 @@ def explore(
     if record is not None:
         record.search = reuse_key(config)
         record.starts = tuple(starts)
-    search.run(starts)
+    try:
+        search.run(starts)
+    except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: the states seen so far, no verdict
+        search.interrupted = signal_name(stop)
     return search.result(len(starts), time.perf_counter() - started)
 
 
@@ -185,6 +190,7 @@ class _Search:
         self.found: dict[str, tuple[Finding, GameState, Action | None]] = {}
         self.exhausted = False
         self.over_budget = False
+        self.interrupted = ""  # the signal that stopped the search (regen_model.interrupts)
 
     def run(self, starts: Sequence[GameState]) -> None:
         frontier: list[GameState] = []
@@ -335,6 +341,9 @@ class _Search:
         reason = ""
         if violations:
             verdict = Verdict.VIOLATED
+        elif self.interrupted:
+            verdict = Verdict.UNKNOWN
+            reason = f"interrupted by {self.interrupted} at depth {self.progress.depth}"
         elif self.over_budget:
             verdict = Verdict.UNKNOWN
             reason = f"state budget of {cfg.max_states} reached before depth {cfg.depth}"
@@ -350,6 +359,7 @@ class _Search:
             invariants=invariants,
             violations=dict(sorted(violations.items(), key=lambda kv: invariants.index(kv[0]))),
             reason=reason,
+            interrupted=self.interrupted,
         )
 
 

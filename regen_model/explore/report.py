@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +9,11 @@ from rich.table import Table
 from rich.text import Text
 
 from regen_model.clauses import catalog
+from regen_model.conform.itf import write_trace
 from regen_model.explore.bfs import Counterexample, ExploreResult
 from regen_model.explore.trace import clauses, describe_action, diff, to_itf
+from regen_model.interrupts import exit_code
+from regen_model.jsondoc import envelope
 from regen_model.verdicts import EXIT_CODES
 
 FORMAT = "regen-model/explore"
@@ -81,11 +83,9 @@ def summary(result: ExploreResult, itf_files: dict[str, str] | None = None) -> d
     """The machine-readable summary of one exploration."""
     cfg = result.config
     p = result.progress
+    code = exit_code(result.interrupted) if result.interrupted else EXIT_CODES[result.verdict]
     return {
-        "format": FORMAT,
-        "version": 1,
-        "verdict": result.verdict.value,
-        "exit_code": EXIT_CODES[result.verdict],
+        **envelope("explore", result.verdict, code, interrupted=result.interrupted),
         "reason": result.reason,
         "config": {
             "cards": list(cfg.start.cards),
@@ -140,12 +140,11 @@ def write_itf(result: ExploreResult, folder: Path) -> dict[str, str]:
     for cex in result.violations.values():
         path = folder / f"{cex.invariant}.itf.json"
         meta = {
-            "source": "regen-model explore",
             "invariant": cex.invariant,
             "message": cex.message,
             "rules": result.config.rules.name,
             "config": result.config.describe(),
         }
-        path.write_text(json.dumps(to_itf(cex.trace, meta), indent=2) + "\n", encoding="utf-8")
+        write_trace(path, to_itf(cex.trace, meta))
         written[cex.invariant] = str(path)
     return written

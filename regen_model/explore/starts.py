@@ -9,7 +9,9 @@ to a creature of the board (each choice of host is its own start; a board whose 
 creature to enchant is skipped as illegal, 303.4); Equipment starts unattached or attached to
 each creature. A start may give every creature the same number of unused plain shields made
 earlier this turn (``shields``), a reachable situation that saves the explorer the steps of
-making them.
+making them, and may make every creature summoning sick (``sick``: it came under its
+controller's control this turn, 302.6); by default every permanent has been under its
+controller's control since the turn began.
 """
 
 from __future__ import annotations
@@ -50,13 +52,15 @@ class StartSpec:
     step: Step = Step.MAIN1
     owners: tuple[int, ...] = (0, 1)  # who may own each permanent (player indices)
     shields: int = 0  # unused shields each creature starts with (made earlier this turn)
+    sick: bool = False  # every creature came under its controller's control this turn
 
     def describe(self) -> str:
         editions = ",".join(e.value for e in self.editions)
         owners = "/".join(PLAYER_NAMES[o] for o in self.owners)
         shields = f", {self.shields} shield(s) on each creature" if self.shields else ""
+        sick = ", creatures summoning sick" if self.sick else ""
         return (
-            f"{self.count} of [{', '.join(self.cards)}] owned by {owners}{shields}, "
+            f"{self.count} of [{', '.join(self.cards)}] owned by {owners}{shields}{sick}, "
             f"{editions}, from {self.step.value}"
         )
 
@@ -134,6 +138,7 @@ def _build(
             owner=owner,
             attached_to=_host(handles, hosts[i]),
             shields=(START_SHIELD._replace(creator=owner),) * spec.shields if t.is_creature else (),
+            sick=spec.sick and t.is_creature,
         )
         for i, (t, owner) in enumerate(chosen)
     ]

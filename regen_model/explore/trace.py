@@ -1,5 +1,5 @@
 """Counterexample traces: replayed on the engine, shown as a table of changed fields, and
-written in the Informal Trace Format (ITF) of Apalache and Quint.
+written in the Informal Trace Format (ITF) of Apalache and Quint by ``conform.itf``.
 
 A trace is stored as its start state and actions only; ``replay`` recomputes every state and
 event with the engine (it is deterministic), so the printed trace is exactly what the engine
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from regen_model.conform.itf import engine_trace
 from regen_model.engine import EngineError, step
 from regen_model.model.actions import Action
 from regen_model.model.derived import controller, power, toughness
@@ -23,7 +24,6 @@ from regen_model.model.events import Event
 from regen_model.model.rules import Rules
 from regen_model.model.state import GameState
 
-ITF_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 PLAYER_FIELDS = frozenset({"player", "creator", "controller", "by"})
 
 
@@ -62,7 +62,7 @@ def replay(start: GameState, actions: Iterable[Action], rules: Rules) -> Trace:
     return Trace(start, tuple(steps))
 
 
-# --- flat view of a state, for diffs and ITF ---------------------------------------------------
+# --- flat view of a state, for diffs ---------------------------------------------------
 
 
 def flatten(state: GameState) -> dict[str, Any]:
@@ -102,6 +102,7 @@ def flatten(state: GameState) -> dict[str, Any]:
         ]
         out[f"{h}.cant_regen"] = card.cant_regen
         out[f"{h}.deathtouched"] = card.deathtouched
+        out[f"{h}.summoning_sick"] = card.sick
         out[f"{h}.keywords"] = sorted(
             [f"+{k.value}" for k in card.kw_granted] + [f"-{k.value}" for k in card.kw_removed]
         )
@@ -172,14 +173,6 @@ def _plain(value: Any, name: str, players: Sequence[str]) -> Any:
     return value
 
 
-def action_json(action: Action, players: Sequence[str]) -> dict[str, Any]:
-    """The action as an ITF record: ``kind`` and every field."""
-    body = {
-        f.name: _plain(getattr(action, f.name), f.name, players) for f in dataclasses.fields(action)
-    }
-    return {"kind": action.kind, **body}
-
-
 def clauses(events: Iterable[Event]) -> list[str]:
     """The clause IDs of ``events``, each once, in order of first appearance."""
     return list(dict.fromkeys(e.clause for e in events))
@@ -188,48 +181,15 @@ def clauses(events: Iterable[Event]) -> list[str]:
 # --- ITF -----------------------------------------------------------------------------------
 
 
-def _itf(value: Any) -> Any:
-    """ITF values: lists are sequences; ITF has no null, so absent values are ``""``."""
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return [_itf(v) for v in value]
-    return value
-
-
 def to_itf(trace: Trace, meta: dict[str, Any]) -> dict[str, Any]:
-    """The trace in ITF: one record of flat fields per state, the action and its events and
-    clause IDs in each later state's ``#meta``."""
-    players = trace.start.setup.player_names
-    first = flatten(trace.start)
-    states: list[dict[str, Any]] = [{"#meta": {"index": 0}, **_vars(first)}]
-    for i, s in enumerate(trace.steps, start=1):
-        m: dict[str, Any] = {
-            "index": i,
-            "action": action_json(s.action, players),
-            "clauses": clauses(s.events),
-            "events": [e.describe() for e in s.events],
-        }
-        if s.error is not None:
-            m["error"] = s.error
-        states.append({"#meta": m, **_vars(flatten(s.state))})
-    return {
-        "#meta": {"format": "ITF", "format-description": ITF_DESCRIPTION, **meta},
-        "vars": ["game", "players", "cards"],
-        "states": states,
-    }
-
-
-def _vars(flat: dict[str, Any]) -> dict[str, Any]:
-    """Group a flat state into the three ITF variables: game, players and cards (records)."""
-    game: dict[str, Any] = {}
-    players: dict[str, dict[str, Any]] = {}
-    cards: dict[str, dict[str, Any]] = {}
-    for key, value in flat.items():
-        if "." not in key:
-            game[key] = _itf(value)
-            continue
-        owner, name = key.split(".", 1)
-        group = players if name in ("life", "poison", "lost") else cards
-        group.setdefault(owner, {})[name] = _itf(value)
-    return {"game": game, "players": players, "cards": cards}
+    """The trace in ITF, written by the one codec (``conform.itf``): each state the
+    observable projection, each later state's ``#meta`` the action, the clause IDs of its
+    events and, for a step that crashed, the error."""
+    return engine_trace(
+        trace.states,
+        [s.action for s in trace.steps],
+        [s.events for s in trace.steps],
+        source="regen-model explore",
+        meta=meta,
+        errors=[s.error for s in trace.steps],
+    )

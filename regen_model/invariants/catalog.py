@@ -276,7 +276,10 @@ def not_destruction() -> BoolExpr:
                 (c.out.regenerations == 0) & (c.out.static_regens == 0),
             ),
             implies(
-                action_is("check-sba") & c.pre.on_battlefield & c.creature & (c.pre.toughness <= 0),
+                action_is("check-sba")
+                & c.pre.on_battlefield
+                & c.pre.is_creature
+                & (c.pre.toughness <= 0),
                 and_(c.out.regenerations == 0, c.out.static_regens == 0, c.out.left > 0),
             ),
         )

@@ -56,6 +56,7 @@ _CARD_BOOL: dict[str, Callable[[GameState, Card], bool]] = {
     "on_battlefield": lambda s, c: c.on_battlefield,
     "in_combat": lambda s, c: c.in_combat,
     "indestructible": lambda s, c: derived.has(s, c, Keyword.INDESTRUCTIBLE),
+    "is_creature": derived.is_creature,
 }
 _GAME_INT: dict[str, Callable[[GameState], int]] = {
     "turn": lambda s: s.turn,

@@ -42,7 +42,13 @@ class QueryError(ValueError):
     """A query that does not parse; ``column`` is 1-based."""
 
     def __init__(self, message: str, text: str, column: int) -> None:
-        super().__init__(f"{message} (column {column})\n  {text}\n  {' ' * (column - 1)}^")
+        # Show at most 70 characters around the column, so that a long query stays readable.
+        start = max(0, min(column - 1 - 35, len(text) - 70))
+        shown = text[start : start + 70]
+        left = "..." if start else ""
+        right = "..." if start + 70 < len(text) else ""
+        caret = " " * (len(left) + column - 1 - start) + "^"
+        super().__init__(f"{message} (column {column})\n  {left}{shown}{right}\n  {caret}")
         self.column = column
 
 
@@ -109,11 +115,20 @@ _Operand = _Int | _Bool | _Word
 _ACTION = "action"
 
 
+# Bounds on a query (``regen_model.limits`` for files): nesting (parentheses, quantifiers,
+# ``not``, ``implies`` chains and sums each add a level, since each becomes one more level of
+# the formula every later stage walks recursively) and the digits of a number.
+MAX_QUERY_DEPTH = 64
+MAX_QUERY_LENGTH = 10_000
+MAX_NUMBER_DIGITS = 9
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
         self.scope: dict[str, V.Card] = {}
         self.free: dict[str, V.Card] = {}
         self.step = False
@@ -158,7 +173,20 @@ class _Parser:
             body = E.CardQuant("any", self.free[name].var, body)
         return Query(self.text, body, self.step, self.totals)
 
+    def deeper(self) -> None:
+        """One more level of nesting; past ``MAX_QUERY_DEPTH`` the query is refused."""
+        self.depth += 1
+        if self.depth > MAX_QUERY_DEPTH:
+            raise self.error(f"the query is nested more than {MAX_QUERY_DEPTH} levels deep")
+
     def formula(self) -> _Operand:
+        self.deeper()
+        try:
+            return self._formula()
+        finally:
+            self.depth -= 1
+
+    def _formula(self) -> _Operand:
         if self.tok.text in ("exists", "forall"):
             kind = "any" if self.tok.text == "exists" else "all"
             self.i += 1
@@ -185,7 +213,9 @@ class _Parser:
         left = self.or_()
         if self.tok.text in ("implies", "=>"):
             self.i += 1
+            self.deeper()
             right = self.implies()
+            self.depth -= 1
             return _Bool(E.implies(self.boolean(left), self.boolean(right)))
         return left
 
@@ -203,7 +233,10 @@ class _Parser:
 
     def not_(self) -> _Operand:
         if self.accept("not"):
-            return _Bool(E.not_(self.boolean(self.not_())))
+            self.deeper()
+            inner = self.boolean(self.not_())
+            self.depth -= 1
+            return _Bool(E.not_(inner))
         return self.compare()
 
     def compare(self) -> _Operand:
@@ -218,16 +251,22 @@ class _Parser:
 
     def sum(self) -> _Operand:
         left = self.atom()
+        terms = 0
         while self.tok.text in ("+", "-") and self.tok.kind == "op":
             op = self.tok.text
             self.i += 1
+            self.deeper()  # a sum nests to the left: a + b + c is (a + b) + c
+            terms += 1
             a, b = self.integer(left), self.integer(self.atom())
             left = _Int(a + b if op == "+" else a - b)
+        self.depth -= terms
         return left
 
     def atom(self) -> _Operand:
         tok = self.tok
         if tok.kind == "num":
+            if len(tok.text.lstrip("0")) > MAX_NUMBER_DIGITS:
+                raise self.error(f"the number is too large (at most {MAX_NUMBER_DIGITS} digits)")
             self.i += 1
             return _Int(E.IntConst(int(tok.text)))
         if tok.kind == "str":
@@ -417,6 +456,8 @@ def parse(text: str) -> Query:
     """Parse a query (raises ``QueryError`` with the column of the problem)."""
     if not text.strip():
         raise QueryError("empty query", text, 1)
+    if len(text) > MAX_QUERY_LENGTH:
+        raise QueryError(f"the query is longer than {MAX_QUERY_LENGTH} characters", text[:60], 1)
     return _Parser(text).query()
 
 

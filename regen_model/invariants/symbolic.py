@@ -66,10 +66,23 @@ def _attach_bonus(frame: Frame, i: int, power: bool) -> Z3Ref:
     return total
 
 
+def _base(frame: Frame, i: int, power: bool) -> Z3Ref:
+    """Printed, or its animation's while that applies (layer 7b, ``derived.base_pt``)."""
+    st = frame.statics.cards[i]
+    printed, animated = (st.power, st.anim_power) if power else (st.toughness, st.anim_toughness)
+    return z3.If(frame.cards[i].animated, animated, printed)
+
+
+def is_creature(frame: Frame, i: int) -> Z3Ref:
+    """Its card types now (layer 4, ``derived.is_creature``)."""
+    c = frame.cards[i]
+    return z3.And(z3.Or(frame.statics.cards[i].creature, c.animated), z3.Not(c.noncreature))
+
+
 def toughness(frame: Frame, i: int) -> Z3Ref:
     c = frame.cards[i]
     return (
-        frame.statics.cards[i].toughness
+        _base(frame, i, power=False)
         + c.plus
         - c.minus
         + c.toughness_eot
@@ -80,7 +93,7 @@ def toughness(frame: Frame, i: int) -> Z3Ref:
 def power(frame: Frame, i: int) -> Z3Ref:
     c = frame.cards[i]
     return (
-        frame.statics.cards[i].power
+        _base(frame, i, power=True)
         + c.plus
         - c.minus
         + c.power_eot
@@ -93,7 +106,7 @@ def controller(c: CardVars) -> Z3Ref:
 
 
 def creature_on_battlefield(frame: Frame, i: int) -> Z3Ref:
-    return z3.And(frame.cards[i].zone == BATTLEFIELD, frame.statics.cards[i].creature)
+    return z3.And(frame.cards[i].zone == BATTLEFIELD, is_creature(frame, i))
 
 
 def sba_pending(frame: Frame) -> Z3Ref:
@@ -135,6 +148,7 @@ _DERIVED_BOOL: dict[str, Callable[[Frame, int], Z3Ref]] = {
     "on_battlefield": lambda f, i: f.cards[i].zone == BATTLEFIELD,
     "in_combat": lambda f, i: z3.Or(f.cards[i].attacking, f.cards[i].blocking != NONE),
     "indestructible": lambda f, i: has(f, i, Keyword.INDESTRUCTIBLE),
+    "is_creature": is_creature,
 }
 
 

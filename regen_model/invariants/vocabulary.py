@@ -93,7 +93,12 @@ CARD_STATE_INTS: dict[str, type[StrEnum] | None] = {
 GHOST_INTS: tuple[str, ...] = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
 CARD_STATE_BOOLS: tuple[str, ...] = ("tapped", "deathtouched", "cant_regen", "attacking", "blocked")
 CARD_DERIVED_INTS: tuple[str, ...] = ("toughness", "power", "controller")
-CARD_DERIVED_BOOLS: tuple[str, ...] = ("on_battlefield", "in_combat", "indestructible")
+CARD_DERIVED_BOOLS: tuple[str, ...] = (
+    "on_battlefield",
+    "in_combat",
+    "indestructible",
+    "is_creature",
+)
 STATIC_INTS: tuple[str, ...] = ("printed_power", "printed_toughness", "trigger")
 STATIC_BOOLS: tuple[str, ...] = ("creature", "static_regen", "regen_ability")
 SHIELD_INTS: dict[str, type[StrEnum] | None] = {"rider": Rider, "creator": None}
@@ -198,6 +203,7 @@ class Card:
     on_battlefield = _BoolField()
     in_combat = _BoolField()
     indestructible = _BoolField()
+    is_creature = _BoolField()  # a creature now (613.1d); ``creature`` is the printed type
     # printed
     creature = _BoolField()
     static_regen = _BoolField()

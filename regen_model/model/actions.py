@@ -22,16 +22,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from regen_model.model.effects import Effect
+from regen_model.model.effects import Effect, TargetRule, default_target_rule
 from regen_model.model.enums import CounterKind, Keyword, Rider
 
 
 @dataclass(frozen=True, slots=True)
 class ReplacementChoice:
     """Player ``by`` chooses which replacement effect applies when ``permanent`` would be
-    destroyed. ``use`` is ``"shield"`` (any unused shield without a rider), ``"shield:ORIGIN"``
-    (an unused shield made by ORIGIN), ``"shield#N"`` (the N-th shield made for it this turn,
-    from 1), ``"static"``, ``"umbra:HANDLE"`` or ``"shield-counter"``."""
+    destroyed. ``use`` is ``"shield"`` (the oldest unused shield without a rider),
+    ``"shield:ORIGIN"`` (the oldest unused shield made by ORIGIN), ``"shield#N"`` (the N-th
+    shield made for it this turn, from 1), ``"static"``, ``"umbra:HANDLE"`` or
+    ``"shield-counter"``.
+
+    The answer of the player the rules designate is always used when the permanent would be
+    destroyed and some replacement effect applies, even between shields that look alike
+    (which one is used shows in the events and in which one is left); it must then name an
+    applicable effect. Without an answer, interchangeable plain shields need no choice (the
+    oldest is used), but effects with different outcomes do (``MissingChoice``)."""
 
     permanent: str
     by: int
@@ -113,10 +120,13 @@ class Exile(Action):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LeaveAndReturn(Action):
-    """The permanent is exiled and returned at once (a flicker): a new object (400.7)."""
+    """The permanent is exiled and returned at once (a flicker): a new object (400.7). It
+    returns under the control of ``controller`` if given ("under your control"), else under
+    its owner's (110.2a)."""
 
     kind: ClassVar[str] = "leave-and-return"
     target: str
+    controller: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,6 +163,17 @@ class GrantKeyword(Action):
     target: str
     keyword: Keyword
     remove: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeType(Action):
+    """Until end of turn, ``target`` becomes a creature (its own animation, or a printed
+    creature back from not being one) or, with ``creature=False``, stops being a creature
+    (a type-changing effect of layer 4, 613.1d)."""
+
+    kind: ClassVar[str] = "change-type"
+    target: str
+    creature: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -196,7 +217,11 @@ class TargetChoice:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CastSpell(Action):
-    """``player`` casts a spell named ``name`` with ``effect`` (costs are not modelled)."""
+    """``player`` casts a spell named ``name`` with ``effect`` (costs are not modelled).
+
+    ``target_rule`` is what the spell may target (601.2c; Terror's "nonartifact, nonblack
+    creature"); left out, it becomes the usual rule for its effect
+    (``effects.default_target_rule``), so equal casts compare equal however they were made."""
 
     kind: ClassVar[str] = "cast"
     player: int
@@ -204,6 +229,16 @@ class CastSpell(Action):
     effect: Effect
     targets: tuple[TargetChoice, ...] = ()
     sorcery: bool = False
+    target_rule: TargetRule | None = None
+
+    def __post_init__(self) -> None:
+        if self.target_rule is None:
+            object.__setattr__(self, "target_rule", default_target_rule(self.effect.kind))
+
+    @property
+    def rule(self) -> TargetRule:
+        """The target rule in force (always set once the action exists)."""
+        return self.target_rule or default_target_rule(self.effect.kind)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -272,6 +307,7 @@ EFFECT_ACTIONS: tuple[type[Action], ...] = (
     ModifyPowerToughness,
     AddCounters,
     GrantKeyword,
+    ChangeType,
     MakeUnregenerable,
     CheckStateBasedActions,
     Cleanup,

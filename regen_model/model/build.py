@@ -12,7 +12,10 @@ from regen_model.model.state import Card, GameState, Ghost, Player, Setup, Shiel
 
 @dataclass(frozen=True)
 class CardSpec:
-    """A card as a scenario sets it up. ``controller`` defaults to the owner."""
+    """A card as a scenario sets it up. ``controller`` defaults to the owner. ``plus``
+    defaults to the +1/+1 counters the card enters with (Skeleton Scavengers: it entered the
+    battlefield before the start, 614.1c); ``sick``: it came under its controller's control
+    this turn (302.6)."""
 
     handle: str
     template: CardTemplate
@@ -21,7 +24,7 @@ class CardSpec:
     zone: Zone = Zone.BATTLEFIELD
     tapped: bool = False
     damage: int = 0
-    plus: int = 0
+    plus: int | None = None
     minus: int = 0
     shield_counters: int = 0
     attached_to: str | None = None
@@ -29,6 +32,14 @@ class CardSpec:
     cant_regen: bool = False
     deathtouched: bool = False
     granted: frozenset[Keyword] = field(default_factory=frozenset)
+    sick: bool = False
+    animated: bool = False  # its own animation applies (a manland that is a creature now)
+    noncreature: bool = False  # a type change until end of turn: it is not a creature now
+
+    def __post_init__(self) -> None:
+        if self.plus is None:
+            entered = self.template.enters_plus if self.zone is Zone.BATTLEFIELD else 0
+            object.__setattr__(self, "plus", entered)
 
 
 def _ghost(shields: tuple[Shield, ...]) -> Ghost:
@@ -37,6 +48,11 @@ def _ghost(shields: tuple[Shield, ...]) -> Ghost:
     inv.shield.made-this-turn and inv.survival.needs-shields rely on it)."""
     used = sum(1 for s in shields if s.used)
     return Ghost(shields_made=len(shields), destructions=used, by_shield=used)
+
+
+def start_plus(c: CardSpec) -> int:
+    """The +1/+1 counters ``c`` starts with (as given, else those its card enters with)."""
+    return c.plus or 0
 
 
 def make_state(
@@ -68,13 +84,16 @@ def make_state(
                 tapped=c.tapped,
                 damage=c.damage,
                 deathtouched=c.deathtouched,
-                plus=c.plus,
+                plus=start_plus(c),
                 minus=c.minus,
                 shield_counters=c.shield_counters,
                 kw_granted=c.granted,
                 cant_regen=c.cant_regen,
                 attached_to=None if c.attached_to is None else handles.index(c.attached_to),
                 shields=c.shields,
+                sick=c.sick,
+                animated=c.animated,
+                noncreature=c.noncreature,
                 ghost=_ghost(c.shields),
             )
         )

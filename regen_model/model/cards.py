@@ -1,21 +1,31 @@
 """Card definitions: the printed, unchanging part of a card, and the built-in card list.
 
-A ``CardTemplate`` is what is printed on a card (its Oracle text reduced to what the model
-understands). Everything that changes during a game lives in ``state.Card``. Spells are not
-cards of the model: a spell is a ``SpellTemplate`` that exists only while on the stack.
+A ``CardTemplate`` is what is printed on a card: its Oracle text and type line as card data,
+and the part of them the model runs (keywords, abilities, triggers). Everything that changes
+during a game lives in ``state.Card``. Spells are not cards of the model: a spell is a
+``SpellTemplate`` that exists only while on the stack.
 
 The built-in list holds the cards of the rulings and seeds (Horned Troll, Uthden Troll, Foot
 Soldiers, Debt of Loyalty, Death Ward, Mossbridge Troll, ...) so scenario files can name them.
-Abilities are paraphrased; mana costs are not modelled (costs are assumed to be paid).
+Each built-in card behaves as its Oracle text says, except where its ``deviations`` say what
+the model leaves out and why: a machine-readable list (``card_list`` exports it with the cards)
+that adapters of other engines and conformance vectors can read. ``text`` is the Oracle rules
+text without reminder text; ``tests/unit/test_oracle_snapshot.py`` checks every card against a
+checked-in snapshot, so a card that drifts from Oracle fails a test. Two deviations hold for
+every card and are not repeated on each: mana costs and other costs are not paid (only timing
+and effects matter to regeneration), and cards in hand or library do not exist.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
+from regen_model.model.actions import CastSpell, TargetChoice
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, CardType, Keyword, Rider
+from regen_model.model.enums import Attachment, CardType, Color, Keyword, Rider
 
 
 class AbilityKind(StrEnum):
@@ -23,35 +33,58 @@ class AbilityKind(StrEnum):
 
     REGENERATE_SELF = "regenerate-self"  # "{cost}: Regenerate this creature." (701.19a)
     MAKE_SELF_UNREGENERABLE = "make-self-unregenerable"  # Knight of the Holy Nimbus's {2} ability
+    ANIMATE_SELF = "animate-self"  # "{cost}: This land becomes a ... creature until end of turn"
 
 
 @dataclass(frozen=True, slots=True)
 class ActivatedAbility:
     """An activated ability of a permanent. ``opponent_only``: only an opponent of its
-    controller may activate it (Knight of the Holy Nimbus)."""
+    controller may activate it (Knight of the Holy Nimbus). ``granted``: the permanent has it
+    only while its own animation applies (Spawning Pool becomes a creature *with* "{B}:
+    Regenerate this creature": an ability-adding effect of layer 6, 613.1f, with the same
+    duration as the type change)."""
 
     kind: AbilityKind
     rider: Rider = Rider.NONE
     opponent_only: bool = False
+    granted: bool = False
 
     def effect(self) -> Effect:
         """The effect the ability has when it resolves (applied to its source)."""
         if self.kind is AbilityKind.REGENERATE_SELF:
             return Effect(EffectKind.REGENERATE, rider=self.rider)
+        if self.kind is AbilityKind.ANIMATE_SELF:
+            return Effect(EffectKind.ANIMATE)
         return Effect(EffectKind.UNREGENERABLE)
 
     def describe(self) -> str:
         if self.kind is AbilityKind.REGENERATE_SELF:
             suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
             return "Regenerate this permanent" + suffix
+        if self.kind is AbilityKind.ANIMATE_SELF:
+            return "This permanent becomes a creature until end of turn"
         return "This permanent can't be regenerated this turn (opponents only)"
 
 
+@dataclass(frozen=True, slots=True)
+class Animation:
+    """What a noncreature permanent becomes through its own "becomes a P/T creature until end
+    of turn" ability (a manland): a creature (layer 4, 613.1d) with base power and toughness
+    ``power``/``toughness`` (layer 7b, 613.4b) and ``colors`` (layer 5). Counters and
+    until-end-of-turn modifications still apply on top (613.4c)."""
+
+    power: int
+    toughness: int
+    colors: frozenset[Color] = frozenset()
+
+
 class TriggerEffect(StrEnum):
-    """What a damage trigger does: its controller gains or loses that much life."""
+    """What a damage trigger does when it resolves: its controller gains that much life, or
+    the creature deals that much damage to its controller (a damage event with the creature
+    as its source, so infect gives poison counters, 120.3a-b)."""
 
     GAIN_LIFE = "gain-life"  # Wall of Essence: dealt combat damage -> you gain that much life
-    LOSE_LIFE = "lose-life"  # Jackal Pup: dealt damage -> it deals that much damage to you
+    DAMAGE_YOU = "damage-you"  # Jackal Pup: dealt damage -> it deals that much damage to you
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +95,45 @@ class DamageTrigger:
     combat_only: bool = False
 
 
+@dataclass(frozen=True)
+class Deviation:
+    """A part of a built-in card's Oracle text (or type line) the model does not run.
+
+    ``part`` is that text exactly as it stands on the card, so a reader (or an adapter) can
+    find it; ``reason`` says in one sentence why it is left out and what can differ.
+    """
+
+    part: str
+    reason: str
+
+
+_COLOR_SYMBOLS = {
+    "W": Color.WHITE,
+    "U": Color.BLUE,
+    "B": Color.BLACK,
+    "R": Color.RED,
+    "G": Color.GREEN,
+}
+
+
+def colors_of(mana_cost: str | None) -> frozenset[Color]:
+    """A card's colors from its mana cost (202.2): every colored symbol, hybrid ones included."""
+    symbols = re.findall(r"\{([^}]+)\}", mana_cost or "")
+    return frozenset(
+        _COLOR_SYMBOLS[c] for s in symbols for c in s.split("/") if c in _COLOR_SYMBOLS
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class CardTemplate:
-    """The printed characteristics of a permanent card, reduced to what the model uses.
+    """The printed characteristics of a permanent card.
 
     ``static_regeneration`` is a static ability "If this would be destroyed, regenerate it"
     (701.19b). ``attach_bonus`` is the power/toughness an Aura or Equipment gives the object it
-    is attached to (a layer 7c static effect, 613.4c).
+    is attached to (a layer 7c static effect, 613.4c). ``enters_plus``: it enters the
+    battlefield with that many +1/+1 counters (a replacement effect, 614.1c; Skeleton
+    Scavengers). ``mana_cost`` and ``type_line`` are card data (None and "" for a scenario's
+    inline cards); ``colors`` follow the mana cost for built-in cards.
     """
 
     name: str
@@ -82,9 +147,16 @@ class CardTemplate:
     damage_trigger: DamageTrigger | None = None
     attach_bonus: tuple[int, int] = (0, 0)
     text: str = ""
+    colors: frozenset[Color] = frozenset()
+    enters_plus: int = 0
+    mana_cost: str | None = None
+    type_line: str = ""
+    deviations: tuple[Deviation, ...] = ()
+    animation: Animation | None = None
 
     @property
     def is_creature(self) -> bool:
+        """Printed a creature (its type line); ``derived.is_creature`` is what it is now."""
         return CardType.CREATURE in self.types
 
 
@@ -97,257 +169,580 @@ class SpellTemplate:
     targets: TargetRule = TargetRule.NONE
     sorcery: bool = False
     text: str = ""
+    mana_cost: str | None = None
+    deviations: tuple[Deviation, ...] = ()
+
+    @property
+    def type_line(self) -> str:
+        return "Sorcery" if self.sorcery else "Instant"
+
+    def cast(self, player: int, targets: tuple[TargetChoice, ...] = ()) -> CastSpell:
+        """The action of ``player`` casting this spell with ``targets``."""
+        return CastSpell(
+            player=player,
+            name=self.name,
+            effect=self.effect,
+            targets=targets,
+            sorcery=self.sorcery,
+            target_rule=self.targets,
+        )
+
+
+def _card(
+    name: str,
+    cost: str | None,
+    type_line: str,
+    text: str,
+    deviations: tuple[Deviation, ...],
+    **printed: Any,
+) -> CardTemplate:
+    """A built-in card: its card data (colors and types follow the mana cost and type line)
+    and what the model runs of it (``printed``)."""
+    return CardTemplate(
+        name=name,
+        types=_types(type_line),
+        text=text,
+        colors=colors_of(cost),
+        mana_cost=cost,
+        type_line=type_line,
+        deviations=deviations,
+        **printed,
+    )
 
 
 def _creature(
     name: str,
+    cost: str,
+    type_line: str,
     power: int,
     toughness: int,
+    text: str = "",
     *,
     keywords: frozenset[Keyword] = frozenset(),
     regen: Rider | None = None,
     static: bool = False,
     extra: tuple[ActivatedAbility, ...] = (),
     trigger: DamageTrigger | None = None,
-    types: frozenset[CardType] = frozenset({CardType.CREATURE}),
-    text: str = "",
+    enters_plus: int = 0,
+    deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
     if regen is not None:
         abilities = (ActivatedAbility(AbilityKind.REGENERATE_SELF, rider=regen),)
-    return CardTemplate(
-        name=name,
-        types=types,
+    return _card(
+        name,
+        cost,
+        type_line,
+        text,
+        deviations,
         power=power,
         toughness=toughness,
         keywords=keywords,
         static_regeneration=static,
         abilities=abilities + extra,
         damage_trigger=trigger,
-        text=text,
+        enters_plus=enters_plus,
     )
 
 
+def _noncreature(
+    name: str,
+    cost: str | None,
+    type_line: str,
+    text: str,
+    *,
+    attachment: Attachment = Attachment.NONE,
+    keywords: frozenset[Keyword] = frozenset(),
+    bonus: tuple[int, int] = (0, 0),
+    deviations: tuple[Deviation, ...] = (),
+) -> CardTemplate:
+    return _card(
+        name,
+        cost,
+        type_line,
+        text,
+        deviations,
+        attachment=attachment,
+        keywords=keywords,
+        attach_bonus=bonus,
+    )
+
+
+_TYPE_WORDS = {t.value.capitalize(): t for t in CardType}
+
+
+def _types(type_line: str) -> frozenset[CardType]:
+    """The card types named before the dash of a type line (205.2a)."""
+    head = type_line.partition(" — ")[0].split()
+    return frozenset(_TYPE_WORDS[w] for w in head if w in _TYPE_WORDS)
+
+
+def _spell(
+    name: str,
+    cost: str,
+    text: str,
+    effect: Effect,
+    targets: TargetRule = TargetRule.NONE,
+    *,
+    sorcery: bool = False,
+    deviations: tuple[Deviation, ...] = (),
+) -> SpellTemplate:
+    return SpellTemplate(name, effect, targets, sorcery, text, cost, deviations)
+
+
 _KW = Keyword
-_ARTIFACT_CREATURE = frozenset({CardType.ARTIFACT, CardType.CREATURE})
+_REGEN = "Regenerate this creature."
+_STATIC = "If this creature would be destroyed, regenerate it."
+_NO_LIBRARY = "the model has no library or hand"
+
+
+def _keyword_left_out(word: str, rule: str, what: str) -> Deviation:
+    return Deviation(word, f"{word.lower()} ({rule}) is not modelled: {what}")
+
 
 PERMANENT_CARDS: dict[str, CardTemplate] = {
     t.name: t
     for t in (
-        _creature("Grizzly Bears", 2, 2, text="Vanilla 2/2."),
-        _creature("Foot Soldiers", 2, 4, text="Vanilla 2/4 (the seed's attacker)."),
-        _creature("Hill Giant", 3, 3, text="Vanilla 3/3."),
-        _creature("Horned Troll", 2, 2, regen=Rider.NONE, text="{G}: Regenerate this creature."),
-        _creature("Uthden Troll", 2, 2, regen=Rider.NONE, text="{R}: Regenerate this creature."),
-        _creature("River Boa", 2, 1, regen=Rider.NONE, text="{G}: Regenerate this creature."),
-        _creature("Drudge Skeletons", 1, 1, regen=Rider.NONE, text="{B}: Regenerate it."),
-        _creature("Troll Ascetic", 3, 2, regen=Rider.NONE, text="{1}{G}: Regenerate it."),
+        _creature("Grizzly Bears", "{1}{G}", "Creature — Bear", 2, 2),
+        _creature("Foot Soldiers", "{3}{W}", "Creature — Human Soldier", 2, 4),
+        _creature("Hill Giant", "{3}{R}", "Creature — Giant", 3, 3),
+        _creature(
+            "Horned Troll", "{2}{G}", "Creature — Troll", 2, 2, "{G}: " + _REGEN, regen=Rider.NONE
+        ),
+        _creature(
+            "Uthden Troll", "{2}{R}", "Creature — Troll", 2, 2, "{R}: " + _REGEN, regen=Rider.NONE
+        ),
+        _creature(
+            "River Boa",
+            "{1}{G}",
+            "Creature — Snake",
+            2,
+            1,
+            "Islandwalk\n{G}: " + _REGEN,
+            regen=Rider.NONE,
+            deviations=(
+                _keyword_left_out(
+                    "Islandwalk", "702.14", "no card of the model is an Island, so it never applies"
+                ),
+            ),
+        ),
+        _creature(
+            "Drudge Skeletons",
+            "{1}{B}",
+            "Creature — Skeleton",
+            1,
+            1,
+            "{B}: " + _REGEN,
+            regen=Rider.NONE,
+        ),
+        _creature(
+            "Troll Ascetic",
+            "{1}{G}{G}",
+            "Creature — Troll Shaman",
+            3,
+            2,
+            "Hexproof\n{1}{G}: " + _REGEN,
+            regen=Rider.NONE,
+            deviations=(
+                _keyword_left_out(
+                    "Hexproof", "702.11", "spells of its controller's opponent may target it"
+                ),
+            ),
+        ),
         _creature(
             "Mossbridge Troll",
+            "{5}{G}{G}",
+            "Creature — Troll",
             5,
             5,
+            _STATIC
+            + "\nTap any number of untapped creatures you control other than this creature with "
+            "total power 10 or greater: This creature gets +20/+20 until end of turn.",
             static=True,
-            text="If this creature would be destroyed, regenerate it (static, 701.19b).",
+            deviations=(
+                Deviation(
+                    "Tap any number of untapped creatures you control other than this creature "
+                    "with total power 10 or greater: This creature gets +20/+20 until end of turn.",
+                    "the pump ability is not modelled: it never touches regeneration",
+                ),
+            ),
         ),
         _creature(
             "Knight of the Holy Nimbus",
+            "{W}{W}",
+            "Creature — Human Rebel Knight",
             2,
             2,
+            "Flanking\n"
+            + _STATIC
+            + "\n{2}: This creature can't be regenerated this turn. Only any opponent may "
+            "activate this ability.",
             static=True,
             extra=(ActivatedAbility(AbilityKind.MAKE_SELF_UNREGENERABLE, opponent_only=True),),
-            text="Static regeneration; {2}: it can't be regenerated this turn (opponents only).",
+            deviations=(
+                _keyword_left_out(
+                    "Flanking", "702.25", "a creature blocking it does not get -1/-1"
+                ),
+            ),
         ),
         _creature(
             "Matopi Golem",
-            1,
-            1,
+            "{5}",
+            "Artifact Creature — Golem",
+            3,
+            3,
+            "{1}: " + _REGEN + " When it regenerates this way, put a -1/-1 counter on it.",
             regen=Rider.MINUS_COUNTER,
-            types=_ARTIFACT_CREATURE,
-            text="{1}: Regenerate it. When it regenerates this way, put a -1/-1 counter on it.",
         ),
         _creature(
             "Skeleton Scavengers",
-            1,
-            1,
+            "{2}{B}",
+            "Creature — Skeleton",
+            0,
+            0,
+            "This creature enters with a +1/+1 counter on it.\n"
+            "Pay {1} for each +1/+1 counter on this creature: "
+            + _REGEN
+            + " When it regenerates this way, put a +1/+1 counter on it.",
             regen=Rider.PLUS_COUNTER,
-            text="Regenerate it; when it regenerates this way, put a +1/+1 counter on it.",
+            enters_plus=1,
         ),
         _creature(
             "Skithiryx, the Blight Dragon",
+            "{3}{B}{B}",
+            "Legendary Creature — Phyrexian Dragon Skeleton",
             4,
             4,
+            "Flying\nInfect\n{B}: Skithiryx gains haste until end of turn.\n"
+            "{B}{B}: Regenerate Skithiryx.",
             keywords=frozenset({_KW.INFECT}),
             regen=Rider.NONE,
-            text="Infect. {B}{B}: Regenerate it.",
+            deviations=(
+                _keyword_left_out(
+                    "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+                Deviation(
+                    "{B}: Skithiryx gains haste until end of turn.",
+                    "the haste ability is not modelled (the model's activated abilities are "
+                    'regeneration and "can\'t be regenerated" only)',
+                ),
+                Deviation(
+                    "Legendary",
+                    "the legend rule (704.5j) is out of scope: two copies may stay",
+                ),
+            ),
         ),
         _creature(
             "Wall of Essence",
+            "{1}{W}",
+            "Creature — Wall",
             0,
             4,
+            "Defender\nWhenever this creature is dealt combat damage, you gain that much life.",
+            keywords=frozenset({_KW.DEFENDER}),
             trigger=DamageTrigger(TriggerEffect.GAIN_LIFE, combat_only=True),
-            text="Whenever it is dealt combat damage, you gain that much life.",
         ),
         _creature(
             "Jackal Pup",
+            "{R}",
+            "Creature — Jackal",
             2,
             1,
-            trigger=DamageTrigger(TriggerEffect.LOSE_LIFE),
-            text="Whenever it is dealt damage, it deals that much damage to you.",
+            "Whenever this creature is dealt damage, it deals that much damage to you.",
+            trigger=DamageTrigger(TriggerEffect.DAMAGE_YOU),
         ),
-        _creature("Typhoid Rats", 1, 1, keywords=frozenset({_KW.DEATHTOUCH}), text="Deathtouch."),
+        _creature(
+            "Typhoid Rats",
+            "{B}",
+            "Creature — Rat",
+            1,
+            1,
+            "Deathtouch",
+            keywords=frozenset({_KW.DEATHTOUCH}),
+        ),
         _creature(
             "Darksteel Myr",
+            "{3}",
+            "Artifact Creature — Myr",
             0,
             1,
+            "Indestructible",
             keywords=frozenset({_KW.INDESTRUCTIBLE}),
-            types=_ARTIFACT_CREATURE,
-            text="Indestructible.",
         ),
         _creature(
             "Darksteel Colossus",
+            "{11}",
+            "Artifact Creature — Golem",
             11,
             11,
+            "Trample, indestructible\nIf this card would be put into a graveyard from anywhere, "
+            "reveal it and shuffle it into its owner's library instead.",
             keywords=frozenset({_KW.INDESTRUCTIBLE, _KW.TRAMPLE}),
-            types=_ARTIFACT_CREATURE,
-            text="Trample, indestructible.",
+            deviations=(
+                Deviation(
+                    "If this card would be put into a graveyard from anywhere, reveal it and "
+                    "shuffle it into its owner's library instead.",
+                    f"{_NO_LIBRARY}: a sacrificed or 0-toughness Colossus goes to the graveyard",
+                ),
+            ),
         ),
         _creature(
-            "Youthful Knight", 2, 1, keywords=frozenset({_KW.FIRST_STRIKE}), text="First strike."
+            "Youthful Knight",
+            "{1}{W}",
+            "Creature — Human Knight",
+            2,
+            1,
+            "First strike",
+            keywords=frozenset({_KW.FIRST_STRIKE}),
         ),
-        _creature("Colossal Dreadmaw", 6, 6, keywords=frozenset({_KW.TRAMPLE}), text="Trample."),
-        _creature("Boggart Ram-Gang", 3, 3, keywords=frozenset({_KW.WITHER}), text="Wither."),
-        _creature("Glistener Elf", 1, 1, keywords=frozenset({_KW.INFECT}), text="Infect."),
-        CardTemplate(
-            name="Eland Umbra",
-            types=frozenset({CardType.ENCHANTMENT}),
+        _creature(
+            "Vampire Nighthawk",
+            "{1}{B}{B}",
+            "Creature — Vampire Shaman",
+            2,
+            3,
+            "Flying\nDeathtouch\nLifelink",
+            keywords=frozenset({_KW.DEATHTOUCH, _KW.LIFELINK}),
+            deviations=(
+                _keyword_left_out(
+                    "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+            ),
+        ),
+        _creature(
+            "Boros Swiftblade",
+            "{R}{W}",
+            "Creature — Human Soldier",
+            1,
+            2,
+            "Double strike",
+            keywords=frozenset({_KW.DOUBLE_STRIKE}),
+        ),
+        _creature(
+            "Colossal Dreadmaw",
+            "{4}{G}{G}",
+            "Creature — Dinosaur",
+            6,
+            6,
+            "Trample",
+            keywords=frozenset({_KW.TRAMPLE}),
+        ),
+        _creature(
+            "Boggart Ram-Gang",
+            "{R/G}{R/G}{R/G}",
+            "Creature — Goblin Warrior",
+            3,
+            3,
+            "Haste\nWither",
+            keywords=frozenset({_KW.HASTE, _KW.WITHER}),
+        ),
+        _creature(
+            "Glistener Elf",
+            "{G}",
+            "Creature — Phyrexian Elf Warrior",
+            1,
+            1,
+            "Infect",
+            keywords=frozenset({_KW.INFECT}),
+        ),
+        _noncreature(
+            "Eland Umbra",
+            "{1}{W}",
+            "Enchantment — Aura",
+            "Enchant creature\nEnchanted creature gets +0/+4.\nUmbra armor",
             attachment=Attachment.AURA,
             keywords=frozenset({_KW.UMBRA_ARMOR}),
-            attach_bonus=(0, 4),
-            text="Enchant creature. Enchanted creature gets +0/+4. Umbra armor.",
+            bonus=(0, 4),
         ),
-        CardTemplate(
-            name="Snake Umbra",
-            types=frozenset({CardType.ENCHANTMENT}),
+        _noncreature(
+            "Snake Umbra",
+            "{2}{G}",
+            "Enchantment — Aura",
+            'Enchant creature\nEnchanted creature gets +1/+1 and has "Whenever this creature '
+            'deals damage to an opponent, you may draw a card."\nUmbra armor',
             attachment=Attachment.AURA,
             keywords=frozenset({_KW.UMBRA_ARMOR}),
-            attach_bonus=(1, 1),
-            text="Enchant creature. Enchanted creature gets +1/+1. Umbra armor.",
+            bonus=(1, 1),
+            deviations=(
+                Deviation(
+                    'and has "Whenever this creature deals damage to an opponent, you may draw '
+                    'a card."',
+                    f"{_NO_LIBRARY}, so the granted card-draw trigger is left out",
+                ),
+            ),
         ),
-        CardTemplate(
-            name="Holy Strength",
-            types=frozenset({CardType.ENCHANTMENT}),
+        _noncreature(
+            "Holy Strength",
+            "{W}",
+            "Enchantment — Aura",
+            "Enchant creature\nEnchanted creature gets +1/+2.",
             attachment=Attachment.AURA,
-            attach_bonus=(1, 2),
-            text="Enchant creature. Enchanted creature gets +1/+2.",
+            bonus=(1, 2),
         ),
-        CardTemplate(
-            name="Bonesplitter",
-            types=frozenset({CardType.ARTIFACT}),
+        _noncreature(
+            "Bonesplitter",
+            "{1}",
+            "Artifact — Equipment",
+            "Equipped creature gets +2/+0.\nEquip {1}",
             attachment=Attachment.EQUIPMENT,
-            attach_bonus=(2, 0),
-            text="Equipped creature gets +2/+0.",
+            bonus=(2, 0),
+            deviations=(
+                Deviation(
+                    "Equip {1}",
+                    "equipping is not modelled: an Equipment starts attached or not and only "
+                    "falls off",
+                ),
+            ),
         ),
-        CardTemplate(name="Forest", types=frozenset({CardType.LAND}), text="Basic land."),
-        CardTemplate(name="Mountain", types=frozenset({CardType.LAND}), text="Basic land."),
+        _card(
+            "Spawning Pool",
+            None,
+            "Land",
+            "This land enters tapped.\n{T}: Add {B}.\n{1}{B}: This land becomes a 1/1 black "
+            'Skeleton creature with "{B}: Regenerate this creature" until end of turn. '
+            "It's still a land.",
+            (
+                Deviation(
+                    "This land enters tapped.",
+                    "it only enters during a run through a flicker, and then returns untapped",
+                ),
+                Deviation("{T}: Add {B}.", "mana is not modelled (costs are not paid)"),
+            ),
+            abilities=(
+                ActivatedAbility(AbilityKind.ANIMATE_SELF),
+                ActivatedAbility(AbilityKind.REGENERATE_SELF, granted=True),
+            ),
+            animation=Animation(1, 1, frozenset({Color.BLACK})),
+        ),
+        _noncreature("Forest", None, "Basic Land — Forest", ""),
+        _noncreature("Mountain", None, "Basic Land — Mountain", ""),
     )
 }
 
 SPELLS: dict[str, SpellTemplate] = {
     s.name: s
     for s in (
-        SpellTemplate(
+        _spell(
             "Lightning Bolt",
+            "{R}",
+            "Lightning Bolt deals 3 damage to any target.",
             Effect(EffectKind.DAMAGE, amount=3),
             TargetRule.ANY,
-            text="3 damage to any target.",
         ),
-        SpellTemplate(
-            "Shock", Effect(EffectKind.DAMAGE, amount=2), TargetRule.ANY, text="2 damage."
+        _spell(
+            "Shock",
+            "{R}",
+            "Shock deals 2 damage to any target.",
+            Effect(EffectKind.DAMAGE, amount=2),
+            TargetRule.ANY,
         ),
-        SpellTemplate(
+        _spell(
             "Incinerate",
+            "{1}{R}",
+            "Incinerate deals 3 damage to any target. A creature dealt damage this way can't be "
+            "regenerated this turn.",
             Effect(EffectKind.DAMAGE, amount=3, cant_regen=True),
             TargetRule.ANY,
-            text="3 damage; a creature dealt damage this way can't be regenerated this turn.",
         ),
-        SpellTemplate(
+        _spell(
             "Pyroclasm",
+            "{1}{R}",
+            "Pyroclasm deals 2 damage to each creature.",
             Effect(EffectKind.DAMAGE_EACH_CREATURE, amount=2),
             sorcery=True,
-            text="2 damage to each creature.",
         ),
-        SpellTemplate(
+        _spell(
             "Murder",
+            "{1}{B}{B}",
+            "Destroy target creature.",
             Effect(EffectKind.DESTROY),
             TargetRule.CREATURE,
-            text="Destroy target creature.",
         ),
-        SpellTemplate(
+        _spell(
             "Terror",
+            "{1}{B}",
+            "Destroy target nonartifact, nonblack creature. It can't be regenerated.",
             Effect(EffectKind.DESTROY, cant_regen=True),
-            TargetRule.CREATURE,
-            text="Destroy target creature. It can't be regenerated.",
+            TargetRule.NONARTIFACT_NONBLACK_CREATURE,
         ),
-        SpellTemplate(
+        _spell(
             "Wrath of God",
+            "{2}{W}{W}",
+            "Destroy all creatures. They can't be regenerated.",
             Effect(EffectKind.DESTROY_ALL_CREATURES, cant_regen=True),
             sorcery=True,
-            text="Destroy all creatures. They can't be regenerated.",
         ),
-        SpellTemplate(
+        _spell(
             "Day of Judgment",
+            "{2}{W}{W}",
+            "Destroy all creatures.",
             Effect(EffectKind.DESTROY_ALL_CREATURES),
             sorcery=True,
-            text="Destroy all creatures.",
         ),
-        SpellTemplate(
+        _spell(
             "Death Ward",
+            "{W}",
+            "Regenerate target creature.",
             Effect(EffectKind.REGENERATE),
             TargetRule.CREATURE,
-            text="Regenerate target creature.",
         ),
-        SpellTemplate(
+        _spell(
             "Regenerate",
+            "{1}{G}",
+            "Regenerate target creature.",
             Effect(EffectKind.REGENERATE),
             TargetRule.CREATURE,
-            text="Regenerate target creature.",
         ),
-        SpellTemplate(
+        _spell(
             "Debt of Loyalty",
+            "{1}{W}{W}",
+            "Regenerate target creature. You gain control of that creature if it regenerates "
+            "this way.",
             Effect(EffectKind.REGENERATE, rider=Rider.GAIN_CONTROL),
             TargetRule.CREATURE,
-            text="Regenerate target creature. You gain control of it if it regenerates this way.",
         ),
-        SpellTemplate(
+        _spell(
             "Giant Growth",
+            "{G}",
+            "Target creature gets +3/+3 until end of turn.",
             Effect(EffectKind.PUMP, power=3, toughness=3),
             TargetRule.CREATURE,
-            text="Target creature gets +3/+3 until end of turn.",
         ),
-        SpellTemplate(
+        _spell(
             "Last Gasp",
+            "{1}{B}",
+            "Target creature gets -3/-3 until end of turn.",
             Effect(EffectKind.PUMP, power=-3, toughness=-3),
             TargetRule.CREATURE,
-            text="Target creature gets -3/-3 until end of turn.",
         ),
-        SpellTemplate(
+        _spell(
             "Disfigure",
+            "{B}",
+            "Target creature gets -2/-2 until end of turn.",
             Effect(EffectKind.PUMP, power=-2, toughness=-2),
             TargetRule.CREATURE,
-            text="Target creature gets -2/-2 until end of turn.",
         ),
-        SpellTemplate(
+        _spell(
             "Cloudshift",
-            Effect(EffectKind.FLICKER),
+            "{W}",
+            "Exile target creature you control, then return that card to the battlefield under "
+            "your control.",
+            Effect(EffectKind.FLICKER, under_you=True),
             TargetRule.CREATURE_YOU_CONTROL,
-            text="Exile target creature you control, then return it to the battlefield.",
         ),
-        SpellTemplate(
+        _spell(
             "Act of Treason",
-            Effect(EffectKind.GAIN_CONTROL, until_end_of_turn=True),
+            "{2}{R}",
+            "Gain control of target creature until end of turn. Untap that creature. It gains "
+            "haste until end of turn.",
+            Effect(
+                EffectKind.GAIN_CONTROL,
+                until_end_of_turn=True,
+                untap=True,
+                keywords=frozenset({Keyword.HASTE}),
+            ),
             TargetRule.CREATURE,
             sorcery=True,
-            text="Gain control of target creature until end of turn (untap and haste not modelled).",
         ),
     )
 }
@@ -359,3 +754,50 @@ class CardLibrary:
 
     permanents: dict[str, CardTemplate] = field(default_factory=lambda: dict(PERMANENT_CARDS))
     spells: dict[str, SpellTemplate] = field(default_factory=lambda: dict(SPELLS))
+
+
+CARD_LIST_FORMAT = "regen-model/cards"
+GLOBAL_DEVIATIONS: tuple[str, ...] = (
+    "Mana costs and other costs are not paid: only timing and effects matter to regeneration.",
+    "There is no hand or library: spells exist only on the stack, nothing is drawn.",
+)
+
+
+def card_list() -> dict[str, Any]:
+    """The built-in cards and spells as JSON-ready data: card data (name, mana cost, type
+    line, power/toughness, Oracle text), what the model runs (keywords) and the deviations,
+    for other engines' adapters and the conformance vectors (``export-vectors`` writes it)."""
+
+    def deviations(ds: tuple[Deviation, ...]) -> list[dict[str, str]]:
+        return [{"part": d.part, "reason": d.reason} for d in ds]
+
+    cards: list[dict[str, Any]] = []
+    for t in PERMANENT_CARDS.values():
+        entry: dict[str, Any] = {
+            "name": t.name,
+            "mana_cost": t.mana_cost,
+            "type_line": t.type_line,
+            "text": t.text,
+            "keywords": sorted(k.value for k in t.keywords),
+            "deviations": deviations(t.deviations),
+        }
+        if t.is_creature:
+            entry["power"], entry["toughness"] = t.power, t.toughness
+        cards.append(entry)
+    for s in SPELLS.values():
+        cards.append(
+            {
+                "name": s.name,
+                "mana_cost": s.mana_cost,
+                "type_line": s.type_line,
+                "text": s.text,
+                "targets": s.targets.value,
+                "deviations": deviations(s.deviations),
+            }
+        )
+    return {
+        "format": CARD_LIST_FORMAT,
+        "version": 1,
+        "global_deviations": list(GLOBAL_DEVIATIONS),
+        "cards": cards,
+    }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from regen_model.model.enums import Attachment, Keyword
+from regen_model.model.enums import Attachment, Color, Keyword
 from regen_model.model.state import Card, Player, Setup
 
 
@@ -55,24 +55,54 @@ def _attach_bonus(state: Board, card: Card) -> tuple[int, int]:
     return dp, dt
 
 
-def power(state: Board, card: Card) -> int:
+def base_pt(state: Board, card: Card) -> tuple[int, int]:
+    """Printed power and toughness, or those its animation sets (layer 7b, 613.4b)."""
     t = state.setup.templates[card.slot]
+    if card.animated and t.animation is not None:
+        return t.animation.power, t.animation.toughness
+    return t.power, t.toughness
+
+
+def power(state: Board, card: Card) -> int:
     bonus, _ = _attach_bonus(state, card)
-    return t.power + card.plus - card.minus + card.power_eot + bonus
+    return base_pt(state, card)[0] + card.plus - card.minus + card.power_eot + bonus
 
 
 def toughness(state: Board, card: Card) -> int:
-    t = state.setup.templates[card.slot]
     _, bonus = _attach_bonus(state, card)
-    return t.toughness + card.plus - card.minus + card.toughness_eot + bonus
+    return base_pt(state, card)[1] + card.plus - card.minus + card.toughness_eot + bonus
 
 
 def is_creature(state: Board, card: Card) -> bool:
-    return state.setup.templates[card.slot].is_creature
+    """Its card types now (layer 4, 613.1d): printed or animated, unless the latest type
+    change until end of turn made it stop being a creature (see ``Card``)."""
+    printed = state.setup.templates[card.slot].is_creature
+    return (printed or card.animated) and not card.noncreature
 
 
 def is_creature_on_battlefield(state: Board, card: Card) -> bool:
-    return card.on_battlefield and state.setup.templates[card.slot].is_creature
+    return card.on_battlefield and is_creature(state, card)
+
+
+def colors(state: Board, card: Card) -> frozenset[Color]:
+    """Printed colors, or those its animation gives it (layer 5, 613.1e)."""
+    t = state.setup.templates[card.slot]
+    if card.animated and t.animation is not None:
+        return t.animation.colors
+    return t.colors
+
+
+def has_ability(state: Board, card: Card, index: int) -> bool:
+    """It has its ``index``-th activated ability now: printed ones always, those its
+    animation grants only while that applies (613.1f)."""
+    abilities = state.setup.templates[card.slot].abilities
+    return 0 <= index < len(abilities) and (card.animated or not abilities[index].granted)
+
+
+def summoning_sick(state: Board, card: Card) -> bool:
+    """302.6: it can't attack (or use {T} abilities) now: it came under its controller's
+    control since their most recent turn began and has no haste (702.10b-c)."""
+    return card.sick and not has(state, card, Keyword.HASTE)
 
 
 def lethal_damage_pending(state: Board, card: Card) -> bool:

@@ -24,8 +24,9 @@ class EffectKind(StrEnum):
     UNREGENERABLE = "unregenerable"  # can't be regenerated this turn (701.19c)
     COUNTERS = "counters"  # put counters (122.1)
     LIFE = "life"  # a player gains (or loses) life
-    FLICKER = "flicker"  # exile and return (400.7)
+    FLICKER = "flicker"  # exile and return (400.7), under its owner's control or yours (110.2a)
     GAIN_CONTROL = "gain-control"  # the effect's controller gains control (613.1b)
+    ANIMATE = "animate"  # its own animation: a creature until end of turn (613.1d, 613.4b)
 
 
 class TargetRule(StrEnum):
@@ -35,6 +36,20 @@ class TargetRule(StrEnum):
     ANY = "any"  # creature or player
     CREATURE = "creature"
     CREATURE_YOU_CONTROL = "creature-you-control"
+    NONARTIFACT_NONBLACK_CREATURE = "nonartifact-nonblack-creature"  # Terror
+
+
+# The target rule a spell has when nothing more specific is said (scenario spells, generic casts).
+DEFAULT_TARGETS: dict[EffectKind, TargetRule] = {
+    EffectKind.DAMAGE: TargetRule.ANY,
+    EffectKind.DAMAGE_EACH_CREATURE: TargetRule.NONE,
+    EffectKind.DESTROY_ALL_CREATURES: TargetRule.NONE,
+    EffectKind.FLICKER: TargetRule.CREATURE_YOU_CONTROL,
+}
+
+
+def default_target_rule(kind: EffectKind) -> TargetRule:
+    return DEFAULT_TARGETS.get(kind, TargetRule.CREATURE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +59,12 @@ class Effect:
     ``cant_regen`` means, for ``DESTROY``/``DESTROY_ALL_CREATURES``, the rider "it can't be
     regenerated" (that destruction only, 608.2c); for damage, "a creature dealt damage this way
     can't be regenerated this turn" (Incinerate).
+
+    ``keywords`` are, for damage, the keywords of the damage's source (a spell with deathtouch);
+    for ``GAIN_CONTROL``, keywords the creature gains until end of turn (Act of Treason's haste).
+    ``untap`` (``GAIN_CONTROL``): untap that creature. ``under_you`` (``FLICKER``): return it
+    under the control of the effect's controller ("under your control", Cloudshift) instead of
+    its owner's (110.2a).
     """
 
     kind: EffectKind
@@ -55,6 +76,8 @@ class Effect:
     rider: Rider = Rider.NONE
     counter: CounterKind = CounterKind.PLUS
     until_end_of_turn: bool = False
+    untap: bool = False
+    under_you: bool = False
 
     def describe(self) -> str:
         """A short human reading of the effect, for narration."""
@@ -77,9 +100,16 @@ class Effect:
             return f"{self.amount} {self.counter.value} counter(s)"
         if k is EffectKind.LIFE:
             return f"{self.amount:+d} life"
+        if k is EffectKind.ANIMATE:
+            return "becomes a creature until end of turn"
         if k is EffectKind.FLICKER:
-            return "exile and return"
-        return "gain control" + (" until end of turn" if self.until_end_of_turn else "")
+            return "exile and return" + (" under your control" if self.under_you else "")
+        text = "gain control" + (" until end of turn" if self.until_end_of_turn else "")
+        if self.untap:
+            text += "; untap it"
+        if self.keywords:
+            text += "; it gains " + ", ".join(sorted(k.value for k in self.keywords))
+        return text
 
 
 def _kw(keywords: frozenset[Keyword]) -> str:

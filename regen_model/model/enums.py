@@ -36,7 +36,13 @@ class Attachment(StrEnum):
 
 
 class Keyword(StrEnum):
-    """Keyword abilities the model knows (702.x). Umbra armor only means something on an Aura."""
+    """Keyword abilities the model knows (702.x). Umbra armor only means something on an Aura.
+
+    Haste (702.10) lets a creature attack although it came under its controller's control
+    this turn (302.6); defender (702.3) keeps a creature from attacking at all. Keywords the
+    model does not know (flying, hexproof, islandwalk, ...) are listed as deviations of the
+    built-in cards that have them (``cards.Deviation``).
+    """
 
     INDESTRUCTIBLE = "indestructible"
     DEATHTOUCH = "deathtouch"
@@ -45,6 +51,21 @@ class Keyword(StrEnum):
     TRAMPLE = "trample"
     FIRST_STRIKE = "first-strike"
     UMBRA_ARMOR = "umbra-armor"
+    HASTE = "haste"
+    DEFENDER = "defender"
+    DOUBLE_STRIKE = "double-strike"
+    LIFELINK = "lifelink"
+
+
+class Color(StrEnum):
+    """The five colors (105.1). A card's colors come from its mana cost (202.2); they matter
+    here only for targeting restrictions such as Terror's "nonblack"."""
+
+    WHITE = "white"
+    BLUE = "blue"
+    BLACK = "black"
+    RED = "red"
+    GREEN = "green"
 
 
 class Rider(StrEnum):
@@ -73,7 +94,8 @@ class Step(StrEnum):
     """Steps of a turn in order (500.1). Main phases are listed as steps for uniformity.
 
     ``FIRST_STRIKE_DAMAGE`` is the extra combat damage step of 510.4; it exists only in a
-    combat where an attacking or blocking creature has first strike as damage begins.
+    combat where an attacking or blocking creature has first strike or double strike as damage
+    begins.
     """
 
     UNTAP = "untap"
@@ -169,6 +191,17 @@ class Mutant(StrEnum):
     NO_SBA_BEFORE_PRIORITY = "no-sba-before-priority"
     DAMAGE_TRIGGER_SKIPPED_ON_REGEN = "damage-trigger-skipped-on-regen"
     REGEN_UNATTACHES = "regen-unattaches"
+    DEATHTOUCH_STATIC_PRE_M10 = "deathtouch-static-pre-m10"
+    RIDER_TRIGGER_BY_CONTROLLER = "rider-trigger-by-controller"
+    ALIKE_CHOICE_IGNORED = "alike-choice-ignored"
+    FLICKER_RETURNS_TO_OWNER = "flicker-returns-to-owner"
+    SUMMONING_SICKNESS_IGNORED = "summoning-sickness-ignored"
+    COMBAT_KEYWORDS_AT_ASSIGNMENT = "combat-keywords-at-assignment"
+    SHIELD_COUNTER_PER_SOURCE = "shield-counter-per-source"
+    DOUBLE_STRIKER_STAYS_IN_COMBAT = "double-striker-stays-in-combat"
+    LIFELINK_ON_PREVENTED = "lifelink-on-prevented"
+    DAMAGE_CLEARED_ON_TYPE_CHANGE = "damage-cleared-on-type-change"
+    NONCREATURE_STAYS_IN_COMBAT = "noncreature-stays-in-combat"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -36,6 +36,7 @@ class EventKind(StrEnum):
     UNATTACHED = "unattached"
     PT_MODIFIED = "pt-modified"
     KEYWORD_CHANGED = "keyword-changed"
+    TYPE_CHANGED = "type-changed"  # became a creature or stopped being one (613.1d)
     UNREGENERABLE = "unregenerable"
     SBA_CHECK = "sba-check"
     PLAYER_LOST = "player-lost"
@@ -88,3 +89,105 @@ class Event(NamedTuple):
 def event(kind: EventKind, clause: str, subject: str | None = None, **data: Value) -> Event:
     """Build an event; ``data`` is stored sorted by key."""
     return Event(kind, clause, subject, tuple(sorted(data.items())))
+
+
+class Subject(StrEnum):
+    """What an event's ``subject`` names, so that a scenario's event matcher can be checked."""
+
+    CARD = "card"  # a permanent's handle
+    PLAYER = "player"  # a player's name
+    CARD_OR_PLAYER = "card or player"
+    STACK = "stack object"  # a spell's name, "combat damage", or an ability or trigger's name
+    CARD_OR_NONE = "card or nothing"
+    NONE = "nothing"  # the event is about the game as a whole
+
+
+class Shape(NamedTuple):
+    """The subject and the data keys an event of one kind can carry (``EVENT_SHAPES``)."""
+
+    subject: Subject
+    data: frozenset[str]
+
+
+def _shape(subject: Subject, *data: str) -> Shape:
+    return Shape(subject, frozenset(data))
+
+
+# Every event kind with its subject and data keys, as the engine emits them; a test reads every
+# ``emit`` call of ``regen_model/engine`` and fails when one is missing here.
+EVENT_SHAPES: dict[EventKind, Shape] = {
+    EventKind.SHIELD_CREATED: _shape(Subject.CARD, "creator", "origin", "rider", "shield"),
+    EventKind.DAMAGE_DEALT: _shape(
+        Subject.CARD, "amount", "as_counters", "combat", "deathtouch", "source"
+    ),
+    EventKind.DAMAGE_PREVENTED: _shape(Subject.CARD, "amount", "source"),
+    EventKind.COUNTERS_PLACED: _shape(Subject.CARD, "amount", "counter"),
+    EventKind.COUNTERS_REMOVED: _shape(Subject.CARD, "amount", "counter"),
+    EventKind.LIFE_CHANGED: _shape(Subject.PLAYER, "amount", "source"),
+    EventKind.POISONED: _shape(Subject.PLAYER, "amount"),
+    EventKind.TRIGGERED: _shape(Subject.CARD, "ability", "controller", "damage", "life"),
+    EventKind.WOULD_BE_DESTROYED: _shape(Subject.CARD),
+    EventKind.NOT_DESTROYED: _shape(Subject.CARD, "reason"),
+    EventKind.DESTROYED: _shape(Subject.CARD),
+    EventKind.REGENERATED: _shape(Subject.CARD, "origin", "shield"),
+    EventKind.REPLACED: _shape(Subject.CARD, "by"),
+    EventKind.SHIELD_NOT_APPLIED: _shape(Subject.CARD, "shields", "static"),
+    EventKind.DAMAGE_REMOVED: _shape(Subject.CARD, "amount"),
+    EventKind.BECAME_TAPPED: _shape(Subject.CARD, "by"),
+    EventKind.BECAME_UNTAPPED: _shape(Subject.CARD),
+    EventKind.REMOVED_FROM_COMBAT: _shape(Subject.CARD, "reason"),
+    EventKind.ZONE_CHANGE: _shape(Subject.CARD, "cause", "new_object", "origin", "to"),
+    EventKind.CONTROL_CHANGED: _shape(Subject.CARD, "origin", "to", "until_end_of_turn"),
+    EventKind.UNATTACHED: _shape(Subject.CARD, "origin"),
+    EventKind.PT_MODIFIED: _shape(Subject.CARD, "power", "toughness"),
+    EventKind.KEYWORD_CHANGED: _shape(Subject.CARD, "gained", "keyword"),
+    EventKind.TYPE_CHANGED: _shape(Subject.CARD, "creature"),
+    EventKind.UNREGENERABLE: _shape(Subject.CARD, "source"),
+    EventKind.SBA_CHECK: _shape(Subject.NONE, "checks", "performed"),
+    EventKind.PLAYER_LOST: _shape(Subject.PLAYER),
+    EventKind.CLEANUP: _shape(Subject.NONE, "damage_removed_from", "shields_ended"),
+    EventKind.EFFECTS_ENDED: _shape(Subject.CARD, "type_change", "unregenerable", "unused_shields"),
+    EventKind.SPELL_CAST: _shape(Subject.STACK, "caster", "effect", "targets"),
+    EventKind.ABILITY_ACTIVATED: _shape(Subject.CARD, "ability", "by"),
+    EventKind.PUT_ON_STACK: _shape(Subject.STACK, "controller"),
+    EventKind.RESOLVED: _shape(Subject.STACK, "effect"),
+    EventKind.FIZZLED: _shape(Subject.STACK, "reason"),
+    EventKind.PRIORITY: _shape(Subject.PLAYER),
+    EventKind.PASSED: _shape(Subject.PLAYER),
+    EventKind.STEP_BEGAN: _shape(Subject.NONE, "step"),
+    EventKind.TURN_BEGAN: _shape(Subject.PLAYER, "turn"),
+    EventKind.ATTACKERS_DECLARED: _shape(Subject.PLAYER, "attackers"),
+    EventKind.BLOCKERS_DECLARED: _shape(Subject.PLAYER, "blocks"),
+    EventKind.BLOCKERS_ORDERED: _shape(Subject.CARD, "order"),
+    EventKind.COMBAT_DAMAGE_ASSIGNED: _shape(Subject.NONE, "assignment"),
+    EventKind.NO_COMBAT_DAMAGE: _shape(Subject.CARD, "reason"),
+    EventKind.NO_DAMAGE: _shape(Subject.CARD_OR_PLAYER, "source"),
+    EventKind.NOTE: _shape(
+        Subject.CARD_OR_NONE,
+        "already_tapped",
+        "among",
+        "blocked",
+        "chooser",
+        "chose",
+        "damage",
+        "damage_triggers_kept",
+        "deathtouch",
+        "deathtouch_record",
+        "deathtouch_recorded",
+        "edition",
+        "first_strikers",
+        "lethal",
+        "no_second_strike",
+        "permanents",
+        "priority_in_cleanup",
+        "reason",
+        "removed_from_combat",
+        "shield_made_but_will_not_apply",
+        "simultaneous",
+        "stays_on_battlefield",
+        "strike_again",
+        "summoning_sick",
+        "trample_to_player",
+        "unused_shields_remain",
+    ),
+}

@@ -77,6 +77,10 @@ class Card(NamedTuple):
     later effect wins (613.7), and one without duration overrides all earlier ones, so these two
     fields capture every sequence of control changes exactly (see ``derived.controller``).
     Keyword effects until end of turn work the same way: the latest grant or removal wins.
+
+    ``sick``: it has not been under its controller's control continuously since that player's
+    most recent turn began (302.6, "summoning sickness"): it came onto the battlefield or under
+    this controller's control since then. Without haste it can't attack (508.1a, 702.10b).
     """
 
     slot: int
@@ -100,6 +104,9 @@ class Card(NamedTuple):
     attacking: bool = False
     blocking: int | None = None
     blocked: bool = False
+    sick: bool = False
+    animated: bool = False
+    noncreature: bool = False
     ghost: Ghost = Ghost()
 
     @property
@@ -148,8 +155,26 @@ class Hit(NamedTuple):
     player: int | None = None
 
 
+class SourceLKI(NamedTuple):
+    """Last known information of a source that has left the battlefield (608.2h, 113.7a): its
+    keywords and controller as it last existed there. Pre-M10 combat damage on the stack is
+    dealt by its sources as they are when it resolves, or, for a source that has left, as they
+    last were (pre-M10 310.4b)."""
+
+    source: int
+    keywords: frozenset[Keyword]
+    controller: int
+
+
 class StackObject(NamedTuple):
-    """A spell, ability, trigger or (pre-M10) combat-damage assignment on the stack."""
+    """A spell, ability, trigger or (pre-M10) combat-damage assignment on the stack.
+
+    For a trigger whose effect deals damage (Jackal Pup's), the source is the permanent
+    ``source`` (incarnation ``source_gen``); while it is still that object on the battlefield
+    its current keywords count, and once it has left, ``effect.keywords`` holds its last known
+    keywords (set when it leaves). ``combat_lki`` does the same for the sources of pre-M10
+    combat damage.
+    """
 
     kind: StackKind
     name: str
@@ -159,15 +184,17 @@ class StackObject(NamedTuple):
     source: int | None = None  # slot of the source permanent, for abilities and triggers
     source_gen: int = 0
     combat_hits: tuple[tuple[int, Hit], ...] = ()  # (source slot, hit) for pre-M10 damage
-    combat_keywords: tuple[tuple[int, frozenset[Keyword]], ...] = ()
+    combat_lki: tuple[SourceLKI, ...] = ()  # sources of combat_hits that have left
 
 
 class Combat(NamedTuple):
     """Combat bookkeeping beyond the per-card attacking/blocking fields.
 
     ``orders``: M10 damage assignment orders (attacker slot, blocker slots in order).
-    ``first_strikers``: the creatures that had first strike when the first-strike damage step
-    began (510.4): they do not deal damage again in the regular step.
+    ``first_strikers``: the creatures that had first strike or double strike when the
+    first-strike damage step began (510.4): they do not deal damage again in the regular step,
+    except those still in combat with double strike as it begins, which leave the set then
+    (702.4b).
     ``first_strike_step``: this combat has a first-strike damage step.
     ``declared``: attackers have been declared this combat (so blockers can be).
     """

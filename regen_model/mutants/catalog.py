@@ -129,6 +129,69 @@ _INFO = (
         "left the battlefield.",
         ("regen.same-object",),
     ),
+    MutantInfo(
+        Mutant.DEATHTOUCH_STATIC_PRE_M10,
+        "Before M10, deathtouch works as the M10 state-based action instead of a trigger, so "
+        "one shield covers lethal and deathtouch damage.",
+        ("damage.deathtouch-trigger",),
+    ),
+    MutantInfo(
+        Mutant.RIDER_TRIGGER_BY_CONTROLLER,
+        'A "when it regenerates this way" trigger is controlled by the creature\'s controller '
+        "when it regenerates instead of the player who made the shield.",
+        ("regen.rider.trigger",),
+    ),
+    MutantInfo(
+        Mutant.ALIKE_CHOICE_IGNORED,
+        "An explicit answer between shields with the same outcome is ignored and the oldest "
+        "shield is used.",
+        ("replace.choice",),
+    ),
+    MutantInfo(
+        Mutant.FLICKER_RETURNS_TO_OWNER,
+        'A flicker that returns the card "under your control" returns it under its owner\'s '
+        "control.",
+        ("zone.return-control",),
+    ),
+    MutantInfo(
+        Mutant.SUMMONING_SICKNESS_IGNORED,
+        "A creature that came under its controller's control this turn may attack without haste.",
+        ("combat.summoning-sickness", "combat.declare-attackers"),
+    ),
+    MutantInfo(
+        Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT,
+        "Pre-M10 combat damage on the stack is dealt with its sources' keywords as they were "
+        "when it was assigned, not when it resolves.",
+        ("combat.edition.pre-m10", "keyword.grant"),
+    ),
+    MutantInfo(
+        Mutant.SHIELD_COUNTER_PER_SOURCE,
+        "Damage dealt at the same time by several sources needs one shield counter per "
+        "source to be prevented.",
+        ("replace.shield-counter",),
+    ),
+    MutantInfo(
+        Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT,
+        "A double striker regenerated in the first-strike damage step stays in combat and "
+        "deals its regular damage too.",
+        ("regen.apply.remove-from-combat", "combat.damage.double-strike"),
+    ),
+    MutantInfo(
+        Mutant.LIFELINK_ON_PREVENTED,
+        "Lifelink gains life for damage a shield counter prevented, as if it had been dealt.",
+        ("damage.lifelink", "replace.shield-counter"),
+    ),
+    MutantInfo(
+        Mutant.DAMAGE_CLEARED_ON_TYPE_CHANGE,
+        "A permanent that stops being a creature loses its marked damage, so the damage no "
+        "longer counts if it becomes a creature again that turn.",
+        ("type.damage-stays",),
+    ),
+    MutantInfo(
+        Mutant.NONCREATURE_STAYS_IN_COMBAT,
+        "An attacking or blocking creature that stops being a creature stays in combat.",
+        ("type.stop-being-creature",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
@@ -232,6 +232,12 @@ def _keep_shortest(best: dict[str, Kill], kill: Kill) -> None:
         best[kill.invariant] = kill
 
 
+def _told(row: RulesResult, on_row: Callable[[RulesResult], None] | None) -> RulesResult:
+    if on_row is not None:
+        on_row(row)
+    return row
+
+
 def compute_matrix(
     mutants: Sequence[Mutant] | None = None,
     *,
@@ -240,8 +246,10 @@ def compute_matrix(
     battery: Sequence[BatteryScope] = BATTERY,
     jobs: int = 2,
     proof: ProofRoute | None = None,
+    on_row: Callable[[RulesResult], None] | None = None,
 ) -> Matrix:
-    """The matrix for ``mutants`` (all by default); ``jobs`` worker processes run the rows."""
+    """The matrix for ``mutants`` (all by default); ``jobs`` worker processes run the rows.
+    ``on_row`` is told each row (the baseline first, then each mutant) as it is known."""
     started = time.perf_counter()
     chosen = list(Mutant) if mutants is None else list(mutants)
     roots = roots_key(default_roots() if scenario_roots is None else scenario_roots)
@@ -270,9 +278,11 @@ def compute_matrix(
         with ProcessPoolExecutor(
             max_workers=jobs, initializer=_init_worker, initargs=(references,)
         ) as pool:
-            results = [baseline, *pool.map(_run_in_worker, mutant_jobs)]
+            results = [_told(baseline, on_row)]
+            results += [_told(r, on_row) for r in pool.map(_run_in_worker, mutant_jobs)]
     else:
-        results = [baseline, *(run_rules(job, references) for job in mutant_jobs)]
+        results = [_told(baseline, on_row)]
+        results += [_told(run_rules(job, references), on_row) for job in mutant_jobs]
     routes = [Route.EXPLORE.value, "scenario"]
     if proof is not None:
         routes.insert(1, f"{Route.PROOF.value}:{proof.name}")

@@ -56,7 +56,7 @@ def matrix_table(m: Matrix) -> Group:
     for n, name in enumerate(columns, start=1):
         killers = m.killers(name)
         note = f"{len(killers)} mutant(s)" if killers else Text("NOT KILLED", "bold red")
-        legend.add_row(str(n), name, note)
+        legend.add_row(str(n), Text(name), note)
     key = Text(
         "E<n>: shortest explicit-state counterexample of n steps; P<n>: proof engine's "
         "counterexample of n steps; scenarios: scenario files that fail under the mutant."
@@ -150,6 +150,10 @@ def verify_rows(m: Matrix) -> list[Row]:
                 r.seconds,
                 (("killed by", by), ("states", str(r.states))),
                 "" if r.killed else "no invariant and no scenario catches this mutant",
+                data={
+                    "kills": {k.invariant: (k.length, k.describe()) for k in r.kills},
+                    "scenarios": len(r.scenarios),
+                },
             )
         )
     for inv in m.invariants:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from regen_model.limits import regular_files
 from regen_model.model.enums import Edition
 from regen_model.scenario import clause_info
 from regen_model.scenario.names import Names
@@ -70,11 +71,12 @@ def build_scenario(source: Source) -> Scenario:
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:
-    """Files named directly, plus the scenario files (sorted) in any directory named."""
+    """Files named directly, plus the scenario files (sorted) in any directory named: regular
+    files only (a FIFO or a device there is skipped; links to folders are not followed)."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in SCENARIO_SUFFIXES))
+            out.extend(sorted(f for f in regular_files(p) if f.suffix.lower() in SCENARIO_SUFFIXES))
         else:
             out.append(p)
     return out

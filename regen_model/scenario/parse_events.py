@@ -164,12 +164,19 @@ def _destroy(n: Names, v: Any, p: FieldPath) -> Maker:
 
 
 def _one_target(
-    cls: type[A.Sacrifice | A.Exile | A.LeaveAndReturn | A.MakeUnregenerable],
+    cls: type[A.Sacrifice | A.Exile | A.MakeUnregenerable],
 ) -> Parser:
     def parse(n: Names, v: Any, p: FieldPath) -> Maker:
         return _fixed(cls(target=_target_of(n, v, p)))
 
     return parse
+
+
+def _leave_and_return(n: Names, v: Any, p: FieldPath) -> Maker:
+    if isinstance(v, Mapping) and "controller" in v:
+        controller = n.player(v["controller"], (*p, "controller"))
+        return _fixed(A.LeaveAndReturn(target=_target_of(n, v, p), controller=controller))
+    return _fixed(A.LeaveAndReturn(target=_target_of(n, v, p)))
 
 
 def _change_control(n: Names, v: Any, p: FieldPath) -> Maker:
@@ -212,6 +219,15 @@ def _grant_keyword(n: Names, v: Any, p: FieldPath) -> Maker:
     )
 
 
+def _change_type(n: Names, v: Any, p: FieldPath) -> Maker:
+    return _fixed(
+        A.ChangeType(
+            target=n.handle(v["target"], (*p, "target")),
+            creature=bool(v.get("creature", True)),
+        )
+    )
+
+
 # --- game actions ----------------------------------------------------------------------------
 
 
@@ -249,6 +265,7 @@ def _cast(n: Names, v: Any, p: FieldPath) -> Maker:
             effect=spell.effect,
             targets=targets,
             sorcery=spell.sorcery,
+            target_rule=spell.targets,
         )
     )
 
@@ -375,11 +392,12 @@ PARSERS: dict[str, Parser] = {
     "destroy": _destroy,
     "sacrifice": _one_target(A.Sacrifice),
     "exile": _one_target(A.Exile),
-    "leave-and-return": _one_target(A.LeaveAndReturn),
+    "leave-and-return": _leave_and_return,
     "change-control": _change_control,
     "modify-pt": _modify_pt,
     "add-counters": _add_counters,
     "grant-keyword": _grant_keyword,
+    "change-type": _change_type,
     "make-unregenerable": _one_target(A.MakeUnregenerable),
     "check-sba": lambda n, v, p: _fixed(A.CheckStateBasedActions()),
     "cleanup": lambda n, v, p: _fixed(A.Cleanup()),

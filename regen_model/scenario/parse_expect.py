@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from regen_model.model.derived import controller, keywords, power, toughness
-from regen_model.model.enums import CounterKind
-from regen_model.model.events import Event, EventKind
+from regen_model.model.derived import controller, is_creature, keywords, power, toughness
+from regen_model.model.enums import CounterKind, Keyword, Step, Zone
+from regen_model.model.events import EVENT_SHAPES, Event, EventKind, Subject
 from regen_model.model.state import Card
 from regen_model.scenario import clause_info
 from regen_model.scenario.names import Names, suggest
@@ -167,6 +167,8 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
         "attacking": lambda v: card(v).attacking,
         "blocked": lambda v: card(v).blocked,
         "cant-be-regenerated": lambda v: card(v).cant_regen,
+        "summoning-sick": lambda v: card(v).sick,
+        "creature": lambda v: is_creature(v.state, card(v)),
     }
     return _probe(names, what, path, expected, readers[field])
 
@@ -269,8 +271,10 @@ class Matcher:
             return False
         if self.clause is not None and e.clause != self.clause:
             return False
+        have = dict(e.data)
         return all(
-            _eq(v, e.get(k)) or (isinstance(v, str) and str(e.get(k)) == v) for k, v in self.data
+            k in have and (_eq(v, have[k]) or (isinstance(v, str) and str(have[k]) == v))
+            for k, v in self.data
         )
 
     def describe(self) -> str:
@@ -310,14 +314,88 @@ def _matcher(names: Names, raw: Any, path: FieldPath) -> Matcher:
             f"({', '.join(kinds) or ', '.join(others) or 'none'}); kinds: {', '.join(EVENT_KINDS)}",
         )
     kind = kinds[0]
+    shape = EVENT_SHAPES[EventKind(kind)]
     subject = raw[kind]
+    if subject is not None:
+        _check_subject(names, kind, shape.subject, subject, (*path, kind))
     clause = raw.get("clause")
     if clause is not None and clause_info.is_known(clause) is False:
         raise names.error((*path, "clause"), f"{clause!r} is not a clause of the catalog")
-    data = tuple(
-        (k.replace("-", "_"), v) for k, v in raw.items() if k not in MATCHER_KEYS and k != kind
+    data = []
+    for k, v in raw.items():
+        if k in MATCHER_KEYS or k == kind:
+            continue
+        key = k.replace("-", "_")
+        if key not in shape.data:
+            fields = sorted(f.replace("_", "-") for f in shape.data)
+            raise names.error(
+                (*path, k),
+                f"a {kind} event has no field {k!r}{suggest(k, [*fields, *MATCHER_KEYS])} "
+                f"(its fields: {', '.join([*fields, *MATCHER_KEYS])})",
+            )
+        choices = _VALUE_CHOICES.get((kind, key))
+        if choices is not None and v is not None and str(v) not in choices:
+            raise names.error(
+                (*path, k),
+                f"{show(v)!r} is not a value of {k}{suggest(str(v), choices)} "
+                f"(values: {', '.join(choices)})",
+            )
+        data.append((key, v))
+    return Matcher(
+        kind, None if subject is None else str(subject), clause, tuple(data), raw.get("times")
     )
-    return Matcher(kind, None if subject is None else str(subject), clause, data, raw.get("times"))
+
+
+# Data whose values are a closed vocabulary: a misspelt value would match nothing, which under
+# ``no-events`` passes in silence.
+_ZONES = tuple(z.value for z in Zone)
+_VALUE_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("zone-change", "origin"): _ZONES,
+    ("zone-change", "to"): _ZONES,
+    ("step-began", "step"): tuple(st.value for st in Step),
+    ("counters-placed", "counter"): tuple(c.value for c in CounterKind),
+    ("counters-removed", "counter"): tuple(c.value for c in CounterKind),
+    ("keyword-changed", "keyword"): tuple(kw.value for kw in Keyword),
+}
+
+
+# Names the engine gives stack objects other than spells (engine/turn.py, step.py, effects.py,
+# destruction.py): combat damage under the pre-M10 rules, "HANDLE: ability", "damage trigger
+# of HANDLE", "rider of ORIGIN".
+_STACK_PREFIXES = ("rider of ", "damage trigger of ")
+
+
+def _check_subject(names: Names, kind: str, subject: Subject, value: Any, path: FieldPath) -> None:
+    """The subject of a matcher must name something the event can be about."""
+    if not isinstance(value, str):
+        raise names.error(path, f"the subject of a {kind} event is a name, got {show(value)}")
+    if subject is Subject.CARD or subject is Subject.CARD_OR_NONE:
+        names.handle(value, path)
+    elif subject is Subject.PLAYER:
+        names.player(value, path)
+    elif subject is Subject.CARD_OR_PLAYER:
+        names.card_or_player(value, path)
+    elif subject is Subject.NONE:
+        raise names.error(path, f"a {kind} event is about the game as a whole: write {kind}: null")
+    elif not _stack_name(names, value):
+        spells = sorted(names.spells)
+        raise names.error(
+            path,
+            f"{value!r} is not a stack object of this scenario{suggest(value, spells)}: a "
+            "spell's name, 'combat damage', 'HANDLE: ABILITY', 'damage trigger of HANDLE' or "
+            "'rider of ORIGIN'",
+        )
+
+
+def _stack_name(names: Names, value: str) -> bool:
+    if value in names.spells or value == "combat damage":
+        return True
+    if value.startswith(_STACK_PREFIXES[0]):
+        return True
+    if value.startswith(_STACK_PREFIXES[1]):
+        return value.removeprefix(_STACK_PREFIXES[1]) in names.handles
+    handle, sep, _ = value.partition(": ")
+    return bool(sep) and handle in names.handles
 
 
 def _events(names: Names, raw: Any, path: FieldPath, *, negate: bool) -> Probe:

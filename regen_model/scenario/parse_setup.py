@@ -17,15 +17,17 @@ from regen_model.model.cards import (
     SPELLS,
     AbilityKind,
     ActivatedAbility,
+    Animation,
     CardTemplate,
     DamageTrigger,
     SpellTemplate,
     TriggerEffect,
 )
-from regen_model.model.effects import Effect, EffectKind, TargetRule
+from regen_model.model.effects import Effect, EffectKind, TargetRule, default_target_rule
 from regen_model.model.enums import (
     Attachment,
     CardType,
+    Color,
     CounterKind,
     Edition,
     Keyword,
@@ -50,7 +52,9 @@ CARD_FIELDS = (
     "damage-trigger",
     "attachment",
     "attach-bonus",
+    "colors",
     "text",
+    "animation",
 )
 BATTLEFIELD_ONLY = (
     "tapped",
@@ -61,6 +65,9 @@ BATTLEFIELD_ONLY = (
     "cant-be-regenerated",
     "granted-keywords",
     "deathtouched",
+    "summoning-sick",
+    "animated",
+    "not-a-creature",
 )
 
 # Which spell fields mean something for which effect (anything else is a mistake).
@@ -73,14 +80,8 @@ EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
     EffectKind.PUMP: frozenset({"power", "toughness"}),
     EffectKind.UNREGENERABLE: frozenset(),
     EffectKind.COUNTERS: frozenset({"counter", "amount"}),
-    EffectKind.FLICKER: frozenset(),
-    EffectKind.GAIN_CONTROL: frozenset({"until-end-of-turn"}),
-}
-DEFAULT_TARGETS: dict[EffectKind, TargetRule] = {
-    EffectKind.DAMAGE: TargetRule.ANY,
-    EffectKind.DAMAGE_EACH_CREATURE: TargetRule.NONE,
-    EffectKind.DESTROY_ALL_CREATURES: TargetRule.NONE,
-    EffectKind.FLICKER: TargetRule.CREATURE_YOU_CONTROL,
+    EffectKind.FLICKER: frozenset({"under-your-control"}),
+    EffectKind.GAIN_CONTROL: frozenset({"until-end-of-turn", "untap", "keywords"}),
 }
 SPELL_COMMON_FIELDS = frozenset({"name", "effect", "targets", "sorcery", "text"})
 
@@ -135,9 +136,10 @@ def spell_template(
         rider=Rider(raw.get("rider", Rider.NONE.value)),
         counter=CounterKind(raw.get("counter", CounterKind.PLUS.value)),
         until_end_of_turn=bool(raw.get("until-end-of-turn", False)),
+        untap=bool(raw.get("untap", False)),
+        under_you=bool(raw.get("under-your-control", False)),
     )
-    default = DEFAULT_TARGETS.get(kind, TargetRule.CREATURE)
-    targets = TargetRule(raw.get("targets", default.value))
+    targets = TargetRule(raw.get("targets", default_target_rule(kind).value))
     return SpellTemplate(
         name=name,
         effect=effect,
@@ -186,6 +188,19 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
         ),
         attach_bonus=(int(bonus.get("power", 0)), int(bonus.get("toughness", 0))),
         text=str(raw.get("text", "")),
+        colors=frozenset(Color(c) for c in raw.get("colors", ())),
+        animation=_animation(raw.get("animation")),
+    )
+
+
+def _animation(raw: Any) -> Animation | None:
+    """An inline card's own animation: what it becomes (613.1d, 613.4b)."""
+    if raw is None:
+        return None
+    return Animation(
+        int(raw["power"]),
+        int(raw["toughness"]),
+        frozenset(Color(c) for c in raw.get("colors", ())),
     )
 
 
@@ -196,6 +211,7 @@ def _ability(raw: Any) -> ActivatedAbility:
         AbilityKind(raw["kind"]),
         rider=Rider(raw.get("rider", Rider.NONE.value)),
         opponent_only=bool(raw.get("opponent-only", False)),
+        granted=bool(raw.get("granted", False)),
     )
 
 
@@ -247,8 +263,13 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
                 (*path, "controller"),
                 f"{handle} is in the {zone.value}: a card there is controlled by nobody",
             )
-    if raw.get("damage", 0) and not template.is_creature:
+    can_be_creature = template.is_creature or template.animation is not None
+    if raw.get("damage", 0) and not can_be_creature:
         raise names.error((*path, "damage"), f"{handle} is not a creature and can't have damage")
+    if raw.get("animated", False) and template.animation is None:
+        raise names.error(
+            (*path, "animated"), f"{handle} has no animation of its own (it is not a manland)"
+        )
     counters = raw.get("counters", {})
     attached = raw.get("attached-to")
     if attached is not None:
@@ -260,6 +281,15 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         if attached == handle:
             raise names.error((*path, "attached-to"), f"{handle} can't be attached to itself")
         host = names.source.data["permanents"][attached]
+        host_kind = names.template(attached).attachment
+        if host_kind is not Attachment.NONE:
+            # Our Auras enchant creatures (303.4) and Equipment equips creatures (301.5c): one
+            # attached to another Aura or Equipment (or a cycle of them) is no legal board.
+            raise names.error(
+                (*path, "attached-to"),
+                f"{attached} is an {host_kind.value.capitalize()}: an Aura or Equipment "
+                "attaches to a creature, not to another Aura or Equipment (303.4, 301.5c)",
+            )
         if host.get("zone", Zone.BATTLEFIELD.value) != Zone.BATTLEFIELD.value:
             raise names.error((*path, "attached-to"), f"{attached} is not on the battlefield")
     shields = tuple(
@@ -274,7 +304,7 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         zone=zone,
         tapped=bool(raw.get("tapped", False)),
         damage=int(raw.get("damage", 0)),
-        plus=int(counters.get(CounterKind.PLUS.value, 0)),
+        plus=int(counters[CounterKind.PLUS.value]) if CounterKind.PLUS.value in counters else None,
         minus=int(counters.get(CounterKind.MINUS.value, 0)),
         shield_counters=int(counters.get(CounterKind.SHIELD.value, 0)),
         attached_to=attached,
@@ -282,6 +312,9 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         cant_regen=bool(raw.get("cant-be-regenerated", False)),
         deathtouched=bool(raw.get("deathtouched", False)),
         granted=frozenset(Keyword(k) for k in raw.get("granted-keywords", ())),
+        sick=bool(raw.get("summoning-sick", False)),
+        animated=bool(raw.get("animated", False)),
+        noncreature=bool(raw.get("not-a-creature", False)),
     )
 
 

@@ -62,7 +62,8 @@ def validate(source: Source) -> None:
 def _unknown_expect_key(source: Source, path: FieldPath) -> tuple[FieldPath, str] | None:
     """An ``expect`` key that is neither reserved nor a handle explains any error below it
     better than the schema can (the schema takes unknown keys for handles)."""
-    handles = list(source.data.get("permanents") or {})
+    permanents = source.data.get("permanents")
+    handles = list(permanents) if isinstance(permanents, Mapping) else []
     for i in range(len(path) - 1):
         key = path[i + 1]
         if path[i] == "expect" and isinstance(key, str):

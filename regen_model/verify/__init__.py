@@ -1,8 +1,9 @@
 """The sections of ``regen-model verify``, the project's main job.
 
 ``verify`` runs a list of sections and reports one table per section and an overall verdict.
-A section is any function returning ``Row``s (one per scenario, proof obligation, mutant...),
-named in ``SECTIONS`` as ``"module:function"`` so the CLI imports only what it runs. Adding a
+A section is any function of the command's ``VerifyOptions`` returning ``Row``s (one per
+scenario, proof obligation, mutant...), named in ``SECTIONS`` as ``"module:function"`` so the
+CLI imports only what it runs. Adding a
 check to the main job means writing that function and appending one ``Section`` here; the
 command, its table and its JSON output need no change.
 
@@ -17,9 +18,11 @@ from __future__ import annotations
 import importlib
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from regen_model.verdicts import Verdict
 
@@ -34,6 +37,16 @@ class Row:
     seconds: float
     details: tuple[tuple[str, str], ...] = ()
     message: str = ""
+    data: dict[str, Any] = field(default_factory=dict, compare=False)  # for pictures (--html)
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """What ``verify``'s options tell the sections. ``invariant_files``: users' invariant
+    files or folders to prove and cover along with the catalog (``--invariants-from``;
+    nothing is imported unless named)."""
+
+    invariant_files: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -41,13 +54,13 @@ class Section:
     name: str  # what ``--section`` selects
     title: str  # the table title
     item_label: str  # the header of the first column
-    runner: str  # "module:function", a function taking nothing and returning list[Row]
+    runner: str  # "module:function", a function of VerifyOptions returning list[Row]
     weight: int = 1  # how heavy it is, roughly: heavier sections start first
 
-    def load(self) -> Callable[[], list[Row]]:
+    def load(self) -> Callable[[VerifyOptions], list[Row]]:
         module_name, _, function = self.runner.partition(":")
         module = importlib.import_module(module_name)
-        fn: Callable[[], list[Row]] = getattr(module, function)
+        fn: Callable[[VerifyOptions], list[Row]] = getattr(module, function)
         return fn
 
 
@@ -98,29 +111,33 @@ def default_jobs() -> int:
     return max(1, min(2, len(os.sched_getaffinity(0))))
 
 
-def _timed(runner: str) -> tuple[list[Row], float]:
-    module_name, _, function = runner.partition(":")
-    fn: Callable[[], list[Row]] = getattr(importlib.import_module(module_name), function)
+def _timed(section: Section, options: VerifyOptions) -> tuple[list[Row], float]:
     started = time.perf_counter()
-    rows = fn()
+    rows = section.load()(options)
     return rows, time.perf_counter() - started
 
 
 def run_sections(
-    sections: Sequence[Section], jobs: int = 1
-) -> Iterator[tuple[Section, list[Row], float]]:
-    """Each section's rows and wall time, in the given order. With ``jobs`` > 1 the sections
-    run in that many worker processes at once, heaviest first; each result is yielded as
-    soon as it and every section before it are done."""
+    sections: Sequence[Section], jobs: int = 1, options: VerifyOptions | None = None
+) -> Generator[tuple[Section, list[Row], float], None, None]:
+    """Each section's rows and wall time, in the given order, every section given
+    ``options``. With ``jobs`` > 1 the sections run in that many worker processes at once,
+    heaviest first; each result is yielded as soon as it and every section before it are
+    done. A section's exception is raised here, and the sections not yet started are then
+    cancelled."""
+    given = options or VerifyOptions()
     if jobs <= 1 or len(sections) <= 1:
         for section in sections:
-            rows, seconds = _timed(section.runner)
+            rows, seconds = _timed(section, given)
             yield section, rows, seconds
         return
-    with ProcessPoolExecutor(max_workers=min(jobs, len(sections))) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(sections)))
+    try:
         futures: dict[str, Future[tuple[list[Row], float]]] = {}
         for section in sorted(sections, key=lambda s: -s.weight):
-            futures[section.name] = pool.submit(_timed, section.runner)
+            futures[section.name] = pool.submit(_timed, section, given)
         for section in sections:
             rows, seconds = futures[section.name].result()
             yield section, rows, seconds
+    finally:
+        pool.shutdown(cancel_futures=True)

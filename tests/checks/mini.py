@@ -218,6 +218,8 @@ class MiniStep:
                 *[z3.Not(r) for r in b.kw_removed],
                 b.control_eot == NONE,
                 z3.Not(b.cant_regen),
+                z3.Not(b.animated),  # type changes until end of turn end (514.2)
+                z3.Not(b.noncreature),
                 *[
                     z3.And(z3.Not(s.present), z3.Not(s.used), s.rider == 0, s.creator == 0)
                     for s in b.shields
@@ -238,6 +240,8 @@ class MiniStep:
                         *b.kw_removed,
                         b.control_eot,
                         b.cant_regen,
+                        b.animated,
+                        b.noncreature,
                         *[v for s in b.shields for v in (s.present, s.used, s.rider, s.creator)],
                         b.ghost.shields_made,
                         b.ghost.destructions,
@@ -264,6 +268,8 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.power_eot, 0),
         (b.toughness_eot, 0),
         (b.cant_regen, False),
+        (b.animated, False),
+        (b.noncreature, False),
         (b.attached_to, NONE),
         (b.attacking, False),
         (b.blocking, NONE),
@@ -335,6 +341,7 @@ class MiniSystem:
             ]
             game += [
                 st.creature,
+                z3.Not(st.animate_ability),
                 st.toughness >= 1,
                 *[z3.Not(k) for k in st.keywords],
                 st.attachment == ordinal(Attachment.NONE),

@@ -39,13 +39,13 @@ def test_prove_json_and_exit_code() -> None:
             "inv.shield.used-once",
             "-i",
             "inv.shield.made-this-turn",
-            "-m",
+            "--method",
             "induction",
             "--json",
         ],
     )
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert doc["format"] == "regen-model/prove" and doc["verdict"] == "PROVED"
     assert {r["invariant"] for r in doc["rows"]} == {
         "inv.shield.used-once",
@@ -56,7 +56,7 @@ def test_prove_json_and_exit_code() -> None:
 
 def test_prove_table_and_unknown_exit_code() -> None:
     result = RUNNER.invoke(
-        app, ["prove", "-i", "inv.shield.used-once", "-m", "induction", "--rlimit", "1"]
+        app, ["prove", "-i", "inv.shield.used-once", "--method", "induction", "--rlimit", "1"]
     )
     assert result.exit_code == 4, result.output  # UNKNOWN, never shown as proved
     assert "UNKNOWN" in result.output and "PROVED" not in result.output.split("prove:")[0]
@@ -64,7 +64,7 @@ def test_prove_table_and_unknown_exit_code() -> None:
 
 def test_prove_bad_input() -> None:
     assert RUNNER.invoke(app, ["prove", "-i", "no.such"]).exit_code == 2
-    assert RUNNER.invoke(app, ["prove", "-m", "magic"]).exit_code == 2
+    assert RUNNER.invoke(app, ["prove", "--method", "magic"]).exit_code == 2
     assert RUNNER.invoke(app, ["prove", "--scope", "cards=x"]).exit_code == 2
 
 
@@ -81,7 +81,7 @@ def test_prove_loads_user_files(tmp_path: Path) -> None:
             "prove",
             "-i",
             "mine.no-negative-damage",
-            "-m",
+            "--method",
             "any-n",
             "--invariants-from",
             str(tmp_path),
@@ -89,7 +89,7 @@ def test_prove_loads_user_files(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["rows"][0]["method"] == "any-n"
+    assert json.loads(result.stdout)["rows"][0]["method"] == "any-n"
 
 
 def test_find_writes_itf_and_exits_0(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_find_writes_itf_and_exits_0(tmp_path: Path) -> None:
 
 def test_find_not_found_bad_query_and_examples() -> None:
     assert (
-        RUNNER.invoke(app, ["find", "exists c: c.tapped and c.zone == exile", "-k", "2"]).exit_code
+        RUNNER.invoke(app, ["find", "exists c: c.tapped and c.zone == exile", "-d", "2"]).exit_code
         == 1
     )
     bad = RUNNER.invoke(app, ["find", "exists c: c.zone == nowhere"])
@@ -126,7 +126,7 @@ def test_find_disagreement_is_exit_7(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         find_cli, "regen_system", lambda scope=None, rules=None: MiniSystem(broken="no-consume")
     )
-    result = RUNNER.invoke(app, ["find", "exists c: c.by_shield >= 1", "-k", "3", "--json"])
+    result = RUNNER.invoke(app, ["find", "exists c: c.by_shield >= 1", "-d", "3", "--json"])
     assert result.exit_code == 7
     assert json.loads(result.stdout)["disagreement"]["field"].endswith(".shields")
 
@@ -157,7 +157,7 @@ def _prove_json(tmp_path: Path, *args: str) -> tuple[int, dict[str, Any]]:
 
 
 def test_prove_known_false_is_violated_at_its_shortest_depth(tmp_path: Path) -> None:
-    code, doc = _prove_json(tmp_path, "-i", "test.never-tapped", "-m", "induction")
+    code, doc = _prove_json(tmp_path, "-i", "test.never-tapped", "--method", "induction")
     assert code == 1 and doc["verdict"] == "VIOLATED"
     violated = [o for r in doc["rows"] for o in r["obligations"] if o["verdict"] == "VIOLATED"]
     assert {r["method"] for r in doc["rows"]} >= {"induction"}
@@ -167,7 +167,7 @@ def test_prove_known_false_is_violated_at_its_shortest_depth(tmp_path: Path) -> 
 def test_prove_non_inductive_invariant_is_cti(tmp_path: Path) -> None:
     # Alone (k-induction with k = 1: no catalog invariants to lean on), a shield present in an
     # unreachable pre-state with no shield made lets a destruction break it: CTI, exit 3.
-    code, doc = _prove_json(tmp_path, "-i", "test.used-le-made", "-m", "kind", "--k", "1")
+    code, doc = _prove_json(tmp_path, "-i", "test.used-le-made", "--method", "kind", "--k", "1")
     assert code == 3 and doc["verdict"] == "CTI"
     assert doc["rows"][0]["verdict"] == "CTI"
 
@@ -185,7 +185,7 @@ def test_not_applicable_rows_do_not_decide_the_verdict() -> None:
     assert table.exit_code == 0
     assert "prove: PROVED" in table.output and "1 not applicable" in table.output
     only_skipped = RUNNER.invoke(
-        app, ["prove", "-i", "inv.damage-trigger.kept", "-m", "any-n", "--json"]
+        app, ["prove", "-i", "inv.damage-trigger.kept", "--method", "any-n", "--json"]
     )
     assert json.loads(only_skipped.stdout)["verdict"] == "SKIPPED"  # nothing applied
 

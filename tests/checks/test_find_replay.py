@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from regen_model.checks.bmc import Found
@@ -9,6 +11,7 @@ from regen_model.checks.find import find
 from regen_model.checks.replay import ReplayDisagreement, Run, diff, replay
 from regen_model.checks.solver import Budget
 from regen_model.checks.traces import compact, rows, to_itf
+from regen_model.conform.observe import CARD_FIELDS
 from regen_model.invariants.query import parse
 
 from .mini import MiniSystem
@@ -48,7 +51,7 @@ def test_itf_trace() -> None:
     result = find(MiniSystem(), parse("exists c: c.zone == graveyard"), 3, BUDGET)
     assert result.replayed is not None
     itf = to_itf(result.replayed, {"query": "q"})
-    assert itf["vars"] == ["game", "cards", "players"]
+    assert itf["vars"] == ["cards", "players", "game", "events"]  # the one ITF vocabulary
     assert itf["#meta"]["format"] == "ITF" and itf["#meta"]["query"] == "q"
     assert result.depth is not None and len(itf["states"]) == result.depth + 1
     last = itf["states"][-1]
@@ -56,7 +59,8 @@ def test_itf_trace() -> None:
     assert "destroy.effect" in last["#meta"]["clauses"]
     zones = dict(last["cards"]["#map"])
     assert "graveyard" in {rec["zone"] for rec in zones.values()}
-    assert "" in {rec["control_eot"] for rec in zones.values()}  # ITF has no null
+    assert all(set(rec) <= set(CARD_FIELDS) for rec in zones.values())
+    assert "null" not in json.dumps(itf["states"])  # ITF has no null
 
 
 def test_a_tampered_trace_is_a_disagreement() -> None:

@@ -18,7 +18,7 @@ import z3
 from regen_model.checks.symmetry import representative
 from regen_model.encoding import params as P
 from regen_model.encoding import slots
-from regen_model.encoding.bounded import PRESETS
+from regen_model.encoding.bounded import DEFAULT_AGREEMENT
 from regen_model.encoding.evaluate import Evaluation, Prepared, evaluate_params
 from regen_model.encoding.sampling import sample_points
 from regen_model.encoding.scope import OutOfScope, Scope
@@ -29,7 +29,7 @@ from regen_model.invariants.view import evaluate
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import Setup
 
-CONFIG = PRESETS["default"]
+CONFIG = DEFAULT_AGREEMENT  # the breadth-first preset (`agree --preset bfs`)
 SCOPE = CONFIG.scope
 # A swap and a cycle generate every renaming of the three slots.
 GENERATORS = ((1, 0, 2), (1, 2, 0))

@@ -64,6 +64,7 @@ SAMPLES: list[A.Action] = [
     A.DeclareBlockers(player=1, blocks=(("bear", "troll"),)),
     A.OrderBlockers(player=0, attacker="troll", order=("bear", "wall")),
     A.AssignCombatDamage(player=0, divisions=(A.Division("troll", (("bear", 1), ("player", 1))),)),
+    A.ChangeType(target="troll", creature=False),
 ]
 
 

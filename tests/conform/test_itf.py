@@ -126,6 +126,15 @@ def test_locate_points_into_nested_lists_and_objects() -> None:
     assert locate(text, ("a", 1, "missing")) == (1, 11)
 
 
+def test_locate_reads_any_json_text() -> None:
+    """Tabs, escapes and keys with colons are JSON that YAML's parser must also read (the
+    locator is ruamel.yaml's)."""
+    text = '{\n\t"mbt::x": "a\\/b\\u00e9",\n\t"j": 1, "k": [0,\n\t\t{"y": 2}]\n}'
+    json.loads(text)
+    assert locate(text, ("k", 1, "y")) == (4, 9)
+    assert locate(text, ("mbt::x",)) == (2, 12)
+
+
 def test_cli_reports_a_malformed_file_with_exit_code_2(tmp_path: Path) -> None:
     _register_all()
     path = tmp_path / "bad.itf.json"

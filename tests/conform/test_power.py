@@ -2,7 +2,7 @@
 
 The engines under test are the reference engine under every rule mutant of
 ``model.enums.Mutant`` (each one rule broken), and the realistic engine bugs of
-``tests/conform/bugs.py`` (board wipes ignoring "can't be regenerated", regeneration clearing
+``regen_model/testing/bugs.py`` (board wipes ignoring "can't be regenerated", regeneration clearing
 -1/-1 counters, "can't be regenerated" lost on a control change, regenerated attackers
 still dealing combat damage). The input is the crosscheck's own: clause witnesses, scenario
 files and 1500 random cases of seed 0. A table is printed either way.
@@ -21,8 +21,7 @@ from regen_model.conform.case import Case
 from regen_model.conform.differential import crosscheck
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import Rules
-
-from .bugs import BUG_ADAPTERS
+from regen_model.testing.bugs import BUG_ADAPTERS
 
 MAX_MINIMAL_STEPS = 10
 

@@ -74,3 +74,64 @@ def test_vectors_replay_from_their_json_alone(exported: Path) -> None:
             from regen_model.conform.observe import project
 
             assert compare(expected, project(state, res.events)) == [], (path.name, i)
+
+
+# --- never deleting what we did not write -------------------------------------------------------
+
+
+def _fake_export(directory: Path, *names: str) -> None:
+    """An earlier export's files, as its index lists them."""
+    (directory / "cases").mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (directory / "cases" / name).write_text("{}", encoding="utf-8")
+    for fixed in ("schema.json", "README.md"):
+        (directory / fixed).write_text("x", encoding="utf-8")
+    index = {
+        "format": "regen-model-vector-index",
+        "vectors": [{"file": f"cases/{n}"} for n in names],
+    }
+    (directory / "index.json").write_text(json.dumps(index), encoding="utf-8")
+
+
+def test_a_crosschecks_cases_are_never_deleted(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from regen_model.cli import _register_all, app
+
+    _register_all()
+    shrunk = tmp_path / "run" / "cases" / "phase-cards.troll.tapped.itf.json"
+    shrunk.parent.mkdir(parents=True)
+    shrunk.write_text("{}", encoding="utf-8")
+    for extra in ([], ["--force"]):
+        result = CliRunner().invoke(app, ["export-vectors", str(tmp_path / "run"), *extra])
+        assert result.exit_code == 2, result.output
+        assert shrunk.read_text(encoding="utf-8") == "{}"
+    assert "is not empty" in result.stderr or "no earlier export" in result.stderr
+
+
+def test_force_removes_only_the_files_of_the_earlier_export(tmp_path: Path) -> None:
+    from regen_model.conform.vectors import prepare_directory
+
+    _fake_export(tmp_path, "a.json", "b.json")
+    mine = tmp_path / "cases" / "mine.json"
+    mine.write_text("keep", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("keep", encoding="utf-8")
+    prepare_directory(tmp_path, force=True)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["cases", "mine.json", "notes.txt"]
+
+
+def test_a_symbolic_link_out_of_the_folder_is_never_followed(tmp_path: Path) -> None:
+    from regen_model.conform.vectors import ExportRefused, prepare_directory
+
+    outside = tmp_path / "outside"
+    _fake_export(outside, "a.json")
+    target = tmp_path / "vectors"
+    target.mkdir()
+    _fake_export(target)
+    (target / "cases").rmdir()
+    (target / "cases").symlink_to(outside / "cases")
+    index = {"format": "regen-model-vector-index", "vectors": [{"file": "cases/a.json"}]}
+    (target / "index.json").write_text(json.dumps(index), encoding="utf-8")
+    with pytest.raises(ExportRefused, match="symbolic link"):
+        prepare_directory(target, force=True)
+    assert (outside / "cases" / "a.json").exists()

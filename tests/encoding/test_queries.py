@@ -19,7 +19,7 @@ ONE_SLOT = Scope(cards=1, shields=2, stack=1, pending=1, targets=1)
 def test_every_kind_is_deterministic_and_its_loop_bounded() -> None:
     rows = query_rows(ONE_SLOT)
     assert [r.verdict for r in rows] == [Verdict.PROVED, Verdict.PROVED], [r.message for r in rows]
-    assert all("20 action kinds" in dict(r.details)["actions checked"] for r in rows)
+    assert all("21 action kinds" in dict(r.details)["actions checked"] for r in rows)
 
 
 class _LooseStep(RegenStep):
@@ -39,3 +39,18 @@ def test_an_unconstrained_successor_is_not_deterministic() -> None:
     loose = _LooseSystem(scope=ONE_SLOT)
     assert determinism(loose, "destroy").verdict is Verdict.VIOLATED
     assert determinism(RegenSystem(scope=ONE_SLOT), "destroy").verdict is Verdict.PROVED
+
+
+def test_the_covering_proof_and_the_direct_query_agree() -> None:
+    """``determinism`` (definitions whose conditions cover every case) and
+    ``two_successors`` (the direct statement) give the same verdict, on the relation and on
+    one that forgets a rule's effect."""
+    from regen_model.encoding.queries import two_successors
+
+    system = RegenSystem(scope=ONE_SLOT)
+    loose = _LooseSystem(scope=ONE_SLOT)
+    for kind in ("destroy", "cleanup"):
+        assert determinism(system, kind).verdict is Verdict.PROVED
+        assert two_successors(system, kind).verdict is Verdict.PROVED
+    assert two_successors(loose, "destroy").verdict is Verdict.VIOLATED
+    assert "fixes" in determinism(loose, "destroy").reason

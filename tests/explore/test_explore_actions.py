@@ -73,7 +73,7 @@ def test_enumeration_is_deterministic() -> None:
 
 
 def test_every_action_kind_is_enabled_somewhere() -> None:
-    """Across a main-phase state and the four combat decisions, each of the 20 action kinds
+    """Across a main-phase state and the four combat decisions, each of the 21 action kinds
     has at least one instance the engine accepts."""
     main = _state(
         ("troll", "Horned Troll", 0),
@@ -138,6 +138,8 @@ def _documented_reduction(state: GameState, action: A.Action) -> bool:
             or (action.combat and not (trigger and trigger.combat_only))
             or (share.amount == 0 and (bool(action.keywords) or action.cant_regen))
         )
+    if isinstance(action, A.LeaveAndReturn):  # naming the owner is the default
+        return action.controller == state.setup.owners[state.setup.slot_of(action.target)]
     return False
 
 

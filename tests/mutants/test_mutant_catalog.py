@@ -37,11 +37,29 @@ def test_docs_describe_every_mutant() -> None:
         assert f"`{m.value}`" in text, f"docs/mutants.md does not describe {m.value}"
 
 
-# Mutants that change who may answer a question rather than what can happen: every state
-# they reach is reachable under the correct rules too, so only a scenario that expects the
-# engine to refuse an answer can see them.
+# Mutants the battery's scopes never tell apart from the correct rules: they need an edition,
+# a board or an action the battery does not have (pre-M10 combat, summoning-sick creatures, an
+# answer between alike shields, several sources damaging a shield counter, a double striker, a
+# lifelinker, type changes).
+# Each is caught by the scenario that shows the rule.
 ONLY_BY_SCENARIO = {
-    Mutant.CHOICE_BY_OWNER: SCENARIOS / "replace" / "choice-by-controller-not-owner.yaml",
+    Mutant.DEATHTOUCH_STATIC_PRE_M10: SCENARIOS / "damage" / "pre-m10-deathtouch-trigger.yaml",
+    Mutant.ALIKE_CHOICE_IGNORED: SCENARIOS / "replace" / "choice-between-alike-shields.yaml",
+    Mutant.SUMMONING_SICKNESS_IGNORED: SCENARIOS / "combat" / "summoning-sickness.yaml",
+    Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT: SCENARIOS
+    / "combat"
+    / "pre-m10-keywords-at-resolution.yaml",
+    Mutant.SHIELD_COUNTER_PER_SOURCE: SCENARIOS / "replace" / "shield-counter-two-blockers.yaml",
+    Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT: SCENARIOS
+    / "combat"
+    / "double-striker-regenerated-fdn.yaml",
+    Mutant.LIFELINK_ON_PREVENTED: SCENARIOS / "replace" / "lifelink-shield-counter.yaml",
+    Mutant.DAMAGE_CLEARED_ON_TYPE_CHANGE: SCENARIOS
+    / "types"
+    / "damage-stays-when-not-a-creature.yaml",
+    Mutant.NONCREATURE_STAYS_IN_COMBAT: SCENARIOS
+    / "types"
+    / "stop-being-creature-leaves-combat.yaml",
 }
 
 

@@ -124,6 +124,6 @@ def test_mutants_cli_lists_and_runs() -> None:
         app, ["mutants", "-m", "create-taps", "--scenarios", str(ROOTS[1]), "--json", "-j", "1"]
     )
     assert run.exit_code == 0, run.output
-    doc = json.loads(run.output)
+    doc = json.loads(run.stdout)
     assert doc["mutants"][0]["rules"] == "create-taps"
     assert doc["mutants"][0]["killed"] is True

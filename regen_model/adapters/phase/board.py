@@ -123,8 +123,7 @@ def build_board(
         ):
             if amount:
                 pg.debug("ModifyCounters", object_id=oid, counter_type=kind, delta=amount)
-        # The model has no summoning sickness: every creature may attack and tap.
-        pg.debug("SetSummoningSickness", object_id=oid, sick=False)
+        pg.debug("SetSummoningSickness", object_id=oid, sick=card.sick)
     for slot, card in enumerate(state.cards):
         if card.on_battlefield and card.attached_to is not None:
             host = ids[setup.handles[card.attached_to]]

@@ -5,12 +5,12 @@ download. We build the few cards our scenarios need ourselves, offline, so the c
 depends on a download.
 
 Why the texts follow our model and not always the printed Oracle text: the cross-check compares
-*rules*, so each phase.rs card must mean what the model's card means. Abilities the model does
-not know (flying, hexproof, defender, Mossbridge Troll's pump, ...) are left out, and targeting
-restrictions the model drops (Terror's "nonartifact, nonblack") are dropped here too; otherwise
-every difference in what a card *is* would show up as a false divergence. Each such deviation is
-recorded in the card's ``note``. Mana costs are the printed ones: the adapter pays them, since
-our model does not model costs.
+*rules*, so each phase.rs card must mean what the model's card means. The model's cards follow
+their Oracle text except for the parts listed in their ``deviations`` (``model.cards``: flying,
+hexproof, islandwalk, flanking, Mossbridge Troll's pump, ...); those parts are left out here too,
+otherwise every difference in what a card *is* would show up as a false divergence. Each such
+card says so in its ``note`` (a test checks that the notes and the deviations agree). Mana costs
+are the printed ones: the adapter pays them, since our model does not model costs.
 
 ``harness_card`` makes cost-{0} spells for the generic effects of our ``CastSpell`` actions and
 for the direct effect actions that phase.rs can only perform through a resolving spell.
@@ -38,6 +38,10 @@ KEYWORDS: dict[Keyword, tuple[str, str]] = {
     Keyword.TRAMPLE: ("Trample", "Trample"),
     Keyword.FIRST_STRIKE: ("First strike", "FirstStrike"),
     Keyword.UMBRA_ARMOR: ("Umbra armor", "TotemArmor"),
+    Keyword.HASTE: ("Haste", "Haste"),
+    Keyword.DEFENDER: ("Defender", "Defender"),
+    Keyword.DOUBLE_STRIKE: ("Double strike", "DoubleStrike"),
+    Keyword.LIFELINK: ("Lifelink", "Lifelink"),
 }
 
 _REMINDER: dict[Keyword, str] = {
@@ -51,6 +55,10 @@ _REMINDER: dict[Keyword, str] = {
         "Umbra armor (If enchanted creature would be destroyed, instead remove all damage "
         "from it and destroy this Aura.)"
     ),
+    Keyword.HASTE: "Haste",
+    Keyword.DEFENDER: "Defender",
+    Keyword.DOUBLE_STRIKE: "Double strike",
+    Keyword.LIFELINK: "Lifelink",
 }
 
 
@@ -205,19 +213,21 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Matopi Golem",
             "{5}",
             "Artifact Creature — Golem",
-            1,
-            1,
+            3,
+            3,
             "{1}: " + _REGEN + " When it regenerates this way, put a -1/-1 counter on it.",
         ),
         _creature(
             "Skeleton Scavengers",
             "{2}{B}",
             "Creature — Skeleton",
-            1,
-            1,
-            "{1}: " + _REGEN + " When it regenerates this way, put a +1/+1 counter on it.",
-            note="printed as 0/0 entering with a +1/+1 counter and a variable cost; the model "
-            "has a 1/1 with a fixed cost, which the {1} stands for",
+            0,
+            0,
+            "This creature enters with a +1/+1 counter on it.\n{1}: "
+            + _REGEN
+            + " When it regenerates this way, put a +1/+1 counter on it.",
+            note="the variable cost (pay {1} for each +1/+1 counter) is a fixed {1}: the model "
+            "does not pay costs",
         ),
         _creature(
             "Skithiryx, the Blight Dragon",
@@ -236,7 +246,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             0,
             4,
             "Whenever this creature is dealt combat damage, you gain that much life.",
-            note="defender left out: the model has no defender",
+            keywords=frozenset({Keyword.DEFENDER}),
         ),
         _creature(
             "Jackal Pup",
@@ -263,6 +273,23 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Youthful Knight", "{1}{W}", "Creature — Human Knight", 2, 1, keywords=frozenset({_F})
         ),
         _creature(
+            "Vampire Nighthawk",
+            "{1}{B}{B}",
+            "Creature — Vampire Shaman",
+            2,
+            3,
+            keywords=frozenset({_D, Keyword.LIFELINK}),
+            note="flying left out: the model has no flying",
+        ),
+        _creature(
+            "Boros Swiftblade",
+            "{R}{W}",
+            "Creature — Human Soldier",
+            1,
+            2,
+            keywords=frozenset({Keyword.DOUBLE_STRIKE}),
+        ),
+        _creature(
             "Colossal Dreadmaw", "{4}{G}{G}", "Creature — Dinosaur", 6, 6, keywords=frozenset({_T})
         ),
         _creature(
@@ -271,8 +298,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Creature — Goblin Warrior",
             3,
             3,
-            keywords=frozenset({_W}),
-            note="haste left out: the model has no summoning sickness",
+            keywords=frozenset({_W, Keyword.HASTE}),
         ),
         _creature(
             "Glistener Elf",
@@ -296,6 +322,18 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{1}",
             "Artifact — Equipment",
             "Equipped creature gets +2/+0.\nEquip {1}",
+            note="Equip {1} is kept (the model does not equip): no action of ours activates it",
+        ),
+        PhaseCard(
+            "Spawning Pool",
+            None,
+            "Land",
+            '{1}{B}: This land becomes a 1/1 black Skeleton creature with "{B}: '
+            + _REGEN
+            + "\" until end of turn. It's still a land.",
+            note="This land enters tapped. and {T}: Add {B}. left out: the model runs neither "
+            "(no mana; it enters only through a flicker, untapped); the adapter does not map "
+            "it yet (support.py)",
         ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
@@ -312,8 +350,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
         _spell(
             "Terror",
             "{1}{B}",
-            "Destroy target creature. It can't be regenerated.",
-            note="'nonartifact, nonblack' left out: the model's Terror targets any creature",
+            "Destroy target nonartifact, nonblack creature. It can't be regenerated.",
         ),
         _spell(
             "Wrath of God",
@@ -337,15 +374,14 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Cloudshift",
             "{W}",
             "Exile target creature you control, then return that card to the battlefield "
-            "under its owner's control.",
-            note="the model returns the card under its owner's control (printed: yours)",
+            "under your control.",
         ),
         _spell(
             "Act of Treason",
             "{2}{R}",
-            "Gain control of target creature until end of turn.",
+            "Gain control of target creature until end of turn. Untap that creature. It gains "
+            "haste until end of turn.",
             sorcery=True,
-            note="untap and haste left out: the model models neither",
         ),
     )
 }
@@ -471,13 +507,25 @@ def _harness_text(e: Effect) -> tuple[str, str]:
             f"Put {_NUMBERS[e.amount - 1]} {word} counter{plural} on target creature.",
         )
     if k is EffectKind.FLICKER:
-        return "Flicker", (
+        whose = "your" if e.under_you else "its owner's"
+        return "Flicker" + (" Yours" if e.under_you else ""), (
             "Exile target creature you control, then return that card to the battlefield "
-            "under its owner's control."
+            f"under {whose} control."
         )
     if k is EffectKind.GAIN_CONTROL:
         eot = " until end of turn" if e.until_end_of_turn else ""
-        return "Gain Control" + (" EOT" if eot else ""), f"Gain control of target creature{eot}."
+        words = "Gain Control" + (" EOT" if eot else "")
+        text = f"Gain control of target creature{eot}."
+        if e.untap:
+            words += " Untap"
+            text += " Untap that creature."
+        if e.keywords:
+            if len(e.keywords) > 1:
+                raise NoHarness("a control change that grants several keywords")
+            (kw,) = e.keywords
+            words += f" {KEYWORDS[kw][1]}"
+            text += f" It gains {KEYWORDS[kw][0].lower()} until end of turn."
+        return words, text
     raise NoHarness(f"no spell text for a {k.value} effect")
 
 

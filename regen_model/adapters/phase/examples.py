@@ -43,17 +43,10 @@ def board(
 
 def cast(player: int, spell: str, *targets: str | int) -> A.CastSpell:
     """Cast a built-in spell; a ``str`` target is a card handle, an ``int`` a player."""
-    template = SPELLS[spell]
     choices = tuple(
         A.TargetChoice(player=t) if isinstance(t, int) else A.TargetChoice(card=t) for t in targets
     )
-    return A.CastSpell(
-        player=player,
-        name=spell,
-        effect=template.effect,
-        targets=choices,
-        sorcery=template.sorcery,
-    )
+    return SPELLS[spell].cast(player, choices)
 
 
 def passes(*players: int) -> tuple[A.PassPriority, ...]:

@@ -1,260 +1,41 @@
-"""The known divergences of phase.rs, as data, and a classifier for crosscheck results.
-
-``known_divergences.yaml`` (next to this module) lists every divergence found so far, one entry
-per root cause: its ID, verdict, the rules that decide it, the pinned minimal scenario, and one
-or more *matchers* that recognise it in a crosscheck result. docs/phase-report.md is the prose
-version of the same list.
-
-Why matchers look at the first differing step only: ``run_case`` stops there (later steps start
-from different states and only repeat the news), so that step is all a result carries. A
-matcher says which differing fields and events the root cause produces there and which clauses
-the reference cites at that step; a divergence is *known* when every one of its differing
-fields and event tokens is explained by some entry whose conditions hold. Requiring every
-difference to be explained, rather than any, keeps a known divergence from hiding a new one
-that happens in the same step.
-
-Matcher keys (all optional, all must hold):
-
-| key | meaning |
-|---|---|
-| ``action`` | the action kinds at the divergent step (``pass``, ``cast``, ...) |
-| ``clauses`` | clause IDs that must all be among the reference's clauses at that step |
-| ``fields`` | patterns for the differing fields this entry explains: ``cards.*.zone``, or ``{path, expected, observed}`` with values that must match too |
-| ``events`` | patterns for the event tokens it explains: ``-regenerated:*`` (expected, missing) or ``+destroyed:*`` (unexpected) |
-| ``rejected`` | a regular expression the engine's refusal must match (a divergence where the engine refused a legal action) |
-"""
+"""The known divergences of phase.rs: ``known_divergences.yaml`` next to this module, read with
+the framework's classifier (``regen_model.conform.known``, where the matcher keys are documented).
+docs/phase-report.md is the prose version of the same list."""
 
 from __future__ import annotations
 
-import fnmatch
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from ruamel.yaml import YAML
-
-from regen_model.conform.case import Divergence
-
-KNOWN_FILE = Path(__file__).resolve().parent / "known_divergences.yaml"
-VERDICTS = ("phase.rs bug", "gap in our spec", "modelling difference")
-_MATCHER_KEYS = frozenset({"action", "clauses", "fields", "events", "rejected"})
-_ENTRY_KEYS = frozenset(
-    {"id", "title", "verdict", "rules", "scenario", "explanation", "match", "clauses"}
+from regen_model.conform import known as _known
+from regen_model.conform.known import (
+    VERDICTS,
+    Classification,
+    KnownDivergence,
+    KnownListError,
+    classifier,
+    classify,
 )
 
-
-class KnownListError(ValueError):
-    """``known_divergences.yaml`` is malformed (the message names the entry and the key)."""
-
-
-@dataclass(frozen=True)
-class FieldPattern:
-    """A differing field an entry explains: a path pattern, and optionally the values.
-
-    ``values`` holds only the sides the entry names (``expected``, ``observed`` or both), so
-    ``{path: game.priority, observed: null}`` means "nobody holds priority in phase.rs,
-    whoever should".
-    """
-
-    path: str  # fnmatch pattern over FieldDiff.path
-    values: tuple[tuple[str, object], ...] = ()
-
-    def covers(self, path: str, expected: object, observed: object) -> bool:
-        if not fnmatch.fnmatchcase(path, self.path):
-            return False
-        actual = {"expected": expected, "observed": observed}
-        return all(_same(want, actual[side]) for side, want in self.values)
-
-
-@dataclass(frozen=True)
-class Matcher:
-    actions: frozenset[str] = frozenset()
-    clauses: frozenset[str] = frozenset()
-    fields: tuple[FieldPattern, ...] = ()
-    events: tuple[str, ...] = ()  # "-kind:glob" (missing) or "+kind:glob" (unexpected)
-    rejected: re.Pattern[str] | None = None
-
-    def applies(self, d: Divergence) -> bool:
-        """The step-level conditions: action kind, clauses, and the refusal if any."""
-        if self.actions and _action_kind(d) not in self.actions:
-            return False
-        if not self.clauses <= set(d.clauses):
-            return False
-        if d.rejected:
-            return self.rejected is not None and bool(self.rejected.search(d.rejected))
-        return self.rejected is None
-
-    def covers_field(self, path: str, expected: object, observed: object) -> bool:
-        return any(p.covers(path, expected, observed) for p in self.fields)
-
-    def covers_event(self, sign: str, token: str) -> bool:
-        return any(
-            pattern[0] == sign and fnmatch.fnmatchcase(token, pattern[1:])
-            for pattern in self.events
-        )
-
-
-@dataclass(frozen=True)
-class KnownDivergence:
-    id: str
-    title: str
-    verdict: str
-    rules: tuple[str, ...]
-    scenario: str  # path of the pinned minimal scenario, relative to the repository root
-    explanation: str
-    matchers: tuple[Matcher, ...]
-    clauses: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Classification:
-    """Which known entries explain a divergence, and what no entry explains."""
-
-    ids: tuple[str, ...]
-    unexplained: tuple[str, ...]
-
-    @property
-    def known(self) -> bool:
-        return not self.unexplained and bool(self.ids)
+KNOWN_FILE = Path(__file__).resolve().parent / "known_divergences.yaml"
 
 
 def load_known(path: Path = KNOWN_FILE) -> tuple[KnownDivergence, ...]:
-    """Read and check the list (IDs unique, verdicts from ``VERDICTS``, matchers well formed)."""
-    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
-    if not isinstance(data, Mapping) or not isinstance(data.get("divergences"), list):
-        raise KnownListError(f"{path}: expected a mapping with a 'divergences' list")
-    out: list[KnownDivergence] = []
-    seen: set[str] = set()
-    for raw in data["divergences"]:
-        entry = _entry(raw)
-        if entry.id in seen:
-            raise KnownListError(f"{path}: {entry.id} is listed twice")
-        seen.add(entry.id)
-        out.append(entry)
-    return tuple(out)
+    return _known.load_known(path)
 
 
 def known_version(path: Path = KNOWN_FILE) -> str:
     """The phase-python version the list was made with."""
-    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
-    return str(data.get("phase_python", ""))
+    return _known.known_version(path, "phase_python")
 
 
-def classify(d: Divergence, known: Sequence[KnownDivergence]) -> Classification:
-    """Explain each differing field and event token of ``d`` by some applicable entry."""
-    applicable = [(k, m) for k in known for m in k.matchers if m.applies(d)]
-    ids: list[str] = []
-
-    def credit(entry: KnownDivergence) -> None:
-        if entry.id not in ids:
-            ids.append(entry.id)
-
-    unexplained: list[str] = []
-    if d.rejected:
-        if applicable:
-            credit(applicable[0][0])
-        else:
-            unexplained.append(f"rejected: {d.rejected}")
-    for diff in d.diffs:
-        if diff.path == "events":
-            items = [("-", str(t)) for t in diff.expected] + [("+", str(t)) for t in diff.observed]
-            for sign, token in items:
-                entry = next((k for k, m in applicable if m.covers_event(sign, token)), None)
-                if entry is None:
-                    unexplained.append(f"event {sign}{token}")
-                else:
-                    credit(entry)
-            continue
-        entry = next(
-            (k for k, m in applicable if m.covers_field(diff.path, diff.expected, diff.observed)),
-            None,
-        )
-        if entry is None:
-            unexplained.append(diff.describe())
-        else:
-            credit(entry)
-    return Classification(tuple(ids), tuple(unexplained))
-
-
-# --- reading -------------------------------------------------------------------------------------
-
-
-def _entry(raw: Any) -> KnownDivergence:
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str):
-        raise KnownListError(f"an entry without an id: {raw!r}")
-    ident = raw["id"]
-    unknown = set(raw) - _ENTRY_KEYS
-    if unknown:
-        raise KnownListError(f"{ident}: unknown keys {sorted(unknown)}")
-    for key in ("title", "verdict", "scenario", "explanation"):
-        if not isinstance(raw.get(key), str) or not raw[key].strip():
-            raise KnownListError(f"{ident}: {key!r} must be a non-empty string")
-    if raw["verdict"] not in VERDICTS:
-        raise KnownListError(f"{ident}: verdict must be one of {VERDICTS}")
-    matchers = raw.get("match")
-    if not isinstance(matchers, list) or not matchers:
-        raise KnownListError(f"{ident}: 'match' must be a non-empty list of matchers")
-    return KnownDivergence(
-        id=ident,
-        title=raw["title"],
-        verdict=raw["verdict"],
-        rules=tuple(str(r) for r in _strings(raw.get("rules"), ident, "rules")),
-        scenario=raw["scenario"],
-        explanation=" ".join(raw["explanation"].split()),
-        matchers=tuple(_matcher(m, ident) for m in matchers),
-        clauses=tuple(_strings(raw.get("clauses", []), ident, "clauses")),
-    )
-
-
-def _matcher(raw: Any, ident: str) -> Matcher:
-    if not isinstance(raw, Mapping) or not raw:
-        raise KnownListError(f"{ident}: a matcher must be a non-empty mapping")
-    unknown = set(raw) - _MATCHER_KEYS
-    if unknown:
-        raise KnownListError(f"{ident}: unknown matcher keys {sorted(unknown)}")
-    fields: list[FieldPattern] = []
-    for f in raw.get("fields", []):
-        if isinstance(f, str):
-            fields.append(FieldPattern(f))
-        elif isinstance(f, Mapping) and isinstance(f.get("path"), str):
-            extra = set(f) - {"path", "expected", "observed"}
-            if extra:
-                raise KnownListError(f"{ident}: unknown field-pattern keys {sorted(extra)}")
-            values = tuple((side, f[side]) for side in ("expected", "observed") if side in f)
-            fields.append(FieldPattern(f["path"], values))
-        else:
-            raise KnownListError(f"{ident}: a field pattern is a string or {{path, ...}}: {f!r}")
-    events = tuple(_strings(raw.get("events", []), ident, "events"))
-    for e in events:
-        if e[:1] not in ("-", "+"):
-            raise KnownListError(f"{ident}: an event pattern starts with - or +: {e!r}")
-    rejected = raw.get("rejected")
-    if not fields and not events and rejected is None:
-        raise KnownListError(f"{ident}: a matcher must explain fields, events or a refusal")
-    return Matcher(
-        actions=frozenset(_strings(raw.get("action", []), ident, "action")),
-        clauses=frozenset(_strings(raw.get("clauses", []), ident, "clauses")),
-        fields=tuple(fields),
-        events=events,
-        rejected=None if rejected is None else re.compile(str(rejected)),
-    )
-
-
-def _strings(value: Any, ident: str, key: str) -> Iterable[str]:
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise KnownListError(f"{ident}: {key!r} must be a string or a list of strings")
-    return value
-
-
-def _action_kind(d: Divergence) -> str:
-    return str(d.action.get("kind", "?")) if isinstance(d.action, dict) else "start"
-
-
-def _same(pattern: object, value: object) -> bool:
-    if isinstance(pattern, list) and isinstance(value, list | tuple):
-        return sorted(map(str, pattern)) == sorted(map(str, value))
-    return pattern == value
+__all__ = [
+    "KNOWN_FILE",
+    "VERDICTS",
+    "Classification",
+    "KnownDivergence",
+    "KnownListError",
+    "classifier",
+    "classify",
+    "known_version",
+    "load_known",
+]

@@ -9,11 +9,14 @@ The action matrix (docs/phase-adapter.md has the same table with the phase.rs si
 
 * game actions: pass, cast, activate, declare attackers and blockers, assign combat damage are
   supported; ordering blockers (M10 only) is not, nor is combat in the pre-M10 and M10
-  editions, since phase.rs implements the current (FDN) combat damage rules.
+  editions, since phase.rs implements the current (FDN) combat damage rules, nor is deathtouch
+  in the pre-M10 edition (a trigger then; phase.rs has the current state-based form).
 * effects: shields without a rider, damage (no "can't be regenerated" rider, no recipient with a
   damage trigger), destroying one permanent, sacrifice, exile, leave-and-return, control change,
   P/T change, counters, keyword change, "can't be regenerated this turn" and the SBA check are
-  supported; a cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step).
+  supported; a cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step),
+  nor are type changes (``change-type``, a manland's animation: Spawning Pool has no phase.rs
+  card definition in the adapter).
 """
 
 from __future__ import annotations
@@ -31,9 +34,9 @@ from regen_model.adapters.phase.carddata import (
 from regen_model.conform.adapter import Unsupported
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
-from regen_model.model.derived import controller, sba_pending
+from regen_model.model.derived import controller, has, sba_pending
 from regen_model.model.effects import Effect, EffectKind
-from regen_model.model.enums import Decision, Edition, Rider
+from regen_model.model.enums import Decision, Edition, Keyword, Rider
 from regen_model.model.state import Combat, GameState
 
 
@@ -92,8 +95,15 @@ def check_state(state: GameState) -> Unsupported | None:
         return Unsupported("a player who has lost cannot be set up")
     for slot, card in enumerate(state.cards):
         template = state.setup.templates[slot]
-        if PERMANENT_CARDS.get(template.name) != template or template.name not in MODEL_CARDS:
+        if PERMANENT_CARDS.get(template.name) != template:
             return Unsupported(f"{template.name!r} is not a built-in card")
+        if template.name not in MODEL_CARDS:  # pragma: no cover - every built-in card has one
+            return Unsupported(f"{template.name!r} has no phase.rs card definition in the adapter")
+        if card.animated or card.noncreature or template.animation is not None:
+            return Unsupported(
+                "type changes are not mapped (phase.rs parses Spawning Pool's animation, but "
+                "the adapter does not check it yet)"
+            )
         if card.in_combat or card.blocked:
             return Unsupported("a permanent in combat cannot be set up in phase.rs")
         if any(s.rider is not Rider.NONE for s in card.shields):
@@ -182,6 +192,8 @@ def check_action(state: GameState, index: int, action: A.Action) -> Unsupported 
         return no(f"phase.rs implements FDN combat damage, not {state.edition.value}")
     if isinstance(action, A.Cleanup):
         return no("phase.rs performs cleanup only in its cleanup step")
+    if isinstance(action, A.ChangeType):
+        return no("type changes (613.1d) are not mapped to phase.rs")
     if isinstance(action, A.CreateShield) and action.rider is not Rider.NONE:
         return no("phase.rs shields carry no rider")
     if isinstance(action, A.Destroy) and len(action.targets) != 1:
@@ -208,4 +220,27 @@ def check(state: GameState, actions: Sequence[A.Action]) -> Unsupported | None:
         found = check_action(state, index, action)
         if found is not None:
             return found
+        if state.edition is Edition.PRE_M10 and _deathtouch(state, action):
+            return Unsupported(
+                f"{action.kind}: deathtouch before M10 is a trigger; phase.rs implements the "
+                "current state-based deathtouch",
+                index,
+            )
     return None
+
+
+def _deathtouch(state: GameState, action: A.Action) -> bool:
+    """The action may bring deathtouch into play: deathtouch damage, a source or spell with
+    deathtouch, deathtouch granted (the creature may deal damage later). Combat, where a
+    creature's own deathtouch would matter, is refused before FDN anyway."""
+    if isinstance(action, A.GrantKeyword):
+        return action.keyword is Keyword.DEATHTOUCH and not action.remove
+    if isinstance(action, A.CastSpell):
+        return Keyword.DEATHTOUCH in action.effect.keywords
+    if isinstance(action, A.DealDamage):
+        if Keyword.DEATHTOUCH in action.keywords:
+            return True
+        if action.source in state.setup.handles:
+            card = state.card(action.source)
+            return has(state, card, Keyword.DEATHTOUCH)
+    return False

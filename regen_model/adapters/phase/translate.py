@@ -79,28 +79,9 @@ class Translator:
         handler = getattr(self, "_" + type(action).__name__, None)
         if handler is None:
             raise AdapterError(f"{action.kind} has no phase.rs equivalent")
-        mark = len(self.pg.events)
         result: frozenset[str] = handler(action) or frozenset()
         self._settle(action.choices)
-        self._no_summoning_sickness(mark)
         return result
-
-    def _no_summoning_sickness(self, mark: int) -> None:
-        """The model has no summoning sickness (out of scope): a permanent that came under a
-        new controller or onto the battlefield during the action may attack at once, as in our
-        engine. phase.rs's own rule (302.6) would otherwise skip a declare attackers step our
-        engine has."""
-        moved = {
-            oid
-            for e in self.pg.events[mark:]
-            if (e.get("type") == "ZoneChanged" and (e.get("data") or {}).get("to") == "Battlefield")
-            or "Control" in str(e.get("type"))
-            for oid in _subjects(e)
-            if oid in self.handles
-        }
-        for oid in sorted(moved):
-            if self.pg.obj(oid)["zone"] == "Battlefield":
-                self.pg.debug("SetSummoningSickness", object_id=oid, sick=False)
 
     def oid(self, handle: str) -> int:
         try:
@@ -240,7 +221,10 @@ class Translator:
         mark = len(self.pg.events)
         self.pg.debug("MoveToZone", object_id=oid, to_zone="Exile")
         self.pg.debug("MoveToZone", object_id=oid, to_zone="Battlefield")
-        self.pg.debug("SetSummoningSickness", object_id=oid, sick=False)
+        owner = self.setup.owners[self.setup.slot_of(a.target)]
+        if a.controller is not None and a.controller != owner:
+            self.pg.debug("SetController", object_id=oid, controller=a.controller)
+        self.pg.debug("SetSummoningSickness", object_id=oid, sick=True)  # 302.6
         self._require_only(mark, oid, a.kind)
 
     def _AddCounters(self, a: A.AddCounters) -> None:

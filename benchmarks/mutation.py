@@ -1,0 +1,382 @@
+"""Mutation testing of both views against the fast checks: are differences caught?
+
+    python benchmarks/mutation.py changes [NAME...]
+    python benchmarks/mutation.py mutmut [--module engine/zones.py ...] [--every K] [--max-children 2]
+    python benchmarks/mutation.py recheck NAME...
+    python benchmarks/mutation.py report
+
+The fast checks (``FAST_CHECKS``, also ``[tool.mutmut]`` in pyproject.toml): the seeded
+agreement of engine and relation (``tests/encoding/test_branches.py``), every scenario, the
+unit tests, the hypothesis properties of single rules and the determinism and loop-bound
+queries. A change survives when all of them still pass.
+
+* ``changes``: the hand-made changes of ``benchmarks/changes.py`` (issue 10's experiment),
+  each applied in a fresh copy of the tree (``git archive HEAD`` plus the working tree's
+  edits to tracked files), the fast checks run there with ``-x``. Writes
+  ``benchmarks/results/changes.json``.
+* ``mutmut``: mutmut 3 (the ``mutation`` extra) over the rule modules of ``engine/`` and
+  ``encoding/`` listed in ``[tool.mutmut] only_mutate``, in a persistent copy of the tree
+  (``--workdir``, default ``out/mutation``), under ``nice -n 10``. mutmut remembers results,
+  so a run can be stopped and resumed, and ``--module`` and ``--every K`` (every K-th mutant
+  of each function, by name) split the work. Nothing is written to the real tree. The
+  agreement check runs in one process there (``REGEN_AGREEMENT_WORKERS=1``): mutmut learns
+  which tests reach a function from the calls it sees in its own process, and a check run
+  in worker processes would leave the relation's functions with no test but the queries.
+* ``recheck``: named mutants' diffs applied to fresh copies of the tree and the fast checks
+  run by this script instead of mutmut's runner (whose ``timeout`` verdicts a loaded
+  machine makes unreliable). Writes ``benchmarks/results/mutation-recheck.json``.
+* ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
+  the work directory's results, every survivor listed, with the equivalents of
+  ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) set
+  apart. Writes ``benchmarks/results/mutation.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+EQUIVALENTS = ROOT / "benchmarks" / "mutation-equivalents.yaml"
+FAST_CHECKS = (
+    "tests/encoding/test_branches.py::test_the_seeded_preset_agrees",
+    "tests/test_scenarios.py",
+    "tests/unit",
+    "tests/props/test_props_rules.py",
+    "tests/encoding/test_queries.py",
+    "tests/encoding/test_relation_labels.py",
+)
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from changes import CHANGES, Change  # noqa: E402
+
+
+def copy_tree(dest: Path) -> None:
+    """The repository's tracked files as they are in the working tree."""
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in files:
+        if not name:
+            continue
+        src = ROOT / name.decode()
+        if src.is_file():
+            target = dest / name.decode()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+
+
+def run_checks(tree: Path, timeout: float = 900.0) -> tuple[bool, float, str]:
+    """(all fast checks passed, seconds, the last lines of pytest's report) in ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *FAST_CHECKS],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    tail = "\n".join(proc.stdout.strip().splitlines()[-3:])
+    return proc.returncode == 0, time.perf_counter() - started, tail
+
+
+def apply(change: Change, tree: Path) -> None:
+    for edit in change.edits:
+        path = tree / edit.path
+        text = path.read_text()
+        if text.count(edit.old) != 1:
+            raise SystemExit(f"{change.name}: {edit.path} no longer holds {edit.old!r}")
+        path.write_text(text.replace(edit.old, edit.new))
+
+
+def _failed_test(tail: str) -> str:
+    m = re.search(r"FAILED (\S+)", tail)
+    return m.group(1) if m else tail.splitlines()[-1] if tail else ""
+
+
+def cmd_changes(names: list[str], console: Console) -> None:
+    chosen = [c for c in CHANGES if not names or c.name in names]
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="regen-changes-") as tmp:
+        base = Path(tmp) / "base"
+        copy_tree(base)
+        ok, seconds, tail = run_checks(base)
+        if not ok:
+            raise SystemExit(f"the fast checks fail on the unchanged tree:\n{tail}")
+        console.log(f"unchanged tree: fast checks pass ({seconds:.0f} s)")
+        for change in chosen:
+            tree = Path(tmp) / change.name
+            shutil.copytree(base, tree)
+            apply(change, tree)
+            passed, seconds, tail = run_checks(tree)
+            rows.append(
+                {
+                    "change": change.name,
+                    "view": change.view,
+                    "why": change.why,
+                    "caught": not passed,
+                    "by": "" if passed else _failed_test(tail),
+                    "seconds": round(seconds, 1),
+                }
+            )
+            console.log(
+                f"{change.name}: {'caught' if not passed else 'SURVIVED'} ({seconds:.0f} s)"
+            )
+            shutil.rmtree(tree)
+    table = Table(title="Hand-made changes against the fast checks", title_justify="left")
+    for col in ("change", "view", "caught by", "s"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            r["change"], r["view"], r["by"] or "[bold red]SURVIVED", f"{r['seconds']:.0f}"
+        )
+    console.print(table)
+    caught = sum(r["caught"] for r in rows)
+    console.print(f"{caught}/{len(rows)} changes caught")
+    _write(
+        "changes.json",
+        {
+            "format": "regen-model/bench-changes",
+            "version": 1,
+            "checks": FAST_CHECKS,
+            "changes": rows,
+        },
+    )
+
+
+# --- mutmut ------------------------------------------------------------------------------------
+
+
+def _mutmut(workdir: Path, *args: str, check: bool = True) -> str:
+    proc = subprocess.run(
+        ["nice", "-n", "10", sys.executable, "-m", "mutmut", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        # the agreement check in mutmut's own process: it records which tests call a function
+        # (and so which tests run for its mutants) only there, not in worker processes
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", REGEN_AGREEMENT_WORKERS="1"),
+    )
+    if check and proc.returncode != 0:
+        raise SystemExit(
+            f"mutmut {' '.join(args)} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+        )
+    return proc.stdout
+
+
+def results(workdir: Path) -> dict[str, str]:
+    """Mutant name -> status, for every mutant mutmut generated."""
+    out = _mutmut(workdir, "results", "--all", "true")
+    found = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*([\w.]+__mutmut_\d+): (.+)$", line)
+        if m:
+            found[m.group(1)] = m.group(2).strip()
+    return found
+
+
+def cmd_mutmut(args: argparse.Namespace, console: Console) -> None:
+    workdir: Path = args.workdir
+    if not (workdir / "pyproject.toml").exists():
+        workdir.mkdir(parents=True, exist_ok=True)
+        copy_tree(workdir)
+        console.log(f"copied the tree to {workdir}")
+    names = sorted(results(workdir)) if (workdir / "mutants").exists() else []
+    if not names:  # first run: generate the mutants only (a run with a name that matches none)
+        _mutmut(workdir, "run", "no.such.mutant__mutmut_0", check=False)
+        names = sorted(results(workdir))
+    chosen = [n for n in names if _in_modules(n, args.module) and _sampled(n, args.every)]
+    todo = [n for n in chosen if results_cache(workdir).get(n, "not checked") == "not checked"]
+    console.log(f"{len(names)} mutants, {len(chosen)} chosen, {len(todo)} not yet run")
+    for k in range(0, len(todo), args.batch):
+        batch = todo[k : k + args.batch]
+        _mutmut(workdir, "run", "--max-children", str(args.max_children), *batch, check=False)
+        console.log(f"ran {min(k + args.batch, len(todo))}/{len(todo)}")
+
+
+def results_cache(workdir: Path) -> dict[str, str]:
+    return results(workdir)
+
+
+def _in_modules(name: str, modules: list[str]) -> bool:
+    if not modules:
+        return True
+    dotted = [m.removesuffix(".py").replace("/", ".") for m in modules]
+    return any(f"regen_model.{d}." in name for d in dotted)
+
+
+def _sampled(name: str, every: int) -> bool:
+    return every <= 1 or int(name.rsplit("_", 1)[1]) % every == 1 % every
+
+
+def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
+    """Each named mutant's diff (``mutmut show``) applied to a fresh copy of the tree and the
+    fast checks run there by this script (no mutmut runner, no test selection, a generous
+    timeout): what mutmut's verdict (often ``timeout`` on a loaded machine) really is."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
+        base = Path(tmp) / "base"
+        copy_tree(base)
+        for name in args.names:
+            diff = _mutmut(args.workdir, "show", name)
+            diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
+            tree = Path(tmp) / "tree"
+            shutil.copytree(base, tree)
+            subprocess.run(
+                ["patch", "-p0", "--quiet"], cwd=tree, input=diff + "\n", text=True, check=True
+            )
+            passed, seconds, tail = run_checks(tree)
+            rows.append(
+                {
+                    "mutant": name,
+                    "mutmut": results(args.workdir).get(name, "?"),
+                    "killed": not passed,
+                    "by": "" if passed else _failed_test(tail),
+                    "seconds": round(seconds, 1),
+                    "diff": [
+                        ln
+                        for ln in diff.splitlines()
+                        if ln[:1] in "+-" and ln[:3] not in ("+++", "---")
+                    ],
+                }
+            )
+            console.log(f"{name}: {'killed' if not passed else 'SURVIVED'} ({seconds:.0f} s)")
+            shutil.rmtree(tree)
+    earlier = RESULTS / "mutation-recheck.json"
+    kept = json.loads(earlier.read_text())["mutants"] if earlier.exists() else []
+    ran = {r["mutant"] for r in rows}
+    _write(
+        "mutation-recheck.json",
+        {
+            "format": "regen-model/bench-mutation-recheck",
+            "version": 1,
+            "checks": FAST_CHECKS,
+            "mutants": [r for r in kept if r["mutant"] not in ran] + rows,
+        },
+    )
+
+
+def cmd_report(args: argparse.Namespace, console: Console) -> None:
+    found = results(args.workdir)
+    equivalents = _equivalents()
+    packages: dict[str, Counter[str]] = {}
+    survivors: list[dict[str, str]] = []
+    for name, status in sorted(found.items()):
+        package = "engine" if ".engine." in name else "encoding"
+        tally = packages.setdefault(package, Counter())
+        tally["mutants"] += 1
+        if status == "not checked":
+            tally["not run"] += 1
+            continue
+        tally["tested"] += 1
+        if status in ("killed", "timeout", "caught by type check"):
+            tally["killed"] += 1
+        elif name in equivalents:
+            tally["equivalent"] += 1
+        elif status == "survived":
+            tally["survived"] += 1
+            survivors.append({"mutant": name, "status": status})
+        else:
+            tally["other"] += 1
+            survivors.append({"mutant": name, "status": status})
+    table = Table(title="Mutation score per package (fast checks)", title_justify="left")
+    for col in (
+        "package",
+        "mutants",
+        "tested",
+        "killed",
+        "equivalent",
+        "survived",
+        "other",
+        "score",
+    ):
+        table.add_column(col, justify="left" if col == "package" else "right")
+    doc_packages = {}
+    for package, t in sorted(packages.items()):
+        denominator = t["tested"] - t["equivalent"]
+        score = 100.0 * t["killed"] / denominator if denominator else 0.0
+        doc_packages[package] = {**dict(t), "score_percent": round(score, 1)}
+        table.add_row(
+            package,
+            *(
+                str(t[c])
+                for c in ("mutants", "tested", "killed", "equivalent", "survived", "other")
+            ),
+            f"{score:.1f}%",
+        )
+    console.print(table)
+    for s in survivors:
+        console.print(f"[bold red]survived[/] {s['mutant']} ({s['status']})")
+    _write(
+        "mutation.json",
+        {
+            "format": "regen-model/bench-mutation",
+            "version": 1,
+            "checks": FAST_CHECKS,
+            "packages": doc_packages,
+            "survivors": survivors,
+            "equivalents": {k: v for k, v in equivalents.items() if k in found},
+        },
+    )
+
+
+def _equivalents() -> dict[str, str]:
+    if not EQUIVALENTS.exists():
+        return {}
+    entries = YAML(typ="safe").load(EQUIVALENTS.read_text()) or []
+    return {str(e["mutant"]): " ".join(str(e["why"]).split()) for e in entries}
+
+
+def _write(name: str, document: dict[str, Any]) -> None:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    document["load_average_at_end"] = round(os.getloadavg()[0], 2)
+    (RESULTS / name).write_text(json.dumps(document, indent=2) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    ch = sub.add_parser("changes", help="the hand-made changes of benchmarks/changes.py")
+    ch.add_argument("names", nargs="*")
+    mm = sub.add_parser("mutmut", help="run mutmut (resumable)")
+    mm.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
+    mm.add_argument("--module", action="append", default=[], help="e.g. engine/zones.py")
+    mm.add_argument("--every", type=int, default=1, help="every K-th mutant of each function")
+    mm.add_argument("--max-children", type=int, default=2)
+    mm.add_argument("--batch", type=int, default=40)
+    rc = sub.add_parser("recheck", help="apply named mutants and run the fast checks here")
+    rc.add_argument("names", nargs="+")
+    rc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
+    rp = sub.add_parser("report", help="scores and survivors from the work directory")
+    rp.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
+    args = parser.parse_args()
+    console = Console(width=None if sys.stdout.isatty() else 120)
+    if args.command == "changes":
+        cmd_changes(args.names, console)
+    elif args.command == "mutmut":
+        cmd_mutmut(args, console)
+    elif args.command == "recheck":
+        cmd_recheck(args, console)
+    else:
+        cmd_report(args, console)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,316 @@
+"""The feature vocabulary: what a case uses, so that an engine can say what it lacks.
+
+A real engine rarely has everything the model has (two shields on one creature, marked damage
+that stays, shield counters, pre-M10 combat...). An adapter declares the features it lacks
+(``EngineAdapter.lacks``, or ``"lacks"`` in the JSON-lines ``hello``), and the cross-checker
+then builds no random case that uses one (``generate.py`` drops each candidate action whose
+transition uses a lacked feature) and leaves out the fixed cases (scenario files, witnesses)
+that do, counting them apart from the cases the engine skips. A skip then means what it should:
+the adapter found something it could not express that its declaration did not foresee.
+
+Features are read off the reference's run, one transition at a time (the start counts as a
+transition from nothing), so they describe what *happened*, not what an action could do:
+
+* generated from the model's own vocabularies, so a new mechanic joins without code here:
+  ``action:KIND`` (every action kind of ``model.actions``), ``spell:NAME`` (a built-in spell is
+  cast), ``card:NAME`` (a built-in permanent card is in the game), ``keyword:KW`` (a permanent
+  on the battlefield has the keyword), ``combat:EDITION`` (creatures attack under that rule
+  edition), ``step:STEP`` (the game is in that step);
+* written here, for situations no single name captures: ``STRUCTURAL`` below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from regen_model.conform.case import Case
+from regen_model.engine import EngineError, step
+from regen_model.model import actions as A
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.derived import controller, keywords, sba_pending
+from regen_model.model.enums import Attachment, Edition, Keyword, Rider, Step
+from regen_model.model.events import Event, EventKind
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState
+
+Transition = tuple[GameState | None, A.Action | None, GameState, Sequence[Event]]
+
+
+def _custom_cards(t: Transition) -> bool:
+    return any(PERMANENT_CARDS.get(c.name) != c for c in t[2].setup.templates)
+
+
+def _several_shields(t: Transition) -> bool:
+    return any(len(c.active_shields) >= 2 for c in t[2].cards if c.on_battlefield)
+
+
+def _shield_rider(t: Transition) -> bool:
+    return any(
+        s.rider is not Rider.NONE and not s.used
+        for c in t[2].cards
+        if c.on_battlefield
+        for s in c.shields
+    )
+
+
+def _shield_counters(t: Transition) -> bool:
+    return any(c.shield_counters > 0 for c in t[2].cards if c.on_battlefield)
+
+
+def _marked_damage(t: Transition) -> bool:
+    """Damage stays marked on a permanent past a state-based-action check (or at the start):
+    an engine that applies damage and its lethality as one operation has none."""
+    before, _, after, events = t
+    checked = before is None or any(e.kind is EventKind.SBA_CHECK for e in events)
+    return checked and any(c.damage > 0 or c.deathtouched for c in after.cards if c.on_battlefield)
+
+
+def _borrowed(t: Transition) -> bool:
+    state = t[2]
+    return any(controller(c) != state.setup.owners[c.slot] for c in state.cards if c.on_battlefield)
+
+
+def _attachments(t: Transition) -> bool:
+    state = t[2]
+    return any(
+        c.on_battlefield and state.setup.templates[c.slot].attachment is not Attachment.NONE
+        for c in state.cards
+    )
+
+
+def _destroy_several(t: Transition) -> bool:
+    return isinstance(t[1], A.Destroy) and len(t[1].targets) > 1
+
+
+def _damage_rider(t: Transition) -> bool:
+    return isinstance(t[1], A.DealDamage) and t[1].cant_regen
+
+
+def _damage_keywords(t: Transition) -> bool:
+    """Deathtouch, wither or infect damage from an effect: named on the action, or had by the
+    permanent the action names as its source."""
+    before, action = t[0], t[1]
+    if not isinstance(action, A.DealDamage) or action.combat:
+        return False
+    if action.keywords:
+        return True
+    if before is None or action.source not in before.setup.handles:
+        return False
+    card = before.card(action.source)
+    return bool(keywords(before, card) & _DAMAGE_KEYWORDS)
+
+
+_DAMAGE_KEYWORDS = frozenset({Keyword.DEATHTOUCH, Keyword.WITHER, Keyword.INFECT})
+
+
+def _keyword_removal(t: Transition) -> bool:
+    return isinstance(t[1], A.GrantKeyword) and t[1].remove
+
+
+def _start_effects(t: Transition) -> bool:
+    """The start has "this turn" effects (granted or removed keywords, P/T changes, temporary
+    control, "can't be regenerated"): an engine may only be able to make them with spells."""
+    if t[0] is not None:
+        return False
+    return any(
+        c.kw_granted
+        or c.kw_removed
+        or c.power_eot
+        or c.toughness_eot
+        or c.cant_regen
+        or c.control_eot is not None
+        for c in t[2].cards
+        if c.on_battlefield
+    )
+
+
+def _effect_with_sba(t: Transition) -> bool:
+    """An effect (other than damage or counters, which engines write directly) is performed
+    while a state-based action is pending, or leaves one pending: an engine that performs the
+    effect with a spell performs the state-based action at once, where the model waits."""
+    before, action, after = t[0], t[1], t[2]
+    if before is None or not isinstance(action, A.EFFECT_ACTIONS):
+        return False
+    if isinstance(action, A.DealDamage | A.AddCounters | A.CheckStateBasedActions | A.Cleanup):
+        return False
+    return sba_pending(before) or sba_pending(after)
+
+
+def _damage_to_trigger(t: Transition) -> bool:
+    action, state = t[1], t[0]
+    if not isinstance(action, A.DealDamage) or state is None:
+        return False
+    handles = state.setup.handles
+    return any(
+        s.card in handles and state.template(state.setup.slot_of(s.card)).damage_trigger
+        for s in action.shares
+        if s.card is not None
+    )
+
+
+def _triggers(t: Transition) -> bool:
+    return any(e.kind is EventKind.TRIGGERED for e in t[3])
+
+
+def _responses(t: Transition) -> bool:
+    """A spell cast or an ability activated while something waits on the stack."""
+    before, action = t[0], t[1]
+    return (
+        before is not None
+        and bool(before.stack)
+        and isinstance(action, A.CastSpell | A.ActivateAbility)
+    )
+
+
+def _legend_duplicates(t: Transition) -> bool:
+    state = t[2]
+    seen = [
+        (controller(c), state.setup.templates[c.slot].name)
+        for c in state.cards
+        if c.on_battlefield and state.setup.templates[c.slot].name.startswith("Skithiryx")
+    ]
+    return len(seen) != len(set(seen))
+
+
+def _first_strike_step(t: Transition) -> bool:
+    return t[2].step is Step.FIRST_STRIKE_DAMAGE
+
+
+def _pre_m10_deathtouch(t: Transition) -> bool:
+    """Deathtouch in the pre-M10 edition, where it is a triggered ability (pre-M10 502.63):
+    a permanent has it, or an effect deals damage with it."""
+    _, action, after, _ = t
+    if after.edition is not Edition.PRE_M10:
+        return False
+    if isinstance(action, A.DealDamage | A.CastSpell):
+        kws = action.keywords if isinstance(action, A.DealDamage) else action.effect.keywords
+        if Keyword.DEATHTOUCH in kws:
+            return True
+    return any(Keyword.DEATHTOUCH in keywords(after, c) for c in after.cards if c.on_battlefield)
+
+
+def _several_blockers(t: Transition) -> bool:
+    action = t[1]
+    if not isinstance(action, A.DeclareBlockers):
+        return False
+    attackers = [a for _, a in action.blocks]
+    return len(attackers) != len(set(attackers))
+
+
+STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
+    "custom-cards": (
+        "a card that is not a built-in card (a definition of the case)",
+        _custom_cards,
+    ),
+    "several-shields": (
+        "a permanent has two or more unused regeneration shields",
+        _several_shields,
+    ),
+    "shield-rider": (
+        'a shield with an "if it regenerates this way" rider (Debt of Loyalty, Matopi Golem)',
+        _shield_rider,
+    ),
+    "shield-counters": ("a permanent has a shield counter (122.1c)", _shield_counters),
+    "marked-damage": (
+        "damage stays marked on a permanent past a state-based-action check",
+        _marked_damage,
+    ),
+    "borrowed": ("a permanent is controlled by a player other than its owner", _borrowed),
+    "attachments": ("an Aura or Equipment is on the battlefield", _attachments),
+    "destroy-several": ("one destroy effect destroys several permanents at once", _destroy_several),
+    "damage-rider": ('damage with a "can\'t be regenerated" rider as an effect', _damage_rider),
+    "damage-keywords": (
+        "an effect (not combat) deals damage with deathtouch, wither or infect",
+        _damage_keywords,
+    ),
+    "damage-to-trigger": (
+        "an effect deals damage to a permanent with a damage trigger",
+        _damage_to_trigger,
+    ),
+    "keyword-removal": ("an effect takes a keyword away", _keyword_removal),
+    "start-effects": ('"this turn" effects in the start state', _start_effects),
+    "effect-with-sba-pending": (
+        "an effect (not damage or counters) while a state-based action is pending or leaving one",
+        _effect_with_sba,
+    ),
+    "triggers": ("a triggered ability triggers", _triggers),
+    "responses": ("a spell or ability is put on the stack above another one", _responses),
+    "legend-duplicates": (
+        "two legendary permanents of one name under one controller",
+        _legend_duplicates,
+    ),
+    "first-strike-step": ("a first-strike combat damage step (510.4)", _first_strike_step),
+    "several-blockers": ("two creatures block one attacker", _several_blockers),
+    "pre-M10-deathtouch": (
+        "deathtouch in the pre-M10 edition, where it is a trigger (a permanent has it, or "
+        "effect damage with it)",
+        _pre_m10_deathtouch,
+    ),
+}
+
+
+def vocabulary() -> dict[str, str]:
+    """Every feature name with what it means (docs/crosscheck.md prints this table)."""
+    out = {name: text for name, (text, _) in STRUCTURAL.items()}
+    out.update({f"action:{k}": f"an action of kind {k}" for k in sorted(A.ACTION_BY_KIND)})
+    out.update({f"spell:{n}": f"{n} is cast" for n in SPELLS})
+    out.update({f"card:{n}": f"{n} is in the game" for n in PERMANENT_CARDS})
+    out.update({f"keyword:{k.value}": f"a permanent has {k.value}" for k in Keyword})
+    out.update({f"combat:{e.value}": f"creatures attack under {e.value} rules" for e in Edition})
+    out.update({f"step:{s.value}": f"the game is in the {s.value} step" for s in Step})
+    return out
+
+
+def transition_features(t: Transition) -> set[str]:
+    """The features one transition (or, with ``before`` None, one start state) uses."""
+    before, action, after, _ = t
+    out = {name for name, (_, uses) in STRUCTURAL.items() if uses(t)}
+    if action is not None:
+        out.add(f"action:{action.kind}")
+        if isinstance(action, A.CastSpell):
+            out.add(f"spell:{action.name}")
+        if isinstance(action, A.DeclareAttackers) and action.attackers:
+            out.add(f"combat:{after.edition.value}")
+    out.add(f"step:{after.step.value}")
+    if before is None:
+        out.update(f"card:{t.name}" for t in after.setup.templates)
+    for c in after.cards:
+        if c.on_battlefield:
+            out.update(f"keyword:{k.value}" for k in keywords(after, c))
+    return out
+
+
+def lacked_in(features: Iterable[str], lacks: frozenset[str]) -> str | None:
+    """The first feature of ``features`` the engine lacks, or ``None``."""
+    return next((f for f in sorted(features) if f in lacks), None)
+
+
+def case_features(case: Case, rules: Rules = CORRECT) -> set[str]:
+    """Every feature the reference's run of ``case`` uses (skipped actions do not count)."""
+    state = case.start.build()
+    out = transition_features((None, None, state, ()))
+    for action in case.actions:
+        try:
+            res = step(state, action, rules)
+        except EngineError:
+            continue
+        out |= transition_features((state, action, res.state, res.events))
+        state = res.state
+    return out
+
+
+def outside(case: Case, lacks: frozenset[str]) -> str | None:
+    """The first lacked feature ``case`` uses (``None``: the engine can run it)."""
+    if not lacks:
+        return None
+    return lacked_in(case_features(case), lacks)
+
+
+__all__ = [
+    "STRUCTURAL",
+    "case_features",
+    "lacked_in",
+    "outside",
+    "transition_features",
+    "vocabulary",
+]

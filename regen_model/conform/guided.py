@@ -1,0 +1,293 @@
+"""Coverage-guided random cases: each case is the most novel of a few candidates.
+
+Uniform random walks hit the common situations again and again and miss combinations: a
+regeneration in the first-strike damage step, a shield counter meeting a state-based
+destruction, "can't be regenerated" on a land creature. The guided generator keeps a map of
+*goals* reached so far and, for each case it emits, draws a few candidates and keeps the one
+that reaches the most new goals (ties: the first). A case that reached something new joins the
+pool that later candidates continue from (``generate.draw_case``'s corpus), as in
+greybox fuzzing: the frontier of what has been reached is where new things are found.
+
+Goals (``case_goals``), all read off the reference's run:
+
+* ``C``: a clause of the catalog was cited;
+* ``C@CONTEXT``: it was cited about a permanent in a context: ``shielded``, ``borrowed``,
+  ``unregenerable``, ``again`` (as the clause witnesses, ``witness.py``), ``step:STEP`` (the
+  step it happened in), ``kw:KEYWORD`` (the permanent had the keyword), ``type:TYPE`` (its card
+  types, e.g. ``type:land+creature``), ``has:FIELD`` (a field of its state was set just before:
+  damage, shield counters, a deathtouch record, attacking...), ``edition:E`` (the rule edition,
+  for combat clauses);
+* ``C1&C2``: two clauses (neither of them routine bookkeeping) cited in one case.
+
+The contexts come from the model's enumerations (steps, keywords, card types, editions), so a
+mechanic added to the model adds goals without code here. The map starts with the goals of the
+corpus (the clause witnesses), so the search goes for what the witnesses do not already show.
+
+Everything depends only on the seed and the options: candidate ``k`` of case ``i`` draws from
+``random.Random(f"{seed}:{i}:{k}")``, and the goal map evolves the same way each time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import combinations
+
+from regen_model.conform.case import Case, legal_actions
+from regen_model.conform.features import outside
+from regen_model.conform.generate import (
+    CUSTOM_TYPES,
+    Focus,
+    RandomChooser,
+    chance,
+    draw_actions,
+    draw_case,
+    draw_swarm,
+    drawable,
+    settle,
+)
+from regen_model.conform.witness import CONTEXTS, reached_goals
+from regen_model.engine import EngineError, step
+from regen_model.model.derived import keywords, toughness
+from regen_model.model.enums import COMBAT_STEPS, CardType, Edition, Keyword, Step
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState
+
+DEFAULT_CANDIDATES = 10
+DEFAULT_CUSTOM = 20  # percent of the cards of a fresh start built by ``generate.custom_template``
+# The fields of a permanent's state that make a context when set (``Card``'s own fields, so a
+# field added to the model only needs adding here to count).
+CARD_STATE_FIELDS = (
+    "tapped",
+    "damage",
+    "deathtouched",
+    "plus",
+    "minus",
+    "shield_counters",
+    "cant_regen",
+    "shields",
+    "attacking",
+    "blocking",
+    "blocked",
+    "attached_to",
+)
+# A continuation passes more than a fresh walk: it starts where something was under way (a
+# combat, a spell on the stack) and the consequences come as the turn moves on.
+MUTANT_PASSES = 8
+ROUTINE_PREFIXES = ("priority.", "turn.", "stack.", "sba.loop", "zone.new-object")
+
+
+def _routine(clause: str) -> bool:
+    return clause.startswith(ROUTINE_PREFIXES)
+
+
+def _profile(state: GameState, slot: int, after_step: str) -> list[str]:
+    """The contexts of an event about the permanent in ``slot`` (state before the step)."""
+    card = state.cards[slot]
+    template = state.setup.templates[slot]
+    out = [f"step:{after_step}", f"type:{'+'.join(sorted(t.value for t in template.types))}"]
+    if card.on_battlefield:
+        out += [f"kw:{k.value}" for k in sorted(keywords(state, card))]
+        out += [f"has:{f}" for f in CARD_STATE_FIELDS if getattr(card, f)]
+        if template.is_creature and card.damage and card.damage >= toughness(state, card):
+            out.append("has:lethal-damage")
+    return out
+
+
+def case_goals(case: Case, rules: Rules = CORRECT) -> set[str]:
+    """Every goal the reference's run of ``case`` reaches (see the module docstring)."""
+    goals = set(reached_goals(case, rules))
+    state = case.start.build()
+    handles = state.setup.handles
+    clauses: set[str] = set()
+    for action in case.actions:
+        try:
+            res = step(state, action, rules)
+        except EngineError:
+            continue
+        after = res.state
+        profiles: dict[str, list[str]] = {}
+        for e in res.events:
+            clauses.add(e.clause)
+            goals.add(f"{e.clause}@step:{after.step.value}")
+            if e.subject is None or e.subject not in handles:
+                continue
+            if e.subject not in profiles:
+                profiles[e.subject] = _profile(
+                    state, state.setup.slot_of(e.subject), after.step.value
+                )
+            contexts = profiles[e.subject]
+            goals.update(f"{e.clause}@{x}" for x in contexts)
+            goals.update(f"{e.clause}@{x}+{y}" for x, y in combinations(contexts, 2))
+            if state.step in COMBAT_STEPS or after.step in COMBAT_STEPS:
+                goals.add(f"{e.clause}@edition:{after.edition.value}")
+        state = after
+    interesting = sorted(c for c in clauses if not _routine(c))
+    goals.update(f"{a}&{b}" for a, b in combinations(interesting, 2))
+    return goals
+
+
+def _mutant(
+    c: RandomChooser,
+    base: Case,
+    name: str,
+    origin: str,
+    max_steps: int,
+    lacks: frozenset[str],
+) -> Case:
+    """``base`` cut after a random number of its actions and continued by a fresh walk: the
+    states in the middle of an interesting case (blockers declared, a shield made, damage
+    marked) are where a different continuation finds something new."""
+    actions = legal_actions(base)
+    cut = c.integer(0, len(actions))
+    state = base.start.build()
+    for action in actions[:cut]:
+        state = step(state, action).state
+    walk = draw_actions(c, state, draw_swarm(c, passes=MUTANT_PASSES), max_steps, lacks=lacks)
+    tail = settle(walk.state, lacks=lacks)
+    return Case(
+        name,
+        base.start,
+        (*actions[:cut], *walk.actions, *tail),
+        f"{origin} from {base.name} after {cut}",
+    )
+
+
+class _Pool:
+    """The cases later candidates continue from, each weighted by how rare its goals are
+    (a goal reached by few cases so far counts for more), so that the rare situations get
+    explored first, as a fuzzer spends its energy on the seeds that found rare paths."""
+
+    def __init__(self) -> None:
+        self.cases: list[Case] = []
+        self.weights: list[float] = []
+        self.counts: dict[str, int] = {}
+
+    def count(self, goals: Iterable[str]) -> None:
+        for g in goals:
+            self.counts[g] = self.counts.get(g, 0) + 1
+
+    def add(self, case: Case, goals: set[str]) -> None:
+        """Add ``case``, weighted by the rarity of its goals now (kept: recomputing every
+        weight for every pick would cost more than the staleness does)."""
+        self.cases.append(case)
+        self.weights.append(sum(1.0 / self.counts.get(g, 1) for g in goals))
+
+    def pick(self, c: RandomChooser) -> Case:
+        return c.rng.choices(self.cases, weights=self.weights)[0]
+
+
+# The steps a focused start aims at, and the step it starts in to get there soon.
+FOCUS_STEPS: dict[Step, Step] = {
+    Step.FIRST_STRIKE_DAMAGE: Step.BEGIN_COMBAT,
+    Step.COMBAT_DAMAGE: Step.BEGIN_COMBAT,
+    Step.DECLARE_BLOCKERS: Step.BEGIN_COMBAT,
+    Step.CLEANUP: Step.END,
+    Step.MAIN1: Step.MAIN1,
+}
+
+
+def _combos(goals: Iterable[str]) -> set[tuple[str, str]]:
+    """The (``kw:K`` or ``type:T``, step) pairs of goals ``clause@step:S+kw:K`` and
+    ``clause@step:S+type:T``."""
+    out = set()
+    for g in goals:
+        _, _, context = g.partition("@step:")
+        step_name, plus, other = context.partition("+")
+        if plus and other.startswith(("kw:", "type:")):
+            out.add((other, step_name))
+    return out
+
+
+def _focus(
+    c: RandomChooser, reached: dict[tuple[str, str], int], lacks: frozenset[str], custom: int
+) -> Focus:
+    """A keyword x step combination, the less reached the likelier (``reached``: how many
+    emitted cases had an event in that step about a permanent with that keyword), with an
+    edition the engine can fight under. Rarely reached combinations stay likely until some
+    case makes something of them, where a first touch would end a yes/no coverage goal."""
+    editions = [e for e in Edition if f"combat:{e.value}" not in lacks] or list(Edition)
+    kinds: list[tuple[str, Keyword | None, frozenset[CardType] | None]] = [
+        (f"kw:{k.value}", k, None)
+        for k in Keyword
+        if k is not Keyword.UMBRA_ARMOR and f"keyword:{k.value}" not in lacks
+    ]
+    if custom:
+        kinds += [
+            ("type:" + "+".join(sorted(t.value for t in types)), None, types)
+            for types in CUSTOM_TYPES
+        ]
+    combos = [(kind, s) for kind in kinds for s in FOCUS_STEPS]
+    weights = [1.0 / (1 + reached.get((kind[0], s.value), 0)) ** 2 for kind, s in combos]
+    (_, keyword, types), aim = c.rng.choices(combos, weights=weights)[0]
+    return Focus(keyword, c.pick(editions), FOCUS_STEPS[aim], types)
+
+
+def guided_cases(
+    n: int,
+    seed: int,
+    max_steps: int = 20,
+    corpus: Sequence[Case] = (),
+    *,
+    lacks: frozenset[str] = frozenset(),
+    candidates: int = DEFAULT_CANDIDATES,
+    custom: int = DEFAULT_CUSTOM,
+) -> Iterator[Case]:
+    """``n`` cases, each the most novel of ``candidates`` draws (a generator: the first case is
+    ready at once). A candidate is a fresh random case (``generate.draw_case``) or, half the
+    time once there is a pool, a continuation of a pool case from the middle (``_mutant``).
+    ``lacks``: features to stay out of (``features.py``); corpus cases that use one, or an
+    effect kind random cases leave out (``generate.drawable``), are not continued. ``custom``: percentage of custom cards in fresh starts (0 when ``lacks`` has
+    ``custom-cards``)."""
+    if "custom-cards" in lacks:
+        custom = 0
+    pool = _Pool()
+    seen: set[str] = set()
+    corpus_goals: list[tuple[Case, set[str]]] = []
+    for c in corpus:
+        if outside(c, lacks) is None and drawable(c):
+            goals = case_goals(c)
+            pool.count(goals)
+            seen |= goals
+            corpus_goals.append((c, goals))
+    reached: dict[tuple[str, str], int] = {}
+    for c, goals in corpus_goals:
+        pool.add(c, goals)
+        for combo in _combos(goals):
+            reached[combo] = reached.get(combo, 0) + 1
+    for i in range(n):
+        best: tuple[int, Case, set[str]] | None = None
+        name, origin = f"random-{seed}-{i}", f"random:seed={seed}#{i}"
+        for k in range(max(1, candidates)):
+            chooser = RandomChooser(random.Random(f"{seed}:{i}:{k}"))
+            if pool.cases and chance(chooser, 50):
+                case = _mutant(chooser, pool.pick(chooser), name, origin, max_steps, lacks)
+            else:
+                focus = _focus(chooser, reached, lacks, custom) if chance(chooser, 50) else None
+                case, _ = draw_case(
+                    chooser, name, origin, max_steps, lacks=lacks, custom=custom, focus=focus
+                )
+            goals = case_goals(case)
+            novelty = len(goals - seen)
+            if best is None or novelty > best[0]:
+                best = (novelty, case, goals)
+        assert best is not None
+        novelty, case, goals = best
+        seen |= goals
+        for combo in _combos(goals):
+            reached[combo] = reached.get(combo, 0) + 1
+        pool.count(goals)
+        if novelty:
+            pool.add(case, goals)
+        yield case
+
+
+def goals_reached(cases: Iterable[Case]) -> set[str]:
+    """The union of the goals of ``cases`` (for tests and benchmarks)."""
+    out: set[str] = set()
+    for c in cases:
+        out |= case_goals(c)
+    return out
+
+
+__all__ = ["CONTEXTS", "DEFAULT_CANDIDATES", "case_goals", "goals_reached", "guided_cases"]

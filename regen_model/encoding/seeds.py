@@ -1,0 +1,975 @@
+"""Seed runs for the agreement check: where the searches start when they must reach a branch.
+
+A breadth-first search from preset boards only meets what a few steps from those boards
+reach; the branches it never exercises are where a difference between the views goes
+unnoticed (``branches.py`` measures them). So the agreement check also starts from *seed
+runs*: engine runs from a legal start (``system.legal_start``: priority with an empty stack,
+nothing in combat, no state-based action pending; permanents may be tapped, damaged, under
+another player's control, with unused shields made by either player) that drive the game
+into the situations the rules care about, each played on the engine when it is loaded, so a
+seed is reachable by construction. Every state along a seed is then searched from
+(``bounded.py``). Sources, by name (``SOURCES``):
+
+* ``scripts``: the runs written below, one per situation the preset boards lack (board
+  wipes with riders, control changes in combat, triggers of both players at once, shields
+  made by another player, spells of every effect kind, fizzling, the next turn's untap
+  step, wither and infect with deathtouch, ...);
+* ``cover-scripts``: the scripted guide runs of the cover check (``checks.cover``), each
+  written to witness a clause branch;
+* ``cover-guides``: the cover check's explorer runs, the shortest engine run whose last step
+  cites each clause (some seconds to compute; the ``full`` preset only);
+* ``cover-witnesses``: the cover check's witness of every clause branch of the relation,
+  from those guide runs or found by the solver (bounded model checking), replayed on the
+  engine (a minute or more; the ``full`` preset only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from regen_model.encoding.bounded import Seed
+from regen_model.encoding.scope import Scope
+from regen_model.engine import step
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import CounterKind, Edition, Keyword, Rider, Step
+from regen_model.model.state import GameState, Shield
+
+PLAYERS = ("A", "B")
+
+
+@dataclass(frozen=True)
+class Card:
+    """A permanent of a script's start (see ``model.build.CardSpec``); ``shields`` are
+    unused shields made this turn, as (creator, rider) pairs."""
+
+    handle: str
+    name: str
+    owner: int
+    controller: int | None = None
+    tapped: bool = False
+    damage: int = 0
+    shields: tuple[tuple[int, Rider], ...] = ()
+    cant_regen: bool = False
+    attached_to: str | None = None
+    sick: bool = False  # came under its controller's control this turn (302.6)
+
+    def spec(self) -> CardSpec:
+        return CardSpec(
+            self.handle,
+            PERMANENT_CARDS[self.name],
+            self.owner,
+            controller=self.controller,
+            tapped=self.tapped,
+            damage=self.damage,
+            attached_to=self.attached_to,
+            shields=tuple(Shield(_ORIGIN[r], c, r) for c, r in self.shields),
+            cant_regen=self.cant_regen,
+            sick=self.sick,
+        )
+
+
+_ORIGIN = {
+    Rider.NONE: "Regenerate",
+    Rider.GAIN_CONTROL: "Debt of Loyalty",
+    Rider.MINUS_COUNTER: "Matopi Golem",
+    Rider.PLUS_COUNTER: "Skeleton Scavengers",
+}
+
+
+@dataclass(frozen=True)
+class Script:
+    """A seed written out: why it exists, a legal start and the actions played on it."""
+
+    name: str
+    why: str
+    cards: tuple[Card, ...]
+    actions: tuple[A.Action, ...]
+    edition: Edition = Edition.FDN
+    step: Step = Step.MAIN1
+    life: tuple[int, int] = (20, 20)
+    active: int = 0
+    also: tuple[Edition, ...] = field(default=())  # the same run in these editions too
+    tried: tuple[tuple[int, A.Action], ...] = ()  # (after how many actions, one more action)
+
+    def starts(self) -> list[tuple[str, GameState]]:
+        out = []
+        for edition in (self.edition, *self.also):
+            start = make_state(
+                PLAYERS,
+                [c.spec() for c in self.cards],
+                edition=edition,
+                step=self.step,
+                active=self.active,
+                priority=self.active,
+                life=self.life,
+            )
+            out.append((f"{self.name} ({edition.value})" if self.also else self.name, start))
+        return out
+
+
+def play(
+    name: str,
+    start: GameState,
+    actions: Sequence[A.Action],
+    tried: Sequence[tuple[int, A.Action]] = (),
+) -> Seed:
+    """``actions`` played on the engine from ``start`` (an illegal one raises
+    ``EngineError``: a seed that no longer plays is a bug to fix, never skipped)."""
+    states = [start]
+    for action in actions:
+        states.append(step(states[-1], action).state)
+    return Seed(name, tuple(states), tuple(actions), tuple(tried))
+
+
+def _pass(*players: int) -> tuple[A.Action, ...]:
+    return tuple(A.PassPriority(player=p) for p in players)
+
+
+def _cast(player: int, spell: str, *targets: str | int) -> A.CastSpell:
+    return SPELLS[spell].cast(
+        player,
+        tuple(
+            A.TargetChoice(player=t) if isinstance(t, int) else A.TargetChoice(card=t)
+            for t in targets
+        ),
+    )
+
+
+def _attack(player: int, *attackers: str) -> A.DeclareAttackers:
+    return A.DeclareAttackers(player=player, attackers=attackers)
+
+
+def _block(player: int, *blocks: tuple[str, str]) -> A.DeclareBlockers:
+    return A.DeclareBlockers(player=player, blocks=blocks)
+
+
+def _damage(source: str, amount: int, *to: str | int, **kw: object) -> A.DealDamage:
+    shares = tuple(
+        A.DamageShare(amount=amount, player=t) if isinstance(t, int) else A.DamageShare(amount, t)
+        for t in to
+    )
+    return A.DealDamage(source=source, shares=shares, **kw)  # type: ignore[arg-type]
+
+
+GC, MINUS, PLUS, PLAIN = Rider.GAIN_CONTROL, Rider.MINUS_COUNTER, Rider.PLUS_COUNTER, Rider.NONE
+_EDITIONS = (Edition.M10, Edition.PRE_M10)
+
+
+def scripts() -> tuple[Script, ...]:
+    """The written seeds (module docstring)."""
+    troll = Card("troll", "Horned Troll", 0)
+    bears = Card("bears", "Grizzly Bears", 1)
+    return (
+        Script(
+            "double-striker-regenerated",
+            "a double striker regenerated in the first-strike damage step: removed from combat, "
+            "it does not strike again in the regular step (702.4b, 506.4); and a lifelinker's "
+            "damage prevented by a shield counter (615.6)",
+            (
+                Card("blade", "Boros Swiftblade", 0, shields=((0, PLAIN),)),
+                Card("hawk", "Vampire Nighthawk", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "blade"),
+                *_pass(0, 1),
+                _block(1),
+                *_pass(0, 1),
+                A.Destroy(targets=("blade",)),
+                *_pass(0, 1),
+                A.AddCounters(target="blade", counter=CounterKind.SHIELD),
+                _damage("hawk", 2, "blade"),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=(Edition.M10,),
+        ),
+        Script(
+            "wrath-with-riders",
+            "a board wipe that can't be regenerated (701.19c), with shields of every rider",
+            (
+                Card("troll", "Horned Troll", 0, shields=((1, GC),)),
+                Card("golem", "Matopi Golem", 1, shields=((1, MINUS),)),
+                Card("scav", "Skeleton Scavengers", 0, shields=((0, PLUS),)),
+            ),
+            (_cast(0, "Wrath of God"), *_pass(0, 1)),
+        ),
+        Script(
+            "day-of-judgment-riders",
+            "a board wipe that shields replace: a control rider for the other player, "
+            "counter-rider triggers of both players at once (603.3b APNAP order)",
+            (
+                Card("troll", "Horned Troll", 0, shields=((1, GC),)),
+                Card("scav", "Skeleton Scavengers", 0, shields=((0, PLUS),)),
+                Card("golem", "Matopi Golem", 1, shields=((1, MINUS),)),
+            ),
+            (_cast(0, "Day of Judgment"), *_pass(0, 1), *_pass(0, 1), *_pass(0, 1)),
+        ),
+        Script(
+            "both-players-damage-triggers",
+            "damage triggers of both players' creatures at once, controlled by the "
+            "permanents' controllers (603.3a), put on the stack in APNAP order (603.3b)",
+            (
+                Card("pup", "Jackal Pup", 0),
+                Card("stolen", "Jackal Pup", 0, controller=1),
+                Card("myr", "Darksteel Myr", 1),
+            ),
+            (_cast(0, "Pyroclasm"), *_pass(0, 1), *_pass(0, 1), *_pass(0, 1), *_pass(0, 1)),
+            life=(3, 20),
+        ),
+        Script(
+            "stolen-wall-in-combat",
+            "a combat-damage trigger of a creature under another player's control (603.3a)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("wall", "Wall of Essence", 0, controller=1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "bears"),
+                *_pass(0, 1),
+                _block(1, ("wall", "bears")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=_EDITIONS,
+        ),
+        Script(
+            "control-change-in-combat",
+            "control of an attacker and of a blocker changes during combat: both leave "
+            "combat (506.4), the attacker stays blocked only while it is in combat",
+            (troll, bears, Card("knight", "Youthful Knight", 1)),
+            (
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("bears", "troll"), ("knight", "troll")),
+                A.ChangeControl(target="bears", player=0),
+                A.ChangeControl(target="troll", player=1, until_end_of_turn=True),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=(Edition.PRE_M10,),
+        ),
+        Script(
+            "control-change-in-combat-m10",
+            "the same in the M10 edition: the removed blocker leaves the attacker's damage "
+            "assignment order (509.2a of that era)",
+            (troll, bears, Card("knight", "Youthful Knight", 1)),
+            (
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("bears", "troll"), ("knight", "troll")),
+                A.OrderBlockers(player=0, attacker="troll", order=("bears", "knight")),
+                A.ChangeControl(target="bears", player=0),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            edition=Edition.M10,
+            step=Step.BEGIN_COMBAT,
+        ),
+        Script(
+            "blocked-attacker-regenerates",
+            "a blocked attacker is regenerated during the declare blockers step: removed "
+            "from combat, no longer blocked (506.4); its blocker stays a blocking creature",
+            (Card("troll", "Horned Troll", 0, shields=((1, GC),)), bears),
+            (
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("bears", "troll")),
+                A.Destroy(targets=("troll",)),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=_EDITIONS,
+        ),
+        Script(
+            "blocker-leaves",
+            "the blocker of an attacker leaves combat: the attacker stays blocked (509.1h) "
+            "and, without trample, deals no damage",
+            (Card("dreadmaw", "Colossal Dreadmaw", 0), bears, Card("rats", "Typhoid Rats", 0)),
+            (
+                *_pass(0, 1),
+                _attack(0, "dreadmaw", "rats"),
+                *_pass(0, 1),
+                _block(1, ("bears", "rats")),
+                A.Sacrifice(target="bears"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=_EDITIONS,
+        ),
+        Script(
+            "indestructible-blocker-with-lethal-damage",
+            "an indestructible blocker already has lethal damage when a trampler assigns "
+            "(lethal damage counts damage already marked, 702.19b/510.1c)",
+            (
+                Card("dreadmaw", "Colossal Dreadmaw", 0),
+                Card("myr", "Darksteel Myr", 1),
+                Card("rats", "Typhoid Rats", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "dreadmaw"),
+                *_pass(0, 1),
+                _block(1, ("myr", "dreadmaw"), ("rats", "dreadmaw")),
+                _damage("effect", 2, "myr"),
+                _damage("effect", 1, "dreadmaw"),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(A.Division("dreadmaw", (("rats", 1), ("player", 5))),),
+                ),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=(Edition.PRE_M10,),
+        ),
+        Script(
+            "untap-under-another-controller",
+            "the next turn's untap step untaps what the active player controls, not what "
+            "it owns (502.3)",
+            (
+                Card("mine", "Grizzly Bears", 0, tapped=True),
+                Card("stolen", "Grizzly Bears", 1, controller=0, tapped=True),
+                Card("lent", "Grizzly Bears", 0, controller=1, tapped=True),
+            ),
+            (*_pass(0, 1), *_pass(1, 0)),
+            step=Step.END,
+        ),
+        Script(
+            "wither-and-infect-with-deathtouch",
+            "-1/-1 counters from wither or infect damage by a deathtouch source still "
+            "destroy at the next check (702.2b, 704.5h)",
+            (
+                Card("ram", "Boggart Ram-Gang", 0),
+                Card("elf", "Glistener Elf", 0),
+                Card("troll", "Horned Troll", 1, shields=((1, PLAIN),)),
+            ),
+            (
+                A.GrantKeyword(target="ram", keyword=Keyword.DEATHTOUCH),
+                _damage("ram", 1, "troll"),
+                A.CheckStateBasedActions(),
+                A.GrantKeyword(target="elf", keyword=Keyword.DEATHTOUCH),
+                _damage("elf", 1, "troll"),
+                A.CheckStateBasedActions(),
+                _damage("elf", 1, 1),
+                A.GrantKeyword(target="elf", keyword=Keyword.INFECT, remove=True),
+                _damage("elf", 1, 1),
+            ),
+        ),
+        Script(
+            "counters-and-life",
+            "+1/+1 and -1/-1 counters annihilate (704.5q); a player at 0 life loses "
+            "(704.5a); damage from an effect with a chosen controller",
+            (Card("bears", "Grizzly Bears", 0), Card("pup", "Jackal Pup", 1)),
+            (
+                A.AddCounters(target="bears", counter=CounterKind.PLUS, amount=2),
+                A.AddCounters(target="bears", counter=CounterKind.MINUS),
+                A.CheckStateBasedActions(),
+                A.AddCounters(target="pup", counter=CounterKind.PLUS),
+                A.AddCounters(target="pup", counter=CounterKind.MINUS),
+                _damage("effect", 1, "pup"),
+                A.CheckStateBasedActions(),
+                _damage("effect", 2, 1, controller=0),
+                _damage("pup", 2, 0),
+                A.CheckStateBasedActions(),
+            ),
+            life=(2, 2),
+        ),
+        Script(
+            "fizzle",
+            "a spell whose only target is gone does not resolve (608.2b)",
+            (bears, troll),
+            (_cast(0, "Murder", "bears"), A.Sacrifice(target="bears"), *_pass(0, 1)),
+        ),
+        Script(
+            "every-spell",
+            "a spell of each effect kind resolves: pump, shrink, flicker, control, "
+            "unregenerable damage, shields from spells",
+            (troll, bears, Card("pup", "Jackal Pup", 0)),
+            tried=(
+                (
+                    0,
+                    A.CastSpell(
+                        player=0,
+                        name="x",
+                        effect=SPELLS["Murder"].effect,
+                        targets=(A.TargetChoice(),),
+                    ),
+                ),
+            ),
+            actions=tuple(
+                a
+                for spell, target in (
+                    ("Giant Growth", "troll"),
+                    ("Disfigure", "troll"),
+                    ("Cloudshift", "troll"),
+                    ("Act of Treason", "bears"),
+                    ("Death Ward", "troll"),
+                    ("Incinerate", "troll"),
+                    ("Last Gasp", "pup"),
+                    ("Murder", "bears"),
+                )
+                for a in (_cast(0, spell, target), *_pass(0, 1))
+            ),
+        ),
+        Script(
+            "umbra-armor-and-unregenerable",
+            "umbra armor against static regeneration: the controller's 616.1 answer picks "
+            "the Aura; an opponent makes the creature unregenerable (701.19c) and it dies",
+            (
+                Card("knight", "Knight of the Holy Nimbus", 0),
+                Card("eland", "Eland Umbra", 0, attached_to="knight"),
+                bears,
+            ),
+            (
+                A.Destroy(
+                    targets=("knight",), choices=(A.ReplacementChoice("knight", 0, "umbra:eland"),)
+                ),
+                A.PassPriority(player=0),
+                A.ActivateAbility(player=1, source="knight"),
+                *_pass(1, 0),
+                A.Destroy(targets=("knight", "bears")),
+            ),
+            tried=(
+                (
+                    0,
+                    A.Destroy(
+                        targets=("knight",),
+                        choices=(A.ReplacementChoice("knight", 0, "umbra:bears"),),
+                    ),
+                ),
+                (0, A.Destroy(targets=("knight",))),
+                (0, A.Destroy(targets=("knight", "knight"))),
+                (
+                    0,
+                    A.Destroy(
+                        targets=("knight", "eland"),
+                        choices=(
+                            A.ReplacementChoice("bears", 1, "shield"),
+                            A.ReplacementChoice("knight", 0, "umbra:eland"),
+                        ),
+                    ),
+                ),
+                (
+                    0,
+                    A.Destroy(
+                        targets=("knight",), choices=(A.ReplacementChoice("knight", 0, "static"),)
+                    ),
+                ),
+                (0, A.Destroy(targets=("bears",), cant_be_regenerated=True)),
+                (2, A.ActivateAbility(player=0, source="knight")),
+                (2, A.ActivateAbility(player=1, source="knight", ability=1)),
+                (2, A.ActivateAbility(player=1, source="bears")),
+            ),
+        ),
+        Script(
+            "shield-counters-and-equipment",
+            "shield counters prevent damage and replace destruction by an effect (122.1c); "
+            "an Equipment's bonus applies only to the creature it is attached to",
+            (
+                Card("bears", "Grizzly Bears", 1),
+                Card("axe", "Bonesplitter", 1, attached_to="bears"),
+                Card("troll", "Horned Troll", 0, shields=((0, PLAIN),)),
+            ),
+            (
+                A.AddCounters(target="bears", counter=CounterKind.SHIELD, amount=2),
+                _damage("effect", 1, "bears"),
+                A.Destroy(targets=("bears",)),
+                A.Exile(target="bears"),
+                _damage("troll", 2, "troll"),
+                A.CheckStateBasedActions(),
+            ),
+            tried=(
+                (0, A.AddCounters(target="bears", counter=CounterKind.SHIELD, amount=0)),
+                (0, _damage("effect", -1, "bears")),
+                (0, _damage("effect", 1, "axe")),
+                (0, A.DealDamage(source="effect", shares=(A.DamageShare(1, "bears", 0),))),
+                (0, A.Destroy(targets=("bears", "bears"))),
+                (4, _damage("bears", 1, "troll")),
+                (4, A.Sacrifice(target="bears")),
+                (4, A.Destroy(targets=("bears",))),
+                (4, _damage("troll", 1, "troll", controller=1)),
+                (0, A.CreateShield(target="troll", rider=GC, creator=1)),
+            ),
+        ),
+        Script(
+            "aura-falls-off",
+            "an Aura whose creature left goes to the graveyard (704.5m); lethal and "
+            "deathtouch damage destroy once (704.7)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("strength", "Holy Strength", 0, attached_to="bears"),
+                Card("rats", "Typhoid Rats", 1, shields=((1, PLAIN),)),
+            ),
+            (
+                A.Exile(target="bears"),
+                A.CheckStateBasedActions(),
+                _damage("rats", 1, "rats"),
+                A.CheckStateBasedActions(),
+            ),
+            tried=((0, _cast(0, "Murder", "strength")),),
+        ),
+        Script(
+            "priority-in-cleanup",
+            "a pump ends in cleanup and the creature's -1/-1 counters kill it: players get "
+            "priority in that cleanup step and another one follows (514.3a)",
+            (Card("bears", "Grizzly Bears", 0), Card("pup", "Jackal Pup", 1)),
+            (
+                _cast(0, "Giant Growth", "bears"),
+                *_pass(0, 1),
+                A.AddCounters(target="bears", counter=CounterKind.MINUS, amount=2),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(1, 0),
+                *_pass(1, 0),
+            ),
+            step=Step.MAIN2,
+            tried=(
+                (0, _cast(0, "Giant Growth")),
+                (0, _cast(0, "Pyroclasm", "bears")),
+                (0, _cast(0, "Giant Growth", 1)),
+                (0, _cast(0, "Cloudshift", "pup")),
+                (0, _cast(1, "Giant Growth", "bears")),
+                (0, A.PassPriority(player=1)),
+                (3, _cast(1, "Wrath of God")),
+                (3, A.CastSpell(player=0, name="x", effect=SPELLS["Murder"].effect)),
+            ),
+        ),
+        Script(
+            "combat-refusals-m10",
+            "declarations and orders the rules forbid (508.1, 509.1, 509.2 of the M10 era), "
+            "and a creature blocking two attackers' worth of damage order",
+            (
+                Card("troll", "Horned Troll", 0),
+                Card("bears", "Grizzly Bears", 1),
+                Card("knight", "Drudge Skeletons", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("bears", "troll"), ("knight", "troll")),
+                A.OrderBlockers(player=0, attacker="troll", order=("knight", "bears")),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0, divisions=(A.Division("troll", (("knight", 1), ("bears", 1))),)
+                ),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            edition=Edition.M10,
+            step=Step.BEGIN_COMBAT,
+            tried=(
+                (2, _attack(0, "bears")),
+                (2, _attack(0, "troll", "troll")),
+                (2, _attack(1, "troll")),
+                (5, _block(1, ("troll", "troll"))),
+                (5, _block(1, ("bears", "knight"))),
+                (5, _block(1, ("bears", "troll"), ("bears", "troll"))),
+                (5, _block(0, ("bears", "troll"))),
+                (6, A.OrderBlockers(player=1, attacker="troll", order=("knight", "bears"))),
+                (6, A.OrderBlockers(player=0, attacker="bears", order=("knight",))),
+                (6, A.OrderBlockers(player=0, attacker="troll", order=("knight",))),
+                (6, A.OrderBlockers(player=0, attacker="troll", order=("knight", "knight"))),
+                (
+                    9,
+                    A.AssignCombatDamage(
+                        player=0, divisions=(A.Division("troll", (("bears", 2),)),)
+                    ),
+                ),
+            ),
+        ),
+        Script(
+            "combat-refusals-fdn",
+            "damage divisions the rules forbid (510.1c-d, 702.19b) and a tapped blocker; "
+            "no attackers, then no blockers (508.8)",
+            (
+                Card("dreadmaw", "Colossal Dreadmaw", 0),
+                Card("bears", "Grizzly Bears", 1),
+                Card("pup", "Wall of Essence", 1, tapped=True),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "dreadmaw"),
+                *_pass(0, 1),
+                _block(1, ("bears", "dreadmaw")),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(A.Division("dreadmaw", (("bears", 2), ("player", 4))),),
+                ),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=(Edition.M10,),
+            tried=(
+                (5, _block(1, ("pup", "dreadmaw"))),
+                (8, A.AssignCombatDamage(player=1, divisions=())),
+                (8, A.AssignCombatDamage(player=0, divisions=())),
+                (
+                    8,
+                    A.AssignCombatDamage(
+                        player=0, divisions=(A.Division("dreadmaw", (("player", 6),)),)
+                    ),
+                ),
+                (
+                    8,
+                    A.AssignCombatDamage(
+                        player=0, divisions=(A.Division("bears", (("dreadmaw", 2),)),)
+                    ),
+                ),
+                (
+                    8,
+                    A.AssignCombatDamage(
+                        player=0, divisions=(A.Division("pup", (("dreadmaw", 1),)),)
+                    ),
+                ),
+                (8, A.AssignCombatDamage(player=0, divisions=(A.Division("dreadmaw", ()),))),
+                (
+                    8,
+                    A.AssignCombatDamage(
+                        player=0,
+                        divisions=(
+                            A.Division("dreadmaw", (("bears", 6),)),
+                            A.Division("dreadmaw", (("bears", 6),)),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Script(
+            "first-strike-division",
+            "a first striker divides its damage in the first-strike step (510.4), the other "
+            "attacker waits for the regular step; deathtouch makes 1 lethal (702.2c)",
+            (
+                Card("knight", "Youthful Knight", 0),
+                Card("bears", "Grizzly Bears", 0),
+                Card("skel", "Drudge Skeletons", 1),
+            ),
+            (
+                A.GrantKeyword(target="knight", keyword=Keyword.DEATHTOUCH),
+                A.GrantKeyword(target="knight", keyword=Keyword.TRAMPLE),
+                *_pass(0, 1),
+                _attack(0, "knight", "bears"),
+                *_pass(0, 1),
+                _block(1, ("skel", "knight")),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0, divisions=(A.Division("knight", (("skel", 1), ("player", 1))),)
+                ),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=(Edition.PRE_M10,),
+            tried=(
+                (
+                    10,
+                    A.AssignCombatDamage(
+                        player=0,
+                        divisions=(
+                            A.Division("knight", (("skel", 1), ("player", 1))),
+                            A.Division("bears", (("player", 2),)),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Script(
+            "board-wipe-spares-the-aura",
+            "Day of Judgment destroys creatures only; the regenerated creature keeps its "
+            "Aura (701.19c: the same object)",
+            (
+                Card("troll", "Horned Troll", 0, shields=((0, PLAIN),)),
+                Card("strength", "Holy Strength", 0, attached_to="troll"),
+                bears,
+            ),
+            (_cast(0, "Day of Judgment"), *_pass(0, 1)),
+            tried=((1, _cast(0, "Pyroclasm")),),
+        ),
+        Script(
+            "declaration-refusals",
+            "an Aura or a tapped creature can't attack (508.1a); with no creature left to "
+            "block, the declaration of blockers is skipped",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("strength", "Holy Strength", 0, attached_to="bears"),
+                Card("tired", "Grizzly Bears", 0, tapped=True),
+            ),
+            (*_pass(0, 1), _attack(0, "bears"), *_pass(0, 1), *_pass(0, 1)),
+            step=Step.BEGIN_COMBAT,
+            tried=((2, _attack(0, "strength")), (2, _attack(0, "tired"))),
+        ),
+        Script(
+            "aura-cannot-block",
+            "an Aura can't block (509.1a); nothing can attack in the next turn (508.8)",
+            (
+                Card("troll", "Horned Troll", 0),
+                Card("bears", "Grizzly Bears", 1),
+                Card("strength", "Holy Strength", 1, attached_to="bears"),
+            ),
+            (*_pass(0, 1), _attack(0, "troll"), *_pass(0, 1), _block(1), *_pass(0, 1)),
+            step=Step.BEGIN_COMBAT,
+            tried=((5, _block(1, ("strength", "troll"))),),
+        ),
+        Script(
+            "regenerates-with-a-waiting-trigger",
+            "a creature regenerates while its own damage trigger waits: the trigger stays "
+            "(614.8) and goes on the stack after the check; the stack then resolves",
+            (
+                Card("pup", "Jackal Pup", 0, shields=((0, PLAIN),)),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (_damage("effect", 1, "pup"), A.CheckStateBasedActions(), *_pass(0, 1)),
+        ),
+        Script(
+            "lone-creature-wiped",
+            "a board wipe with a single creature (no simultaneity note); combat damage on "
+            "the stack whose recipient left before it resolved (pre-M10)",
+            (Card("troll", "Horned Troll", 0), Card("bears", "Grizzly Bears", 1)),
+            (
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("bears", "troll")),
+                *_pass(0, 1),
+                A.Sacrifice(target="bears"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _cast(0, "Wrath of God"),
+                *_pass(0, 1),
+            ),
+            edition=Edition.PRE_M10,
+            step=Step.BEGIN_COMBAT,
+        ),
+        Script(
+            "nothing-can-attack",
+            "the active player has no creature that can attack: no declaration (508.8)",
+            (Card("bears", "Grizzly Bears", 0, tapped=True), Card("pup", "Jackal Pup", 1)),
+            (*_pass(0, 1), *_pass(0, 1)),
+            step=Step.BEGIN_COMBAT,
+        ),
+        Script(
+            "nobody-attacks",
+            "no creature attacks (508.8: straight to the end of combat); a new turn",
+            (Card("bears", "Grizzly Bears", 0), Card("pup", "Jackal Pup", 1, tapped=True)),
+            (*_pass(0, 1), _attack(0), *_pass(0, 1), *_pass(0, 1), *_pass(0, 1), *_pass(0, 1)),
+            step=Step.BEGIN_COMBAT,
+        ),
+        Script(
+            "nothing-can-attack-or-block",
+            "the defender has no creature that can block: the declaration is skipped "
+            "(509.1), and the attacker deals its damage to the player",
+            (Card("bears", "Grizzly Bears", 0), Card("pup", "Jackal Pup", 1, tapped=True)),
+            (*_pass(0, 1), _attack(0, "bears"), *_pass(0, 1), *_pass(0, 1)),
+            step=Step.BEGIN_COMBAT,
+        ),
+        Script(
+            "debt-of-loyalty-for-the-opponent",
+            "a shield made by another player (the creator gains control, 701.19c) used in "
+            "combat, and the 616.1 answer between two shields of different creators",
+            (
+                Card("troll", "Horned Troll", 0, shields=((1, GC), (0, GC))),
+                Card("rats", "Typhoid Rats", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("rats", "troll")),
+                *[
+                    A.PassPriority(player=p, choices=(A.ReplacementChoice("troll", 0, "shield#2"),))
+                    for p in (0, 1, 0, 1)
+                ],
+            ),
+            step=Step.BEGIN_COMBAT,
+            also=_EDITIONS,
+        ),
+        Script(
+            "sick-or-defender-cannot-attack",
+            "a creature that came under its controller's control this turn can't attack "
+            "without haste (302.6), nor can one with defender (702.3b); one with haste can",
+            (
+                Card("wall", "Wall of Essence", 0),
+                Card("bears", "Grizzly Bears", 0, sick=True),
+                Card("pup", "Jackal Pup", 0, sick=True),
+            ),
+            (
+                A.GrantKeyword(target="pup", keyword=Keyword.HASTE),
+                *_pass(0, 1),
+                _attack(0, "pup"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            tried=((3, _attack(0, "wall")), (3, _attack(0, "bears"))),
+        ),
+        Script(
+            "sickness-ends-when-the-turn-begins",
+            "as a turn begins, what its active player controls stops being summoning sick "
+            "(302.6); the other player's sick creature stays sick",
+            (Card("pup", "Jackal Pup", 1, sick=True), Card("bears", "Grizzly Bears", 0, sick=True)),
+            (*_pass(0, 1), *_pass(1, 0)),
+            step=Step.END,
+        ),
+        Script(
+            "shield-counter-two-blockers",
+            "one shield counter prevents the damage of both blockers dealt at once: one "
+            "prevention effect for the simultaneous event (122.1c, 615.13)",
+            (
+                Card("troll", "Horned Troll", 0),
+                Card("bears", "Grizzly Bears", 1),
+                Card("skel", "Drudge Skeletons", 1),
+            ),
+            (
+                A.AddCounters(target="troll", counter=CounterKind.SHIELD),
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                *_pass(0, 1),
+                _block(1, ("bears", "troll"), ("skel", "troll")),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0, divisions=(A.Division("troll", (("bears", 1), ("skel", 1))),)
+                ),
+            ),
+            step=Step.BEGIN_COMBAT,
+        ),
+        Script(
+            "effects-without-their-options",
+            "a control-changing spell that neither untaps nor grants a keyword, and a flicker "
+            "that returns the card under its owner's control (110.2a), not its caster's",
+            (troll, Card("bears", "Grizzly Bears", 1, tapped=True), Card("pup", "Jackal Pup", 1)),
+            (
+                A.CastSpell(
+                    player=0,
+                    name="gain control until end of turn",
+                    effect=Effect(EffectKind.GAIN_CONTROL, until_end_of_turn=True),
+                    targets=(A.TargetChoice(card="bears"),),
+                ),
+                *_pass(0, 1),
+                A.CastSpell(
+                    player=0,
+                    name="flicker under its owner",
+                    effect=Effect(EffectKind.FLICKER),
+                    targets=(A.TargetChoice(card="bears"),),
+                ),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "trigger-source-left-with-a-keyword",
+            "a damage trigger whose source died before it resolved deals its damage with the "
+            "keywords the source last had (608.2h): infect gives poison counters; Terror "
+            "can't target a black creature (601.2c)",
+            (Card("pup", "Jackal Pup", 0), Card("skel", "Drudge Skeletons", 1)),
+            (
+                A.GrantKeyword(target="pup", keyword=Keyword.INFECT),
+                _damage("effect", 2, "pup"),
+                A.CheckStateBasedActions(),
+                *_pass(0, 1),
+            ),
+            tried=((0, _cast(0, "Terror", "skel")),),  # nonblack only (601.2c)
+        ),
+        Script(
+            "manland",
+            "a manland animates itself (613.1d), makes a shield with the ability its animation "
+            "grants (613.1f), stops being a creature twice (the second time it was none) and "
+            "is a land again at cleanup; a Forest can't become a creature, and the granted "
+            "ability does not exist before the animation",
+            (Card("pool", "Spawning Pool", 0), Card("forest", "Forest", 0), bears),
+            (
+                A.ActivateAbility(player=0, source="pool", ability=0),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pool", ability=1),
+                *_pass(0, 1),
+                _damage("effect", 1, "pool"),
+                A.ChangeType(target="pool", creature=False),
+                A.ChangeType(target="pool", creature=False),
+                A.ChangeType(target="bears", creature=False),
+                A.ChangeType(target="bears", creature=True),
+                A.Cleanup(),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="pool", ability=1)),
+                (0, A.ChangeType(target="forest", creature=True)),
+            ),
+        ),
+    )
+
+
+# --- sources -----------------------------------------------------------------------------------
+
+
+@cache
+def script_seeds() -> tuple[Seed, ...]:
+    return tuple(
+        play(name, start, s.actions, s.tried) for s in scripts() for name, start in s.starts()
+    )
+
+
+def _scripts(scope: Scope) -> list[Seed]:
+    return list(script_seeds())
+
+
+def _cover_scripts(scope: Scope) -> list[Seed]:
+    from regen_model.checks.cover import script_runs
+
+    return [
+        Seed(f"cover script for {', '.join(goals)}", run.states, run.actions)
+        for goals, run in script_runs()
+    ]
+
+
+def _cover_guides(scope: Scope) -> list[Seed]:
+    from regen_model.checks.cover import guide_runs
+    from regen_model.checks.systems import COVER_SCOPE
+
+    runs: dict[int, tuple[str, Seed]] = {}
+    for clause, found in guide_runs(COVER_SCOPE).items():
+        for run in found:
+            runs.setdefault(
+                id(run), (clause, Seed(f"cover guide for {clause}", run.states, run.actions))
+            )
+    return [seed for _, seed in runs.values()]
+
+
+def _cover_witnesses(scope: Scope) -> list[Seed]:
+    """The cover check's witness of every clause branch, from its guide runs or found by
+    bounded model checking (a minute or more: the ``full`` preset only), each replayed on the
+    engine by the cover check before it is returned."""
+    from regen_model.checks.cover import guide_runs, witnesses
+    from regen_model.checks.sections import COVER_DEPTH
+    from regen_model.checks.solver import Budget
+    from regen_model.checks.systems import COVER_SCOPE, regen_system
+
+    found = witnesses(
+        regen_system(COVER_SCOPE), COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE)
+    )
+    return [
+        Seed(f"cover witness for {clause}", w.run.states, w.run.actions)
+        for clause, w in sorted(found.items())
+    ]
+
+
+SOURCES: dict[str, Callable[[Scope], list[Seed]]] = {
+    "scripts": _scripts,
+    "cover-scripts": _cover_scripts,
+    "cover-guides": _cover_guides,
+    "cover-witnesses": _cover_witnesses,
+}

@@ -1,0 +1,126 @@
+"""CI's bounded crosscheck against python-mtg, held against its list of known divergences.
+
+As for phase.rs (test_phase_crosscheck.py), two directions, both of which can fail:
+
+* a fixed-seed run (clause witnesses and coverage-guided random cases, inside the features the
+  adapter declares) given ``regen_model/adapters/python_mtg/known_divergences.yaml`` goes on past
+  every known divergence and must end with none unexplained, no engine error, under 10 % of the
+  cases skipped, and with every divergence of a run without the list inside some finding;
+* every entry's pinned minimal scenario must still diverge the way the entry says, and pass on
+  our engine.
+
+Sized for CI: well under a minute once python-mtg's card corpus is loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip(
+    "mtg", reason="python-mtg is not installed (pip install 'regen-model[python-mtg]')"
+)
+
+from regen_model.adapters.python_mtg import KNOWN_FILE, LACKS, PythonMtgAdapter, make_adapter
+from regen_model.conform.case import CaseResult, Outcome, run_case
+from regen_model.conform.differential import CrosscheckReport, crosscheck
+from regen_model.conform.guided import guided_cases
+from regen_model.conform.known import VERDICTS, KnownDivergence, classify, known_version, load_known
+from regen_model.conform.sources import saved_cases, witness_cases
+from regen_model.scenario import load_scenario, run_scenario
+from regen_model.verdicts import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 2026
+RANDOM = 150
+KNOWN = load_known(KNOWN_FILE)
+REPRODUCE = (
+    f"regen-model crosscheck --engine python-mtg --seed {SEED} --random {RANDOM} "
+    f"--no-scenarios --no-cover --known {KNOWN_FILE.relative_to(ROOT)} --out crosscheck-pm"
+)
+
+
+@pytest.fixture(scope="module")
+def run() -> tuple[CrosscheckReport, list[CaseResult]]:
+    cases = [*witness_cases(), *guided_cases(RANDOM, SEED, 20, witness_cases(), lacks=LACKS)]
+    seen: list[CaseResult] = []
+    report = crosscheck(
+        make_adapter, cases, seed=SEED, shrink_findings=False, known=KNOWN, on_result=seen.append
+    )
+    return report, seen
+
+
+def test_the_list_was_made_with_the_installed_python_mtg() -> None:
+    from importlib import metadata
+
+    assert known_version(KNOWN_FILE) == metadata.version("python-mtg"), (
+        "known_divergences.yaml is for another python-mtg: rerun the crosscheck "
+        "(docs/python-mtg-report.md) and update the list"
+    )
+
+
+@pytest.mark.parametrize("entry", KNOWN, ids=[k.id for k in KNOWN])
+def test_known_entry_is_complete(entry: KnownDivergence) -> None:
+    assert entry.verdict in VERDICTS
+    assert entry.rules, "name the rule that decides it"
+    assert (ROOT / entry.scenario).is_file(), f"{entry.scenario} is missing"
+    report = (ROOT / "docs" / "python-mtg-report.md").read_text(encoding="utf-8")
+    assert f"| {entry.id} |" in report, f"{entry.id} has no row in docs/python-mtg-report.md"
+
+
+@pytest.mark.parametrize("entry", KNOWN, ids=[k.id for k in KNOWN])
+def test_pinned_scenario_states_the_rules(entry: KnownDivergence) -> None:
+    result = run_scenario(load_scenario(ROOT / entry.scenario))
+    assert result.verdict is Verdict.PASSED, [c.what for c in result.failures]
+
+
+@pytest.mark.parametrize("entry", KNOWN, ids=[k.id for k in KNOWN])
+def test_known_divergence_still_occurs(entry: KnownDivergence) -> None:
+    """If this fails, python-mtg changed: if it now follows the rules, remove the entry."""
+    (case,) = saved_cases([ROOT / entry.scenario])
+    result = run_case(case, PythonMtgAdapter())
+    assert result.outcome is Outcome.DIVERGED, f"{entry.id} no longer diverges: {result.reason}"
+    assert result.divergence is not None
+    found = classify(result.divergence, KNOWN)
+    assert found.known and found.ids == (entry.id,), (
+        f"{entry.id}: the pinned scenario now diverges differently: "
+        f"{result.divergence.summary()} (explained by {found.ids}, unexplained "
+        f"{found.unexplained})"
+    )
+
+
+def test_bounded_crosscheck_finds_only_known_divergences(
+    run: tuple[CrosscheckReport, list[CaseResult]],
+) -> None:
+    _, results = run
+    unknown = [
+        f"{r.case.name} step {r.divergence.step}: {r.divergence.summary()}"
+        for r in results
+        if r.outcome is Outcome.DIVERGED and r.divergence is not None
+    ]
+    assert not unknown, (
+        f"{len(unknown)} divergences are not in known_divergences.yaml (reproduce and shrink "
+        f"with: {REPRODUCE}):\n" + "\n".join(unknown[:20])
+    )
+
+
+def test_known_divergences_do_not_end_the_cases(
+    run: tuple[CrosscheckReport, list[CaseResult]],
+) -> None:
+    """Past a known divergence the case goes on (python-mtg resyncs): PM-01 alone would
+    otherwise end every case with a combat in it."""
+    report, results = run
+    assert report.known.get("PM-01", 0) > 0
+    resumed = [r for r in results if r.known and r.steps_run > r.known[0][0] and not r.masked]
+    assert resumed, "no case was compared past a known divergence"
+
+
+def test_bounded_crosscheck_is_sound(run: tuple[CrosscheckReport, list[CaseResult]]) -> None:
+    report, results = run
+    errors = [f"{r.case.name}: {r.reason}" for r in results if r.outcome is Outcome.ENGINE_ERROR]
+    assert not errors, "\n".join(errors[:20])
+    assert report.skip_rate < 0.10, report.skipped[:10]
+    compared = [r for r in results if r.outcome in (Outcome.PASSED, Outcome.KNOWN)]
+    assert len(compared) >= RANDOM // 2
+    assert sum(r.fields_compared for r in compared) > 50 * len(compared)

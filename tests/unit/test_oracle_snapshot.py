@@ -1,0 +1,194 @@
+"""The built-in cards match their Oracle text, or say where they deviate.
+
+``oracle_snapshot.yaml`` (next to this file) is a checked-in snapshot of the Oracle data of
+every built-in card and spell. Each model card must carry exactly that text, mana cost, type
+line and power/toughness, and what the model runs must be what the text says: its keywords,
+its regeneration abilities and riders, its damage trigger, its target rule. A part of the text
+the model does not run must be listed among the card's ``deviations``, each naming text that is
+really on the card. So a card that drifts from Oracle (or a deviation nobody wrote down) fails
+here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from regen_model.model.cards import (
+    PERMANENT_CARDS,
+    SPELLS,
+    AbilityKind,
+    CardTemplate,
+    SpellTemplate,
+    TriggerEffect,
+    card_list,
+    colors_of,
+)
+from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.enums import CardType, Color, Keyword, Rider
+
+SNAPSHOT: dict[str, Any] = YAML(typ="safe").load(
+    (Path(__file__).parent / "oracle_snapshot.yaml").read_text(encoding="utf-8")
+)
+CARDS = {c["name"]: c for c in SNAPSHOT["permanents"]}
+SPELL_DATA = {c["name"]: c for c in SNAPSHOT["spells"]}
+
+# Keyword abilities by the word that names them in rules text. The model's keywords map to
+# themselves; the others are keywords of built-in cards the model does not run.
+MODEL_KEYWORDS = {k.value.replace("-", " "): k for k in Keyword}
+OTHER_KEYWORDS = frozenset({"flying", "hexproof", "islandwalk", "flanking", "enchant creature"})
+TYPE_WORDS = {t.value.capitalize(): t for t in CardType}
+
+
+def _keyword_lines(text: str) -> list[list[str]]:
+    """The lines that consist only of keyword abilities ("Trample, indestructible")."""
+    out = []
+    for line in text.split("\n"):
+        words = [w.strip().lower() for w in line.split(",")]
+        if line and all(w in MODEL_KEYWORDS or w in OTHER_KEYWORDS for w in words):
+            out.append(words)
+    return out
+
+
+def _deviation_parts(card: CardTemplate | SpellTemplate) -> list[str]:
+    return [d.part for d in card.deviations]
+
+
+def test_the_snapshot_lists_every_built_in_card() -> None:
+    assert set(CARDS) == set(PERMANENT_CARDS)
+    assert set(SPELL_DATA) == set(SPELLS)
+
+
+@pytest.mark.parametrize("name", sorted(PERMANENT_CARDS))
+def test_permanent_card_data_is_oracle(name: str) -> None:
+    card, data = PERMANENT_CARDS[name], CARDS[name]
+    assert card.text == data["text"]
+    assert card.mana_cost == data["mana_cost"]
+    assert card.type_line == data["type_line"]
+    head = data["type_line"].partition(" — ")[0].split()
+    assert card.types == frozenset(TYPE_WORDS[w] for w in head if w in TYPE_WORDS)
+    assert card.colors == colors_of(data["mana_cost"])
+    if card.is_creature:
+        assert (card.power, card.toughness) == (data["power"], data["toughness"])
+    else:
+        assert "power" not in data
+
+
+@pytest.mark.parametrize("name", sorted(PERMANENT_CARDS))
+def test_permanent_runs_what_its_text_says(name: str) -> None:
+    card, text = PERMANENT_CARDS[name], CARDS[name]["text"]
+    deviations = _deviation_parts(card)
+    written: set[Keyword] = set()
+    for words in _keyword_lines(text):
+        for word in words:
+            if word in MODEL_KEYWORDS:
+                written.add(MODEL_KEYWORDS[word])
+            elif word != "enchant creature":
+                assert any(d.lower() == word for d in deviations), (
+                    f"{name}: {word!r} is not modelled and not listed as a deviation"
+                )
+    assert frozenset(written) == card.keywords
+    regen = [a for a in card.abilities if a.kind is AbilityKind.REGENERATE_SELF]
+    assert bool(regen) == (": Regenerate " in text)
+    riders = {
+        Rider.MINUS_COUNTER: "When it regenerates this way, put a -1/-1 counter on it.",
+        Rider.PLUS_COUNTER: "When it regenerates this way, put a +1/+1 counter on it.",
+    }
+    for ability in regen:
+        if ability.rider in riders:
+            assert riders[ability.rider] in text
+        else:
+            assert "regenerates this way" not in text
+    assert card.static_regeneration == ("would be destroyed, regenerate it." in text)
+    unregen = [a for a in card.abilities if a.kind is AbilityKind.MAKE_SELF_UNREGENERABLE]
+    assert bool(unregen) == ("can't be regenerated this turn" in text)
+    if unregen:
+        assert all(a.opponent_only for a in unregen) == ("Only any opponent" in text)
+    trigger = card.damage_trigger
+    if "you gain that much life" in text:
+        assert trigger is not None and trigger.effect is TriggerEffect.GAIN_LIFE
+        assert trigger.combat_only == ("dealt combat damage" in text)
+    elif "it deals that much damage to you" in text:
+        assert trigger is not None and trigger.effect is TriggerEffect.DAMAGE_YOU
+        assert not trigger.combat_only
+    else:
+        assert trigger is None
+    assert card.enters_plus == (1 if "enters with a +1/+1 counter" in text else 0)
+    animation = re.search(r"becomes a (\d+)/(\d+) (black )?\w+ creature", text)
+    animate = [a for a in card.abilities if a.kind is AbilityKind.ANIMATE_SELF]
+    assert bool(animate) == bool(animation) == (card.animation is not None)
+    if animation and card.animation is not None:
+        assert (card.animation.power, card.animation.toughness) == tuple(
+            int(x) for x in animation.groups()[:2]
+        )
+        assert (Color.BLACK in card.animation.colors) == bool(animation.group(3))
+        granted = [a for a in card.abilities if a.granted]
+        assert bool(granted) == ('creature with "{B}: Regenerate this creature"' in text)
+    else:
+        assert not any(a.granted for a in card.abilities)
+    if card.attach_bonus != (0, 0):
+        power, toughness = card.attach_bonus
+        assert f"gets {power:+d}/{toughness:+d}" in text
+
+
+@pytest.mark.parametrize("name", sorted(SPELLS))
+def test_spell_card_data_is_oracle(name: str) -> None:
+    spell, data = SPELLS[name], SPELL_DATA[name]
+    assert spell.text == data["text"]
+    assert spell.mana_cost == data["mana_cost"]
+    assert spell.type_line == data["type_line"]
+
+
+@pytest.mark.parametrize("name", sorted(SPELLS))
+def test_spell_runs_what_its_text_says(name: str) -> None:
+    spell, text = SPELLS[name], SPELL_DATA[name]["text"]
+    rules = {
+        "target nonartifact, nonblack creature": TargetRule.NONARTIFACT_NONBLACK_CREATURE,
+        "target creature you control": TargetRule.CREATURE_YOU_CONTROL,
+        "any target": TargetRule.ANY,
+        "target creature": TargetRule.CREATURE,
+    }
+    lower = text.lower()
+    expected = next((rule for words, rule in rules.items() if words in lower), TargetRule.NONE)
+    assert spell.targets is expected
+    effect = spell.effect
+    assert effect.cant_regen == ("can't be regenerated" in text)
+    kinds = {
+        "damage to each creature": EffectKind.DAMAGE_EACH_CREATURE,
+        "damage to": EffectKind.DAMAGE,
+        "Destroy all creatures": EffectKind.DESTROY_ALL_CREATURES,
+        "Destroy target": EffectKind.DESTROY,
+        "Regenerate target": EffectKind.REGENERATE,
+        "Exile target creature": EffectKind.FLICKER,
+        "Gain control of": EffectKind.GAIN_CONTROL,
+        "until end of turn.": EffectKind.PUMP,
+    }
+    kind = next(k for words, k in kinds.items() if words in text)
+    assert effect.kind is kind
+    assert (effect.rider is Rider.GAIN_CONTROL) == ("You gain control" in text)
+    assert effect.under_you == ("under your control" in text)
+    assert effect.untap == ("Untap that creature" in text)
+    assert (Keyword.HASTE in effect.keywords) == ("gains haste" in text)
+    assert effect.until_end_of_turn == (kind is EffectKind.GAIN_CONTROL and "until end" in text)
+
+
+@pytest.mark.parametrize("name", sorted(PERMANENT_CARDS) + sorted(SPELLS))
+def test_deviations_name_text_on_the_card(name: str) -> None:
+    card: CardTemplate | SpellTemplate = PERMANENT_CARDS.get(name) or SPELLS[name]
+    on_card = card.text + "\n" + card.type_line
+    for d in card.deviations:
+        assert d.part in on_card, f"{name}: deviation {d.part!r} is not on the card"
+        assert d.reason.strip(), f"{name}: deviation {d.part!r} says no reason"
+
+
+def test_the_card_list_exports_cards_and_deviations() -> None:
+    data = card_list()
+    names = [c["name"] for c in data["cards"]]
+    assert names == list(PERMANENT_CARDS) + list(SPELLS)
+    skithiryx = next(c for c in data["cards"] if c["name"] == "Skithiryx, the Blight Dragon")
+    assert {d["part"] for d in skithiryx["deviations"]} >= {"Flying", "Legendary"}
+    assert data["global_deviations"]
