@@ -86,6 +86,7 @@ INTS = (
     "by_shield",
     "by_static",
     "by_other",
+    "attached_to",  # the slot of the permanent it is attached to, or -1 (attached to nothing)
 )
 BOOLS = (
     "tapped",
@@ -98,7 +99,7 @@ BOOLS = (
     "host_ok",  # attached to a creature on the battlefield (what keeps an Aura legal)
 )
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
-STATIC_INTS = ("trigger", "printed_toughness", "enters_plus")
+STATIC_INTS = ("trigger", "printed_toughness", "enters_plus", "slot")
 STATIC_BOOLS = ("printed_creature", "static_regen", "printed_indestructible", "animates", "aura")
 
 SBA_KINDS = frozenset(
@@ -173,18 +174,13 @@ def make_statics(term: Callable[[str, Any], Z3Ref]) -> Statics:
     return Statics(v)
 
 
-# Outputs about x that the abstraction keeps besides the engine's (``outputs.CARD_FIELDS``):
-# the counter riders that triggered, and every object x put among the waiting triggers.
-INTERNAL_OUTPUTS = ("rider_triggers", "created")
-
-
 def make_outputs(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
-    return {n: term(n, z3.IntSort()) for n in (*OUTPUT_FIELDS, *INTERNAL_OUTPUTS)}
+    return {n: term(n, z3.IntSort()) for n in OUTPUT_FIELDS}
 
 
 def pending(r: Rec, st: Statics) -> Z3Ref:
-    """A state-based action would be performed on x now (704.5f-h, m, q; as
-    ``model.derived.sba_pending`` for one card)."""
+    """A state-based action would be performed on x now (704.5f-h, m, q; exactly the
+    per-card part of ``model.derived.sba_pending``)."""
     cob = z3.And(r["creature"], r.on_bf())
     t = r["toughness"]
     return z3.Or(
@@ -198,26 +194,21 @@ def pending(r: Rec, st: Statics) -> Z3Ref:
 
 # --- the game around the permanents --------------------------------------------------------
 #
-# A few game fields are kept once for all permanents (a *global record*): the step and the
-# turn, the sizes of the stack and of the waiting triggers, the players' life, poison and
-# loss. A step relates them by ``global_step``, and ties each permanent's events to them
-# where the rules do (``Link``).
+# A few game fields are kept once for all permanents (the *global record*): the step and the
+# turn, the sizes of the stack and of the waiting triggers, and whether 704.5a/c would make a
+# player lose. A step relates them by ``global_step`` and ties every permanent's events to
+# them where the rules do (``Link``); one permanent's attachments are tied to another
+# permanent's step by ``attachment_link``.
 
-PLAYERS = 2
-GLOBAL_INTS = (
-    "step",
-    "turn",
-    "stack_size",
-    "pending_size",
-    *(f"life{p}" for p in range(PLAYERS)),
-    *(f"poison{p}" for p in range(PLAYERS)),
-)
-GLOBAL_BOOLS = tuple(f"lost{p}" for p in range(PLAYERS))
-# Step outputs about the whole game: priority given at the end; objects put on the stack
-# by casting or activating (or pre-M10 combat damage); objects taken off it by resolving;
-# objects put among the waiting triggers, and how many of them are damage triggers (the
-# totals over every permanent of ``created`` and ``damage_triggers``).
-GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "created_total", "damage_triggers_total")
+GLOBAL_INTS = ("step", "turn", "stack_size", "pending_size")
+GLOBAL_BOOLS = ("player_sba",)  # 704.5a/c: some player who has not lost would lose now
+# Step outputs about the whole game: priority given at the end; objects put on the stack by
+# casting or activating (or pre-M10 combat damage); objects taken off it by resolving;
+# abilities that triggered (put among the waiting triggers), and how many of them are damage
+# triggers (the total over every permanent of its ``damage_triggers`` output).
+GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "triggered", "damage_triggers_total")
+# Per-permanent step outputs whose total over every permanent the global record keeps.
+TOTALS = {"damage_triggers": "damage_triggers_total"}
 CLEANUP_STEP = ordinal(Step.CLEANUP)
 
 
@@ -240,37 +231,27 @@ def global_domain(g: dict[str, Z3Ref]) -> list[Z3Ref]:
         g["step"] < len(Step),
         g["stack_size"] >= 0,
         g["pending_size"] >= 0,
-        *[g[f"poison{p}"] >= 0 for p in range(PLAYERS)],
     ]
 
 
 def global_init(g: dict[str, Z3Ref]) -> list[Z3Ref]:
-    """A legal start (``system.legal_start``): turn 1, nothing on the stack or waiting,
-    nobody has lost or is about to."""
+    """A legal start (as ``encoding.system.legal_start``): turn 1, nothing on the stack or
+    waiting, no player about to lose."""
     return [
         g["turn"] == 1,
         g["stack_size"] == 0,
         g["pending_size"] == 0,
-        z3.Not(players_pending(g)),
-        *[z3.Not(g[f"lost{p}"]) for p in range(PLAYERS)],
+        z3.Not(g["player_sba"]),
     ]
 
 
-def players_pending(g: dict[str, Z3Ref]) -> Z3Ref:
-    """704.5a/c would make a player lose now."""
+def cleaned(kind: str, g0: dict[str, Z3Ref], g1: dict[str, Z3Ref]) -> Z3Ref:
+    """The step performs the cleanup step's actions (514.2) on every permanent: a cleanup
+    action, or a pass that begins a cleanup step or a new turn (``inv.cleanup.ends-this-turn``
+    reads the same condition)."""
+    if kind == "cleanup":
+        return z3.BoolVal(True)
     return z3.Or(
-        *[
-            z3.And(z3.Not(g[f"lost{p}"]), z3.Or(g[f"life{p}"] <= 0, g[f"poison{p}"] >= 10))
-            for p in range(PLAYERS)
-        ]
-    )
-
-
-def cleaned(kind: Z3Ref, g0: dict[str, Z3Ref], g1: dict[str, Z3Ref], code: int) -> Z3Ref:
-    """The step performed the cleanup step's actions (514.2) on every permanent: a cleanup
-    action (``code`` is its kind), or a cleanup step or a new turn beginning."""
-    return z3.Or(
-        kind == code,
         z3.And(g1["step"] == CLEANUP_STEP, g0["step"] != CLEANUP_STEP),
         g1["turn"] != g0["turn"],
     )
@@ -287,19 +268,19 @@ def global_step(
     * only passing priority ends a step (500.2) or a turn;
     * only the kinds that end by running the state-based-action loop give priority, and the
       loop ends only when no action is pending (704.3): no player is about to lose then (the
-      permanents' part is in ``step``);
-    * the stack and the waiting triggers change by the objects put there (casting,
-      activating, pre-M10 combat damage; waiting triggers made for some permanent) and the
-      one object a pass may resolve; triggers moving onto the stack change neither total;
-    * every damage trigger is an object put among the waiting triggers, so their total is at
-      most ``created_total`` (both are totals of per-permanent outputs, and per permanent
-      ``created`` counts its damage triggers and counter riders)."""
+      permanents' part is in ``step``, through ``Link``);
+    * the stack and the waiting triggers together change only by the abilities that
+      triggered (603.2), the one object casting, activating or pre-M10 combat damage puts on
+      the stack, and the one object a pass may resolve (608.2); a trigger moving from waiting
+      onto the stack changes neither total, and nothing else removes one (603.2, 614.8: a
+      triggered ability stays when its source regenerates or leaves);
+    * every damage trigger is an ability that triggered."""
     parts: list[Part] = []
     if kind != "pass":
         parts.append(("turn.steps", z3.And(g1["step"] == g0["step"], g1["turn"] == g0["turn"])))
     given = gout["priority_given"]
     if kind in SBA_KINDS:
-        parts.append(("sba.loop", z3.Implies(given, z3.Not(players_pending(g1)))))
+        parts.append(("sba.loop", z3.Implies(given, z3.Not(g1["player_sba"]))))
     else:
         parts.append(("priority.receive", z3.Not(given)))
     pushed, resolved = gout["pushed"], gout["resolved"]
@@ -307,7 +288,7 @@ def global_step(
         (
             "stack.triggers",
             g1["stack_size"] + g1["pending_size"]
-            == g0["stack_size"] + g0["pending_size"] + gout["created_total"] + pushed - resolved,
+            == g0["stack_size"] + g0["pending_size"] + gout["triggered"] + pushed - resolved,
         ),
         ("stack.cast", z3.And(pushed >= 0, pushed <= (1 if kind in PUSHING_KINDS else 0))),
         ("stack.resolve", z3.And(resolved >= 0, resolved <= (1 if kind == "pass" else 0))),
@@ -315,7 +296,7 @@ def global_step(
             "damage.trigger",
             z3.And(
                 gout["damage_triggers_total"] >= 0,
-                gout["damage_triggers_total"] <= gout["created_total"],
+                gout["damage_triggers_total"] <= gout["triggered"],
             ),
         ),
     ]
@@ -324,11 +305,20 @@ def global_step(
 
 @dataclass(frozen=True)
 class Link:
-    """What ties one permanent's step to the game's: the cleanup actions happened to every
-    permanent (``cleaned``), and priority was given at the end."""
+    """What ties one permanent's step to the game's: the step performs the cleanup actions
+    (``cleaned``), priority is given at the end."""
 
     cleans: Z3Ref
     priority_given: Z3Ref
+
+
+def attachment_link(a0: Rec, a1: Rec, host: Statics, host_out: dict[str, Z3Ref]) -> Part:
+    """Permanent a, attached to ``host`` before a step, is still attached to it after unless
+    a left itself (a new object, 400.7) or the host left the battlefield in the step
+    (``zones.move_zone`` unattaches what was attached to it): regeneration is no zone change
+    (701.19a, 614.8), and nothing else moves an attachment."""
+    stays = z3.And(a0["attached_to"] == host["slot"], a1["gen"] == a0["gen"], host_out["left"] == 0)
+    return ("regen.same-object", z3.Implies(stays, a1["attached_to"] == host["slot"]))
 
 
 def domain(r: Rec) -> list[Z3Ref]:
@@ -340,6 +330,8 @@ def domain(r: Rec) -> list[Z3Ref]:
         r["minus"] >= 0,
         r["shield_counters"] >= 0,
         *[r[g] >= 0 for g in GHOST],
+        r["attached_to"] >= -1,
+        z3.Implies(r["host_ok"], r["attached_to"] >= 0),
     ]
     for j in range(r.shields):
         out += [
@@ -361,6 +353,7 @@ def static_domain(s: Statics) -> list[Z3Ref]:
         s["trigger"] >= 0,
         s["trigger"] <= 2,
         s["enters_plus"] >= 0,
+        s["slot"] >= 0,
         z3.Implies(
             z3.Not(s["printed_creature"]),
             z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0, s["enters_plus"] == 0),
@@ -428,6 +421,7 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         b["indestructible"] == st["printed_indestructible"],
         z3.Not(b["in_combat"]),
         z3.Not(b["blocked"]),
+        b["attached_to"] == -1,
         z3.Not(b["host_ok"]),
         *[b[g] == 0 for g in GHOST],
     ]
@@ -595,7 +589,6 @@ def destruction(
                     "shields_used": z3.IntVal(1),
                     "regen_taps": taps,
                     "riders": regen_riders,
-                    "rider_triggers": z3.If(z3.Or(*[r == t for t in TRIGGERED_RIDERS]), 1, 0),
                     "would_destroy": z3.IntVal(1),
                 },
             )
@@ -922,12 +915,16 @@ def _deathtouch_reset(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 def attachments(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     """Another permanent attached to x may have left (an Equipment destroyed, an Aura
-    exiled): x's toughness may change while it stays on the battlefield; and the creature x
-    is attached to may have left or stopped being one (attachments are never made)."""
+    exiled): x's toughness may change while it stays on the battlefield. The permanent x is
+    attached to may have left, which unattaches x (``zones.move_zone``; attachments are never
+    made), and may have stopped or started being a creature (``host_ok`` is free)."""
     return [
         ("sba.aura", z3.Implies(z3.Not(a.on_bf()), b["toughness"] == a["toughness"])),
-        ("zone.new-object", z3.Implies(b["host_ok"], a["host_ok"])),
-        _same(a, b, but=["toughness", "host_ok"]),
+        (
+            "zone.new-object",
+            z3.Or(b["attached_to"] == a["attached_to"], b["attached_to"] == -1),
+        ),
+        _same(a, b, but=["toughness", "host_ok", "attached_to"]),
     ], {}
 
 
@@ -957,7 +954,7 @@ def step(
     chain.append((attachments,))
     recs = [pre]
     parts: list[Part] = []
-    totals: dict[str, Z3Ref] = {k: z3.IntVal(0) for k in out if k != "created"}
+    totals: dict[str, Z3Ref] = {k: z3.IntVal(0) for k in out}
     for i, events in enumerate(chain):
         a = recs[-1]
         if i == len(chain) - 1:
@@ -987,9 +984,6 @@ def step(
             )
         )
     parts.append(("outputs", z3.And(*[out[k] == totals[k] for k in totals])))
-    if "created" in out:
-        made = out["damage_triggers"] + out["rider_triggers"]
-        parts.append(("stack.triggers", out["created"] == made))
     if link is not None:
         if kind == "pass":
             first = EFFECTS["pass"][0]
@@ -1032,6 +1026,7 @@ def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | 
         "in_combat": card.in_combat,
         "blocked": card.blocked,
         "creature": derived.is_creature(state, card),
+        "attached_to": -1 if card.attached_to is None else card.attached_to,
         "host_ok": card.attached_to is not None
         and derived.is_creature_on_battlefield(state, state.cards[card.attached_to]),
     }
@@ -1055,32 +1050,30 @@ def static_values(state: GameState, slot: int) -> dict[str, int | bool]:
         "printed_toughness": t.toughness,
         "enters_plus": t.enters_plus,
         "aura": t.attachment is Attachment.AURA,
+        "slot": slot,
     }
 
 
 def global_values(state: GameState) -> dict[str, int | bool]:
     """The global record of an engine state."""
-    out: dict[str, int | bool] = {
+    return {
         "step": ordinal(state.step),
         "turn": state.turn,
         "stack_size": len(state.stack),
         "pending_size": len(state.pending),
+        "player_sba": any(derived.player_loses(state, p) for p in range(len(state.players))),
     }
-    for p in range(PLAYERS):
-        out[f"life{p}"] = state.players[p].life
-        out[f"poison{p}"] = state.players[p].poison
-        out[f"lost{p}"] = state.players[p].lost
-    return out
 
 
 class Conformance:
-    """Checks engine steps against the abstraction (see ``conforms``). The relation of each
-    action kind is built once over free constants; each check pins them to the step's values
-    in a pushed scope."""
+    """Checks engine steps against the abstraction (see ``check``, ``check_game`` and
+    ``check_attachment``). The relation of each action kind is built once over free
+    constants; each check pins them to the step's values in a pushed scope."""
 
     def __init__(self, shields: int) -> None:
         self.shields = shields
         self._solvers: dict[str, tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics, Link]] = {}
+        self._answers: dict[tuple[object, ...], bool] = {}  # a projection seen before
 
     def _solver(self, kind: str) -> tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics, Link]:
         found = self._solvers.get(kind)
@@ -1100,77 +1093,65 @@ class Conformance:
         return found
 
     def check(
-        self,
-        kind: str,
-        pre: GameState,
-        outputs: StepOutputs,
-        post: GameState,
-        slot: int,
-        events: Sequence[EngineEvent] | None = None,
+        self, kind: str, pre: GameState, outputs: StepOutputs, post: GameState, slot: int
     ) -> bool:
         """Whether the engine step ``pre -> post`` (of ``kind``), seen from card ``slot``, is
         a step of the abstraction (some choice of its free inputs reproduces it exactly),
-        together with the game around it (the cleanup actions, priority). With the step's
-        ``events`` the abstraction's own outputs (``INTERNAL_OUTPUTS``) are pinned too."""
+        linked to the game around it (whether the step cleaned up, priority)."""
         solver, p, q, out, st, link = self._solver(kind)
-        eqs = _pinned(p, record_values(pre, slot, self.shields))
-        eqs += _pinned(q, record_values(post, slot, self.shields))
-        eqs += [st[k] == _val(v) for k, v in static_values(pre, slot).items()]
-        eqs += [out[k] == outputs.get(k, slot) for k in OUTPUT_FIELDS]
-        if events is not None:
-            made = internal_outputs(pre, events, outputs)
-            eqs += [out[k] == made[k][slot] for k in INTERNAL_OUTPUTS]
-        g0, g1 = global_values(pre), global_values(post)
-        code = kinds_index(kind)
-        cleans = cleaned(z3.IntVal(code), _const(g0), _const(g1), code)
-        eqs += [link.cleans == z3.simplify(cleans), link.priority_given == outputs.priority_given]
+        r0, r1 = record_values(pre, slot, self.shields), record_values(post, slot, self.shields)
+        statics = static_values(pre, slot)
+        outs = {k: outputs.get(k, slot) for k in out}
+        cleans = z3.is_true(
+            z3.simplify(cleaned(kind, _const(global_values(pre)), _const(global_values(post))))
+        )
+        key = (kind, *r0.values(), *r1.values(), *statics.values(), *outs.values(), cleans)
+        key += (outputs.priority_given,)
+        found = self._answers.get(key)
+        if found is not None:
+            return found
+        eqs = _pinned(p, r0) + _pinned(q, r1)
+        eqs += [st[k] == _val(v) for k, v in statics.items()]
+        eqs += [out[k] == v for k, v in outs.items()]
+        eqs += [link.cleans == cleans, link.priority_given == outputs.priority_given]
         solver.push()
         solver.add(*eqs)
-        ok = solver.check() == z3.sat
+        ok = self._answers[key] = bool(solver.check() == z3.sat)
         solver.pop()
-        return bool(ok)
+        return ok
 
+    @staticmethod
+    def check_game(
+        kind: str,
+        pre: GameState,
+        events: Sequence[EngineEvent],
+        outputs: StepOutputs,
+        post: GameState,
+    ) -> bool:
+        """Whether the engine step, seen as the game around the permanents, is a step of
+        ``global_step`` (some number of objects pushed and resolved reproduces it)."""
+        gout = {
+            "priority_given": z3.BoolVal(outputs.priority_given),
+            "pushed": z3.Int("pushed"),
+            "resolved": z3.Int("resolved"),
+            "triggered": z3.IntVal(sum(1 for e in events if e.kind is EventKind.TRIGGERED)),
+            "damage_triggers_total": z3.IntVal(sum(outputs.cards["damage_triggers"])),
+        }
+        g0, g1 = _const(global_values(pre)), _const(global_values(post))
+        solver = z3.Solver()
+        solver.add(*[f for _, f in global_step(kind, g0, g1, gout)])
+        return bool(solver.check() == z3.sat)
 
-def kinds_index(kind: str) -> int:
-    """The number of an action kind, as the abstraction's step names it (``EFFECTS``)."""
-    return list(EFFECTS).index(kind)
-
-
-def internal_outputs(
-    pre: GameState, events: Sequence[EngineEvent], outputs: StepOutputs
-) -> dict[str, tuple[int, ...]]:
-    """``INTERNAL_OUTPUTS`` of an engine step, per card slot."""
-    index = {h: i for i, h in enumerate(pre.setup.handles)}
-    riders = [0] * len(pre.cards)
-    for e in events:
-        if e.kind is EventKind.TRIGGERED and e.clause == "regen.rider.trigger":
-            if e.subject in index:
-                riders[index[e.subject]] += 1
-    created = [outputs.get("damage_triggers", i) + riders[i] for i in range(len(pre.cards))]
-    return {"rider_triggers": tuple(riders), "created": tuple(created)}
-
-
-def global_conforms(
-    kind: str,
-    pre: GameState,
-    events: Sequence[EngineEvent],
-    outputs: StepOutputs,
-    post: GameState,
-) -> bool:
-    """Whether the engine step, seen as the game around the permanents, is a step of
-    ``global_step`` (some number of objects pushed and resolved reproduces it)."""
-    g0, g1 = _const(global_values(pre)), _const(global_values(post))
-    made = internal_outputs(pre, events, outputs)
-    gout = {
-        "priority_given": z3.BoolVal(outputs.priority_given),
-        "pushed": z3.Int("pushed"),
-        "resolved": z3.Int("resolved"),
-        "created_total": z3.IntVal(sum(made["created"])),
-        "damage_triggers_total": z3.IntVal(sum(outputs.cards["damage_triggers"])),
-    }
-    solver = z3.Solver()
-    solver.add(*[f for _, f in global_step(kind, g0, g1, gout)])
-    return bool(solver.check() == z3.sat)
+    def check_attachment(
+        self, pre: GameState, outputs: StepOutputs, post: GameState, a: int, host: int
+    ) -> bool:
+        """Whether the engine step satisfies ``attachment_link`` for card ``a`` and the card
+        ``host`` (every pair of cards, attached or not)."""
+        a0 = Rec(_const(record_values(pre, a, self.shields)), self.shields)
+        a1 = Rec(_const(record_values(post, a, self.shields)), self.shields)
+        st = Statics(_const(static_values(pre, host)))
+        _, f = attachment_link(a0, a1, st, {"left": z3.IntVal(outputs.get("left", host))})
+        return bool(z3.is_true(z3.simplify(f)))
 
 
 def _const(values: dict[str, int | bool]) -> dict[str, Z3Ref]:
