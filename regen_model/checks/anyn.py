@@ -2,31 +2,32 @@ r"""Proofs for any number of permanents: the per-permanent abstraction as a tran
 
 Permanents are an uninterpreted sort ``Perm`` (ANCHORS R6): a frame gives each field of the
 local record (``local.py``) as a function ``Perm -> Int/Bool``, so a frame describes any
-number of permanents at once. The relation of a step is ``forall x. step_k(x)`` where each
-``x`` has its own free inputs (Skolem functions of ``x``): that is the havoc of everything
-else. An invariant "for every permanent c, P(c)" becomes ``forall x. P(x)``; its initiation
-and consecution per action kind are proved by the same engine as the bounded proofs
-(``induction.prove``), whose negated goal ``exists x. not P(x)`` Z3 skolemizes.
+number of permanents at once, and the global record (``local.GLOBAL_INTS``) as constants. The
+relation of a step is ``forall x. step_k(x)``, where each ``x`` has its own free inputs (Skolem
+functions of ``x``: the havoc of everything else), the global step, and the attachment link
+for every two permanents.
 
-The sort has no size bound, so a proof here holds for every number of permanents (and
-every printed card: the printed characteristics are functions of ``x`` too).
+An invariant is read at *witnesses* (``_instances``): its "for every permanent" binders in
+positive position are pulled out front, one fresh constant per nesting depth, so that its
+negation names one or two permanents; the relation and the hypotheses are instantiated at
+every witness (and pair of witnesses). Refuting that proves the invariant for every number
+of permanents (and every printed card: the printed characteristics are functions of ``x``
+too), since the witnesses are arbitrary and the instances are consequences of the universal
+relation. Every formula but the attachment link is *monadic* in ``x``, so with one witness
+this is even exact: ``(forall x. H(x)) and (forall x. T(x)) and (exists x. not P(x))`` is
+unsatisfiable exactly when ``H(x0) and T(x0) and not P(x0)`` is. By default the queries are
+built in this instantiated, quantifier-free form, which Z3 answers in milliseconds where MBQI
+takes seconds; ``LocalSystem(quantified=True)`` builds the quantified form, and a test checks
+that both give the same verdicts.
 
-Every formula is *monadic* in ``x``: it mentions one permanent and applies functions to it
-directly, never to another permanent. So ``(forall x. H(x)) and (forall x. T(x)) and (exists x.
-not P(x))`` is unsatisfiable exactly when ``H(x0) and T(x0) and not P(x0)`` is, for a fresh
-``x0``: a model of the latter is a model of the former with ``Perm = {x0}``, and the former
-implies the latter by instantiating at the witness. By default the queries are built in this
-instantiated, quantifier-free form, which Z3 answers in milliseconds where MBQI takes seconds;
-``LocalSystem(quantified=True)`` builds the quantified form, and a test checks that both give
-the same verdicts. A failed
-consecution is reported as CTI, never VIOLATED: a run of the abstraction need not be a run of
-the rules. Only invariants of the right shape (``Invariant.local``) whose fields the record
-keeps are attempted; the others are SKIPPED with the field that is missing.
+A failed consecution is reported as CTI, never VIOLATED: a run of the abstraction need not be
+a run of the rules. An invariant that reads what the abstraction does not keep, or
+quantifies over permanents where no witness can stand for them (a "some permanent" asserted,
+a count), is SKIPPED with what it reads.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -36,7 +37,7 @@ import z3
 
 from regen_model.checks import induction, local
 from regen_model.checks.property import Property
-from regen_model.checks.results import Method, Result
+from regen_model.checks.results import Method, Result, summarize
 from regen_model.checks.solver import Budget
 from regen_model.checks.system import Tracked
 from regen_model.invariants import expr as E
@@ -75,10 +76,36 @@ class LocalFrame:
     shields: int
 
     def rec(self, x: Z3Ref) -> local.Rec:
-        return local.make_record(self.shields, lambda n, s: _fn(f"{self.tag}.{n}", s)(x))
+        return _record(self.tag, self.shields, x.decl().name())
 
     def game(self) -> dict[str, Z3Ref]:
         return local.make_global(lambda n, s: z3.Const(f"{self.tag}.game.{n}", s))
+
+
+# Records, statics and outputs of a permanent named by its constant, built once (a record has
+# dozens of fields, and every step, frame and view asks for them again).
+
+
+@cache
+def _record(tag: str, shields: int, x: str) -> local.Rec:
+    p = _perm(x)
+    return local.make_record(shields, lambda n, s: _fn(f"{tag}.{n}", s)(p))
+
+
+@cache
+def _statics(x: str) -> local.Statics:
+    p = _perm(x)
+    return local.make_statics(lambda n, s: _fn(f"st.{n}", s)(p))
+
+
+@cache
+def _outputs(tag: str, x: str) -> dict[str, Z3Ref]:
+    p = _perm(x)
+    return local.make_outputs(lambda n, s: _fn(f"out{tag}.{n}", s)(p))
+
+
+def _perm(name: str) -> Z3Ref:
+    return z3.Const(name, perm_sort())
 
 
 class Unsupported(ValueError):
@@ -98,7 +125,6 @@ class LocalView(Z3Ops):
         self, post: LocalFrame, pre: LocalFrame | None = None, step: LocalStep | None = None
     ) -> None:
         self.post_frame, self.pre_frame, self.step = post, pre, step
-        self._recs: dict[tuple[E.Time, int], local.Rec] = {}
 
     def _frame(self, time: E.Time) -> LocalFrame:
         frame = self.pre_frame if time == "pre" else self.post_frame
@@ -109,11 +135,7 @@ class LocalView(Z3Ops):
     def rec(self, card: Slot, time: E.Time) -> local.Rec:
         if isinstance(card, str):
             raise Unsupported("a field summed over every permanent")
-        key = (time, card.get_id())
-        found = self._recs.get(key)
-        if found is None:
-            found = self._recs[key] = self._frame(time).rec(card)
-        return found
+        return self._frame(time).rec(card)
 
     def _step(self) -> LocalStep:
         if self.step is None:
@@ -290,10 +312,10 @@ class LocalStep:
     system: LocalSystem
 
     def out(self, x: Z3Ref) -> dict[str, Z3Ref]:
-        return local.make_outputs(lambda n, s: _fn(f"out{self.tag}.{n}", s)(x))
+        return _outputs(self.tag, x.decl().name())
 
     def game_out(self) -> dict[str, Z3Ref]:
-        return local.make_global_outputs(lambda n, s: z3.Const(f"out{self.tag}.game.{n}", s))
+        return _game_outputs(self.tag)
 
     def constraints(self, kind: str | None = None) -> list[Tracked]:
         """One tracked constraint per clause label: for every permanent x, the parts of that
@@ -304,18 +326,15 @@ class LocalStep:
         per: dict[str, list[Z3Ref]] = {}  # per permanent, over the system's instances
         game: dict[str, list[Z3Ref]] = {}
         kinds = KINDS if kind is None else (kind,)
+        first, *others = system.instances()
         for k in kinds:
             code = KINDS.index(k)
-            link = local.Link(local.cleaned(k, g0, g1), gout["priority_given"])
-            for x in system.instances():
-                st = statics_of(x)
-                pre, post, out = self.pre.rec(x), self.post.rec(x), self.out(x)
-
-                def fresh(n: str, s: Z3Ref, k: str = k, x: Z3Ref = x) -> Z3Ref:
-                    return _fn(f"free{self.tag}.{k}.{n}", s)(x)
-
-                for label, f in local.step(k, pre, post, out, st, fresh, link):
-                    per.setdefault(label, []).append(z3.Implies(self.kind == code, f))
+            parts = _kind_parts(self.pre, self.post, self.tag, k, first.decl().name())
+            for label, f in parts:
+                guarded = z3.Implies(self.kind == code, f)
+                per.setdefault(label, []).append(guarded)
+                # the same constraint at another permanent: every term is a function of it
+                per[label] += [z3.substitute(guarded, (first, x)) for x in others]
             for label, f in local.global_step(k, g0, g1, gout):
                 game.setdefault(label, []).append(z3.Implies(self.kind == code, f))
         pairs = [
@@ -339,8 +358,30 @@ class LocalStep:
         return tracked
 
 
+@cache
+def _game_outputs(tag: str) -> dict[str, Z3Ref]:
+    return local.make_global_outputs(lambda n, s: z3.Const(f"out{tag}.game.{n}", s))
+
+
+@cache
+def _kind_parts(
+    pre: LocalFrame, post: LocalFrame, tag: str, kind: str, x: str
+) -> tuple[local.Part, ...]:
+    """The parts of the step of ``kind`` on permanent ``x`` (``local.step``), linked to the
+    global step of the frames ``pre`` and ``post``."""
+    p = _perm(x)
+    g0, g1 = pre.game(), post.game()
+    link = local.Link(local.cleaned(kind, g0, g1), _game_outputs(tag)["priority_given"])
+
+    def fresh(n: str, s: Z3Ref) -> Z3Ref:
+        return _fn(f"free{tag}.{kind}.{n}", s)(p)
+
+    rec0, rec1 = pre.rec(p), post.rec(p)
+    return tuple(local.step(kind, rec0, rec1, _outputs(tag, x), statics_of(p), fresh, link))
+
+
 def statics_of(x: Z3Ref) -> local.Statics:
-    return local.make_statics(lambda n, s: _fn(f"st.{n}", s)(x))
+    return _statics(x.decl().name())
 
 
 class LocalSystem:
@@ -359,6 +400,7 @@ class LocalSystem:
         names = [f"x{i}" if quantified else f"w{i}" for i in range(max(2, witnesses))]
         self._bound = tuple(z3.Const(n, perm_sort()) for n in names)
         self.witnesses = self._bound[:witnesses]
+        self.assumed: tuple[Property, ...] = ()  # state invariants already proved (``prove``)
 
     def instances(self) -> Sequence[Z3Ref]:
         """The permanents a per-permanent constraint is stated at: the bound variable of the
@@ -367,8 +409,9 @@ class LocalSystem:
 
     def pair_instances(self) -> Sequence[tuple[Z3Ref, Z3Ref]]:
         """The (attachment, host) pairs the attachment link is stated at: two bound
-        variables, or every ordered pair of distinct witnesses (a permanent is never
-        attached to itself: 303.4d, 301.5c)."""
+        variables, or every ordered pair of witnesses. (A witness paired with itself adds
+        nothing, but two witnesses may be one permanent in a model: the link holds for a
+        permanent and itself too, and the soundness test checks that pair as well.)"""
         if self.quantified:
             return [(self._bound[1], self._bound[0])]
         return [(a, h) for a in self.witnesses for h in self.witnesses if not a.eq(h)]
@@ -398,7 +441,10 @@ class LocalSystem:
             self.close(z3.And(*local.domain(frame.rec(x)), *local.static_domain(statics_of(x))))
             for x in self.instances()
         ]
-        return [Tracked("scope:local", z3.And(*body, *local.global_domain(frame.game())))]
+        return [
+            Tracked("scope:local", z3.And(*body, *local.global_domain(frame.game()))),
+            *[Tracked(f"inv:{p.id}", p.at_state(frame)) for p in self.assumed],
+        ]
 
     def init(self, frame: Any) -> list[Tracked]:
         body = [self.close(z3.And(*local.init(frame.rec(x)))) for x in self.instances()]
@@ -502,8 +548,9 @@ def prove(
     invariants: Sequence[Invariant], budget: Budget, shields: int = 2, *, quantified: bool = False
 ) -> list[Result]:
     """Every invariant on the abstraction, grouped by the witnesses its goal needs (one
-    system per number, since every witness carries its own copy of the relation); the
-    catalog's state invariants support the groups of more than one witness."""
+    system per number, since every witness carries its own copy of the relation). The groups
+    of more than one witness assume, at every witness, the state invariants the one-witness
+    group proved (they hold in every reachable state, for any number of permanents)."""
     systems: dict[int, LocalSystem] = {}
     groups: dict[int, list[Property]] = {}
     results: list[Result] = []
@@ -523,14 +570,16 @@ def prove(
                 )
             )
     state = [i for i in invariants if i.kind is Kind.STATE and witnesses_needed(i) == 1]
+    proved: set[str] = set()
     for n, props in sorted(groups.items()):
-        support: list[Property] = []
         if n > 1:
-            for inv in state:
-                with contextlib.suppress(Unsupported):
-                    support.append(local_property(systems[n], inv))
-        for r in induction.prove(systems[n], props, budget, bmc_depth=-1, support=support):
-            results.append(_any_n(r))
+            systems[n].assumed = tuple(
+                local_property(systems[n], i) for i in state if i.id in proved
+            )
+        found = [_any_n(r) for r in induction.prove(systems[n], props, budget, bmc_depth=-1)]
+        results += found
+        if n == 1:
+            proved = {s.invariant for s in summarize(found) if s.verdict is Verdict.PROVED}
     return results
 
 

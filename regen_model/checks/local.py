@@ -1,17 +1,20 @@
 """The per-permanent abstraction: what one step can do to one permanent, whatever else exists.
 
-Invariants about one permanent ("for every permanent c, P(c)") are proved for any number of
-permanents on this abstraction (``anyn.py``). It keeps, for one permanent x, the fields those
-invariants read and the step outputs about x; everything else, and every other permanent, is
-*havocked*: it appears only as free inputs of the rules that can touch x.
+The invariants of the catalog are proved for any number of permanents on this abstraction
+(``anyn.py``). It keeps, for one permanent x, the fields the invariants read and the step
+outputs about x; a few game fields once for all permanents (the *global record*, below);
+everything else, and every other permanent, is *havocked*: it appears only as free inputs of
+the rules that can touch x.
 
 What it keeps (a *local record*): zone, incarnation ``gen``, tapped, damage, the deathtouch
 record, "can't be regenerated this turn", +1/+1, -1/-1 and shield counters, current toughness,
-current indestructible, in combat, blocked, the ghost counters (shields made, destructions,
-and how each destruction was replaced), and ``scope.shields`` shield slots (present, used,
-rider). Printed and never changing: creature, static regeneration, printed toughness and
-indestructible, damage trigger, the +1/+1 counters it enters with. Not kept: controller,
-summoning sickness, power, attachments, blocking partners, the stack, players, turn structure.
+current indestructible and creature type, in combat, blocked, the slot x is attached to and
+whether that is a creature on the battlefield (``host_ok``), the ghost counters (shields made,
+destructions, and how each destruction was replaced), and ``scope.shields`` shield slots
+(present, used, rider). Printed and never changing: x's slot, creature, Aura, static
+regeneration, printed toughness and indestructible, damage trigger, its own animation, the
++1/+1 counters it enters with. Not kept: controller, summoning sickness, power, blocking
+partners, the objects on the stack, players' life.
 
 How one step acts on x: the engine's order, as a chain of *events* on x (each a relation
 between two records plus output increments):
@@ -41,11 +44,16 @@ Why it is sound for any number of permanents: every way another permanent influe
 the engine goes through a free input here (whether x is among the targets or the recipients,
 how much damage, the rider, whether an umbra Aura protects x, toughness bonuses from
 attachments, whether x's controller is the active player at untap). So the projection of any
-engine step onto x, for any number of permanents, is a chain of these events; the test
-``tests/checks/test_local_sound.py`` checks exactly that on engine runs (every step, every
-card, with a solver choosing the free inputs), and a violation of that test is a hole in this
-abstraction, not in the rules. The abstraction is for the correct rules only: mutants are
-checked on the bounded encoding.
+engine step onto x, for any number of permanents, is a chain of these events. The game
+around the permanents has its own step (``global_step``) and three links tie them: the cleanup
+actions happen to every permanent at once, priority is given only when no permanent has a
+state-based action pending (``Link``), and an attachment stays on its host unless one of them
+left (``attachment_link``, stated for every two permanents). ``tests/checks/test_anyn.py``
+checks all of it on engine runs and scenarios (every step, every card, the game and every
+pair of cards, with a solver choosing the free inputs), and a violation of that test is a
+hole in this abstraction, not in the rules. The abstraction is for the correct rules only:
+mutants are checked on the bounded encoding, and a mutant's run that breaks an invariant
+proved here must leave the abstraction (tested).
 """
 
 from __future__ import annotations
@@ -1146,7 +1154,7 @@ class Conformance:
         self, pre: GameState, outputs: StepOutputs, post: GameState, a: int, host: int
     ) -> bool:
         """Whether the engine step satisfies ``attachment_link`` for card ``a`` and the card
-        ``host`` (every pair of cards, attached or not)."""
+        ``host`` (every pair of cards, attached or not, a card and itself included)."""
         a0 = Rec(_const(record_values(pre, a, self.shields)), self.shields)
         a1 = Rec(_const(record_values(post, a, self.shields)), self.shields)
         st = Statics(_const(static_values(pre, host)))

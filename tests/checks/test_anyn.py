@@ -11,8 +11,9 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import z3
 
-from regen_model.checks import anyn
+from regen_model.checks import anyn, local
 from regen_model.checks.local import Conformance, fits
 from regen_model.checks.results import Summary, summarize
 from regen_model.checks.solver import Budget
@@ -33,6 +34,7 @@ from regen_model.invariants import (
 )
 from regen_model.invariants.spec import Invariant
 from regen_model.model import actions as A
+from regen_model.model import derived
 from regen_model.model.actions import Action, Destroy
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
@@ -131,7 +133,15 @@ def test_false_or_unsupported_invariants_are_not_proved() -> None:
 
 @pytest.mark.slow
 def test_quantified_form_gives_the_same_verdicts() -> None:
-    chosen = _by_id({"inv.shield.used-once", "inv.regen.taps-only-when-applied"})
+    chosen = _by_id(
+        {
+            "inv.shield.used-once",
+            "inv.regen.attachments-stay",  # two witnesses, the attachment link
+            "inv.cleanup.ends-this-turn",
+            "inv.priority.no-sba-pending",
+            "inv.damage-trigger.kept",
+        }
+    )
     quick = {(r.invariant, r.obligation, r.action): r.verdict for r in anyn.prove(chosen, BUDGET)}
     slow = {
         (r.invariant, r.obligation, r.action): r.verdict
@@ -176,7 +186,7 @@ def _conformance_failures(
             if not check.check_game(action.kind, s, r.events, out, r.state):
                 failures.append(f"{what}: the game")
             n = len(s.cards)
-            for a, h in ((a, h) for a in range(n) for h in range(n) if a != h):
+            for a, h in ((a, h) for a in range(n) for h in range(n)):
                 if not check.check_attachment(s, out, r.state, a, h):
                     failures.append(f"{what}: {s.handle(a)} attached to {s.handle(h)}")
             if fits(s, 2) and fits(r.state, 2):
@@ -203,6 +213,58 @@ def test_scenario_steps_are_steps_of_the_abstraction() -> None:
 def test_engine_steps_are_steps_of_the_abstraction_long() -> None:
     checked, failures = _conformance_failures(_random_runs(200, seed=7), Conformance(2))
     assert checked > 2000 and failures == []
+
+
+def _z3(values: dict[str, int | bool]) -> dict[str, z3.ExprRef]:
+    return {k: z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v) for k, v in values.items()}
+
+
+def test_pending_reads_exactly_what_the_engine_calls_pending() -> None:
+    """The any-n view reads "a state-based action is pending" as "a player is about to lose,
+    or some permanent x has ``pending(x)``": on boards with each state-based action and on
+    every state of random runs and scenarios, that is ``derived.sba_pending``."""
+    seen = {True: 0, False: 0}
+    sbas: list[tuple[str, dict[str, int | bool]]] = [
+        ("Grizzly Bears", {"damage": 2}),  # 704.5g
+        ("Grizzly Bears", {"deathtouched": True}),  # 704.5h
+        ("Grizzly Bears", {"minus": 2}),  # 704.5f
+        ("Grizzly Bears", {"plus": 1, "minus": 1}),  # 704.5q
+        ("Holy Strength", {}),  # 704.5m: attached to nothing
+        ("Darksteel Myr", {"damage": 5, "deathtouched": True}),  # indestructible: none
+    ]
+    boards = [make_state(("A", "B"), (_card("x", name, **fields),)) for name, fields in sbas]
+    states = [s for run in [*_random_runs(25, seed=5), *_scenario_runs()] for s in _states(run)]
+    for s in [*boards, *states]:
+        game = local.global_values(s)
+        per_card = [
+            z3.is_true(
+                z3.simplify(
+                    local.pending(
+                        local.Rec(_z3(local.record_values(s, i, 9)), 9),
+                        local.Statics(_z3(local.static_values(s, i))),
+                    )
+                )
+            )
+            for i in range(len(s.cards))
+        ]
+        read = bool(game["player_sba"]) or any(per_card)
+        assert read == derived.sba_pending(s), (s.turn, s.step)
+        seen[read] += 1
+    assert seen[True] >= 5 and seen[False] > 500, seen  # both answers were seen
+
+
+def _states(run: Run) -> Iterator[GameState]:
+    """The states of a run: its start and every state a step reaches."""
+    s: GameState | None = None
+    for first, action in run:
+        if s is None:
+            s = first
+            yield s
+        try:
+            s = step(s, action).state
+        except EngineError:
+            continue
+        yield s
 
 
 def _card(handle: str, name: str, **fields: object) -> CardSpec:
