@@ -126,7 +126,7 @@ class LocalView(Z3Ops):
     ) -> None:
         self.post_frame, self.pre_frame, self.step = post, pre, step
 
-    def _frame(self, time: E.Time) -> LocalFrame:
+    def frame(self, time: E.Time) -> LocalFrame:
         frame = self.pre_frame if time == "pre" else self.post_frame
         if frame is None:
             raise ValueError("a state property cannot read the pre-state")
@@ -135,7 +135,7 @@ class LocalView(Z3Ops):
     def rec(self, card: Slot, time: E.Time) -> local.Rec:
         if isinstance(card, str):
             raise Unsupported("a field summed over every permanent")
-        return self._frame(time).rec(card)
+        return self.frame(time).rec(card)
 
     def _step(self) -> LocalStep:
         if self.step is None:
@@ -196,7 +196,7 @@ class LocalView(Z3Ops):
 
     def game_int(self, name: str, time: E.Time) -> Value:
         if name in local.GLOBAL_INTS:
-            return self._frame(time).game()[name]
+            return self.frame(time).game()[name]
         raise Unsupported(f"the game field {name!r}")
 
     def game_bool(self, name: str, time: E.Time) -> Value:
@@ -282,7 +282,7 @@ def _instances(
     if isinstance(e, E.Not) and isinstance(e.arg, E.GameBool) and e.arg.name == "sba_pending":
         # 704.3: nothing pending is "no player about to lose, and no permanent with an action"
         time = e.arg.time
-        game = view._frame(time).game()
+        game = view.frame(time).game()
         per = [local.pending(view.rec(w, time), statics_of(w)) for w in chosen()]
         return z3.And(z3.Not(game["player_sba"]), *[z3.Not(p) for p in per])
     return _checked(e, view, bound)
