@@ -25,6 +25,7 @@ from regen_model.invariants import (
     all_cards,
     any_card,
     builtin,
+    check_step,
     implies,
     invariant,
     post,
@@ -333,6 +334,12 @@ def test_a_mutant_breaking_an_any_n_proof_leaves_the_abstraction(
     run = [(start, a) for a in actions]
     assert _conformance_failures([run], Conformance(2))[1] == []  # the correct rules conform
     mutated = Rules(frozenset({mutant}))
+    broken, s = set(), start
+    for action in actions:
+        r = step(s, action, mutated)
+        broken |= {v.invariant for v in check_step(s, action, r, builtin())}
+        s = r.state
+    assert inv in broken  # the mutant's run breaks the invariant on the engine
     assert _conformance_failures([run], Conformance(2), mutated)[1] != []
 
 
