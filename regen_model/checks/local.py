@@ -1,17 +1,20 @@
 """The per-permanent abstraction: what one step can do to one permanent, whatever else exists.
 
-Invariants about one permanent ("for every permanent c, P(c)") are proved for any number of
-permanents on this abstraction (``anyn.py``). It keeps, for one permanent x, the fields those
-invariants read and the step outputs about x; everything else, and every other permanent, is
-*havocked*: it appears only as free inputs of the rules that can touch x.
+The invariants of the catalog are proved for any number of permanents on this abstraction
+(``anyn.py``). It keeps, for one permanent x, the fields the invariants read and the step
+outputs about x; a few game fields once for all permanents (the *global record*, below);
+everything else, and every other permanent, is *havocked*: it appears only as free inputs of
+the rules that can touch x.
 
 What it keeps (a *local record*): zone, incarnation ``gen``, tapped, damage, the deathtouch
 record, "can't be regenerated this turn", +1/+1, -1/-1 and shield counters, current toughness,
-current indestructible, in combat, blocked, the ghost counters (shields made, destructions,
-and how each destruction was replaced), and ``scope.shields`` shield slots (present, used,
-rider). Printed and never changing: creature, static regeneration, printed toughness and
-indestructible, damage trigger, the +1/+1 counters it enters with. Not kept: controller,
-summoning sickness, power, attachments, blocking partners, the stack, players, turn structure.
+current indestructible and creature type, in combat, blocked, the slot x is attached to and
+whether that is a creature on the battlefield (``host_ok``), the ghost counters (shields made,
+destructions, and how each destruction was replaced), and ``scope.shields`` shield slots
+(present, used, rider). Printed and never changing: x's slot, creature, Aura, static
+regeneration, printed toughness and indestructible, damage trigger, its own animation, the
++1/+1 counters it enters with. Not kept: controller, summoning sickness, power, blocking
+partners, the objects on the stack, players' life.
 
 How one step acts on x: the engine's order, as a chain of *events* on x (each a relation
 between two records plus output increments):
@@ -41,11 +44,16 @@ Why it is sound for any number of permanents: every way another permanent influe
 the engine goes through a free input here (whether x is among the targets or the recipients,
 how much damage, the rider, whether an umbra Aura protects x, toughness bonuses from
 attachments, whether x's controller is the active player at untap). So the projection of any
-engine step onto x, for any number of permanents, is a chain of these events; the test
-``tests/checks/test_local_sound.py`` checks exactly that on engine runs (every step, every
-card, with a solver choosing the free inputs), and a violation of that test is a hole in this
-abstraction, not in the rules. The abstraction is for the correct rules only: mutants are
-checked on the bounded encoding.
+engine step onto x, for any number of permanents, is a chain of these events. The game
+around the permanents has its own step (``global_step``) and three links tie them: the cleanup
+actions happen to every permanent at once, priority is given only when no permanent has a
+state-based action pending (``Link``), and an attachment stays on its host unless one of them
+left (``attachment_link``, stated for every two permanents). ``tests/checks/test_anyn.py``
+checks all of it on engine runs and scenarios (every step, every card, the game and every
+pair of cards, with a solver choosing the free inputs), and a violation of that test is a
+hole in this abstraction, not in the rules. The abstraction is for the correct rules only:
+mutants are checked on the bounded encoding, and a mutant's run that breaks an invariant
+proved here must leave the abstraction (tested).
 """
 
 from __future__ import annotations
@@ -60,7 +68,9 @@ from regen_model.encoding.outputs import CARD_FIELDS as OUTPUT_FIELDS
 from regen_model.encoding.outputs import StepOutputs
 from regen_model.model import derived
 from regen_model.model.cards import TriggerEffect
-from regen_model.model.enums import Keyword, Rider, Zone, ordinal
+from regen_model.model.enums import Attachment, Keyword, Rider, Step, Zone, ordinal
+from regen_model.model.events import Event as EngineEvent
+from regen_model.model.events import EventKind
 from regen_model.model.state import GameState
 
 Z3Ref = Any
@@ -84,6 +94,7 @@ INTS = (
     "by_shield",
     "by_static",
     "by_other",
+    "attached_to",  # the slot of the permanent it is attached to, or -1 (attached to nothing)
 )
 BOOLS = (
     "tapped",
@@ -93,10 +104,11 @@ BOOLS = (
     "in_combat",
     "blocked",
     "creature",  # a creature now (613.1d: type changes until end of turn)
+    "host_ok",  # attached to a creature on the battlefield (what keeps an Aura legal)
 )
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
-STATIC_INTS = ("trigger", "printed_toughness", "enters_plus")
-STATIC_BOOLS = ("printed_creature", "static_regen", "printed_indestructible", "animates")
+STATIC_INTS = ("trigger", "printed_toughness", "enters_plus", "slot")
+STATIC_BOOLS = ("printed_creature", "static_regen", "printed_indestructible", "animates", "aura")
 
 SBA_KINDS = frozenset(
     {
@@ -174,6 +186,149 @@ def make_outputs(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
     return {n: term(n, z3.IntSort()) for n in OUTPUT_FIELDS}
 
 
+def pending(r: Rec, st: Statics) -> Z3Ref:
+    """A state-based action would be performed on x now (704.5f-h, m, q; exactly the
+    per-card part of ``model.derived.sba_pending``)."""
+    cob = z3.And(r["creature"], r.on_bf())
+    t = r["toughness"]
+    return z3.Or(
+        z3.And(cob, t <= 0),
+        z3.And(cob, r["damage"] > 0, t > 0, r["damage"] >= t, z3.Not(r["indestructible"])),
+        z3.And(r["deathtouched"], cob, t > 0, z3.Not(r["indestructible"])),
+        z3.And(r.on_bf(), st["aura"], z3.Not(r["host_ok"])),
+        z3.And(r.on_bf(), r["plus"] > 0, r["minus"] > 0),
+    )
+
+
+# --- the game around the permanents --------------------------------------------------------
+#
+# A few game fields are kept once for all permanents (the *global record*): the step and the
+# turn, the sizes of the stack and of the waiting triggers, and whether 704.5a/c would make a
+# player lose. A step relates them by ``global_step`` and ties every permanent's events to
+# them where the rules do (``Link``); one permanent's attachments are tied to another
+# permanent's step by ``attachment_link``.
+
+GLOBAL_INTS = ("step", "turn", "stack_size", "pending_size")
+GLOBAL_BOOLS = ("player_sba",)  # 704.5a/c: some player who has not lost would lose now
+# Step outputs about the whole game: priority given at the end; objects put on the stack by
+# casting or activating (or pre-M10 combat damage); objects taken off it by resolving;
+# abilities that triggered (put among the waiting triggers), and how many of them are damage
+# triggers (the total over every permanent of its ``damage_triggers`` output).
+GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "triggered", "damage_triggers_total")
+# Per-permanent step outputs whose total over every permanent the global record keeps.
+TOTALS = {"damage_triggers": "damage_triggers_total"}
+CLEANUP_STEP = ordinal(Step.CLEANUP)
+
+
+def make_global(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
+    v = {n: term(n, z3.IntSort()) for n in GLOBAL_INTS}
+    v.update({n: term(n, z3.BoolSort()) for n in GLOBAL_BOOLS})
+    return v
+
+
+def make_global_outputs(term: Callable[[str, Any], Z3Ref]) -> dict[str, Z3Ref]:
+    v = {n: term(n, z3.IntSort()) for n in GLOBAL_OUTPUT_INTS}
+    v["priority_given"] = term("priority_given", z3.BoolSort())
+    return v
+
+
+def global_domain(g: dict[str, Z3Ref]) -> list[Z3Ref]:
+    return [
+        g["turn"] >= 1,
+        g["step"] >= 0,
+        g["step"] < len(Step),
+        g["stack_size"] >= 0,
+        g["pending_size"] >= 0,
+    ]
+
+
+def global_init(g: dict[str, Z3Ref]) -> list[Z3Ref]:
+    """A legal start (as ``encoding.system.legal_start``): turn 1, nothing on the stack or
+    waiting, no player about to lose."""
+    return [
+        g["turn"] == 1,
+        g["stack_size"] == 0,
+        g["pending_size"] == 0,
+        z3.Not(g["player_sba"]),
+    ]
+
+
+def cleaned(kind: str, g0: dict[str, Z3Ref], g1: dict[str, Z3Ref]) -> Z3Ref:
+    """The step performs the cleanup step's actions (514.2) on every permanent: a cleanup
+    action, or a pass that begins a cleanup step or a new turn (``inv.cleanup.ends-this-turn``
+    reads the same condition)."""
+    if kind == "cleanup":
+        return z3.BoolVal(True)
+    return z3.Or(
+        z3.And(g1["step"] == CLEANUP_STEP, g0["step"] != CLEANUP_STEP),
+        g1["turn"] != g0["turn"],
+    )
+
+
+PUSHING_KINDS = frozenset({"cast", "activate", "assign-combat-damage", "pass"})
+
+
+def global_step(
+    kind: str, g0: dict[str, Z3Ref], g1: dict[str, Z3Ref], gout: dict[str, Z3Ref]
+) -> list[Part]:
+    """The game around the permanents in one step of ``kind``:
+
+    * only passing priority ends a step (500.2) or a turn;
+    * only the kinds that end by running the state-based-action loop give priority, and the
+      loop ends only when no action is pending (704.3): no player is about to lose then (the
+      permanents' part is in ``step``, through ``Link``);
+    * the stack and the waiting triggers together change only by the abilities that
+      triggered (603.2), the one object casting, activating or pre-M10 combat damage puts on
+      the stack, and the one object a pass may resolve (608.2); a trigger moving from waiting
+      onto the stack changes neither total, and nothing else removes one (603.2, 614.8: a
+      triggered ability stays when its source regenerates or leaves);
+    * every damage trigger is an ability that triggered."""
+    parts: list[Part] = []
+    if kind != "pass":
+        parts.append(("turn.steps", z3.And(g1["step"] == g0["step"], g1["turn"] == g0["turn"])))
+    given = gout["priority_given"]
+    if kind in SBA_KINDS:
+        parts.append(("sba.loop", z3.Implies(given, z3.Not(g1["player_sba"]))))
+    else:
+        parts.append(("priority.receive", z3.Not(given)))
+    pushed, resolved = gout["pushed"], gout["resolved"]
+    parts += [
+        (
+            "stack.triggers",
+            g1["stack_size"] + g1["pending_size"]
+            == g0["stack_size"] + g0["pending_size"] + gout["triggered"] + pushed - resolved,
+        ),
+        ("stack.cast", z3.And(pushed >= 0, pushed <= (1 if kind in PUSHING_KINDS else 0))),
+        ("stack.resolve", z3.And(resolved >= 0, resolved <= (1 if kind == "pass" else 0))),
+        (
+            "damage.trigger",
+            z3.And(
+                gout["damage_triggers_total"] >= 0,
+                gout["damage_triggers_total"] <= gout["triggered"],
+            ),
+        ),
+    ]
+    return parts
+
+
+@dataclass(frozen=True)
+class Link:
+    """What ties one permanent's step to the game's: the step performs the cleanup actions
+    (``cleaned``), priority is given at the end."""
+
+    cleans: Z3Ref
+    priority_given: Z3Ref
+
+
+def attachment_link(a0: Rec, a1: Rec, host: Statics, host_out: dict[str, Z3Ref]) -> Part:
+    """Permanent a, attached to ``host`` before a step, is still attached to it after unless
+    a left itself (a new object, 400.7) or the host left the battlefield in the step
+    (``zones.move_zone`` unattaches what was attached to it): regeneration is no zone change
+    (701.19a, 614.8), and nothing else moves an attachment."""
+    stays = z3.And(a0["attached_to"] == host["slot"], a1["gen"] == a0["gen"], host_out["left"] == 0)
+    return ("regen.same-object", z3.Implies(stays, a1["attached_to"] == host["slot"]))
+
+
 def domain(r: Rec) -> list[Z3Ref]:
     out = [
         z3.Or(r["zone"] == BF, r["zone"] == GY, r["zone"] == EX),
@@ -183,6 +338,8 @@ def domain(r: Rec) -> list[Z3Ref]:
         r["minus"] >= 0,
         r["shield_counters"] >= 0,
         *[r[g] >= 0 for g in GHOST],
+        r["attached_to"] >= -1,
+        z3.Implies(r["host_ok"], r["attached_to"] >= 0),
     ]
     for j in range(r.shields):
         out += [
@@ -204,10 +361,13 @@ def static_domain(s: Statics) -> list[Z3Ref]:
         s["trigger"] >= 0,
         s["trigger"] <= 2,
         s["enters_plus"] >= 0,
+        s["slot"] >= 0,
         z3.Implies(
             z3.Not(s["printed_creature"]),
             z3.And(z3.Not(s["static_regen"]), s["trigger"] == 0, s["enters_plus"] == 0),
         ),
+        # an Aura is never a creature: not printed as one, and no animation of its own
+        z3.Implies(s["aura"], z3.And(z3.Not(s["printed_creature"]), z3.Not(s["animates"]))),
     ]
 
 
@@ -269,6 +429,8 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         b["indestructible"] == st["printed_indestructible"],
         z3.Not(b["in_combat"]),
         z3.Not(b["blocked"]),
+        b["attached_to"] == -1,
+        z3.Not(b["host_ok"]),
         *[b[g] == 0 for g in GHOST],
     ]
     for j in range(a.shields):
@@ -761,22 +923,36 @@ def _deathtouch_reset(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 def attachments(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     """Another permanent attached to x may have left (an Equipment destroyed, an Aura
-    exiled): x's toughness may change while it stays on the battlefield."""
+    exiled): x's toughness may change while it stays on the battlefield. The permanent x is
+    attached to may have left, which unattaches x (``zones.move_zone``; attachments are never
+    made), and may have stopped or started being a creature (``host_ok`` is free)."""
     return [
         ("sba.aura", z3.Implies(z3.Not(a.on_bf()), b["toughness"] == a["toughness"])),
-        _same(a, b, but=["toughness"]),
+        (
+            "zone.new-object",
+            z3.Or(b["attached_to"] == a["attached_to"], b["attached_to"] == -1),
+        ),
+        _same(a, b, but=["toughness", "host_ok", "attached_to"]),
     ], {}
 
 
 def step(
-    kind: str, pre: Rec, post: Rec, out: dict[str, Z3Ref], st: Statics, fresh: Fresh
+    kind: str,
+    pre: Rec,
+    post: Rec,
+    out: dict[str, Z3Ref],
+    st: Statics,
+    fresh: Fresh,
+    link: Link | None = None,
 ) -> list[Part]:
     """The relation of one step of ``kind`` on x: ``pre`` -> ``post`` with outputs ``out``.
 
     The chain: the kind's effect phases; if there were any, other permanents may have left
     (``attachments``); for the kinds that end by giving priority, two state-based-action
     events, each followed by a possible reset of the deathtouch record; and again
-    ``attachments`` at the end."""
+    ``attachments`` at the end. With ``link``: when the step performs the cleanup actions,
+    x's effect is the cleanup (514.2: every permanent at once); when it gives priority, x
+    has no state-based action pending (704.3: the loop ends only then)."""
     chain: list[tuple[Event, ...]] = list(EFFECTS[kind])
     if chain:
         chain.append((attachments,))
@@ -815,7 +991,20 @@ def step(
                 ),
             )
         )
-    parts.append(("outputs", z3.And(*[out[k] == totals[k] for k in out])))
+    parts.append(("outputs", z3.And(*[out[k] == totals[k] for k in totals])))
+    if link is not None:
+        if kind == "pass":
+            first = EFFECTS["pass"][0]
+            cleanups = [k for k, e in enumerate(first) if e.__name__.startswith("cleanup")]
+            sel = fresh("sel0", z3.IntSort())
+            parts.append(
+                (
+                    "cleanup.simultaneous",
+                    z3.Implies(link.cleans, z3.Or(*[sel == k for k in cleanups])),
+                )
+            )
+        if kind in SBA_KINDS:
+            parts.append(("sba.loop", z3.Implies(link.priority_given, z3.Not(pending(post, st)))))
     return parts
 
 
@@ -845,6 +1034,9 @@ def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | 
         "in_combat": card.in_combat,
         "blocked": card.blocked,
         "creature": derived.is_creature(state, card),
+        "attached_to": -1 if card.attached_to is None else card.attached_to,
+        "host_ok": card.attached_to is not None
+        and derived.is_creature_on_battlefield(state, state.cards[card.attached_to]),
     }
     for j in range(shields):
         s = card.shields[j] if j < len(card.shields) else None
@@ -865,52 +1057,113 @@ def static_values(state: GameState, slot: int) -> dict[str, int | bool]:
         "trigger": 0 if trig is None else (1 if trig.effect is TriggerEffect.GAIN_LIFE else 2),
         "printed_toughness": t.toughness,
         "enters_plus": t.enters_plus,
+        "aura": t.attachment is Attachment.AURA,
+        "slot": slot,
+    }
+
+
+def global_values(state: GameState) -> dict[str, int | bool]:
+    """The global record of an engine state."""
+    return {
+        "step": ordinal(state.step),
+        "turn": state.turn,
+        "stack_size": len(state.stack),
+        "pending_size": len(state.pending),
+        "player_sba": any(derived.player_loses(state, p) for p in range(len(state.players))),
     }
 
 
 class Conformance:
-    """Checks engine steps against the abstraction (see ``conforms``). The relation of each
-    action kind is built once over free constants; each check pins them to the step's values
-    in a pushed scope."""
+    """Checks engine steps against the abstraction (see ``check``, ``check_game`` and
+    ``check_attachment``). The relation of each action kind is built once over free
+    constants; each check pins them to the step's values in a pushed scope."""
 
     def __init__(self, shields: int) -> None:
         self.shields = shields
-        self._solvers: dict[str, tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics]] = {}
+        self._solvers: dict[str, tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics, Link]] = {}
+        self._answers: dict[tuple[object, ...], bool] = {}  # a projection seen before
 
-    def _solver(self, kind: str) -> tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics]:
+    def _solver(self, kind: str) -> tuple[Any, Rec, Rec, dict[str, Z3Ref], Statics, Link]:
         found = self._solvers.get(kind)
         if found is None:
             pre = make_record(self.shields, lambda n, s: z3.Const(f"pre.{n}", s))
             post = make_record(self.shields, lambda n, s: z3.Const(f"post.{n}", s))
             st = make_statics(lambda n, s: z3.Const(f"st.{n}", s))
             out = make_outputs(lambda n, s: z3.Const(f"out.{n}", s))
+            link = Link(z3.Bool("link.cleans"), z3.Bool("link.priority_given"))
             solver = z3.Solver()
-            solver.add(
-                *[
-                    f
-                    for _, f in step(
-                        kind, pre, post, out, st, lambda n, s: z3.Const(f"free.{n}", s)
-                    )
-                ]
-            )
-            found = self._solvers[kind] = (solver, pre, post, out, st)
+
+            def free(n: str, s: Any) -> Z3Ref:
+                return z3.Const(f"free.{n}", s)
+
+            solver.add(*[f for _, f in step(kind, pre, post, out, st, free, link)])
+            found = self._solvers[kind] = (solver, pre, post, out, st, link)
         return found
 
     def check(
         self, kind: str, pre: GameState, outputs: StepOutputs, post: GameState, slot: int
     ) -> bool:
         """Whether the engine step ``pre -> post`` (of ``kind``), seen from card ``slot``, is
-        a step of the abstraction (some choice of its free inputs reproduces it exactly)."""
-        solver, p, q, out, st = self._solver(kind)
-        eqs = _pinned(p, record_values(pre, slot, self.shields))
-        eqs += _pinned(q, record_values(post, slot, self.shields))
-        eqs += [st[k] == _val(v) for k, v in static_values(pre, slot).items()]
-        eqs += [out[k] == outputs.get(k, slot) for k in out]
+        a step of the abstraction (some choice of its free inputs reproduces it exactly),
+        linked to the game around it (whether the step cleaned up, priority)."""
+        solver, p, q, out, st, link = self._solver(kind)
+        r0, r1 = record_values(pre, slot, self.shields), record_values(post, slot, self.shields)
+        statics = static_values(pre, slot)
+        outs = {k: outputs.get(k, slot) for k in out}
+        cleans = z3.is_true(
+            z3.simplify(cleaned(kind, _const(global_values(pre)), _const(global_values(post))))
+        )
+        key = (kind, *r0.values(), *r1.values(), *statics.values(), *outs.values(), cleans)
+        key += (outputs.priority_given,)
+        found = self._answers.get(key)
+        if found is not None:
+            return found
+        eqs = _pinned(p, r0) + _pinned(q, r1)
+        eqs += [st[k] == _val(v) for k, v in statics.items()]
+        eqs += [out[k] == v for k, v in outs.items()]
+        eqs += [link.cleans == cleans, link.priority_given == outputs.priority_given]
         solver.push()
         solver.add(*eqs)
-        ok = solver.check() == z3.sat
+        ok = self._answers[key] = bool(solver.check() == z3.sat)
         solver.pop()
-        return bool(ok)
+        return ok
+
+    @staticmethod
+    def check_game(
+        kind: str,
+        pre: GameState,
+        events: Sequence[EngineEvent],
+        outputs: StepOutputs,
+        post: GameState,
+    ) -> bool:
+        """Whether the engine step, seen as the game around the permanents, is a step of
+        ``global_step`` (some number of objects pushed and resolved reproduces it)."""
+        gout = {
+            "priority_given": z3.BoolVal(outputs.priority_given),
+            "pushed": z3.Int("pushed"),
+            "resolved": z3.Int("resolved"),
+            "triggered": z3.IntVal(sum(1 for e in events if e.kind is EventKind.TRIGGERED)),
+            "damage_triggers_total": z3.IntVal(sum(outputs.cards["damage_triggers"])),
+        }
+        g0, g1 = _const(global_values(pre)), _const(global_values(post))
+        solver = z3.Solver()
+        solver.add(*[f for _, f in global_step(kind, g0, g1, gout)])
+        return bool(solver.check() == z3.sat)
+
+    def check_attachment(
+        self, pre: GameState, outputs: StepOutputs, post: GameState, a: int, host: int
+    ) -> bool:
+        """Whether the engine step satisfies ``attachment_link`` for card ``a`` and the card
+        ``host`` (every pair of cards, attached or not, a card and itself included)."""
+        a0 = Rec(_const(record_values(pre, a, self.shields)), self.shields)
+        a1 = Rec(_const(record_values(post, a, self.shields)), self.shields)
+        st = Statics(_const(static_values(pre, host)))
+        _, f = attachment_link(a0, a1, st, {"left": z3.IntVal(outputs.get("left", host))})
+        return bool(z3.is_true(z3.simplify(f)))
+
+
+def _const(values: dict[str, int | bool]) -> dict[str, Z3Ref]:
+    return {k: _val(v) for k, v in values.items()}
 
 
 def _val(v: int | bool) -> Z3Ref:

@@ -145,6 +145,10 @@ def never_tapped():
 )
 def used_le_made():
     return all_cards(lambda c: c.by_shield <= c.shields_made)
+
+@invariant("test.controlled", "every card is controlled by a player", ("control.change",))
+def controlled():
+    return all_cards(lambda c: c.controller >= 0)
 """
 
 
@@ -172,22 +176,21 @@ def test_prove_non_inductive_invariant_is_cti(tmp_path: Path) -> None:
     assert doc["rows"][0]["verdict"] == "CTI"
 
 
-def test_not_applicable_rows_do_not_decide_the_verdict() -> None:
-    # inv.damage-trigger.kept reads stack objects: any-n does not apply to it (SKIPPED).
-    result = RUNNER.invoke(app, ["prove", "-i", "inv.damage-trigger.kept", "--json"])
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
-    assert doc["verdict"] == "PROVED" and doc["exit_code"] == 0
+def test_not_applicable_rows_do_not_decide_the_verdict(tmp_path: Path) -> None:
+    # test.controlled reads the controller, which the per-permanent abstraction does not
+    # keep: any-n does not apply to it (SKIPPED).
+    code, doc = _prove_json(tmp_path, "-i", "test.controlled")
+    assert code == 0 and doc["verdict"] == "PROVED" and doc["exit_code"] == 0
     by_method = {r["method"]: r for r in doc["rows"]}
     assert by_method["induction"]["verdict"] == "PROVED"
     assert by_method["any-n"]["verdict"] == "SKIPPED" and not by_method["any-n"]["applicable"]
-    table = RUNNER.invoke(app, ["prove", "-i", "inv.damage-trigger.kept"])
+    table = RUNNER.invoke(
+        app, ["prove", "-i", "test.controlled", "--invariants-from", str(tmp_path)]
+    )
     assert table.exit_code == 0
     assert "prove: PROVED" in table.output and "1 not applicable" in table.output
-    only_skipped = RUNNER.invoke(
-        app, ["prove", "-i", "inv.damage-trigger.kept", "--method", "any-n", "--json"]
-    )
-    assert json.loads(only_skipped.stdout)["verdict"] == "SKIPPED"  # nothing applied
+    code, doc = _prove_json(tmp_path, "-i", "test.controlled", "--method", "any-n")
+    assert doc["verdict"] == "SKIPPED"  # nothing applied
 
 
 def test_prove_reports_only_catalog_clauses() -> None:
