@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES)
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
-    console = Console()
+    console = Console(width=200)  # one column per seed: never folded
     rows = []
     for seed in seeds:
         rows.append(reach(seed, args.random, args.candidates))
