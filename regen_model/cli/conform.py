@@ -412,10 +412,11 @@ class CaseStream:
             yield from found_cases
         if self.scenarios:
             self.now = "scenario files"
-            scenario_list, skipped = sources.scenario_cases(sources.default_scenario_paths())
-            for path, reason in skipped:
-                self._warn(f"scenario not used: {path}: {reason}")
-            yield from scenario_list
+            for item in sources.iter_scenario_cases(sources.default_scenario_paths()):
+                if isinstance(item, sources.Skipped):
+                    self._warn(f"scenario not used: {item.path}: {item.reason}")
+                else:
+                    yield item
         corpus: list[Case] = []
         if self.witnesses:
             self.now = "clause witnesses"

@@ -148,6 +148,18 @@ def _damage_to_trigger(t: Transition) -> bool:
     )
 
 
+def _damage_to_shield_counter(t: Transition) -> bool:
+    action, state = t[1], t[0]
+    if not isinstance(action, A.DealDamage) or action.combat or state is None:
+        return False
+    handles = state.setup.handles
+    return any(
+        s.card in handles and state.card(s.card).shield_counters > 0
+        for s in action.shares
+        if s.card is not None
+    )
+
+
 def _triggers(t: Transition) -> bool:
     return any(e.kind is EventKind.TRIGGERED for e in t[3])
 
@@ -226,6 +238,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "damage-to-trigger": (
         "an effect deals damage to a permanent with a damage trigger",
         _damage_to_trigger,
+    ),
+    "damage-to-shield-counter": (
+        "an effect (not combat) deals damage to a permanent with a shield counter (122.1c)",
+        _damage_to_shield_counter,
     ),
     "keyword-removal": ("an effect takes a keyword away", _keyword_removal),
     "start-effects": ('"this turn" effects in the start state', _start_effects),

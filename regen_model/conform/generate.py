@@ -29,6 +29,7 @@ from regen_model.engine import EngineError, MissingChoice, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTemplate
+from regen_model.model.derived import sba_pending
 from regen_model.model.enums import Attachment, CardType, Decision, Edition, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
@@ -207,6 +208,55 @@ class Focus:
     edition: Edition
     step: Step
     types: frozenset[CardType] | None = None  # the extra card is a custom one of these types
+    state: str = ""  # a field of the extra card's state set at the start (``START_FIELDS``)
+    aim: Step | None = None  # the step the walk hurries to (passing priority) before playing
+
+
+# How often a focused walk passes priority while the game is before the step it aims at.
+HURRY = 75
+
+
+# The fields of a card's state a focused start can set on its extra card (``with_state``), and
+# ``lethal-damage``: damage equal to its toughness, which only a creature no state-based action
+# destroys can have at a start (702.12b: an indestructible one keeps it into the cleanup step).
+START_FIELDS = (
+    "tapped",
+    "damage",
+    "lethal-damage",
+    "deathtouched",
+    "plus",
+    "minus",
+    "shield_counters",
+    "cant_regen",
+    "shields",
+)
+
+
+def with_state(c: Chooser, spec: CardSpec, field: str) -> CardSpec:
+    """``spec`` with ``field`` (one of ``START_FIELDS``) set: a flag on, a counter or a plain
+    shield of its controller, some damage short of lethal, or lethal damage. The caller checks
+    the start is one a game can be in (``draw_start``)."""
+    toughness = spec.template.toughness
+    if field == "shields":
+        controller = spec.owner if spec.controller is None else spec.controller
+        return replace(spec, shields=(Shield(c.pick(ORIGINS), controller, Rider.NONE),))
+    if field == "damage":
+        return replace(spec, damage=c.integer(1, max(1, toughness - 1)))
+    if field == "lethal-damage":
+        return replace(spec, damage=toughness)
+    if field == "tapped":
+        return replace(spec, tapped=True)
+    if field == "deathtouched":
+        return replace(spec, deathtouched=True)
+    if field == "cant_regen":
+        return replace(spec, cant_regen=True)
+    if field == "plus":
+        return replace(spec, plus=1)
+    if field == "minus":
+        return replace(spec, minus=1) if toughness > 1 else spec
+    if field == "shield_counters":
+        return replace(spec, shield_counters=1)
+    raise ValueError(f"not a start field: {field}")
 
 
 # Effects a focused case may always use: the ones regeneration is about.
@@ -219,6 +269,33 @@ def keyword_cards(keyword: Keyword, lacks: frozenset[str] = frozenset()) -> tupl
         name
         for name, t in PERMANENT_CARDS.items()
         if t.is_creature and keyword in t.keywords and f"card:{name}" not in lacks
+    )
+
+
+def _draw_card(c: Chooser, template: CardTemplate, used: set[str]) -> CardSpec:
+    """A card of a random start: its owner and controller, and some state (damage short of
+    lethal, shields, counters, "can't be regenerated"...) each now and then."""
+    owner = c.integer(0, 1)
+    controller = 1 - owner if chance(c, 10) else None
+    damage = c.integer(0, max(0, template.toughness - 1)) if chance(c, 25) else 0
+    shields: list[Shield] = []
+    for _ in range(c.integer(0, 2) if chance(c, 40) else 0):
+        shields.append(
+            Shield(c.pick(ORIGINS), owner if controller is None else controller, Rider.NONE)
+        )
+    return CardSpec(
+        handle=_handle(template.name, used),
+        template=template,
+        owner=owner,
+        controller=controller,
+        tapped=chance(c, 15),
+        damage=damage,
+        plus=1 if chance(c, 10) else 0,
+        minus=1 if template.toughness > 1 and chance(c, 10) else 0,
+        shield_counters=1 if chance(c, 8) else 0,
+        shields=tuple(shields),
+        cant_regen=chance(c, 8),
+        granted=frozenset({c.pick(list(Keyword))}) if chance(c, 8) else frozenset(),
     )
 
 
@@ -237,35 +314,10 @@ def draw_start(
     used: set[str] = set()
     cards: list[CardSpec] = []
     for k in range(c.integer(1, max_cards)):
-        name = c.pick(swarm.cards)
-        template = PERMANENT_CARDS[name]
+        template = PERMANENT_CARDS[c.pick(swarm.cards)]
         if custom and chance(c, custom):
             template = custom_template(c, k + 1)
-            name = template.name
-        owner = c.integer(0, 1)
-        controller = 1 - owner if chance(c, 10) else None
-        damage = c.integer(0, max(0, template.toughness - 1)) if chance(c, 25) else 0
-        shields: list[Shield] = []
-        for _ in range(c.integer(0, 2) if chance(c, 40) else 0):
-            shields.append(
-                Shield(c.pick(ORIGINS), owner if controller is None else controller, Rider.NONE)
-            )
-        cards.append(
-            CardSpec(
-                handle=_handle(name, used),
-                template=template,
-                owner=owner,
-                controller=controller,
-                tapped=chance(c, 15),
-                damage=damage,
-                plus=1 if chance(c, 10) else 0,
-                minus=1 if template.toughness > 1 and chance(c, 10) else 0,
-                shield_counters=1 if chance(c, 8) else 0,
-                shields=tuple(shields),
-                cant_regen=chance(c, 8),
-                granted=frozenset({c.pick(list(Keyword))}) if chance(c, 8) else frozenset(),
-            )
-        )
+        cards.append(_draw_card(c, template, used))
     creatures = [x.handle for x in cards]
     if creatures and chance(c, 25):
         name = c.pick(ATTACHMENTS)
@@ -277,33 +329,61 @@ def draw_start(
                 attached_to=c.pick(creatures),
             )
         )
+    extra: CardTemplate | None = None
     if focus is not None and focus.types is not None and custom:
-        extra_type = replace(custom_template(c, len(cards) + 1), types=focus.types)
-        cards.append(CardSpec(_handle(extra_type.name, used), extra_type, c.integer(0, 1)))
+        extra = replace(custom_template(c, len(cards) + 1), types=focus.types)
     if focus is not None and focus.keyword is not None:
         names = keyword_cards(focus.keyword, lacks)
-        extra: CardTemplate | None = None
         if names:
             extra = PERMANENT_CARDS[c.pick(names)]
         elif custom:
             extra = replace(custom_template(c, len(cards) + 1), keywords=frozenset({focus.keyword}))
-        if extra is not None:
-            cards.append(CardSpec(_handle(extra.name, used), extra, owner=c.integer(0, 1)))
+    if extra is not None:  # drawn like the others (its state too), then given the focus's field
+        cards.append(_draw_card(c, extra, used))
     step_ = c.pick((Step.MAIN1, Step.MAIN1, Step.BEGIN_COMBAT, Step.BEGIN_COMBAT, Step.END))
     if focus is not None:
         step_ = focus.step
     active = c.integer(0, 1)
     life = (20, 20) if chance(c, 85) else (c.integer(1, 4), c.integer(1, 4))
-    return Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life)
+    start = Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life)
+    if focus is None or not focus.state or extra is None:
+        return start
+    return _focus_state(c, start, focus.state)
+
+
+def _focus_state(c: Chooser, start: Start, field: str) -> Start:
+    """``start`` with ``field`` set on its last card (the focus's), unless that makes a
+    state-based action pending that was not (a player has priority only after the checks,
+    117.5): then lethal damage becomes damage short of it and another field is left unset."""
+    *rest, last = start.cards
+    focused = replace(start, cards=(*rest, with_state(c, last, field)))
+    if not sba_pending(focused.build()) or sba_pending(start.build()):
+        return focused
+    if field == "lethal-damage" and last.template.toughness > 1:
+        return replace(start, cards=(*rest, replace(last, damage=last.template.toughness - 1)))
+    return start
 
 
 # --- action sequences ------------------------------------------------------------------------------
 
 
-def _candidates(c: Chooser, state: GameState, swarm: Swarm) -> list[A.Action]:
+def _before(state: GameState, aim: Step | None, turn: int) -> bool:
+    """The game has not reached ``aim`` yet this turn (steps in turn order, 500.1)."""
+    return (
+        aim is not None
+        and state.turn == turn
+        and list(Step).index(state.step) < list(Step).index(aim)
+    )
+
+
+def _candidates(
+    c: Chooser, state: GameState, swarm: Swarm, aim: Step | None = None, turn: int = 0
+) -> list[A.Action]:
     if state.decision is not Decision.NONE:
         return game_moves(state)
     category = c.pick(swarm.categories)
+    if _before(state, aim, turn) and chance(c, HURRY):
+        category = "pass"
     if category == "effect":
         # Pick the kind of effect first: there are many damage variants and one cleanup.
         return EFFECT_MOVES[c.pick(swarm.effects)](state)
@@ -386,16 +466,20 @@ def draw_actions(
     *,
     tries: int = 6,
     lacks: frozenset[str] = frozenset(),
+    aim: Step | None = None,
 ) -> Walk:
     """Up to ``max_steps`` legal actions from ``state`` (each draw retried a few times).
 
     With ``lacks`` (features an engine declares it lacks, ``features.py``), an action whose
     transition would use one of them is dropped like an illegal one, so the walk stays inside
-    what the engine can do."""
+    what the engine can do. With ``aim``, the walk mostly passes priority until the game is in
+    that step (of the start's turn), then plays as usual: a combination a focused start is
+    drawn for happens in that step, and a walk that wanders through the steps before it rarely
+    gets there with anything left to do."""
     walk = Walk(state, [], {})
     for _ in range(c.integer(1, max_steps)):
         for _ in range(tries):
-            moves = _candidates(c, walk.state, swarm)
+            moves = _candidates(c, walk.state, swarm, aim, state.turn)
             if not moves:
                 break
             action = c.pick(moves)
@@ -506,7 +590,8 @@ def draw_case(
     state = start.build()
     for action in prefix:
         state = step(state, action).state
-    walk = draw_actions(w, state, swarm, max_steps, lacks=lacks)
+    aim = focus.aim if focus is not None and not prefix else None
+    walk = draw_actions(w, state, swarm, max_steps, lacks=lacks, aim=aim)
     tail = settle(walk.state, lacks=lacks)
     return Case(name, start, (*prefix, *walk.actions, *tail), origin), walk
 

@@ -11,13 +11,20 @@ greybox fuzzing: the frontier of what has been reached is where new things are f
 Goals (``case_goals``), all read off the reference's run:
 
 * ``C``: a clause of the catalog was cited;
-* ``C@CONTEXT``: it was cited about a permanent in a context: ``shielded``, ``borrowed``,
-  ``unregenerable``, ``again`` (as the clause witnesses, ``witness.py``), ``step:STEP`` (the
-  step it happened in), ``kw:KEYWORD`` (the permanent had the keyword), ``type:TYPE`` (its card
-  types, e.g. ``type:land+creature``), ``has:FIELD`` (a field of its state was set just before:
-  damage, shield counters, a deathtouch record, attacking...), ``edition:E`` (the rule edition,
-  for combat clauses);
+* ``C@CONTEXT``: it was cited about a permanent in a context: ``shielded``, ``countered``,
+  ``borrowed``, ``unregenerable``, ``again`` (as the clause witnesses, ``witness.py``),
+  ``step:STEP`` (the step it happened in, read off the step-began events: passing priority in
+  the end step runs the cleanup step too), ``kw:KEYWORD`` (the permanent had the keyword),
+  ``type:TYPE`` (its card types, e.g. ``type:land+creature``), ``has:FIELD`` (a field of its
+  state was set just before: damage, shield counters, a deathtouch record, attacking...),
+  ``edition:E`` (the rule edition, for combat clauses);
 * ``C1&C2``: two clauses (neither of them routine bookkeeping) cited in one case.
+
+Half the fresh candidates are *focused* (``_focus``) on a card kind (keyword or custom card
+types) x step x start field combination (``generate.Focus``), the less reached the likelier; a
+focused candidate that makes its combination happen for the first time wins over the others
+whatever their novelty (``_hit``): such a case brings few new goals, but they are the ones no
+other draw gets to.
 
 The contexts come from the model's enumerations (steps, keywords, card types, editions), so a
 mechanic added to the model adds goals without code here. The map starts with the goals of the
@@ -31,12 +38,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from regen_model.conform.case import Case, legal_actions
-from regen_model.conform.features import outside
+from regen_model.conform.features import lacked_in, outside, transition_features
 from regen_model.conform.generate import (
     CUSTOM_TYPES,
+    START_FIELDS,
     Focus,
     RandomChooser,
     chance,
@@ -45,27 +54,26 @@ from regen_model.conform.generate import (
     draw_swarm,
     drawable,
     settle,
+    with_state,
 )
+from regen_model.conform.start import Start
 from regen_model.conform.witness import CONTEXTS, reached_goals
 from regen_model.engine import EngineError, step
+from regen_model.model.build import CardSpec
+from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.derived import keywords, toughness
 from regen_model.model.enums import COMBAT_STEPS, CardType, Edition, Keyword, Step
+from regen_model.model.events import EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
 
 DEFAULT_CANDIDATES = 10
 DEFAULT_CUSTOM = 20  # percent of the cards of a fresh start built by ``generate.custom_template``
 # The fields of a permanent's state that make a context when set (``Card``'s own fields, so a
-# field added to the model only needs adding here to count).
+# field added to the model only needs adding here to count): the ones a start can set, and the
+# ones only play sets.
 CARD_STATE_FIELDS = (
-    "tapped",
-    "damage",
-    "deathtouched",
-    "plus",
-    "minus",
-    "shield_counters",
-    "cant_regen",
-    "shields",
+    *(f for f in START_FIELDS if f != "lethal-damage"),
     "attacking",
     "blocking",
     "blocked",
@@ -94,9 +102,17 @@ def _profile(state: GameState, slot: int, after_step: str) -> list[str]:
     return out
 
 
-def case_goals(case: Case, rules: Rules = CORRECT) -> set[str]:
-    """Every goal the reference's run of ``case`` reaches (see the module docstring)."""
+# A combination a focused start aims at (``_focus``): the card's kind (``kw:K`` or ``type:T``),
+# the step, and a field of its state set at the start ("" for none).
+Combo = tuple[str, str, str]
+
+
+def _run_goals(case: Case, rules: Rules = CORRECT) -> tuple[set[str], set[Combo]]:
+    """The goals of ``case`` (``case_goals``) and the combinations its events show: for each
+    event about a permanent, its kind x the step x each field of its state that a start can
+    set (and "" for the pair alone)."""
     goals = set(reached_goals(case, rules))
+    combos: set[Combo] = set()
     state = case.start.build()
     handles = state.setup.handles
     clauses: set[str] = set()
@@ -106,25 +122,38 @@ def case_goals(case: Case, rules: Rules = CORRECT) -> set[str]:
         except EngineError:
             continue
         after = res.state
-        profiles: dict[str, list[str]] = {}
+        # The step each event happened in: one action can run through several steps (passing
+        # priority in the end step runs the cleanup and the next turn's beginning), and a
+        # step-began event marks where the next ones happen.
+        now = state.step
+        profiles: dict[tuple[str, Step], list[str]] = {}
         for e in res.events:
+            if e.kind is EventKind.STEP_BEGAN:
+                now = Step(str(e.get("step")))
             clauses.add(e.clause)
-            goals.add(f"{e.clause}@step:{after.step.value}")
+            goals.add(f"{e.clause}@step:{now.value}")
             if e.subject is None or e.subject not in handles:
                 continue
-            if e.subject not in profiles:
-                profiles[e.subject] = _profile(
-                    state, state.setup.slot_of(e.subject), after.step.value
-                )
-            contexts = profiles[e.subject]
+            key = (e.subject, now)
+            if key not in profiles:
+                profiles[key] = _profile(state, state.setup.slot_of(e.subject), now.value)
+            contexts = profiles[key]
             goals.update(f"{e.clause}@{x}" for x in contexts)
             goals.update(f"{e.clause}@{x}+{y}" for x, y in combinations(contexts, 2))
-            if state.step in COMBAT_STEPS or after.step in COMBAT_STEPS:
+            if now in COMBAT_STEPS:
                 goals.add(f"{e.clause}@edition:{after.edition.value}")
+            kinds = [x for x in contexts if x.startswith(("kw:", "type:"))]
+            fields = ["", *(x[4:] for x in contexts if x[4:] in START_FIELDS)]
+            combos.update((k, now.value, f) for k in kinds for f in fields)
         state = after
     interesting = sorted(c for c in clauses if not _routine(c))
     goals.update(f"{a}&{b}" for a, b in combinations(interesting, 2))
-    return goals
+    return goals, combos
+
+
+def case_goals(case: Case, rules: Rules = CORRECT) -> set[str]:
+    """Every goal the reference's run of ``case`` reaches (see the module docstring)."""
+    return _run_goals(case, rules)[0]
 
 
 def _mutant(
@@ -187,25 +216,29 @@ FOCUS_STEPS: dict[Step, Step] = {
 }
 
 
-def _combos(goals: Iterable[str]) -> set[tuple[str, str]]:
-    """The (``kw:K`` or ``type:T``, step) pairs of goals ``clause@step:S+kw:K`` and
-    ``clause@step:S+type:T``."""
-    out = set()
-    for g in goals:
-        _, _, context = g.partition("@step:")
-        step_name, plus, other = context.partition("+")
-        if plus and other.startswith(("kw:", "type:")):
-            out.add((other, step_name))
-    return out
+@lru_cache(maxsize=16)
+def _usable_fields(lacks: frozenset[str]) -> tuple[str, ...]:
+    """The ``START_FIELDS`` a start may set for an engine that lacks ``lacks``: those whose
+    start (one vanilla creature with the field set) uses no lacked feature. A field the engine
+    cannot have would stay unreached, and so most likely, for ever."""
+    chooser = RandomChooser(random.Random(0))
+    bear = CardSpec("bear", PERMANENT_CARDS["Grizzly Bears"], 0)
+    out = []
+    for f in START_FIELDS:
+        start = Start(("A", "B"), (with_state(chooser, bear, f),))
+        if not lacked_in(transition_features((None, None, start.build(), ())), lacks):
+            out.append(f)
+    return tuple(out)
 
 
 def _focus(
-    c: RandomChooser, reached: dict[tuple[str, str], int], lacks: frozenset[str], custom: int
+    c: RandomChooser, reached: dict[Combo, int], lacks: frozenset[str], custom: int
 ) -> Focus:
-    """A keyword x step combination, the less reached the likelier (``reached``: how many
-    emitted cases had an event in that step about a permanent with that keyword), with an
-    edition the engine can fight under. Rarely reached combinations stay likely until some
-    case makes something of them, where a first touch would end a yes/no coverage goal."""
+    """A kind x step x start-field combination, the less reached the likelier (``reached``: how
+    many emitted cases had an event in that step about a permanent of that kind with that field
+    set, ``_run_goals``), with an edition the engine can fight under. Rarely reached
+    combinations stay likely until some case makes something of them, where a first touch
+    would end a yes/no coverage goal."""
     editions = [e for e in Edition if f"combat:{e.value}" not in lacks] or list(Edition)
     kinds: list[tuple[str, Keyword | None, frozenset[CardType] | None]] = [
         (f"kw:{k.value}", k, None)
@@ -217,10 +250,24 @@ def _focus(
             ("type:" + "+".join(sorted(t.value for t in types)), None, types)
             for types in CUSTOM_TYPES
         ]
-    combos = [(kind, s) for kind in kinds for s in FOCUS_STEPS]
-    weights = [1.0 / (1 + reached.get((kind[0], s.value), 0)) ** 2 for kind, s in combos]
-    (_, keyword, types), aim = c.rng.choices(combos, weights=weights)[0]
-    return Focus(keyword, c.pick(editions), FOCUS_STEPS[aim], types)
+    fields = ["", *_usable_fields(lacks)]
+    combos = [(kind, s, f) for kind in kinds for s in FOCUS_STEPS for f in fields]
+    weights = [1.0 / (1 + reached.get((kind[0], s.value, f), 0)) ** 2 for kind, s, f in combos]
+    (_, keyword, types), aim, field = c.rng.choices(combos, weights=weights)[0]
+    return Focus(keyword, c.pick(editions), FOCUS_STEPS[aim], types, field, aim)
+
+
+def _hit(focus: Focus | None, combos: set[Combo], reached: dict[Combo, int]) -> bool:
+    """``focus``'s combination happened in a case (``combos``) and no emitted case had it."""
+    if focus is None or focus.aim is None:
+        return False
+    kind = (
+        f"kw:{focus.keyword.value}"
+        if focus.keyword is not None
+        else "type:" + "+".join(sorted(t.value for t in focus.types or ()))
+    )
+    target = (kind, focus.aim.value, focus.state)
+    return target in combos and not reached.get(target, 0)
 
 
 def guided_cases(
@@ -243,23 +290,24 @@ def guided_cases(
         custom = 0
     pool = _Pool()
     seen: set[str] = set()
-    corpus_goals: list[tuple[Case, set[str]]] = []
+    corpus_goals: list[tuple[Case, set[str], set[Combo]]] = []
     for c in corpus:
         if outside(c, lacks) is None and drawable(c):
-            goals = case_goals(c)
+            goals, combos = _run_goals(c)
             pool.count(goals)
             seen |= goals
-            corpus_goals.append((c, goals))
-    reached: dict[tuple[str, str], int] = {}
-    for c, goals in corpus_goals:
+            corpus_goals.append((c, goals, combos))
+    reached: dict[Combo, int] = {}
+    for c, goals, combos in corpus_goals:
         pool.add(c, goals)
-        for combo in _combos(goals):
+        for combo in combos:
             reached[combo] = reached.get(combo, 0) + 1
     for i in range(n):
-        best: tuple[int, Case, set[str]] | None = None
+        best: tuple[tuple[bool, int], Case, set[str], set[Combo]] | None = None
         name, origin = f"random-{seed}-{i}", f"random:seed={seed}#{i}"
         for k in range(max(1, candidates)):
             chooser = RandomChooser(random.Random(f"{seed}:{i}:{k}"))
+            focus = None
             if pool.cases and chance(chooser, 50):
                 case = _mutant(chooser, pool.pick(chooser), name, origin, max_steps, lacks)
             else:
@@ -267,14 +315,17 @@ def guided_cases(
                 case, _ = draw_case(
                     chooser, name, origin, max_steps, lacks=lacks, custom=custom, focus=focus
                 )
-            goals = case_goals(case)
-            novelty = len(goals - seen)
-            if best is None or novelty > best[0]:
-                best = (novelty, case, goals)
+            goals, combos = _run_goals(case)
+            # A focused case that made its combination happen for the first time wins over
+            # mere novelty: its new goals are few (a context or two) but they are the ones
+            # no other draw gets to, where a continuation adds many goals of common kinds.
+            score = (_hit(focus, combos, reached), len(goals - seen))
+            if best is None or score > best[0]:
+                best = (score, case, goals, combos)
         assert best is not None
-        novelty, case, goals = best
+        (_, novelty), case, goals, combos = best
         seen |= goals
-        for combo in _combos(goals):
+        for combo in combos:
             reached[combo] = reached.get(combo, 0) + 1
         pool.count(goals)
         if novelty:

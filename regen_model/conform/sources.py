@@ -11,9 +11,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from regen_model.conform.case import Case, read_case
 from regen_model.conform.jsonpos import FormatError
@@ -32,31 +32,49 @@ def default_scenario_paths() -> list[Path]:
     return [p for p in (CHECKOUT_SCENARIOS, PACKAGE_EXAMPLES) if p.is_dir()]
 
 
-def scenario_cases(paths: Iterable[Path]) -> tuple[list[Case], list[tuple[str, str]]]:
-    """Cases from scenario files, and the files that could not become cases (with why)."""
+class Skipped(NamedTuple):
+    """A scenario file that could not become a case, and why."""
+
+    path: str
+    reason: str
+
+
+def iter_scenario_cases(paths: Iterable[Path]) -> Iterator[Case | Skipped]:
+    """Cases from scenario files, one file at a time (a crosscheck compares the first case
+    while the others are still unread: reading and playing all of them takes seconds), with
+    the files that could not become cases in their place."""
     from regen_model.scenario import ScenarioError, load_scenario, run_scenario, scenario_files
 
-    cases: list[Case] = []
-    skipped: list[tuple[str, str]] = []
     seen: set[str] = set()
     for path in scenario_files(list(paths)):
         try:
             scenario = load_scenario(path)
             result = run_scenario(scenario)
         except ScenarioError as exc:
-            skipped.append((str(path), f"scenario error: {exc}"))
+            yield Skipped(str(path), f"scenario error: {exc}")
             continue
         try:
             start = Start.from_state(scenario.start)
         except NotExpressible as exc:
-            skipped.append((str(path), f"start not expressible: {exc}"))
+            yield Skipped(str(path), f"start not expressible: {exc}")
             continue
         actions = tuple(a for r in result.steps if r.error is None for a in r.actions)
         name = f"scenario-{path.stem}"
         if name in seen:  # the shipped examples copy some test scenarios verbatim
             continue
         seen.add(name)
-        cases.append(Case(name, start, actions, f"scenario:{path}", scenario.clauses))
+        yield Case(name, start, actions, f"scenario:{path}", scenario.clauses)
+
+
+def scenario_cases(paths: Iterable[Path]) -> tuple[list[Case], list[tuple[str, str]]]:
+    """Cases from scenario files, and the files that could not become cases (with why)."""
+    cases: list[Case] = []
+    skipped: list[tuple[str, str]] = []
+    for item in iter_scenario_cases(paths):
+        if isinstance(item, Skipped):
+            skipped.append((item.path, item.reason))
+        else:
+            cases.append(item)
     return cases, skipped
 
 

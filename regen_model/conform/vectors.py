@@ -117,6 +117,7 @@ def _describe_goal(goal: str) -> str:
     context = goal.partition("@")[2]
     extra = {
         "shielded": "; it happens to a permanent that has an unused regeneration shield",
+        "countered": "; it happens to a permanent that has a shield counter",
         "borrowed": "; it happens to a permanent controlled by a player other than its owner",
         "unregenerable": "; it happens to a permanent that can't be regenerated this turn",
         "again": "; it happens a second time to the same permanent",

@@ -5,7 +5,8 @@ play happens to reach. A witness for clause C is a case on which the reference e
 an event labelled C. Rules have conditions, though ("this turn", "its controller chooses",
 "never used up"), and a bug often hides in one of them, so the coverage goal is a little
 finer than the clause: besides ``C`` itself, ``C@shielded`` (C happened to a permanent with an
-unused shield), ``C@borrowed`` (to a permanent controlled by a player other than its owner),
+unused shield), ``C@countered`` (to a permanent with a shield counter, the other replacement of
+its destruction, 122.1c), ``C@borrowed`` (to a permanent controlled by a player other than its owner),
 ``C@unregenerable`` (to a permanent that can't be regenerated this turn) and ``C@again`` (C
 happened to the same permanent earlier in the case). These contexts are generic, not chosen
 per clause.
@@ -37,7 +38,7 @@ from regen_model.model.state import GameState
 DEFAULT_BUDGET = 12000
 DEFAULT_PATIENCE = 1500
 DEFAULT_STEPS = 30
-CONTEXTS = ("shielded", "borrowed", "unregenerable", "again")
+CONTEXTS = ("shielded", "countered", "borrowed", "unregenerable", "again")
 # Clauses of mechanics random cases do not draw yet (``generate.EFFECT_KINDS`` leaves type
 # changes out), with the effect kinds that reach them: searched in a second pass, so that the
 # first pass, and the random cases continued from its witnesses, are what they were before.
@@ -79,6 +80,8 @@ def _contexts(state: GameState, handle: str, clause: str, seen: dict[str, set[st
     out = []
     if card.on_battlefield and card.active_shields:
         out.append("shielded")
+    if card.on_battlefield and card.shield_counters:
+        out.append("countered")
     if card.on_battlefield and controller(card) != state.setup.owners[slot]:
         out.append("borrowed")
     if card.on_battlefield and card.cant_regen:

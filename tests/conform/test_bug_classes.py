@@ -8,8 +8,10 @@ indestructible creature making cleanup repeat) is crosschecked as ``crosscheck -
 seed, no hand-written scenario. Each must diverge.
 
 "Land creature" is a printed land creature here (a custom card of the generator's vocabulary
-with the types land and creature, like Dryad Arbor): the model has no type-changing effects yet
-(issue 12), so a land that becomes a creature cannot be built.
+with the types land and creature, like Dryad Arbor): random cases draw no type changes
+(``generate.EFFECT_KINDS``), so they build no land that becomes a creature.
+
+One seed here; ``benchmarks/bench_reach.py`` measures the reach over several seeds.
 """
 
 from __future__ import annotations

@@ -60,6 +60,7 @@ class PhaseEngineAdapter:
             "legend-duplicates",  # phase.rs applies the legend rule, the model leaves it out
             "damage-rider",  # direct damage with a can't-be-regenerated rider needs a spell
             "damage-to-trigger",  # direct damage would skip the damage trigger
+            "damage-to-shield-counter",  # direct damage would skip the counter's replacement
             "custom-cards",  # cards need phase.rs card data built by the adapter
             "start-effects",  # "this turn" effects of a start are made with spells
             "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once

