@@ -167,6 +167,7 @@ class DriveTask:
     rlimit: int = DEFAULT_RLIMIT
     assumed: frozenset[str] = frozenset()  # names of ``well_formed`` facts to assume
     prove_only: bool = False  # prove the assumed facts' consecution instead of driving
+    every: bool = False  # ask for every branch, even one a state chosen for another took
 
 
 def state_space(system: RegenSystem, frame: Any) -> list[Any]:
@@ -209,13 +210,6 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                 for what, fact in (
                     ("untapped", z3.Not(c.tapped)),
                     ("no damage", z3.And(c.damage == 0, z3.Not(c.deathtouched))),
-                    ("no counters", z3.And(c.plus == 0, c.minus == 0, c.shield_counters == 0)),
-                    ("regenerable", z3.Not(c.cant_regen)),
-                    (
-                        "under its owner's control",
-                        z3.And(c.control == st.owner, c.control_eot == NONE),
-                    ),
-                    ("no shields", z3.And(*[z3.Not(s.present) for s in c.shields])),
                 )
             ],
             (
@@ -242,10 +236,6 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                     ),
                 ),
             ),
-            (
-                f"c{i}: an attacker does not block",
-                z3.Implies(c.attacking, c.blocking == NONE),
-            ),
         ]
     # a turn-based choice is made in its own step (508.1, 509.1, 510.1)
     for decision, step in (
@@ -259,35 +249,6 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                 z3.Implies(frame.decision == ordinal(decision), frame.step == ordinal(step)),
             )
         )
-    # a target is chosen on the battlefield (115.1, 601.2c); when it leaves, it is a new
-    # object (400.7), so a target naming a card's current object finds it on the battlefield
-    for name, objs, size in (
-        ("stack", frame.stack, frame.stack_size),
-        ("waiting", frame.pending, frame.pending_size),
-    ):
-        for j, obj in enumerate(objs):
-            for t in range(frame.scope.targets):
-                out.append(
-                    (
-                        f"{name} {j}: target {t} is on the battlefield or gone",
-                        z3.Implies(
-                            j < size,
-                            z3.And(
-                                *[
-                                    z3.Implies(
-                                        z3.And(
-                                            obj.n_targets > t,
-                                            obj.target_card[t] == k,
-                                            obj.target_gen[t] == ck.gen,
-                                        ),
-                                        ck.zone == ordinal(Zone.BATTLEFIELD),
-                                    )
-                                    for k, ck in enumerate(frame.cards)
-                                ]
-                            ),
-                        ),
-                    )
-                )
     for j, obj in enumerate(frame.pending):
         out.append(
             (
@@ -319,7 +280,9 @@ def features(frame: Any) -> list[Any]:
     for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
         for j, obj in enumerate(objs):
             out += [j < size, z3.And(j < size, obj.cant_regen)]
-            out.append(z3.And(j < size, obj.controller != frame.active))
+            # objects of both players, in both orders (603.3b: the active player's first)
+            other = frame.active if j == 0 else objs[j - 1].controller
+            out.append(z3.And(j < size, obj.controller != other))
     return out
 
 
@@ -431,7 +394,7 @@ class _Driver:
         guard = z3.And(*[c.formula for c in rel.guards])
         for site in sorted(set(paths.passes) & self.sites):
             for bit in (TRUE, FALSE):
-                if self.taken.get(site, 0) & bit:
+                if self.taken.get(site, 0) & bit and not self.task.every:
                     continue
                 reach = paths.reach(site, bit == TRUE)
                 if reach is None:
@@ -636,6 +599,8 @@ def driven_agreement(
     kinds: tuple[str, ...] | None = None,
     workers: int | None = None,
     rlimit: int = DEFAULT_RLIMIT,
+    facts: frozenset[str] | None = None,
+    every: bool = False,
 ) -> DrivenReport:
     """The driven check over ``kinds`` (default: every kind), dealt out over ``workers``
     processes (default: one per CPU). The ``well_formed`` facts are pruned Houdini-style
@@ -643,20 +608,30 @@ def driven_agreement(
     of the rest for *every* action kind (whatever ``kinds`` says: a fact is assumed only
     when every step keeps it), drop those a step breaks and ask again until none breaks.
     Then the chosen kinds are driven. A branch one worker drove may be asked again by
-    another: the shares are independent."""
+    another: the shares are independent. ``facts`` (names of ``well_formed``) skips the
+    proof and assumes those: for a caller that proved them for the same relation (or, in a
+    test of a changed relation, for the correct one: its states are then states the
+    correct rules reach, and a disagreement there is the change's). ``every``: a state is
+    asked for every branch of every kind, even one a state chosen for another branch took
+    already (a rich state per branch: slower, and sees more)."""
     started = time.perf_counter()
     chosen = tuple(kinds if kinds is not None else P.ACTION_KINDS)
     cpus = workers if workers is not None else os.cpu_count() or 1
     relation = relation_rules if relation_rules is not None else rules
-    dropped = initiation(scope, relation, rlimit)
-    assumed = frozenset(name for name, _ in well_formed(_probe_frame(scope)) if name not in dropped)
-    every = tuple(P.ACTION_KINDS)
+    all_kinds = tuple(P.ACTION_KINDS)
     proof_seconds = 0.0
-    while assumed:
+    if facts is not None:
+        dropped: dict[str, str] = {}
+        assumed = facts
+    else:
+        dropped = initiation(scope, relation, rlimit)
+        names = [name for name, _ in well_formed(_probe_frame(scope))]
+        assumed = frozenset(name for name in names if name not in dropped)
+    while assumed and facts is None:
         proved = _map(
             [
-                DriveTask(every[k::cpus], scope, rules, relation_rules, rlimit, assumed, True)
-                for k in range(min(cpus, len(every)))
+                DriveTask(all_kinds[k::cpus], scope, rules, relation_rules, rlimit, assumed, True)
+                for k in range(min(cpus, len(all_kinds)))
             ]
         )
         proof_seconds += sum(proved.seconds.values())
@@ -666,7 +641,10 @@ def driven_agreement(
         assumed -= set(proved.broken)
     n = max(1, min(cpus, len(chosen)))
     total = _map(
-        [DriveTask(chosen[k::n], scope, rules, relation_rules, rlimit, assumed) for k in range(n)]
+        [
+            DriveTask(chosen[k::n], scope, rules, relation_rules, rlimit, assumed, every=every)
+            for k in range(n)
+        ]
     )
     return DrivenReport(
         scope,

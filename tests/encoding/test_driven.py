@@ -5,8 +5,8 @@
 * ``paths.Paths.reach``: every branch the solver is asked to drive is taken by the folded
   evaluation of the state it chose (no ``not-taken``), on kinds small enough for a test;
 * a one-view mutant of the relation is caught on a solver-chosen state and named;
-* the hand-made encoding-only changes of issue 10 (``benchmarks/changes.py``) that the walk
-  let through are each caught by it, run in a copy of the tree (slow).
+* three of the five hand-made encoding-only changes of issue 10 (``benchmarks/changes.py``)
+  that the walk let through are each caught by it, run in a copy of the tree (slow).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from regen_model.encoding.driven import (
     driven_document,
     driven_rows,
     initiation,
+    well_formed,
 )
 from regen_model.encoding.frame import read, read_statics, representable, values
 from regen_model.encoding.system import RegenSystem
@@ -67,15 +68,23 @@ def test_a_representable_frame_reads_back_as_itself() -> None:
         solver.add(z3.Or(*[v != model.eval(v, model_completion=True) for v in frame.vars()]))
 
 
+def _facts() -> frozenset[str]:
+    """Every candidate fact (``test_every_fact_is_inductive`` shows each is proved)."""
+    return frozenset(name for name, _ in well_formed(RegenSystem(scope=DRIVEN_SCOPE).template.pre))
+
+
 def test_every_driven_branch_is_taken_and_the_views_agree() -> None:
-    report = driven_agreement(kinds=("create-shield", "deal-damage", "sacrifice"), workers=1)
+    # no facts assumed (a larger space: still sound, the facts only narrow it), so that the
+    # test needs no proof of them
+    report = driven_agreement(
+        kinds=("create-shield", "deal-damage", "sacrifice"), workers=1, facts=frozenset()
+    )
     counts = report.counts()
     assert report.verdict is Verdict.PROVED, [d.describe() for d in report.tally.disagreements]
     assert counts[Outcome.NOT_TAKEN] == 0
     assert counts[Outcome.UNKNOWN] == 0
     assert counts[Outcome.AGREE] > 50
     assert report.tally.states["deal-damage"] > 0
-    assert report.dropped == {}
     rows = driven_rows(report)
     assert [r.verdict for r in rows] == [Verdict.PROVED] * len(rows)
     doc = driven_document(report)
@@ -87,25 +96,36 @@ def test_every_fact_assumed_holds_at_every_legal_start() -> None:
     assert initiation(DRIVEN_SCOPE, CORRECT) == {}
 
 
+@pytest.mark.slow
+def test_every_fact_is_inductive() -> None:
+    """Consecution for every action kind (a minute or more): none is dropped."""
+    report = driven_agreement(kinds=("create-shield",))
+    assert report.dropped == {}
+    assert set(report.assumed) == _facts()
+
+
 def test_a_relation_mutant_is_caught_on_a_solver_chosen_state() -> None:
     report = driven_agreement(
         kinds=("destroy",),
         rules=CORRECT,
         relation_rules=Rules(frozenset({Mutant.REGEN_DOES_NOT_TAP})),
         workers=1,
+        facts=frozenset(),
     )
     assert report.verdict is Verdict.FAILED
     assert any("regen.apply.tap" in d.result.clauses for d in report.tally.disagreements)
     assert driven_rows(report)[0].verdict is Verdict.FAILED
 
 
-# each change of issue 10 the walk let through, with the kinds whose relation it changes
+# each change of issue 10 the walk let through: a kind whose relation it changes, and the
+# clauses one of which the disagreement must name (so that the catch is the change's). Two
+# are not caught here (docs/agreement.md): lethal-ignores-marked-damage (a state that shows
+# it assigns an amount between toughness minus marked damage and toughness, a value no
+# branch of the changed relation asks for) and triggers-reversed-apnap
 ENCODING_ONLY = {
-    "wipe-drops-cant-regenerate": ("pass",),
-    "control-change-keeps-combat": ("change-control",),
-    "triggers-reversed-apnap": ("deal-damage",),
-    "rider-ignores-creator": ("destroy",),
-    "lethal-ignores-marked-damage": ("assign-combat-damage",),
+    "wipe-drops-cant-regenerate": ("pass", ("regen.cant.rider", "replace.choice")),
+    "control-change-keeps-combat": ("change-control", ("control.change", "combat.removal")),
+    "rider-ignores-creator": ("destroy", ("regen.rider.control",)),
 }
 
 
@@ -133,11 +153,15 @@ def test_an_encoding_only_change_is_caught(name: str, tmp_path: Path) -> None:
         text = path.read_text()
         assert text.count(edit.old) == 1
         path.write_text(text.replace(edit.old, edit.new))
+    kind, clauses = ENCODING_ONLY[name]
+    # the facts the correct relation keeps: the chosen states are states the correct rules
+    # reach, so a disagreement there is the change's
     script = (
         "import json, sys\n"
         "from regen_model.encoding.driven import driven_agreement\n"
-        f"r = driven_agreement(kinds={ENCODING_ONLY[name]!r}, workers=1)\n"
+        f"r = driven_agreement(kinds=({kind!r},), workers=1, facts=frozenset({sorted(_facts())!r}))\n"
         "print(json.dumps({'verdict': r.verdict.value,"
+        " 'clauses': [list(d.result.clauses) for d in r.tally.disagreements],"
         " 'found': [d.describe() for d in r.tally.disagreements]}))\n"
     )
     proc = subprocess.run(
@@ -150,3 +174,4 @@ def test_an_encoding_only_change_is_caught(name: str, tmp_path: Path) -> None:
     )
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["verdict"] == "FAILED", out
+    assert any(c in found for found in out["clauses"] for c in clauses), out
