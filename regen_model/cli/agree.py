@@ -14,6 +14,10 @@ exercised; ``--no-coverage`` skips the measurement).
 consult the same mutant switches); with ``--view engine`` or ``--view relation`` only to that
 view, which the check must catch as a disagreement naming the mutated clause.
 
+``--driven`` also compares the views on solver-chosen states, one per branch of the relation
+(``regen_model.encoding.driven``): a row per action kind, the disagreements with a sketch of
+the state, and every branch no state of the driven scope takes.
+
 ``--z3-sample N`` also evaluates the Z3 terms of the relation (compiled once per action kind)
 at the first N checked points of each search and compares them with the folded evaluation
 that the check uses; it costs about a minute to build and compile the symbolic relation.
@@ -41,6 +45,14 @@ from regen_model.encoding.bounded import (
     bounded_agreement,
 )
 from regen_model.encoding.branches import CoverageReport, coverage_rows
+from regen_model.encoding.driven import (
+    DrivenReport,
+    Outcome,
+    driven_agreement,
+    driven_document,
+    driven_rows,
+    sketch,
+)
 from regen_model.jsondoc import envelope
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
@@ -97,6 +109,14 @@ def register(app: typer.Typer) -> None:
                 help="Measure the branches of both views the checks exercise.",
             ),
         ] = True,
+        driven: Annotated[
+            bool,
+            typer.Option(
+                "--driven/--no-driven",
+                help="Also compare the views on solver-chosen states, one per relation branch "
+                "(a minute or two).",
+            ),
+        ] = False,
         table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
         quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
@@ -140,20 +160,36 @@ def register(app: typer.Typer) -> None:
 
                 bar.update("comparing with Z3's terms")
                 problems = z3_sample_check(config, relation_rules, z3_sample)
+            solver_states = None
+            if driven:
+                bar.update("comparing on solver-chosen states")
+                solver_states = driven_agreement(
+                    rules=rules, relation_rules=relation_rules, workers=workers
+                )
         verdicts = [report.verdict, Verdict.FAILED if problems else Verdict.PROVED]
+        if solver_states is not None:
+            verdicts.append(solver_states.verdict)
         cov = report.coverage
         if cov is not None and not report.mutated:  # a mutant's own branches are not the rules'
             verdicts += [r.verdict for r in coverage_rows(cov)]
         verdict = worst(verdicts)
         if json_output:
-            sys.stdout.write(json.dumps(document(report, verdict, problems), indent=2) + "\n")
+            doc = document(report, verdict, problems)
+            if solver_states is not None:
+                doc["driven"] = driven_document(solver_states)
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
-            print_report(output_console(table_format), report, verdict, problems)
+            out = output_console(table_format)
+            print_report(out, report, verdict, problems, solver_states)
         raise typer.Exit(EXIT_CODES[verdict])
 
 
 def print_report(
-    out: Console, report: AgreementReport, verdict: Verdict, problems: list[str]
+    out: Console,
+    report: AgreementReport,
+    verdict: Verdict,
+    problems: list[str],
+    solver_states: DrivenReport | None = None,
 ) -> None:
     table = Table(
         title=f"Agreement of engine and relation ({report.rules_name})", title_justify="left"
@@ -191,6 +227,8 @@ def print_report(
     cov = report.coverage
     if cov is not None:
         print_coverage(out, cov)
+    if solver_states is not None:
+        print_driven(out, solver_states)
     line = Text()
     line.append(f"agree: {verdict.value}", style=STYLE.get(verdict, "bold red"))
     line.append(
@@ -228,6 +266,48 @@ def print_coverage(out: Console, cov: CoverageReport) -> None:
         out.print(f"[bold red]listed as unreachable but exercised[/] ({b.view}) {b.describe()}")
     for key in cov.stale:
         out.print(f"[bold red]unreachable.yaml names no branch:[/] {key}")
+
+
+def print_driven(out: Console, report: DrivenReport) -> None:
+    """The agreement on solver-chosen states: a row per action kind, the disagreements with
+    the state they were found on, and every branch no state took."""
+    table = Table(
+        title=f"Agreement on solver-chosen states, one per relation branch "
+        f"({report.scope.cards} card slots)",
+        title_justify="left",
+    )
+    rows = driven_rows(report)
+    for col in ("item", "verdict", *[name for name, _ in rows[0].details], "s"):
+        table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
+    for row in rows[:-1]:
+        table.add_row(
+            row.item.removeprefix("solver-chosen states: "),
+            Text(row.verdict.value, style=STYLE.get(row.verdict, "bold red")),
+            *[value for _, value in row.details],
+            f"{row.seconds:.1f}",
+        )
+    out.print(table)
+    for d in report.tally.disagreements[:10]:
+        out.print(f"[bold red]disagreement[/] on a solver-chosen state: {d.kind}: {d.action!r}")
+        out.print(f"  state: {sketch(d.state)}", highlight=False)
+        out.print(f"  {d.result.describe()}", highlight=False)
+        out.print(f"  clauses: {', '.join(d.result.clauses) or '-'}")
+    counts = report.counts()
+    out.print(
+        f"relation branches driven: {counts[Outcome.AGREE] + counts[Outcome.DISAGREE]}/"
+        f"{sum(counts.values())} ({counts[Outcome.UNREACHABLE]} unreachable in scope, "
+        f"{counts[Outcome.NOT_TAKEN]} not taken, {counts[Outcome.UNKNOWN]} unknown; "
+        f"{report.seconds:.1f} s)"
+    )
+    for b, outcome, _ in report.branches():
+        if outcome not in (Outcome.AGREE, Outcome.DISAGREE):
+            out.print(f"[bold yellow]{outcome.value}[/] {b.describe()}", highlight=False)
+    out.print(
+        f"facts assumed (proved inductive): {len(report.assumed)}; dropped: {len(report.dropped)}",
+        highlight=False,
+    )
+    for name, why in sorted(report.dropped.items()):
+        out.print(f"  dropped: {name} ({why})", highlight=False)
 
 
 def document(report: AgreementReport, verdict: Verdict, problems: list[str]) -> dict[str, Any]:
@@ -271,12 +351,7 @@ def coverage_document(cov: CoverageReport) -> dict[str, Any]:
             "reachable": cov.totals(view)[1],
             "branches": [
                 {
-                    "module": b.module,
-                    "function": b.function,
-                    "line": b.line,
-                    "code": b.text,
-                    "outcome": b.outcome,
-                    "clauses": list(b.clauses),
+                    **b.to_json(),
                     "exercised": b.covered,
                     **({"unreachable": b.unreachable} if b.unreachable else {}),
                 }

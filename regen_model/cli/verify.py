@@ -83,11 +83,19 @@ def register(app: typer.Typer) -> None:
                 metavar="N",
             ),
         ] = None,
+        driven: Annotated[
+            bool,
+            typer.Option(
+                "--driven/--no-driven",
+                help="The agreement section also compares the views on solver-chosen states, "
+                "one per relation branch (minutes; `regen-model docs agreement`).",
+            ),
+        ] = False,
         table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
         quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
         """Run every verification section and exit with the worst verdict's code."""
-        options = VerifyOptions(tuple(invariants_from or ()))
+        options = VerifyOptions(tuple(invariants_from or ()), driven=driven)
         raise typer.Exit(
             verify_sections(
                 section or [],

@@ -62,6 +62,8 @@ NOT_RULES = frozenset(
         "relation.py",
         "system.py",
         "seeds.py",
+        "paths.py",
+        "driven.py",
     }
 )
 # Calls that branch on their first argument (names of ``ops``), and methods of ``SymWork``.
@@ -89,6 +91,17 @@ class Branch:
     @property
     def key(self) -> str:
         return f"{self.view} {self.module} {self.function}: {self.text} -> {self.outcome}"
+
+    def to_json(self) -> dict[str, object]:
+        """Where it is and what it branches on (``agree --json``)."""
+        return {
+            "module": self.module,
+            "function": self.function,
+            "line": self.line,
+            "code": self.text,
+            "outcome": self.outcome,
+            "clauses": list(self.clauses),
+        }
 
     def describe(self) -> str:
         cited = f" [{', '.join(self.clauses[:3])}]" if self.clauses else ""

@@ -837,6 +837,85 @@ class Frame:
         return out
 
 
+def representable(frame: Frame) -> list[Z3Ref]:
+    """The frames that are the abstraction (``values``) of some engine state: ``read`` of a
+    model satisfying these and ``domain`` gives back exactly the model's values. ``domain``
+    allows more (the proofs need no more), but a frame outside the abstraction's image is
+    the image of no engine state, so a check comparing the views (``driven.py``) asks for
+    these. ``tests/encoding/test_driven.py`` reads solver models back and forth.
+
+    What the engine's state cannot hold: a damage assignment position on a card that blocks
+    nothing, positions that are not 0, 1, ... among one attacker's ordered blockers, an
+    attacker whose blockers are ordered but which is not marked ordered; targets past a stack
+    object's count; a combat-damage object's effect fields, targets and source; a spell's or
+    ability's combat-damage fields; a hit's object generation with no hit, a source's last
+    known keywords and controller when it has not left."""
+    n = frame.scope.cards
+    out: list[Z3Ref] = []
+    for a, ca in enumerate(frame.cards):
+        mine = [
+            (cb, z3.And(cb.blocking == a, cb.order_pos != NONE))
+            for b, cb in enumerate(frame.cards)
+            if b != a
+        ]
+        size = z3.Sum(*[z3.If(placed, 1, 0) for _, placed in mine]) if mine else z3.IntVal(0)
+        out.append(z3.Implies(z3.Or(*[placed for _, placed in mine]), ca.ordered))
+        for k, (cb, placed) in enumerate(mine):
+            out.append(z3.Implies(placed, z3.And(cb.order_pos >= 0, cb.order_pos < size)))
+            out += [
+                z3.Implies(z3.And(placed, other), cb.order_pos != cc.order_pos)
+                for cc, other in mine[k + 1 :]
+            ]
+        out.append(z3.Implies(ca.blocking == NONE, ca.order_pos == NONE))
+    for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
+        for j, obj in enumerate(objs):
+            combat = obj.kind == _ord(StackKind.COMBAT_DAMAGE)
+            unused_targets = [
+                z3.Implies(
+                    obj.n_targets <= t,
+                    z3.And(
+                        obj.target_card[t] == NONE,
+                        obj.target_gen[t] == 0,
+                        obj.target_player[t] == NONE,
+                    ),
+                )
+                for t in range(frame.scope.targets)
+            ]
+            only_combat = {v.get_id() for v in _combat_vars(obj)}
+            kept = only_combat | {obj.kind.get_id(), obj.controller.get_id()}
+            zeros = _zero_stack_values(obj)
+            no_effect = [var == value for var, value in zeros if var.get_id() not in kept]
+            hit_known = [
+                z3.Implies(
+                    z3.Not(obj.hit_left[s]),
+                    z3.And(obj.hit_ctrl[s] == 0, *[z3.Not(k) for k in obj.hit_keywords[s]]),
+                )
+                for s in range(n)
+            ]
+            hit_gens = [
+                z3.Implies(z3.And(*[obj.hits[s][r] == 0 for s in range(n)]), obj.hit_gen[r] == 0)
+                for r in range(n)
+            ]
+            no_combat = [var == value for var, value in zeros if var.get_id() in only_combat]
+            shape = z3.If(
+                combat,
+                z3.And(*no_effect, *hit_known, *hit_gens),
+                z3.And(*unused_targets, *no_combat),
+            )
+            out.append(z3.Implies(j < size, shape))
+    return out
+
+
+def _combat_vars(obj: StackVars) -> list[Z3Ref]:
+    """The fields only a combat-damage stack object uses."""
+    out: list[Z3Ref] = [*obj.hit_gen, *obj.hit_left, *obj.hit_ctrl]
+    for row in obj.hits:
+        out += list(row)
+    for row in obj.hit_keywords:
+        out += list(row)
+    return out
+
+
 def _stack_vars(obj: StackVars) -> list[Z3Ref]:
     out = [
         obj.kind,

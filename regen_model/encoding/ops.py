@@ -79,10 +79,10 @@ def same(a: Val, b: Val) -> bool:
 
 
 def ite(c: Val, a: Val, b: Val) -> Val:
+    probe = ACTIVE.get()
+    if probe is not None:  # branch coverage of the relation (``probe.py``, ``paths.py``)
+        probe.note(c)
     if c is True or c is False:
-        probe = ACTIVE.get()
-        if probe is not None:  # branch coverage of the relation (``probe.py``)
-            probe.note(c)
         return a if c else b
     if same(a, b):
         return a

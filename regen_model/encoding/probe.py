@@ -15,6 +15,11 @@ active, the first ``RUN_THROUGH`` skips at each place run through instead, so th
 behind them see their false side (running through costs time, not meaning: every write
 there is a no-op).
 
+The hooks call the probe for every condition, literal or not: on concrete values every
+condition is a ``bool``; while the symbolic relation is built, ``paths.Paths`` (a probe for
+terms) records where each branch goes as formulas, with the path conditions ``path`` and
+the guards ``guard`` report (no-ops here), which is what ``driven.py`` asks the solver.
+
 Recording is off unless a probe is active (``recording``): the hooks then cost one
 ``ContextVar`` look-up. A context variable rather than a parameter because ``ops.ite`` is a
 plain function with no work at hand; like a tracer, it is set for the extent of one ``with``
@@ -25,15 +30,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
+from typing import Any, TypeVar
 
 _HERE = Path(__file__).parent
 # Frames of these files are the machinery, not a site: the site is their caller.
-_MACHINERY = frozenset(str(_HERE / name) for name in ("ops.py", "work.py", "probe.py"))
+_MACHINERY = frozenset(str(_HERE / name) for name in ("ops.py", "work.py", "probe.py", "paths.py"))
 
 Site = tuple[str, int, int]  # (module file name, line, column) of the call
 TRUE, FALSE = 1, 2  # outcome bits
@@ -50,21 +56,22 @@ class Probe:
     _positions: dict[tuple[CodeType, int], Site] = field(default_factory=dict, repr=False)
     _skips: dict[tuple[CodeType, int], int] = field(default_factory=dict, repr=False)
 
-    def note(self, cond: bool, clause: str | None = None) -> None:
-        frame = sys._getframe(2)
-        while frame.f_code.co_filename in _MACHINERY:
-            back = frame.f_back
-            if back is None:
-                return
-            frame = back
-        code = frame.f_code
-        key = (code, frame.f_lasti)
-        site = self._positions.get(key)
+    def note(self, cond: Any, clause: str | None = None) -> None:
+        """Record outcome ``cond`` (a ``bool``: the relation is evaluated on concrete
+        values while a ``Probe`` is active) at the calling site."""
+        site = caller_site(self._positions)
         if site is None:
-            site = self._positions[key] = _site(code, frame.f_lasti)
+            return
         self.hits[site] = self.hits.get(site, 0) | (TRUE if cond else FALSE)
         if clause is not None:
             self.clauses.setdefault(site, set()).add(clause)
+
+    def guard(self, formula: Any) -> None:
+        """A guard of the relation (only symbolic builds record them: ``paths.Paths``)."""
+
+    def path(self, pc: Any) -> AbstractContextManager[None]:
+        """Rule code runs under path condition ``pc`` (symbolic builds only)."""
+        return nullcontext()
 
     def run_through(self) -> bool:
         """Whether a ``SymWork.skip`` of a false condition should run through this time:
@@ -91,6 +98,23 @@ class Probe:
         return Probe(dict(hits), {k: set(v) for k, v in clauses.items()})
 
 
+def caller_site(positions: dict[tuple[CodeType, int], Site]) -> Site | None:
+    """The site of the rule code that called the hook calling this (the first frame outside
+    the machinery), memoised in ``positions`` by code object and instruction."""
+    frame = sys._getframe(3)
+    while frame.f_code.co_filename in _MACHINERY:
+        back = frame.f_back
+        if back is None:
+            return None
+        frame = back
+    code = frame.f_code
+    key = (code, frame.f_lasti)
+    site = positions.get(key)
+    if site is None:
+        site = positions[key] = _site(code, frame.f_lasti)
+    return site
+
+
 def _site(code: CodeType, lasti: int) -> Site:
     """The source position of the call being executed at instruction offset ``lasti``."""
     for k, (line, _end, col, _endcol) in enumerate(code.co_positions()):
@@ -101,9 +125,11 @@ def _site(code: CodeType, lasti: int) -> Site:
 
 ACTIVE: ContextVar[Probe | None] = ContextVar("relation_probe", default=None)
 
+P = TypeVar("P", bound=Probe)
+
 
 @contextmanager
-def recording(probe: Probe) -> Iterator[Probe]:
+def recording(probe: P) -> Iterator[P]:
     """Record the relation's branch outcomes into ``probe`` for the extent of the block."""
     token = ACTIVE.set(probe)
     try:

@@ -16,7 +16,11 @@ exercise (``branches.py``), and reports:
   the relation's only successor") and the **704.3 loop bound** (the unrolled
   state-based-action loop never stops while an action is still pending). They run at two
   card slots (at three the loop-bound queries of the kinds that run the loop give up on
-  their rlimit, which would read UNKNOWN, never PROVED), split over worker processes.
+  their rlimit, which would read UNKNOWN, never PROVED), split over worker processes;
+* with ``--driven`` (minutes, so not by default), the rows of the agreement on
+  solver-chosen states (``driven.py``): one per action kind
+  (the views compared on a state the solver chose to take each branch of the relation) and
+  one for the branches no state of the scope takes, each named.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import os
 from regen_model.encoding.agreement import Status
 from regen_model.encoding.bounded import PRESETS, AgreementReport, bounded_agreement
 from regen_model.encoding.branches import coverage_rows
+from regen_model.encoding.driven import driven_agreement, driven_rows
 from regen_model.encoding.queries import QueryResult, determinism, sba_bound
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
@@ -74,12 +79,15 @@ def agreement_rows(report: AgreementReport) -> list[Row]:
 
 def verify_agreement(options: VerifyOptions) -> list[Row]:
     """The seeded agreement check with branch coverage, correct rules, then the
-    determinism and loop-bound queries."""
+    determinism and loop-bound queries and the agreement on solver-chosen states."""
     report = bounded_agreement(PRESETS[VERIFY_PRESET], CORRECT, measure=True)
     rows = agreement_rows(report)
     if report.coverage is not None:
         rows += coverage_rows(report.coverage)
-    return rows + query_rows()
+    rows += query_rows()
+    if options.driven:
+        rows += driven_rows(driven_agreement())
+    return rows
 
 
 def _queries(task: tuple[Scope, tuple[str, ...]]) -> list[tuple[QueryResult, QueryResult]]:

@@ -195,10 +195,10 @@ class SymWork:
     def set_if(self, cond: Val, key: str, value: Val, clause: str) -> None:
         """``key := value`` where ``cond`` holds: a branch without copying the work, for
         rules whose only effect is to write a few variables."""
+        probe = ACTIVE.get()
+        if probe is not None:
+            probe.note(cond, clause)
         if cond is True or cond is False:
-            probe = ACTIVE.get()
-            if probe is not None:
-                probe.note(cond, clause)
             if cond:
                 self.set(key, value, clause)
             return
@@ -254,15 +254,18 @@ class SymWork:
 
     def require(self, cond: Val, label: str) -> None:
         """The engine accepts the action only if ``cond`` (on this path)."""
+        probe = ACTIVE.get()
+        if probe is not None:
+            probe.note(cond, label)
         if cond is True or cond is False:
-            probe = ACTIVE.get()
-            if probe is not None:
-                probe.note(cond, label)
             if cond:
                 return
             if self.ctx.eager:
                 raise GuardFailed(label)
-        self.guards.append((label, implies(self.pc, cond)))
+        guard = implies(self.pc, cond)
+        self.guards.append((label, guard))
+        if probe is not None:
+            probe.guard(guard)
 
     def oblige(self, cond: Val, label: str) -> None:
         if cond is not True:
@@ -276,20 +279,28 @@ class SymWork:
         then: Callable[[SymWork], None],
         otherwise: Callable[[SymWork], None] | None = None,
     ) -> None:
+        probe = ACTIVE.get()
+        if probe is not None:
+            probe.note(cond)
         if cond is True or cond is False:
-            probe = ACTIVE.get()
-            if probe is not None:
-                probe.note(cond)
             if cond:
                 then(self)
             elif otherwise is not None:
                 otherwise(self)
             return
         a = self._fork(cond)
-        then(a)
+        if probe is None:
+            then(a)
+        else:
+            with probe.path(a.pc):
+                then(a)
         b = self._fork(not_(cond))
         if otherwise is not None:
-            otherwise(b)
+            if probe is None:
+                otherwise(b)
+            else:
+                with probe.path(b.pc):
+                    otherwise(b)
         self._join(cond, a, b)
 
     def _fork(self, cond: Val) -> SymWork:

@@ -430,6 +430,17 @@ def mutants_schema() -> Schema:
     )
 
 
+# a branch of one view (``encoding.branches.Branch.to_json``)
+BRANCH: dict[str, Schema] = {
+    "module": STRING,
+    "function": STRING,
+    "line": COUNT,
+    "code": STRING,
+    "outcome": STRING,
+    "clauses": {"type": "array", "items": STRING},
+}
+
+
 def agree_schema() -> Schema:
     from regen_model.encoding.agreement import Status
 
@@ -445,12 +456,7 @@ def agree_schema() -> Schema:
     )
     branch = record(
         {
-            "module": STRING,
-            "function": STRING,
-            "line": COUNT,
-            "code": STRING,
-            "outcome": STRING,
-            "clauses": strings(),
+            **BRANCH,
             "exercised": BOOL,
         },
         {"unreachable": STRING},
@@ -480,6 +486,48 @@ def agree_schema() -> Schema:
             "z3_problems": strings(),
             "coverage": nullable(record({"engine": view, "relation": view})),
         },
+        optional={"driven": nullable(driven_schema())},
+    )
+
+
+def driven_schema() -> Schema:
+    """The agreement on solver-chosen states (``encoding/driven.py``), in ``agree``'s
+    document: per action kind, and every branch of the relation with its outcome."""
+    from regen_model.encoding.driven import Outcome
+
+    per_kind = record(
+        {"states": COUNT, "branches_first_taken": COUNT, "queries": COUNT, "seconds": SECONDS}
+    )
+    branch = record(
+        {
+            **BRANCH,
+            "result": {"enum": [o.value for o in Outcome]},
+            "kind": STRING,
+        },
+        {"solver": STRING},
+    )
+    disagreement = record(
+        {
+            "kind": STRING,
+            "action": STRING,
+            "state": STRING,
+            "description": STRING,
+            "clauses": strings(),
+        }
+    )
+    return record(
+        {
+            "verdict": VERDICT,
+            "scope": STRING,
+            "seconds": SECONDS,
+            "workers": COUNT,
+            "counts": counts_of([o.value for o in Outcome]),
+            "assumed": strings(),
+            "dropped": {"type": "object", "additionalProperties": STRING},
+            "kinds": {"type": "object", "additionalProperties": per_kind},
+            "branches": array(branch),
+            "disagreements": array(disagreement),
+        }
     )
 
 

@@ -47,6 +47,7 @@ class VerifyOptions:
     nothing is imported unless named)."""
 
     invariant_files: tuple[Path, ...] = ()
+    driven: bool = False  # the agreement section also compares on solver-chosen states
 
 
 @dataclass(frozen=True)
