@@ -918,6 +918,28 @@ def _scripts() -> tuple[GuideScript, ...]:
                 A.Cleanup(),
             ),
         ),
+        # 615.7, 615.1: a resolving prevention spell gives its target a "prevent the next N"
+        # shield, or makes all damage to it this turn prevented.
+        GuideScript(
+            ("prevent.next",),
+            (bears,),
+            (SPELLS["Mending Hands"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
+        ),
+        GuideScript(
+            ("prevent.all",),
+            (bears,),
+            (SPELLS["Shielded Passage"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
+        ),
+        # 615.12: damage that can't be prevented meets a prevention shield and leaves it whole.
+        GuideScript(
+            ("prevent.unpreventable",),
+            (bears, ScriptCard("avatar", "Excruciator", 1)),
+            (
+                SPELLS["Mending Hands"].cast(0, (A.TargetChoice(card="bears"),)),
+                *_pass(0, 1),
+                A.DealDamage(source="avatar", shares=(A.DamageShare(amount=2, card="bears"),)),
+            ),
+        ),
         # 701.26b: Act of Treason untaps the creature it takes.
         GuideScript(
             ("tap.untap",),

@@ -37,6 +37,7 @@ from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import outside
 from regen_model.conform.generate import (
     CUSTOM_TYPES,
+    NOT_DRAWN_KEYWORDS,
     Focus,
     RandomChooser,
     chance,
@@ -210,7 +211,9 @@ def _focus(
     kinds: list[tuple[str, Keyword | None, frozenset[CardType] | None]] = [
         (f"kw:{k.value}", k, None)
         for k in Keyword
-        if k is not Keyword.UMBRA_ARMOR and f"keyword:{k.value}" not in lacks
+        if k is not Keyword.UMBRA_ARMOR
+        and k not in NOT_DRAWN_KEYWORDS
+        and f"keyword:{k.value}" not in lacks
     ]
     if custom:
         kinds += [

@@ -166,6 +166,47 @@ def scripts() -> tuple[Script, ...]:
     bears = Card("bears", "Grizzly Bears", 1)
     return (
         Script(
+            "prevention",
+            "prevention effects (615): a prevent-the-next-4 shield used up over two damage events "
+            "with deathtouch and lifelink, prevent-all, unpreventable damage meeting both and a "
+            "shield counter, two shares against one shield, the effects ending at cleanup and on "
+            "a zone change",
+            (
+                Card("troll", "Horned Troll", 1, shields=((1, PLAIN),)),
+                Card("hawk", "Vampire Nighthawk", 0),
+                Card("avatar", "Excruciator", 0),
+                Card("giant", "Hill Giant", 1),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                _cast(0, "Mending Hands", "troll"),
+                *_pass(0, 1),
+                _damage("hawk", 2, "troll"),
+                _damage("hawk", 3, "troll"),
+                A.CheckStateBasedActions(),
+                _cast(0, "Shielded Passage", "troll"),
+                *_pass(0, 1),
+                _damage("hawk", 2, "troll"),
+                _cast(0, "Pinpoint Avalanche", "troll"),
+                *_pass(0, 1),
+                A.AddCounters(target="giant", counter=CounterKind.SHIELD),
+                _damage("avatar", 1, "giant"),
+                _cast(0, "Mending Hands", "giant"),
+                *_pass(0, 1),
+                _damage("avatar", 1, "giant"),
+                _damage("hawk", 3, "giant", "giant"),
+                _cast(0, "Mending Hands", "bears"),
+                *_pass(0, 1),
+                _cast(0, "Shielded Passage", "bears"),
+                *_pass(0, 1),
+                A.Cleanup(),
+                _cast(0, "Shielded Passage", "bears"),
+                *_pass(0, 1),
+                A.LeaveAndReturn(target="bears"),
+            ),
+            also=(Edition.PRE_M10,),
+        ),
+        Script(
             "double-striker-regenerated",
             "a double striker regenerated in the first-strike damage step: removed from combat, "
             "it does not strike again in the regular step (702.4b, 506.4); and a lifelinker's "
