@@ -140,6 +140,21 @@ def _cast(player: int, spell: str, *targets: str | int) -> A.CastSpell:
     )
 
 
+_UNPREVENTABLE = frozenset({Keyword.UNPREVENTABLE})
+
+
+def _prevent(player: int, target: str, *, every: bool = False) -> A.CastSpell:
+    """A spell that prevents the next 2 damage (or, ``every``, all damage) that would be
+    dealt to ``target`` this turn: Mending Hands' 4 is beyond the agreement scope's amounts."""
+    kind = EffectKind.PREVENT_ALL if every else EffectKind.PREVENT
+    return A.CastSpell(
+        player=player,
+        name="ward",
+        effect=Effect(kind, amount=0 if every else 2),
+        targets=(A.TargetChoice(card=target),),
+    )
+
+
 def _attack(player: int, *attackers: str) -> A.DeclareAttackers:
     return A.DeclareAttackers(player=player, attackers=attackers)
 
@@ -167,42 +182,35 @@ def scripts() -> tuple[Script, ...]:
     return (
         Script(
             "prevention",
-            "prevention effects (615): a prevent-the-next-4 shield used up over two damage events "
-            "with deathtouch and lifelink, prevent-all, unpreventable damage meeting both and a "
-            "shield counter, two shares against one shield, the effects ending at cleanup and on "
-            "a zone change",
+            "prevention effects (615) within the agreement scope (spells of 2, three cards): a "
+            "prevent-the-next-2 shield used up over two damage events with deathtouch and "
+            "lifelink, prevent-all, unpreventable damage meeting it and a shield counter, two "
+            "shares against one shield, the effects ending at cleanup",
             (
                 Card("troll", "Horned Troll", 1, shields=((1, PLAIN),)),
                 Card("hawk", "Vampire Nighthawk", 0),
-                Card("avatar", "Excruciator", 0),
                 Card("giant", "Hill Giant", 1),
-                Card("bears", "Grizzly Bears", 1),
             ),
             (
-                _cast(0, "Mending Hands", "troll"),
+                _prevent(0, "troll"),
                 *_pass(0, 1),
+                _damage("hawk", 1, "troll"),
                 _damage("hawk", 2, "troll"),
-                _damage("hawk", 3, "troll"),
                 A.CheckStateBasedActions(),
-                _cast(0, "Shielded Passage", "troll"),
+                _prevent(0, "troll", every=True),
                 *_pass(0, 1),
                 _damage("hawk", 2, "troll"),
-                _cast(0, "Pinpoint Avalanche", "troll"),
-                *_pass(0, 1),
+                _damage("effect", 2, "troll", keywords=_UNPREVENTABLE),
                 A.AddCounters(target="giant", counter=CounterKind.SHIELD),
-                _damage("avatar", 1, "giant"),
-                _cast(0, "Mending Hands", "giant"),
+                _damage("effect", 1, "giant", keywords=_UNPREVENTABLE),
+                _prevent(0, "giant"),
                 *_pass(0, 1),
-                _damage("avatar", 1, "giant"),
-                _damage("hawk", 3, "giant", "giant"),
-                _cast(0, "Mending Hands", "bears"),
+                _damage("hawk", 2, "giant", "giant"),
+                _prevent(0, "hawk"),
                 *_pass(0, 1),
-                _cast(0, "Shielded Passage", "bears"),
+                _prevent(0, "hawk", every=True),
                 *_pass(0, 1),
                 A.Cleanup(),
-                _cast(0, "Shielded Passage", "bears"),
-                *_pass(0, 1),
-                A.LeaveAndReturn(target="bears"),
             ),
             also=(Edition.PRE_M10,),
         ),
