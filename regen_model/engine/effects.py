@@ -59,7 +59,7 @@ def create_prevention(w: Work, slot: int, effect: Effect) -> None:
     card = w.cards[slot]
     if effect.kind is EffectKind.PREVENT_ALL:
         w.cards[slot] = card._replace(prevent_all=True)
-        w.emit(EventKind.PREVENTION_CREATED, "prevent.all", w.name(slot), amount="all")
+        w.emit(EventKind.PREVENTION_CREATED, "prevent.all", w.name(slot))
         return
     w.cards[slot] = card._replace(prevent_next=card.prevent_next + effect.amount)
     w.emit(EventKind.PREVENTION_CREATED, "prevent.next", w.name(slot), amount=effect.amount)
