@@ -143,16 +143,11 @@ def _cast(player: int, spell: str, *targets: str | int) -> A.CastSpell:
 _UNPREVENTABLE = frozenset({Keyword.UNPREVENTABLE})
 
 
-def _prevent(player: int, target: str, *, every: bool = False) -> A.CastSpell:
-    """A spell that prevents the next 2 damage (or, ``every``, all damage) that would be
-    dealt to ``target`` this turn: Mending Hands' 4 is beyond the agreement scope's amounts."""
-    kind = EffectKind.PREVENT_ALL if every else EffectKind.PREVENT
-    return A.CastSpell(
-        player=player,
-        name="ward",
-        effect=Effect(kind, amount=0 if every else 2),
-        targets=(A.TargetChoice(card=target),),
-    )
+def _prevent(player: int, target: str, *, every: bool = False) -> A.Action:
+    """A spell preventing the next 2 damage (``every``: all damage) to ``target`` this turn."""
+    from regen_model.checks.cover import prevent_spell
+
+    return prevent_spell(target, every, player)
 
 
 def _attack(player: int, *attackers: str) -> A.DeclareAttackers:
