@@ -138,6 +138,7 @@ class Swarm:
     cards: tuple[str, ...]
     effects: tuple[str, ...]
     categories: tuple[str, ...]
+    spells: tuple[str, ...] = SPELL_NAMES  # what "cast" picks from (not drawn)
 
 
 def drawable(case: Case) -> bool:
@@ -325,7 +326,7 @@ def _candidates(c: Chooser, state: GameState, swarm: Swarm) -> list[A.Action]:
     if p is None:
         return []
     if category == "cast":  # the spell first, so spells with many targets are not favoured
-        name = c.pick(SPELL_NAMES)
+        name = c.pick(swarm.spells)
         spell = SPELLS[name]
         return [spell.cast(p, t) for t in spell_targets(state, name)]
     if category == "activate":
@@ -478,6 +479,7 @@ def draw_case(
     custom: int = 0,
     focus: Focus | None = None,
     extra_effects: tuple[str, ...] = (),
+    spells: tuple[str, ...] = (),
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -487,7 +489,9 @@ def draw_case(
     With ``lacks``, the case stays inside the features the engine has (``features.py``): a
     start that uses a lacked feature is drawn again (a few times), and the walk drops actions
     that would use one. The corpus must already be inside (the caller filters it).
-    ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses)."""
+    ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses);
+    ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
+    cases do not draw)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -496,6 +500,8 @@ def draw_case(
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *FOCUS_EFFECTS))))
     if extra_effects:  # no draw: the random stream of the case stays as it was
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *extra_effects))))
+    if spells:
+        swarm = replace(swarm, spells=spells, categories=(*swarm.categories, "cast", "cast"))
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]
