@@ -50,28 +50,26 @@ class PhaseEngineAdapter:
     name = "phase.rs"
     # Features of the vocabulary (regen_model.conform.features) phase.rs cannot express here
     # (support.py says why for each); the generator builds no case that needs one.
-    lacks = (
-        frozenset(
-            {
-                "shield-rider",  # phase.rs shields carry no rider
-                "action:cleanup",  # 514.2 runs in its cleanup step only
-                "combat:M10",  # phase.rs implements the current (FDN) combat damage rules
-                "combat:pre-M10",
-                "action:order-blockers",
-                "destroy-several",  # several permanents at once only with "destroy all"
-                "legend-duplicates",  # phase.rs applies the legend rule, the model leaves it out
-                "damage-rider",  # direct damage with a can't-be-regenerated rider needs a spell
-                "damage-to-trigger",  # direct damage would skip the damage trigger
-                "custom-cards",  # cards need phase.rs card data built by the adapter
-                "start-effects",  # "this turn" effects of a start are made with spells
-                "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
-                "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
-                "action:change-type",  # type changes (613.1d) are not mapped
-                "card:Spawning Pool",  # its animation is parsed by phase.rs but not mapped yet
-            }
-        )
-        | PREVENTION_FEATURES
-    )  # prevention (615) and unpreventable damage are not mapped yet
+    lacks = frozenset(
+        {
+            "shield-rider",  # phase.rs shields carry no rider
+            "action:cleanup",  # 514.2 runs in its cleanup step only
+            "combat:M10",  # phase.rs implements the current (FDN) combat damage rules
+            "combat:pre-M10",
+            "action:order-blockers",
+            "destroy-several",  # several permanents at once only with "destroy all"
+            "legend-duplicates",  # phase.rs applies the legend rule, the model leaves it out
+            "damage-rider",  # direct damage with a can't-be-regenerated rider needs a spell
+            "damage-to-trigger",  # direct damage would skip the damage trigger
+            "custom-cards",  # cards need phase.rs card data built by the adapter
+            "start-effects",  # "this turn" effects of a start are made with spells
+            "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
+            "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
+            "action:change-type",  # type changes (613.1d) are not mapped
+            "card:Spawning Pool",  # its animation is parsed by phase.rs but not mapped yet
+            *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
+        }
+    )
 
     def __init__(
         self,

@@ -62,39 +62,37 @@ from regen_model.model.enums import CounterKind
 from regen_model.model.state import GameState
 
 # Features of the vocabulary (regen_model.conform.features) python-mtg has no way to hold.
-LACKS = (
-    frozenset(
-        {
-            "several-shields",  # _regen_shield is a set of ids: one shield per permanent
-            "shield-rider",  # a shield carries nothing but its permanent
-            "shield-counters",  # no shield counters
-            "marked-damage",  # damage is lethal or forgotten as it is dealt
-            "damage-keywords",  # an effect's damage has no deathtouch, wither or infect
-            "borrowed",  # no setting a controller apart from the owner at the start
-            "attachments",  # Auras and Equipment need a cast to attach
-            "triggers",  # its triggers fire in its own windows, which the steps here do not open
-            "custom-cards",  # cards come from its Oracle corpus only
-            "several-blockers",  # damage among several blockers is divided by its own choice
-            "legend-duplicates",
-            "combat:pre-M10",  # current combat damage rules only
-            "combat:M10",
-            "action:order-blockers",
-            "action:assign-combat-damage",
-            "action:change-control",
-            "action:leave-and-return",
-            "action:cleanup",  # cleanup happens in its cleanup step only
-            "spell:Act of Treason",
-            "spell:Debt of Loyalty",
-            "keyword-removal",  # no effect takes a keyword away
-            # 702.4: its combat damage step neither splits for first strike nor deals a double
-            # striker's damage twice (its bridge_to_engine.py says so), so double strike is inert.
-            "keyword:double-strike",
-            "action:change-type",  # no effect ends a permanent's creature status (not mapped)
-            "card:Spawning Pool",  # its animation is not mapped to python-mtg
-        }
-    )
-    | PREVENTION_FEATURES
-)  # prevention (615) and unpreventable damage are not mapped yet
+LACKS = frozenset(
+    {
+        "several-shields",  # _regen_shield is a set of ids: one shield per permanent
+        "shield-rider",  # a shield carries nothing but its permanent
+        "shield-counters",  # no shield counters
+        "marked-damage",  # damage is lethal or forgotten as it is dealt
+        "damage-keywords",  # an effect's damage has no deathtouch, wither or infect
+        "borrowed",  # no setting a controller apart from the owner at the start
+        "attachments",  # Auras and Equipment need a cast to attach
+        "triggers",  # its triggers fire in its own windows, which the steps here do not open
+        "custom-cards",  # cards come from its Oracle corpus only
+        "several-blockers",  # damage among several blockers is divided by its own choice
+        "legend-duplicates",
+        "combat:pre-M10",  # current combat damage rules only
+        "combat:M10",
+        "action:order-blockers",
+        "action:assign-combat-damage",
+        "action:change-control",
+        "action:leave-and-return",
+        "action:cleanup",  # cleanup happens in its cleanup step only
+        "spell:Act of Treason",
+        "spell:Debt of Loyalty",
+        "keyword-removal",  # no effect takes a keyword away
+        # 702.4: its combat damage step neither splits for first strike nor deals a double
+        # striker's damage twice (its bridge_to_engine.py says so), so double strike is inert.
+        "keyword:double-strike",
+        "action:change-type",  # no effect ends a permanent's creature status (not mapped)
+        "card:Spawning Pool",  # its animation is not mapped to python-mtg
+        *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
+    }
+)
 
 
 def _version() -> str:
