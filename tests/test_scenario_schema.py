@@ -130,6 +130,8 @@ events:
         blocking: false
         blocked: false
         cant-be-regenerated: false
+        prevent-next: 0
+        prevent-all: false
         summoning-sick: false
         creature: true
         attached-to: null

@@ -738,6 +738,20 @@ def _pass(*players: int) -> tuple[Action, ...]:
     return tuple(A.PassPriority(player=p) for p in players)
 
 
+def prevent_spell(target: str, every: bool = False, player: int = 0) -> Action:
+    """``player`` casts "prevent the next 2 damage" (``every``: all damage) that would be dealt
+    to ``target`` this turn (the bounded scopes' amounts stop at 2; Mending Hands prevents 4)."""
+    from regen_model.model.effects import Effect, EffectKind
+
+    kind = EffectKind.PREVENT_ALL if every else EffectKind.PREVENT
+    return A.CastSpell(
+        player=player,
+        name="ward",
+        effect=Effect(kind, amount=0 if every else 2),
+        targets=(A.TargetChoice(card=target),),
+    )
+
+
 def _scripts() -> tuple[GuideScript, ...]:
     """The situations the explorer's few steps from its boards do not reach."""
     from regen_model.model.cards import SPELLS
@@ -916,6 +930,25 @@ def _scripts() -> tuple[GuideScript, ...]:
                 A.DealDamage(source="shock", shares=(A.DamageShare(amount=1, card="pool"),)),
                 A.ChangeType(target="pool", creature=False),
                 A.Cleanup(),
+            ),
+        ),
+        # 615.7, 615.1: a resolving prevention spell gives its target a "prevent the next N"
+        # shield, or makes all damage to it this turn prevented (spells of 2: Mending Hands'
+        # 4 is beyond the cover scope's amounts).
+        GuideScript(("prevent.next",), (bears,), (prevent_spell("bears"), *_pass(0, 1))),
+        GuideScript(("prevent.all",), (bears,), (prevent_spell("bears", True), *_pass(0, 1))),
+        # 615.12: damage that can't be prevented meets a prevention shield and leaves it whole.
+        GuideScript(
+            ("prevent.unpreventable",),
+            (bears,),
+            (
+                prevent_spell("bears"),
+                *_pass(0, 1),
+                A.DealDamage(
+                    source="effect",
+                    shares=(A.DamageShare(amount=2, card="bears"),),
+                    keywords=frozenset({Keyword.UNPREVENTABLE}),
+                ),
             ),
         ),
         # 701.26b: Act of Treason untaps the creature it takes.

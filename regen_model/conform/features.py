@@ -28,6 +28,7 @@ from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.derived import controller, keywords, sba_pending
+from regen_model.model.effects import EffectKind
 from regen_model.model.enums import Attachment, Edition, Keyword, Rider, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
@@ -63,6 +64,28 @@ def _marked_damage(t: Transition) -> bool:
     before, _, after, events = t
     checked = before is None or any(e.kind is EventKind.SBA_CHECK for e in events)
     return checked and any(c.damage > 0 or c.deathtouched for c in after.cards if c.on_battlefield)
+
+
+def _prevention(t: Transition) -> bool:
+    """A prevention effect of a spell or ability is on a permanent (615.7, 615.1)."""
+    return any(c.prevent_next > 0 or c.prevent_all for c in t[2].cards if c.on_battlefield)
+
+
+def _prevention_features() -> frozenset[str]:
+    """Everything of damage prevention (615): the structural feature, the built-in spells that
+    prevent damage or deal unpreventable damage, the cards with the unpreventable ability and
+    that ability; for adapters that do not map the mechanic to declare it lacking at once."""
+    spells = {
+        f"spell:{name}"
+        for name, s in SPELLS.items()
+        if s.effect.kind in (EffectKind.PREVENT, EffectKind.PREVENT_ALL)
+        or Keyword.UNPREVENTABLE in s.effect.keywords
+    }
+    cards = {f"card:{n}" for n, t in PERMANENT_CARDS.items() if Keyword.UNPREVENTABLE in t.keywords}
+    return frozenset({"prevention", f"keyword:{Keyword.UNPREVENTABLE.value}", *spells, *cards})
+
+
+PREVENTION_FEATURES = _prevention_features()
 
 
 def _borrowed(t: Transition) -> bool:
@@ -223,6 +246,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         _shield_rider,
     ),
     "shield-counters": ("a permanent has a shield counter (122.1c)", _shield_counters),
+    "prevention": (
+        'a "prevent the next N damage" or "prevent all damage" effect is on a permanent (615)',
+        _prevention,
+    ),
     "marked-damage": (
         "damage stays marked on a permanent past a state-based-action check",
         _marked_damage,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from regen_model.conform.case import Case, legal_actions
-from regen_model.conform.features import lacked_in, transition_features
+from regen_model.conform.features import PREVENTION_FEATURES, lacked_in, transition_features
 from regen_model.conform.moves import EFFECT_MOVES, game_moves, replacement_uses, spell_targets
 from regen_model.conform.start import Start
 from regen_model.engine import EngineError, MissingChoice, step
@@ -93,14 +93,21 @@ REGENERATORS = (
     "Skeleton Scavengers",
     "Skithiryx, the Blight Dragon",
 )
+# Damage prevention (615) is not drawn yet: no adapter maps it, and drawing its spells, its
+# card or the unpreventable ability would shift every random case; it reaches other engines
+# through the scenario files and the cover witnesses.
+NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE})
+NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in PREVENTION_FEATURES)
 OTHERS = tuple(
-    name for name, t in PERMANENT_CARDS.items() if name not in REGENERATORS and t.is_creature
+    name
+    for name, t in PERMANENT_CARDS.items()
+    if name not in REGENERATORS and t.is_creature and f"card:{name}" not in PREVENTION_FEATURES
 )
 ATTACHMENTS = tuple(
     name for name, t in PERMANENT_CARDS.items() if t.attachment is not Attachment.NONE
 )
 ORIGINS = ("Death Ward", "Regenerate", "regeneration shield")
-SPELL_NAMES = tuple(SPELLS)
+SPELL_NAMES = tuple(name for name in SPELLS if name not in NOT_DRAWN_SPELLS)
 
 
 def _handle(name: str, used: set[str]) -> str:
@@ -132,13 +139,18 @@ class Swarm:
     cards: tuple[str, ...]
     effects: tuple[str, ...]
     categories: tuple[str, ...]
+    spells: tuple[str, ...] = SPELL_NAMES  # what "cast" picks from (not drawn)
 
 
 def drawable(case: Case) -> bool:
     """A case random walks may continue: it uses no effect kind they leave out (a clause
     witness of a type change is not continued, so the random cases built on the witnesses
     stay what they were)."""
-    if any(c.animated or c.noncreature for c in case.start.cards):
+    if any(
+        c.animated or c.noncreature or c.prevent_next or c.prevent_all for c in case.start.cards
+    ):
+        return False
+    if any(isinstance(a, A.CastSpell) and a.name in NOT_DRAWN_SPELLS for a in case.actions):
         return False
     return not any(isinstance(a, A.ChangeType) for a in case.actions)
 
@@ -165,7 +177,10 @@ CUSTOM_TYPES: tuple[frozenset[CardType], ...] = (
     frozenset({CardType.LAND, CardType.CREATURE}),  # a printed land creature (Dryad Arbor)
     frozenset({CardType.ENCHANTMENT, CardType.CREATURE}),
 )
-_CUSTOM_KEYWORDS = tuple(k for k in Keyword if k is not Keyword.UMBRA_ARMOR)
+_CUSTOM_KEYWORDS = tuple(
+    k for k in Keyword if k is not Keyword.UMBRA_ARMOR and k not in NOT_DRAWN_KEYWORDS
+)
+_GRANTED_KEYWORDS = [k for k in Keyword if k not in NOT_DRAWN_KEYWORDS]
 # A custom creature's abilities: a manland's own animation (and what it grants) belongs to a
 # noncreature card with an animation, so it is left out.
 _CUSTOM_ABILITIES = tuple(
@@ -295,7 +310,7 @@ def _draw_card(c: Chooser, template: CardTemplate, used: set[str]) -> CardSpec:
         shield_counters=1 if chance(c, 8) else 0,
         shields=tuple(shields),
         cant_regen=chance(c, 8),
-        granted=frozenset({c.pick(list(Keyword))}) if chance(c, 8) else frozenset(),
+        granted=frozenset({c.pick(_GRANTED_KEYWORDS)}) if chance(c, 8) else frozenset(),
     )
 
 
@@ -391,7 +406,7 @@ def _candidates(
     if p is None:
         return []
     if category == "cast":  # the spell first, so spells with many targets are not favoured
-        name = c.pick(SPELL_NAMES)
+        name = c.pick(swarm.spells)
         spell = SPELLS[name]
         return [spell.cast(p, t) for t in spell_targets(state, name)]
     if category == "activate":
@@ -548,6 +563,7 @@ def draw_case(
     custom: int = 0,
     focus: Focus | None = None,
     extra_effects: tuple[str, ...] = (),
+    spells: tuple[str, ...] = (),
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -557,7 +573,9 @@ def draw_case(
     With ``lacks``, the case stays inside the features the engine has (``features.py``): a
     start that uses a lacked feature is drawn again (a few times), and the walk drops actions
     that would use one. The corpus must already be inside (the caller filters it).
-    ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses)."""
+    ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses);
+    ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
+    cases do not draw)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -566,6 +584,8 @@ def draw_case(
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *FOCUS_EFFECTS))))
     if extra_effects:  # no draw: the random stream of the case stays as it was
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *extra_effects))))
+    if spells:
+        swarm = replace(swarm, spells=spells, categories=(*swarm.categories, "cast", "cast"))
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]

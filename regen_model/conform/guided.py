@@ -45,6 +45,7 @@ from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import lacked_in, outside, transition_features
 from regen_model.conform.generate import (
     CUSTOM_TYPES,
+    NOT_DRAWN_KEYWORDS,
     START_FIELDS,
     Focus,
     RandomChooser,
@@ -243,7 +244,9 @@ def _focus(
     kinds: list[tuple[str, Keyword | None, frozenset[CardType] | None]] = [
         (f"kw:{k.value}", k, None)
         for k in Keyword
-        if k is not Keyword.UMBRA_ARMOR and f"keyword:{k.value}" not in lacks
+        if k is not Keyword.UMBRA_ARMOR
+        and k not in NOT_DRAWN_KEYWORDS
+        and f"keyword:{k.value}" not in lacks
     ]
     if custom:
         kinds += [

@@ -171,6 +171,8 @@ def start_schema() -> Schema:
             "summoning_sick": flag,
             "animated": flag,
             "not_a_creature": flag,
+            "prevent_next": nat,
+            "prevent_all": flag,
             "keywords": {"type": "array", "items": {"enum": [k.value for k in Keyword]}},
             "shields": {
                 "type": "array",

@@ -57,6 +57,8 @@ PERMANENT_FIELDS = frozenset(
         "summoning_sick",
         "animated",
         "not_a_creature",
+        "prevent_next",
+        "prevent_all",
         "keywords",
     }
 )
@@ -235,6 +237,8 @@ class Start:
                     sick=card.sick,
                     animated=card.animated,
                     noncreature=card.noncreature,
+                    prevent_next=card.prevent_next,
+                    prevent_all=card.prevent_all,
                 )
             )
         return cls(
@@ -300,6 +304,8 @@ def _card_to_json(c: CardSpec, p: Players) -> Json:
         ("summoning_sick", c.sick, False),
         ("animated", c.animated, False),
         ("not_a_creature", c.noncreature, False),
+        ("prevent_next", c.prevent_next, 0),
+        ("prevent_all", c.prevent_all, False),
     ):
         if value != default:
             out[key] = value
@@ -385,6 +391,8 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         sick=flag("summoning_sick"),
         animated=flag("animated"),
         noncreature=flag("not_a_creature"),
+        prevent_next=num("prevent_next"),
+        prevent_all=flag("prevent_all"),
     )
 
 
@@ -418,6 +426,10 @@ def describe(start: Start) -> list[str]:
             bits.append("animated")
         if c.noncreature:
             bits.append("not a creature")
+        if c.prevent_next:
+            bits.append(f"prevent the next {c.prevent_next} damage")
+        if c.prevent_all:
+            bits.append("prevent all damage")
         if c.attached_to:
             bits.append(f"attached to {c.attached_to}")
         if c.granted:

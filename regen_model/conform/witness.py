@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from regen_model.clauses import catalog
 from regen_model.conform.case import Case
-from regen_model.conform.generate import RandomChooser, draw_case, settle
+from regen_model.conform.generate import NOT_DRAWN_SPELLS, RandomChooser, draw_case, settle
 from regen_model.conform.shrink import shrink
 from regen_model.engine import EngineError, step
 from regen_model.model.derived import controller
@@ -40,9 +40,13 @@ DEFAULT_PATIENCE = 1500
 DEFAULT_STEPS = 30
 CONTEXTS = ("shielded", "countered", "borrowed", "unregenerable", "again")
 # Clauses of mechanics random cases do not draw yet (``generate.EFFECT_KINDS`` leaves type
-# changes out), with the effect kinds that reach them: searched in a second pass, so that the
-# first pass, and the random cases continued from its witnesses, are what they were before.
-LATER: tuple[tuple[str, tuple[str, ...]], ...] = (("type.", ("change-type",)),)
+# changes out, ``generate.NOT_DRAWN_SPELLS`` the prevention spells), with the effect kinds and
+# the spells that reach them: searched in later passes, so that the first pass, and the random
+# cases continued from its witnesses, are what they were before.
+LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("type.", ("change-type",), ()),
+    ("prevent.", (), tuple(sorted(NOT_DRAWN_SPELLS))),
+)
 
 
 def goal_clause(goal: str) -> str:
@@ -107,15 +111,18 @@ def search(
     max_steps: int = DEFAULT_STEPS,
     progress: Callable[[int, int], None] | None = None,
     extra_effects: tuple[str, ...] = (),
+    spells: tuple[str, ...] = (),
 ) -> tuple[dict[str, Case], int]:
     """Random walks until each required clause is reached and ``patience`` walks in a row
     found no new goal (or the budget runs out). Returns the first witness of every goal.
-    ``extra_effects``: effect kinds the walks use besides those a random case draws (their
-    walks are seeded apart, so the other walks stay as they were)."""
+    ``extra_effects``: effect kinds the walks use besides those a random case draws, and
+    ``spells`` the only spells they cast (their walks are seeded apart, so the other walks stay
+    as they were)."""
     left = set(required)
     found: dict[str, Case] = {}
     walks = last_new = 0
-    tag = f"{seed}:" + "+".join(extra_effects) + ":" if extra_effects else f"{seed}:"
+    extra = (*extra_effects, *spells)
+    tag = f"{seed}:" + "+".join(extra) + ":" if extra else f"{seed}:"
     for walks in range(1, budget + 1):
         rng = random.Random(f"{tag}{walks}")
         case, _ = draw_case(
@@ -124,6 +131,7 @@ def search(
             f"walk:seed={seed}#{walks}",
             max_steps,
             extra_effects=extra_effects,
+            spells=spells,
         )
         for goal in reached_goals(case):
             if goal not in found:
@@ -151,11 +159,15 @@ def clause_witnesses(
 ) -> WitnessSet:
     """Shrunk witnesses for every goal found (cached per process: it is deterministic)."""
     ids = list(catalog().clauses)
-    later = {c: kinds for c in ids for prefix, kinds in LATER if c.startswith(prefix)}
+    later = {
+        c: (kinds, spells) for c in ids for prefix, kinds, spells in LATER if c.startswith(prefix)
+    }
     found, walks = search([c for c in ids if c not in later], seed, budget, patience, max_steps)
-    for kinds in dict.fromkeys(later.values()):
-        wanted = [c for c, k in later.items() if k == kinds]
-        more, extra = search(wanted, seed, budget, patience // 10, max_steps, extra_effects=kinds)
+    for kinds, spells in dict.fromkeys(later.values()):
+        wanted = [c for c, k in later.items() if k == (kinds, spells)]
+        more, extra = search(
+            wanted, seed, budget, patience // 10, max_steps, extra_effects=kinds, spells=spells
+        )
         found.update({g: c for g, c in more.items() if goal_clause(g) in wanted})
         walks += extra
     cases: list[tuple[str, Case]] = []

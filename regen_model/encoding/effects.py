@@ -106,12 +106,13 @@ class Share:
 
 
 def deal_damage(w: SymWork, shares: Sequence[Share], *, combat: Val, cant_regen: Val) -> None:
-    """Every share at once, in order (120.3, 510.2): marked damage (120.3e), -1/-1 counters
-    from wither/infect (120.3d), the deathtouch record (702.2b) or, before M10, its trigger
-    (pre-M10 502.63), shield counters preventing it (122.1c: one prevention effect for all of
-    the event's damage to the permanent, one counter removed), damage triggers (603.2). A share
-    of 0 or less deals nothing (120.8)."""
+    """Every share at once, in order (120.3, 510.2): prevention first (``prevention``), then
+    marked damage (120.3e), -1/-1 counters from wither/infect (120.3d), the deathtouch record
+    (702.2b) or, before M10, its trigger (pre-M10 502.63), shield counters preventing it
+    (122.1c: one prevention effect for all of the event's damage to the permanent, one counter
+    removed), damage triggers (603.2). A share of 0 or less deals nothing (120.8)."""
     protected: list[Val] = [False] * w.n  # a shield counter already prevents this event's damage
+    before = [w[w.c(i).prevent_next] for i in range(w.n)]  # mutant prevention-per-source
     for share in shares:
         live = and_(share.present, gt(share.amount, 0))
         if w.skip(live):
@@ -121,7 +122,7 @@ def deal_damage(w: SymWork, shares: Sequence[Share], *, combat: Val, cant_regen:
         for i in range(w.n):
             hit = and_(live, eq(share.player, NONE), eq(share.card, i))
             if not w.skip(hit):
-                _to_card(w, i, share, combat, cant_regen, hit, protected)
+                _to_card(w, i, share, combat, cant_regen, hit, protected, before[i])
 
 
 def _to_player(w: SymWork, q: int, share: Share, when: Val) -> None:
@@ -130,19 +131,55 @@ def _to_player(w: SymWork, q: int, share: Share, when: Val) -> None:
     infect = share.kw(Keyword.INFECT)
     w.set_if(and_(when, infect), pv.poison, add(w[pv.poison], share.amount), "damage.player")
     w.set_if(and_(when, not_(infect)), pv.life, sub(w[pv.life], share.amount), "damage.player")
-    lifelink(w, share, when)
+    lifelink(w, share, when, share.amount)
 
 
-def lifelink(w: SymWork, share: Share, dealt: Val) -> None:
+def lifelink(w: SymWork, share: Share, dealt: Val, amount: Val) -> None:
     """702.15b, 120.3f: the source's controller gains as much life as the damage dealt
     (``engine.effects._lifelink``); prevented damage gains nothing."""
-    gains = and_(dealt, share.kw(Keyword.LIFELINK))
+    gains = and_(dealt, share.kw(Keyword.LIFELINK), gt(amount, 0))
     if gains is False:
         return
     for q in range(w.ctx.scope.players):
         pv = w.f.players[q]
         mine = and_(gains, eq(share.controller, q))
-        w.set_if(mine, pv.life, add(w[pv.life], share.amount), "damage.lifelink")
+        w.set_if(mine, pv.life, add(w[pv.life], amount), "damage.lifelink")
+
+
+def unpreventable(w: SymWork, share: Share) -> Val:
+    """615.12: the source's damage can't be prevented (``engine.effects._unpreventable``)."""
+    if w.mutant(Mutant.UNPREVENTABLE_PREVENTED):
+        return False
+    return share.kw(Keyword.UNPREVENTABLE)
+
+
+def prevention(w: SymWork, i: int, share: Share, here: Val, before: Val) -> Val:
+    """The share's damage left after the prevention effects on card ``i``
+    (``engine.effects._prevention_effects``): "prevent all" stops all of it and stays (615.1),
+    a "prevent the next N" shield stops up to what is left of it and is reduced by as much,
+    share after share (615.7), unpreventable damage is neither prevented nor reduces a shield
+    (615.12). ``before``: the shield as the event began (mutant ``prevention-per-source``)."""
+    c = w.c(i)
+    unp = unpreventable(w, share)
+    can = and_(here, not_(unp))
+    all_ = and_(can, w[c.prevent_all])
+    current = w[c.prevent_next]
+    left = before if w.mutant(Mutant.PREVENTION_PER_SOURCE) else current
+    nxt = and_(can, not_(w[c.prevent_all]), gt(left, 0))
+    stop = ite(lt(share.amount, left), share.amount, left)
+    # 615.1: applying "prevent all" changes nothing on the permanent; the write records the rule
+    w.set_if(all_, c.prevent_all, True, "prevent.all")
+    if not w.mutant(Mutant.PREVENTION_NOT_REDUCED):
+        w.set_if(nxt, c.prevent_next, ite(gt(current, stop), sub(current, stop), 0), "prevent.next")
+    else:
+        w.set_if(nxt, c.prevent_next, current, "prevent.next")
+    meets = and_(here, unp, or_(w[c.prevent_all], gt(current, 0)))
+    # 615.12: the shields meet the damage and keep what they had
+    w.set_if(meets, c.prevent_next, current, "prevent.unpreventable")
+    if w.mutant(Mutant.PREVENTED_DEATHTOUCH_DESTROYS):
+        hit = and_(or_(all_, nxt), share.kw(Keyword.DEATHTOUCH))
+        w.set_if(hit, c.deathtouched, True, "damage.deathtouch")
+    return ite(all_, 0, ite(nxt, sub(share.amount, stop), share.amount))
 
 
 def _to_card(
@@ -153,31 +190,34 @@ def _to_card(
     cant_regen: Val,
     when: Val,
     protected: list[Val],
+    before: Val,
 ) -> None:
     c = w.c(i)
     # the recipient left (a new object) or is gone: no damage (310.4c, 608.2b)
     here = and_(when, on_battlefield(w, i), eq(w[c.gen], share.gen))
+    amount = prevention(w, i, share, here, before)
+    live = and_(here, gt(amount, 0))
     already: Val = False if w.mutant(Mutant.SHIELD_COUNTER_PER_SOURCE) else protected[i]
-    removes = and_(here, not_(already), gt(w[c.shield_counters], 0))
-    prevented = or_(removes, and_(here, already))
-    dealt = and_(here, not_(prevented))
+    removes = and_(live, not_(already), gt(w[c.shield_counters], 0))
+    # 615.12: a shield counter meets unpreventable damage, is removed and prevents nothing
+    prevented = and_(or_(removes, and_(live, already)), not_(unpreventable(w, share)))
+    dealt = and_(live, not_(prevented))
     w.set_if(removes, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")
     protected[i] = or_(protected[i], removes)
-    lifelink(w, share, here if w.mutant(Mutant.LIFELINK_ON_PREVENTED) else dealt)
+    if w.mutant(Mutant.LIFELINK_ON_PREVENTED):
+        lifelink(w, share, here, share.amount)
+    else:
+        lifelink(w, share, dealt, amount)
     as_counters = or_(share.kw(Keyword.WITHER), share.kw(Keyword.INFECT))
-    w.set_if(
-        and_(dealt, as_counters), c.minus, add(w[c.minus], share.amount), "damage.wither-infect"
-    )
-    w.set_if(
-        and_(dealt, not_(as_counters)), c.damage, add(w[c.damage], share.amount), "damage.mark"
-    )
+    w.set_if(and_(dealt, as_counters), c.minus, add(w[c.minus], amount), "damage.wither-infect")
+    w.set_if(and_(dealt, not_(as_counters)), c.damage, add(w[c.damage], amount), "damage.mark")
     deathtouch = and_(dealt, share.kw(Keyword.DEATHTOUCH))
     triggers = deathtouch_triggers(w)
     w.set_if(and_(deathtouch, not_(triggers)), c.deathtouched, True, "damage.deathtouch")
     _deathtouch_trigger(w, i, share, and_(deathtouch, triggers))
-    w.bump("damage", i, share.amount, when=dealt)
+    w.bump("damage", i, amount, when=dealt)
     w.set_if(and_(dealt, cant_regen, not_(w[c.cant_regen])), c.cant_regen, True, "cant-regen.make")
-    _damage_trigger(w, i, share.amount, combat, dealt)
+    _damage_trigger(w, i, amount, combat, dealt)
 
 
 def deathtouch_triggers(w: SymWork) -> Val:
@@ -228,6 +268,18 @@ def _damage_trigger(w: SymWork, i: int, amount: Val, combat: Val, when: Val) -> 
     )
     stack.push(w, "pending", obj, "damage.trigger", when=fires)
     w.bump("damage_triggers", i, when=fires)
+
+
+def add_prevention(w: SymWork, i: int, amount: Val) -> None:
+    """615.7: "prevent the next N damage that would be dealt to it this turn" adds N to what is
+    left of its shields (``engine.effects.create_prevention``)."""
+    c = w.c(i)
+    w.set(c.prevent_next, add(w[c.prevent_next], amount), "prevent.next")
+
+
+def prevent_all(w: SymWork, i: int) -> None:
+    """615.1: "prevent all damage that would be dealt to it this turn"."""
+    w.set(w.c(i).prevent_all, True, "prevent.all")
 
 
 def modify_pt(w: SymWork, i: int, dp: Val, dt: Val) -> None:
@@ -396,6 +448,8 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         ),
         EffectKind.GAIN_CONTROL: for_cards(lambda w, i: _gain_control(w, i, obj)),
         EffectKind.ANIMATE: for_cards(types.become_creature),
+        EffectKind.PREVENT: for_cards(lambda w, i: add_prevention(w, i, obj.amount)),
+        EffectKind.PREVENT_ALL: for_cards(prevent_all),
     }
     _dispatch(w, kind, list(by_kind.items()))
 

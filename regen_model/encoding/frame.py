@@ -511,6 +511,8 @@ class CardVars:
     plus: Z3Ref
     minus: Z3Ref
     shield_counters: Z3Ref
+    prevent_next: Z3Ref  # left of its "prevent the next N damage" shields (615.7; ``Card``)
+    prevent_all: Z3Ref  # "prevent all damage that would be dealt to it this turn" (615.1)
     power_eot: Z3Ref
     toughness_eot: Z3Ref
     kw_granted: tuple[Z3Ref, ...]
@@ -548,6 +550,8 @@ class CardVars:
             self.plus,
             self.minus,
             self.shield_counters,
+            self.prevent_next,
+            self.prevent_all,
             self.power_eot,
             self.toughness_eot,
             *self.kw_granted,
@@ -689,6 +693,8 @@ class Frame:
                     plus=mk_i(f"{p}.plus"),
                     minus=mk_i(f"{p}.minus"),
                     shield_counters=mk_i(f"{p}.shield_counters"),
+                    prevent_next=mk_i(f"{p}.prevent_next"),
+                    prevent_all=mk_b(f"{p}.prevent_all"),
                     power_eot=mk_i(f"{p}.power_eot"),
                     toughness_eot=mk_i(f"{p}.toughness_eot"),
                     kw_granted=tuple(mk_b(f"{p}.granted.{k.value}") for k in KEYWORDS),
@@ -804,6 +810,7 @@ class Frame:
                 c.plus >= 0,
                 c.minus >= 0,
                 c.shield_counters >= 0,
+                c.prevent_next >= 0,
                 c.attached_to >= NONE,
                 c.attached_to < n,
                 c.attached_to != i,
@@ -1111,6 +1118,8 @@ def _assign(
         put(cv.plus, card.plus)
         put(cv.minus, card.minus)
         put(cv.shield_counters, card.shield_counters)
+        put(cv.prevent_next, card.prevent_next)
+        put(cv.prevent_all, card.prevent_all)
         put(cv.power_eot, card.power_eot)
         put(cv.toughness_eot, card.toughness_eot)
         for k, var in zip(KEYWORDS, cv.kw_granted, strict=True):
@@ -1259,6 +1268,8 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 plus=_i(model, cv.plus),
                 minus=_i(model, cv.minus),
                 shield_counters=_i(model, cv.shield_counters),
+                prevent_next=_i(model, cv.prevent_next),
+                prevent_all=_b(model, cv.prevent_all),
                 power_eot=_i(model, cv.power_eot),
                 toughness_eot=_i(model, cv.toughness_eot),
                 kw_granted=frozenset(

@@ -239,6 +239,8 @@ def cleanup_effects(w: SymWork) -> None:
                 w.set(c.cant_regen, False, "regen.cant.this-turn")
             w.set(c.animated, False, "type.until-end-of-turn")
             w.set(c.noncreature, False, "type.until-end-of-turn")
+            w.set(c.prevent_next, 0, "prevent.next")
+            w.set(c.prevent_all, False, "prevent.all")
             if keep_shields:
                 keep_unused_shields(w, i, "regen.shield.expire")
             else:

@@ -140,6 +140,16 @@ def _cast(player: int, spell: str, *targets: str | int) -> A.CastSpell:
     )
 
 
+_UNPREVENTABLE = frozenset({Keyword.UNPREVENTABLE})
+
+
+def _prevent(player: int, target: str, *, every: bool = False) -> A.Action:
+    """A spell preventing the next 2 damage (``every``: all damage) to ``target`` this turn."""
+    from regen_model.checks.cover import prevent_spell
+
+    return prevent_spell(target, every, player)
+
+
 def _attack(player: int, *attackers: str) -> A.DeclareAttackers:
     return A.DeclareAttackers(player=player, attackers=attackers)
 
@@ -165,6 +175,40 @@ def scripts() -> tuple[Script, ...]:
     troll = Card("troll", "Horned Troll", 0)
     bears = Card("bears", "Grizzly Bears", 1)
     return (
+        Script(
+            "prevention",
+            "prevention effects (615) within the agreement scope (spells of 2, three cards): a "
+            "prevent-the-next-2 shield used up over two damage events with deathtouch and "
+            "lifelink, prevent-all, unpreventable damage meeting it and a shield counter, two "
+            "shares against one shield, the effects ending at cleanup",
+            (
+                Card("troll", "Horned Troll", 1, shields=((1, PLAIN),)),
+                Card("hawk", "Vampire Nighthawk", 0),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                _prevent(0, "troll"),
+                *_pass(0, 1),
+                _damage("hawk", 1, "troll"),
+                _damage("hawk", 2, "troll"),
+                A.CheckStateBasedActions(),
+                _prevent(0, "troll", every=True),
+                *_pass(0, 1),
+                _damage("hawk", 2, "troll"),
+                _damage("effect", 2, "troll", keywords=_UNPREVENTABLE),
+                A.AddCounters(target="giant", counter=CounterKind.SHIELD),
+                _damage("effect", 1, "giant", keywords=_UNPREVENTABLE),
+                _prevent(0, "giant"),
+                *_pass(0, 1),
+                _damage("hawk", 2, "giant", "giant"),
+                _prevent(0, "hawk"),
+                *_pass(0, 1),
+                _prevent(0, "hawk", every=True),
+                *_pass(0, 1),
+                A.Cleanup(),
+            ),
+            also=(Edition.PRE_M10,),
+        ),
         Script(
             "double-striker-regenerated",
             "a double striker regenerated in the first-strike damage step: removed from combat, "

@@ -40,22 +40,10 @@ from regen_model.encoding.ops import (
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control
-from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, Step, ordinal
 
-TARGETED = tuple(
-    ordinal(k)
-    for k in (
-        EffectKind.DAMAGE,
-        EffectKind.DESTROY,
-        EffectKind.REGENERATE,
-        EffectKind.PUMP,
-        EffectKind.UNREGENERABLE,
-        EffectKind.COUNTERS,
-        EffectKind.FLICKER,
-        EffectKind.GAIN_CONTROL,
-    )
-)
+TARGETED = tuple(ordinal(k) for k in EffectKind if k in TARGETED_KINDS)
 
 
 def on_bf(w: SymWork, slot: Val) -> Val:

@@ -122,6 +122,8 @@ def move_zone(
         (c.deathtouched, False),
         (c.minus, 0),
         (c.shield_counters, 0),
+        (c.prevent_next, 0),
+        (c.prevent_all, False),
         (c.power_eot, 0),
         (c.toughness_eot, 0),
         (c.cant_regen, False),

@@ -50,6 +50,21 @@ def create_shield(w: Work, slot: int, origin: str, rider: Rider, creator: int) -
         apply_rider(w, slot, rider, creator, origin)
 
 
+def create_prevention(w: Work, slot: int, effect: Effect) -> None:
+    """A prevention effect on the permanent until cleanup (615.3): "prevent the next N damage
+    that would be dealt to it this turn" adds N to what is left of its shields (615.7: a shield
+    counts damage only, so shields without other effects add up), "prevent all damage that
+    would be dealt to it this turn" makes ``prevent_all`` hold (615.1). It prevents only damage
+    dealt after it exists (615.4)."""
+    card = w.cards[slot]
+    if effect.kind is EffectKind.PREVENT_ALL:
+        w.cards[slot] = card._replace(prevent_all=True)
+        w.emit(EventKind.PREVENTION_CREATED, "prevent.all", w.name(slot))
+        return
+    w.cards[slot] = card._replace(prevent_next=card.prevent_next + effect.amount)
+    w.emit(EventKind.PREVENTION_CREATED, "prevent.next", w.name(slot), amount=effect.amount)
+
+
 class Damage(NamedTuple):
     """One share of a (possibly simultaneous, multi-source) damage event. ``source_slot``:
     the card slot of the source when it is a permanent (None for a spell)."""
@@ -65,12 +80,18 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
     """Deal every share at once (120.3, 510.2). Damage to a creature is marked (120.3e) or,
     from a wither/infect source, becomes -1/-1 counters (120.3d). Deathtouch damage is
     recorded for the next check (702.2b), or, before M10, triggers "destroy that creature"
-    (pre-M10 502.63). Shield counters prevent the damage (122.1c): one prevention effect,
-    applied once to all the simultaneous damage the permanent would be dealt, so one counter
-    goes however many sources deal it (615.13 speaks of one prevention effect applied to
-    simultaneous damage events). Damage triggers trigger now (603.2), whatever happens to
-    the creature later."""
+    (pre-M10 502.63). Prevention comes first (120.4b, 615): "prevent all damage to it this
+    turn", then what is left of its "prevent the next N damage" shields, then its shield
+    counters (122.1c): one prevention effect, applied once to all the simultaneous damage the
+    permanent would be dealt, so one counter goes however many sources deal it (615.13 speaks
+    of one prevention effect applied to simultaneous damage events). Damage that can't be
+    prevented meets the same effects, which prevent none of it and reduce no shield, while a
+    shield counter is still removed (615.12). Only the damage left is dealt: it is what lifelink
+    gains, what deathtouch needs and what damage triggers see. Damage triggers trigger now
+    (603.2), whatever happens to the creature later."""
     protected: set[int] = set()  # permanents whose shield counters prevent this event's damage
+    # mutant ``prevention-per-source``: each share meets the shields as they were before the event
+    before = [c.prevent_next for c in w.cards]
     for share in shares:
         hit = share.hit
         if hit.amount <= 0:
@@ -86,18 +107,24 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
         if not card.on_battlefield or card.gen != hit.gen:
             continue  # the recipient left (310.4c, 608.2b): no damage
         name = w.name(slot)
+        amount = _prevention_effects(w, slot, share, before[slot])
         per_source = w.mutant(Mutant.SHIELD_COUNTER_PER_SOURCE)
-        if card.shield_counters > 0 or (slot in protected and not per_source):
+        card = w.cards[slot]
+        if amount > 0 and (card.shield_counters > 0 or (slot in protected and not per_source)):
             _prevent(w, slot, share, protected)
+            if not _unpreventable(w, share):
+                amount = 0
+        if amount == 0:
             if w.mutant(Mutant.LIFELINK_ON_PREVENTED):
-                _lifelink(w, share)
+                _lifelink(w, share, hit.amount)
             continue
+        card = w.cards[slot]  # a shield counter may just have been removed (615.12)
         kws = share.keywords
         if Keyword.WITHER in kws or Keyword.INFECT in kws:
-            card = card._replace(minus=card.minus + hit.amount)
+            card = card._replace(minus=card.minus + amount)
             clause = "damage.wither-infect"
         else:
-            card = card._replace(damage=card.damage + hit.amount)
+            card = card._replace(damage=card.damage + amount)
             clause = "damage.mark"
         deathtouch = Keyword.DEATHTOUCH in kws
         trigger = deathtouch and _deathtouch_triggers(w)
@@ -108,13 +135,14 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
             EventKind.DAMAGE_DEALT,
             clause,
             name,
-            amount=hit.amount,
+            amount=amount,
             source=share.source,
             combat=combat,
             deathtouch=deathtouch,
             as_counters=clause == "damage.wither-infect",
         )
-        _lifelink(w, share)
+        gained = hit.amount if w.mutant(Mutant.LIFELINK_ON_PREVENTED) else amount
+        _lifelink(w, share, gained)
         if trigger:
             _deathtouch_trigger(w, slot, share)
         elif deathtouch:
@@ -122,20 +150,72 @@ def deal_damage(w: Work, shares: Sequence[Damage], *, combat: bool, cant_regen: 
         if cant_regen and not card.cant_regen:
             w.cards[slot] = w.cards[slot]._replace(cant_regen=True)
             w.emit(EventKind.UNREGENERABLE, "cant-regen.make", name, source=share.source)
-        _damage_trigger(w, slot, hit.amount, combat)
+        _damage_trigger(w, slot, amount, combat)
+
+
+def _unpreventable(w: Work, share: Damage) -> bool:
+    """615.12: damage from a source with "damage that would be dealt by this can't be
+    prevented" (the mutant ``unpreventable-prevented`` prevents it anyway)."""
+    return Keyword.UNPREVENTABLE in share.keywords and not w.mutant(Mutant.UNPREVENTABLE_PREVENTED)
+
+
+def _prevention_effects(w: Work, slot: int, share: Damage, before: int) -> int:
+    """The damage of ``share`` left after the prevention effects of spells and abilities on the
+    permanent (615.1, 615.7): "prevent all damage that would be dealt to it this turn" stops
+    all of it and stays; a "prevent the next N damage" shield stops up to what is left of it
+    and is reduced by as much, counting damage over every share of the event in order (615.7:
+    the number of sources does not matter). Unpreventable damage is neither prevented nor
+    reduces a shield (615.12). Prevented deathtouch damage was never dealt, so it destroys
+    nothing (702.2b); the mutant ``prevented-deathtouch-destroys`` records it anyway.
+
+    The order of the event's shares is the order in which a "next N" shield meets them, and
+    the effects apply in the order above: the choices of 615.7 and 616.1 are not parameters
+    (docs/rules-decisions.md)."""
+    card = w.cards[slot]
+    amount = share.hit.amount
+    if _unpreventable(w, share):
+        if card.prevent_all or card.prevent_next:
+            w.emit(
+                EventKind.NOTE,
+                "prevent.unpreventable",
+                w.name(slot),
+                reason="the damage can't be prevented",
+            )
+        return amount
+    left = before if w.mutant(Mutant.PREVENTION_PER_SOURCE) else card.prevent_next
+    if card.prevent_all:
+        prevented, clause = amount, "prevent.all"
+    elif left > 0:
+        prevented, clause = min(amount, left), "prevent.next"
+        if not w.mutant(Mutant.PREVENTION_NOT_REDUCED):
+            card = card._replace(prevent_next=max(0, card.prevent_next - prevented))
+    else:
+        return amount
+    if Keyword.DEATHTOUCH in share.keywords and w.mutant(Mutant.PREVENTED_DEATHTOUCH_DESTROYS):
+        card = card._replace(deathtouched=True)
+    w.cards[slot] = card
+    w.emit(EventKind.DAMAGE_PREVENTED, clause, w.name(slot), amount=prevented, source=share.source)
+    return amount - prevented
 
 
 def _prevent(w: Work, slot: int, share: Damage, protected: set[int]) -> None:
     """122.1c: the damage is prevented; the first share of this event to reach the permanent
-    removes one shield counter (each share does, under ``shield-counter-per-source``)."""
+    removes one shield counter (each share does, under ``shield-counter-per-source``). Damage
+    that can't be prevented is dealt, and the counter is still removed (615.12: the effect
+    applies, prevents nothing, and its other part happens)."""
     name = w.name(slot)
-    w.emit(
-        EventKind.DAMAGE_PREVENTED,
-        "replace.shield-counter",
-        name,
-        amount=share.hit.amount,
-        source=share.source,
-    )
+    if _unpreventable(w, share):
+        w.emit(
+            EventKind.NOTE, "prevent.unpreventable", name, reason="the damage can't be prevented"
+        )
+    else:
+        w.emit(
+            EventKind.DAMAGE_PREVENTED,
+            "replace.shield-counter",
+            name,
+            amount=share.hit.amount,
+            source=share.source,
+        )
     card = w.cards[slot]
     if slot in protected and not w.mutant(Mutant.SHIELD_COUNTER_PER_SOURCE):
         return  # the prevention effect already applied to this event
@@ -144,21 +224,21 @@ def _prevent(w: Work, slot: int, share: Damage, protected: set[int]) -> None:
     shield_counter_removed(w, name)
 
 
-def _lifelink(w: Work, share: Damage) -> None:
+def _lifelink(w: Work, share: Damage, amount: int) -> None:
     """702.15b, 120.3f: damage dealt by a source with lifelink makes the source's controller
     gain that much life, as part of the damage event (also damage dealt as -1/-1 counters or
     poison counters). Damage that was prevented was not dealt, so it gains nothing (615.6);
     the mutant ``lifelink-on-prevented`` counts it anyway."""
-    if Keyword.LIFELINK not in share.keywords:
+    if Keyword.LIFELINK not in share.keywords or amount <= 0:
         return
     gainer = share.controller
     p = w.players[gainer]
-    w.players[gainer] = p._replace(life=p.life + share.hit.amount)
+    w.players[gainer] = p._replace(life=p.life + amount)
     w.emit(
         EventKind.LIFE_CHANGED,
         "damage.lifelink",
         w.pname(gainer),
-        amount=share.hit.amount,
+        amount=amount,
         source=share.source,
     )
 
@@ -202,7 +282,7 @@ def _damage_player(w: Work, share: Damage) -> None:
             amount=-hit.amount,
             source=share.source,
         )
-    _lifelink(w, share)
+    _lifelink(w, share, hit.amount)
 
 
 def _damage_trigger(w: Work, slot: int, amount: int, combat: bool) -> None:
@@ -420,5 +500,8 @@ def apply_effect(
     elif k is EffectKind.ANIMATE:
         for slot in cards:
             become_creature(w, slot)
+    elif k in (EffectKind.PREVENT, EffectKind.PREVENT_ALL):
+        for slot in cards:
+            create_prevention(w, slot, effect)
     else:  # pragma: no cover - the enum is closed
         raise IllegalAction(f"unknown effect {k}")

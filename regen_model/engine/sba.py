@@ -132,7 +132,8 @@ def _triggers_to_stack(w: Work) -> None:
 def cleanup_effects(w: Work) -> None:
     """514.2: at one moment, all marked damage is removed and every "until end of turn" and
     "this turn" effect ends: P/T changes, keyword changes, temporary control, "can't be
-    regenerated this turn", and regeneration shields (701.19a: they last this turn)."""
+    regenerated this turn", regeneration shields (701.19a: they last this turn) and
+    prevention effects (615.3: "prevent ... this turn")."""
     removed_damage = ended_shields = 0
     for i, card in enumerate(w.cards):
         if not card.on_battlefield:
@@ -154,6 +155,12 @@ def cleanup_effects(w: Work) -> None:
             w.emit(EventKind.EFFECTS_ENDED, "regen.cant.this-turn", name, unregenerable=False)
         if card.animated or card.noncreature:
             w.emit(EventKind.EFFECTS_ENDED, "type.until-end-of-turn", name, type_change=False)
+        for ends, clause in (
+            (card.prevent_next > 0, "prevent.next"),
+            (card.prevent_all, "prevent.all"),
+        ):
+            if ends:  # 514.2, 615.3: "this turn" prevention ends with the other effects
+                w.emit(EventKind.EFFECTS_ENDED, clause, name, prevention=False)
         new = card._replace(
             damage=0,
             power_eot=0,
@@ -164,6 +171,8 @@ def cleanup_effects(w: Work) -> None:
             cant_regen=keep_cant,
             animated=False,
             noncreature=False,
+            prevent_next=0,
+            prevent_all=False,
             shields=keep_shields,
             ghost=card.ghost._replace(
                 shields_made=len(keep_shields), destructions=0, by_shield=0, by_static=0, by_other=0

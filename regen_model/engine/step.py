@@ -26,7 +26,7 @@ from regen_model.model.derived import (
     is_creature_on_battlefield,
     keywords,
 )
-from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
 from regen_model.model.enums import CardType, Color, StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
@@ -178,18 +178,6 @@ def _pass(w: Work, a: A.Action) -> None:
     turn.pass_priority(w, a.player)
 
 
-_TARGETED = {
-    EffectKind.DAMAGE,
-    EffectKind.DESTROY,
-    EffectKind.REGENERATE,
-    EffectKind.PUMP,
-    EffectKind.UNREGENERABLE,
-    EffectKind.COUNTERS,
-    EffectKind.FLICKER,
-    EffectKind.GAIN_CONTROL,
-}
-
-
 def _cast(w: Work, a: A.Action) -> None:
     assert isinstance(a, A.CastSpell)
     w.check_player(a.player)
@@ -219,7 +207,7 @@ def _cast(w: Work, a: A.Action) -> None:
 
 def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
     """601.2c: the targets must be legal for the spell's target rule when it is cast."""
-    needs = a.effect.kind in _TARGETED
+    needs = a.effect.kind in TARGETED_KINDS
     if needs and not a.targets:
         raise IllegalAction(f"{a.name} needs a target", "stack.cast", "targets")
     if not needs and a.targets:

@@ -35,6 +35,8 @@ class CardSpec:
     sick: bool = False
     animated: bool = False  # its own animation applies (a manland that is a creature now)
     noncreature: bool = False  # a type change until end of turn: it is not a creature now
+    prevent_next: int = 0  # left of its "prevent the next N damage" shields this turn (615.7)
+    prevent_all: bool = False  # "prevent all damage that would be dealt to it this turn"
 
     def __post_init__(self) -> None:
         if self.plus is None:
@@ -93,6 +95,8 @@ def make_state(
                 shields=c.shields,
                 sick=c.sick,
                 animated=c.animated,
+                prevent_next=c.prevent_next,
+                prevent_all=c.prevent_all,
                 noncreature=c.noncreature,
                 ghost=_ghost(c.shields),
             )

@@ -519,6 +519,15 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             keywords=frozenset({_KW.DOUBLE_STRIKE}),
         ),
         _creature(
+            "Excruciator",
+            "{6}{R}{R}",
+            "Creature — Avatar",
+            7,
+            7,
+            "Damage that would be dealt by this creature can't be prevented.",
+            keywords=frozenset({_KW.UNPREVENTABLE}),
+        ),
+        _creature(
             "Colossal Dreadmaw",
             "{4}{G}{G}",
             "Creature — Dinosaur",
@@ -645,6 +654,13 @@ SPELLS: dict[str, SpellTemplate] = {
             TargetRule.ANY,
         ),
         _spell(
+            "Pinpoint Avalanche",
+            "{3}{R}{R}",
+            "Pinpoint Avalanche deals 4 damage to target creature. The damage can't be prevented.",
+            Effect(EffectKind.DAMAGE, amount=4, keywords=frozenset({Keyword.UNPREVENTABLE})),
+            TargetRule.CREATURE,
+        ),
+        _spell(
             "Pyroclasm",
             "{1}{R}",
             "Pyroclasm deals 2 damage to each creature.",
@@ -699,6 +715,27 @@ SPELLS: dict[str, SpellTemplate] = {
             "Regenerate target creature. You gain control of that creature if it regenerates "
             "this way.",
             Effect(EffectKind.REGENERATE, rider=Rider.GAIN_CONTROL),
+            TargetRule.CREATURE,
+        ),
+        _spell(
+            "Mending Hands",
+            "{W}",
+            "Prevent the next 4 damage that would be dealt to any target this turn.",
+            Effect(EffectKind.PREVENT, amount=4),
+            TargetRule.CREATURE,
+            deviations=(
+                Deviation(
+                    "any target",
+                    "only a creature can be its target: the model has no prevention shields on "
+                    "players (615.7 works the same way for them)",
+                ),
+            ),
+        ),
+        _spell(
+            "Shielded Passage",
+            "{W}",
+            "Prevent all damage that would be dealt to target creature this turn.",
+            Effect(EffectKind.PREVENT_ALL),
             TargetRule.CREATURE,
         ),
         _spell(

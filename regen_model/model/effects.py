@@ -27,6 +27,26 @@ class EffectKind(StrEnum):
     FLICKER = "flicker"  # exile and return (400.7), under its owner's control or yours (110.2a)
     GAIN_CONTROL = "gain-control"  # the effect's controller gains control (613.1b)
     ANIMATE = "animate"  # its own animation: a creature until end of turn (613.1d, 613.4b)
+    PREVENT = "prevent"  # prevent the next N damage to the target this turn (615.7)
+    PREVENT_ALL = "prevent-all"  # prevent all damage to the target this turn (615.1)
+
+
+# The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
+# or are abilities acting on their own source (a manland's animation).
+TARGETED_KINDS: frozenset[EffectKind] = frozenset(
+    {
+        EffectKind.DAMAGE,
+        EffectKind.DESTROY,
+        EffectKind.REGENERATE,
+        EffectKind.PUMP,
+        EffectKind.UNREGENERABLE,
+        EffectKind.COUNTERS,
+        EffectKind.FLICKER,
+        EffectKind.GAIN_CONTROL,
+        EffectKind.PREVENT,
+        EffectKind.PREVENT_ALL,
+    }
+)
 
 
 class TargetRule(StrEnum):
@@ -102,6 +122,10 @@ class Effect:
             return f"{self.amount:+d} life"
         if k is EffectKind.ANIMATE:
             return "becomes a creature until end of turn"
+        if k is EffectKind.PREVENT:
+            return f"prevent the next {self.amount} damage to it this turn"
+        if k is EffectKind.PREVENT_ALL:
+            return "prevent all damage to it this turn"
         if k is EffectKind.FLICKER:
             return "exile and return" + (" under your control" if self.under_you else "")
         text = "gain control" + (" until end of turn" if self.until_end_of_turn else "")

@@ -42,6 +42,11 @@ class Keyword(StrEnum):
     this turn (302.6); defender (702.3) keeps a creature from attacking at all. Keywords the
     model does not know (flying, hexproof, islandwalk, ...) are listed as deviations of the
     built-in cards that have them (``cards.Deviation``).
+
+    ``UNPREVENTABLE`` is not a keyword of 702 but a static ability of a damage source, kept
+    with the keywords because it travels the same way (a source's characteristic that every
+    share of its damage carries, last known on the stack): "damage that would be dealt by
+    this can't be prevented" (615.12; Excruciator, Pinpoint Avalanche).
     """
 
     INDESTRUCTIBLE = "indestructible"
@@ -55,6 +60,7 @@ class Keyword(StrEnum):
     DEFENDER = "defender"
     DOUBLE_STRIKE = "double-strike"
     LIFELINK = "lifelink"
+    UNPREVENTABLE = "unpreventable"
 
 
 class Color(StrEnum):
@@ -202,6 +208,10 @@ class Mutant(StrEnum):
     LIFELINK_ON_PREVENTED = "lifelink-on-prevented"
     DAMAGE_CLEARED_ON_TYPE_CHANGE = "damage-cleared-on-type-change"
     NONCREATURE_STAYS_IN_COMBAT = "noncreature-stays-in-combat"
+    PREVENTION_NOT_REDUCED = "prevention-not-reduced"
+    PREVENTION_PER_SOURCE = "prevention-per-source"
+    UNPREVENTABLE_PREVENTED = "unpreventable-prevented"
+    PREVENTED_DEATHTOUCH_DESTROYS = "prevented-deathtouch-destroys"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -16,6 +16,7 @@ class EventKind(StrEnum):
     SHIELD_CREATED = "shield-created"
     DAMAGE_DEALT = "damage-dealt"
     DAMAGE_PREVENTED = "damage-prevented"
+    PREVENTION_CREATED = "prevention-created"  # a "prevent ... damage" effect begins (615.3)
     COUNTERS_PLACED = "counters-placed"
     COUNTERS_REMOVED = "counters-removed"
     LIFE_CHANGED = "life-changed"
@@ -121,6 +122,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         Subject.CARD, "amount", "as_counters", "combat", "deathtouch", "source"
     ),
     EventKind.DAMAGE_PREVENTED: _shape(Subject.CARD, "amount", "source"),
+    EventKind.PREVENTION_CREATED: _shape(Subject.CARD, "amount"),
     EventKind.COUNTERS_PLACED: _shape(Subject.CARD, "amount", "counter"),
     EventKind.COUNTERS_REMOVED: _shape(Subject.CARD, "amount", "counter"),
     EventKind.LIFE_CHANGED: _shape(Subject.PLAYER, "amount", "source"),
@@ -146,7 +148,9 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.SBA_CHECK: _shape(Subject.NONE, "checks", "performed"),
     EventKind.PLAYER_LOST: _shape(Subject.PLAYER),
     EventKind.CLEANUP: _shape(Subject.NONE, "damage_removed_from", "shields_ended"),
-    EventKind.EFFECTS_ENDED: _shape(Subject.CARD, "type_change", "unregenerable", "unused_shields"),
+    EventKind.EFFECTS_ENDED: _shape(
+        Subject.CARD, "prevention", "type_change", "unregenerable", "unused_shields"
+    ),
     EventKind.SPELL_CAST: _shape(Subject.STACK, "caster", "effect", "targets"),
     EventKind.ABILITY_ACTIVATED: _shape(Subject.CARD, "ability", "by"),
     EventKind.PUT_ON_STACK: _shape(Subject.STACK, "controller"),

@@ -81,6 +81,12 @@ class Card(NamedTuple):
     ``sick``: it has not been under its controller's control continuously since that player's
     most recent turn began (302.6, "summoning sickness"): it came onto the battlefield or under
     this controller's control since then. Without haste it can't attack (508.1a, 702.10b).
+
+    ``prevent_next``: what is left of the "prevent the next N damage that would be dealt to it
+    this turn" shields on it, added up (615.7: such a shield counts damage, not events or
+    sources, so several shields with no other effect act as one of their total).
+    ``prevent_all``: "prevent all damage that would be dealt to it this turn" applies (615.1).
+    Both end at cleanup (514.2) and do not follow it to a new object (400.7).
     """
 
     slot: int
@@ -94,6 +100,8 @@ class Card(NamedTuple):
     plus: int = 0
     minus: int = 0
     shield_counters: int = 0
+    prevent_next: int = 0
+    prevent_all: bool = False
     power_eot: int = 0
     toughness_eot: int = 0
     kw_granted: frozenset[Keyword] = frozenset()

@@ -178,8 +178,33 @@ _INFO = (
     ),
     MutantInfo(
         Mutant.LIFELINK_ON_PREVENTED,
-        "Lifelink gains life for damage a shield counter prevented, as if it had been dealt.",
-        ("damage.lifelink", "replace.shield-counter"),
+        "Lifelink gains life for damage a shield counter or a prevention effect prevented, as if "
+        "it had been dealt.",
+        ("damage.lifelink", "replace.shield-counter", "prevent.next", "prevent.all"),
+    ),
+    MutantInfo(
+        Mutant.PREVENTION_NOT_REDUCED,
+        'A "prevent the next N damage" shield prevents damage without being reduced, so it '
+        "never runs out that turn.",
+        ("prevent.next",),
+    ),
+    MutantInfo(
+        Mutant.PREVENTION_PER_SOURCE,
+        'A "prevent the next N damage" shield prevents up to N of each source\'s damage dealt '
+        "at the same time, instead of N in all.",
+        ("prevent.next",),
+    ),
+    MutantInfo(
+        Mutant.UNPREVENTABLE_PREVENTED,
+        "Damage that can't be prevented is prevented by prevention shields and shield counters "
+        "(and reduces the shields).",
+        ("prevent.unpreventable",),
+    ),
+    MutantInfo(
+        Mutant.PREVENTED_DEATHTOUCH_DESTROYS,
+        "Deathtouch damage that a prevention effect prevented is still recorded, so the creature "
+        "is destroyed at the next check.",
+        ("damage.deathtouch", "prevent.all", "prevent.next"),
     ),
     MutantInfo(
         Mutant.DAMAGE_CLEARED_ON_TYPE_CHANGE,

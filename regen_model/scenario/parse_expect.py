@@ -167,6 +167,8 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
         "attacking": lambda v: card(v).attacking,
         "blocked": lambda v: card(v).blocked,
         "cant-be-regenerated": lambda v: card(v).cant_regen,
+        "prevent-next": lambda v: card(v).prevent_next,
+        "prevent-all": lambda v: card(v).prevent_all,
         "summoning-sick": lambda v: card(v).sick,
         "creature": lambda v: is_creature(v.state, card(v)),
     }

@@ -68,6 +68,8 @@ BATTLEFIELD_ONLY = (
     "summoning-sick",
     "animated",
     "not-a-creature",
+    "prevent-next",
+    "prevent-all",
 )
 
 # Which spell fields mean something for which effect (anything else is a mistake).
@@ -82,6 +84,8 @@ EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
     EffectKind.COUNTERS: frozenset({"counter", "amount"}),
     EffectKind.FLICKER: frozenset({"under-your-control"}),
     EffectKind.GAIN_CONTROL: frozenset({"until-end-of-turn", "untap", "keywords"}),
+    EffectKind.PREVENT: frozenset({"amount"}),
+    EffectKind.PREVENT_ALL: frozenset(),
 }
 SPELL_COMMON_FIELDS = frozenset({"name", "effect", "targets", "sorcery", "text"})
 
@@ -315,6 +319,8 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         sick=bool(raw.get("summoning-sick", False)),
         animated=bool(raw.get("animated", False)),
         noncreature=bool(raw.get("not-a-creature", False)),
+        prevent_next=int(raw.get("prevent-next", 0)),
+        prevent_all=bool(raw.get("prevent-all", False)),
     )
 
 

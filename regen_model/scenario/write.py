@@ -175,6 +175,10 @@ def _permanent(c: CardSpec, players: Sequence[str]) -> dict[str, Any]:
         out["animated"] = True
     if c.noncreature:
         out["not-a-creature"] = True
+    if c.prevent_next:
+        out["prevent-next"] = c.prevent_next
+    if c.prevent_all:
+        out["prevent-all"] = True
     return out
 
 
@@ -384,7 +388,12 @@ def _spell(name: str, e: Effect, sorcery: bool, targeted: bool) -> dict[str, Any
         raise NotWritable(f"a spell named {name!r} that is not the built-in one")
     out: dict[str, Any] = {"name": name, "effect": e.kind.value}
     k = e.kind
-    if k in (EffectKind.DAMAGE, EffectKind.DAMAGE_EACH_CREATURE, EffectKind.COUNTERS):
+    if k in (
+        EffectKind.DAMAGE,
+        EffectKind.DAMAGE_EACH_CREATURE,
+        EffectKind.COUNTERS,
+        EffectKind.PREVENT,
+    ):
         out["amount"] = e.amount
     if k is EffectKind.PUMP:
         out["power"], out["toughness"] = e.power, e.toughness

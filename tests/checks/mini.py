@@ -220,6 +220,8 @@ class MiniStep:
                 z3.Not(b.cant_regen),
                 z3.Not(b.animated),  # type changes until end of turn end (514.2)
                 z3.Not(b.noncreature),
+                b.prevent_next == 0,  # and prevention effects (615.3)
+                z3.Not(b.prevent_all),
                 *[
                     z3.And(z3.Not(s.present), z3.Not(s.used), s.rider == 0, s.creator == 0)
                     for s in b.shields
@@ -242,6 +244,8 @@ class MiniStep:
                         b.cant_regen,
                         b.animated,
                         b.noncreature,
+                        b.prevent_next,
+                        b.prevent_all,
                         *[v for s in b.shields for v in (s.present, s.used, s.rider, s.creator)],
                         b.ghost.shields_made,
                         b.ghost.destructions,
@@ -270,6 +274,8 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.cant_regen, False),
         (b.animated, False),
         (b.noncreature, False),
+        (b.prevent_next, 0),
+        (b.prevent_all, False),
         (b.attached_to, NONE),
         (b.attacking, False),
         (b.blocking, NONE),

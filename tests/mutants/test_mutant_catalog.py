@@ -40,7 +40,7 @@ def test_docs_describe_every_mutant() -> None:
 # Mutants the battery's scopes never tell apart from the correct rules: they need an edition,
 # a board or an action the battery does not have (pre-M10 combat, summoning-sick creatures, an
 # answer between alike shields, several sources damaging a shield counter, a double striker, a
-# lifelinker, type changes).
+# lifelinker, type changes, prevention effects).
 # Each is caught by the scenario that shows the rule.
 ONLY_BY_SCENARIO = {
     Mutant.DEATHTOUCH_STATIC_PRE_M10: SCENARIOS / "damage" / "pre-m10-deathtouch-trigger.yaml",
@@ -60,6 +60,10 @@ ONLY_BY_SCENARIO = {
     Mutant.NONCREATURE_STAYS_IN_COMBAT: SCENARIOS
     / "types"
     / "stop-being-creature-leaves-combat.yaml",
+    Mutant.PREVENTION_NOT_REDUCED: SCENARIOS / "prevent" / "prevent-next-used-up.yaml",
+    Mutant.PREVENTION_PER_SOURCE: SCENARIOS / "prevent" / "prevent-next-two-blockers.yaml",
+    Mutant.UNPREVENTABLE_PREVENTED: SCENARIOS / "prevent" / "unpreventable-shields-stay.yaml",
+    Mutant.PREVENTED_DEATHTOUCH_DESTROYS: SCENARIOS / "prevent" / "prevent-all-deathtouch.yaml",
 }
 
 

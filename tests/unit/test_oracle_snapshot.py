@@ -91,6 +91,8 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
                 assert any(d.lower() == word for d in deviations), (
                     f"{name}: {word!r} is not modelled and not listed as a deviation"
                 )
+    if "can't be prevented" in text:  # a static ability the model keeps with the keywords
+        written.add(Keyword.UNPREVENTABLE)
     assert frozenset(written) == card.keywords
     regen = [a for a in card.abilities if a.kind is AbilityKind.REGENERATE_SELF]
     assert bool(regen) == (": Regenerate " in text)
@@ -154,10 +156,14 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     }
     lower = text.lower()
     expected = next((rule for words, rule in rules.items() if words in lower), TargetRule.NONE)
+    if expected is TargetRule.ANY and "any target" in _deviation_parts(spell):
+        expected = TargetRule.CREATURE  # a declared deviation: creatures only
     assert spell.targets is expected
     effect = spell.effect
     assert effect.cant_regen == ("can't be regenerated" in text)
     kinds = {
+        "Prevent the next": EffectKind.PREVENT,
+        "Prevent all damage": EffectKind.PREVENT_ALL,
         "damage to each creature": EffectKind.DAMAGE_EACH_CREATURE,
         "damage to": EffectKind.DAMAGE,
         "Destroy all creatures": EffectKind.DESTROY_ALL_CREATURES,
@@ -173,6 +179,10 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     assert effect.under_you == ("under your control" in text)
     assert effect.untap == ("Untap that creature" in text)
     assert (Keyword.HASTE in effect.keywords) == ("gains haste" in text)
+    assert (Keyword.UNPREVENTABLE in effect.keywords) == ("can't be prevented" in text)
+    prevents = re.search(r"Prevent the next (\d+) damage", text)
+    if prevents:
+        assert effect.amount == int(prevents.group(1))
     assert effect.until_end_of_turn == (kind is EffectKind.GAIN_CONTROL and "until end" in text)
 
 

@@ -335,6 +335,15 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "(no mana; it enters only through a flicker, untapped); the adapter does not map "
             "it yet (support.py)",
         ),
+        _creature(
+            "Excruciator",
+            "{6}{R}{R}",
+            "Creature — Avatar",
+            7,
+            7,
+            "Damage that would be dealt by this creature can't be prevented.",
+            note="not mapped yet: unpreventable damage (615.12) is declared lacking",
+        ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
         _spell("Lightning Bolt", "{R}", "Lightning Bolt deals 3 damage to any target."),
@@ -344,6 +353,12 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{1}{R}",
             "Incinerate deals 3 damage to any target. "
             "A creature dealt damage this way can't be regenerated this turn.",
+        ),
+        _spell(
+            "Pinpoint Avalanche",
+            "{3}{R}{R}",
+            "Pinpoint Avalanche deals 4 damage to target creature. The damage can't be prevented.",
+            note="not mapped yet: unpreventable damage (615.12) is declared lacking",
         ),
         _spell("Pyroclasm", "{1}{R}", "Pyroclasm deals 2 damage to each creature.", sorcery=True),
         _spell("Murder", "{1}{B}{B}", "Destroy target creature."),
@@ -366,6 +381,19 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{1}{W}{W}",
             "Regenerate target creature. You gain control of that creature if it "
             "regenerates this way.",
+        ),
+        _spell(
+            "Mending Hands",
+            "{W}",
+            "Prevent the next 4 damage that would be dealt to target creature this turn.",
+            note="any target left out: the model's target is a creature; not mapped yet "
+            "(prevention is declared lacking)",
+        ),
+        _spell(
+            "Shielded Passage",
+            "{W}",
+            "Prevent all damage that would be dealt to target creature this turn.",
+            note="not mapped yet: prevention (615) is declared lacking",
         ),
         _spell("Giant Growth", "{G}", "Target creature gets +3/+3 until end of turn."),
         _spell("Last Gasp", "{1}{B}", "Target creature gets -3/-3 until end of turn."),
