@@ -147,15 +147,21 @@ def test_a_table_wider_than_the_terminal_keeps_its_words() -> None:
 
 
 def test_piped_output_honours_columns(tmp: Path) -> None:
-    """A real pipe: ``regen-model check-trace ... | cat`` with COLUMNS=40."""
-    result = subprocess.run(
-        [sys.executable, "-c", MAIN, "check-trace", str(tmp / "bad.itf.json")],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "40"},
-        check=False,
-    )
-    assert result.returncode == 1, result.stderr
-    lines = result.stdout.splitlines()
-    assert min(len(line) for line in lines if line.startswith("╭")) < 80
-    assert "regen.shield.one-per-destruction" in result.stdout
+    """A real pipe: ``regen-model check-trace ... | cat`` with COLUMNS=40 lays the tables out
+    for 40 columns and keeps every ID whole: the same IDs, as often, as at 1000 columns."""
+
+    def piped(columns: int) -> str:
+        result = subprocess.run(
+            [sys.executable, "-c", MAIN, "check-trace", str(tmp / "bad.itf.json")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": str(columns)},
+            check=False,
+        )
+        assert result.returncode == 1, result.stderr
+        return result.stdout
+
+    narrow, wide = piped(40), piped(1000)
+    assert min(len(line) for line in narrow.splitlines() if line.startswith("╭")) < 80
+    assert _ids(wide)
+    assert _ids(narrow) == _ids(wide)
