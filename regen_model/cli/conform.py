@@ -7,8 +7,9 @@
 * ``crosscheck --engine NAME``: run scenarios on the reference and on the engine, shrink each
   divergence, write a report. Scenarios: the scenario files, the clause witnesses of
   ``conform/witness.py``, the Z3 cover check's witnesses (``--cover``), saved cases and
-  Hypothesis-drawn random ones. Exit 0 agreement, 6 divergences, 7 the engine crashed or could
-  not be started (and no divergence was found), 5 nothing was compared, 2 bad arguments.
+  coverage-guided random ones, in the order of ``conform/stream.py``. Exit 0 agreement, 6
+  divergences, 7 the engine crashed or could not be started (and no divergence was found), 5
+  nothing was compared, 2 bad arguments.
 * ``export-vectors DIR``: conformance vectors for engines in any language, into a new or empty
   folder (``--force`` replaces an earlier export, and only its files). Exit 0 when every clause
   of the catalog is covered, 1 when one is not, 2 when the folder is refused.
@@ -16,12 +17,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import shlex
 import sys
-from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -48,7 +47,7 @@ from regen_model.conform.adapter import (
     jsonl_command,
     parse_rules,
 )
-from regen_model.conform.case import Case, CaseResult, Outcome
+from regen_model.conform.case import CaseResult, Outcome
 from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.trace_check import MAX_FRONTIER
 from regen_model.jsondoc import envelope, enveloped
@@ -248,6 +247,7 @@ def crosscheck_command(
     from regen_model.conform.jsonl import JsonlAdapter
     from regen_model.conform.known import KnownListError, load_known
     from regen_model.conform.report import render_crosscheck
+    from regen_model.conform.stream import CaseStream, StreamOptions
     from regen_model.html.pages import crosscheck_page
 
     out_console = output_console(table_format, stderr=json_output)
@@ -276,18 +276,18 @@ def crosscheck_command(
         markup=False,
         soft_wrap=True,
     )
-    source = CaseStream(
-        err,
-        vectors=vectors,
-        saved=case or [],
+    options = StreamOptions(
+        seed,
+        random_cases,
         scenarios=scenarios,
         witnesses=witnesses,
         cover=cover,
-        random_cases=random_cases,
-        seed=seed,
         max_steps=max_steps,
         candidates=candidates,
+        vectors=vectors,
+        saved=tuple(case or ()),
     )
+    source = CaseStream(options, lambda text: err.print(text, markup=False, soft_wrap=True))
     with Progress("crosscheck", "running scenarios", unit="cases", quiet=quiet) as progress:
         diverged = 0
 
@@ -338,129 +338,6 @@ def crosscheck_command(
         )
         code = EXIT_INPUT_ERROR
     raise typer.Exit(code)
-
-
-class CaseStream:
-    """The cases of a crosscheck, produced as they are consumed, cheapest first, so the first
-    case is compared within seconds: vectors, saved cases, scenario files, clause witnesses
-    (cached on disk), coverage-guided random cases, then the Z3 cover check's witnesses
-    (cached on disk; found on the first run only). A bad input file is reported on ``err``
-    and skipped."""
-
-    def __init__(
-        self,
-        err: Console,
-        *,
-        vectors: Path | None,
-        saved: list[Path],
-        scenarios: bool,
-        witnesses: bool,
-        cover: bool,
-        random_cases: int,
-        seed: int,
-        max_steps: int,
-        candidates: int,
-    ) -> None:
-        self.err = err
-        self.vectors = vectors
-        self.saved = saved
-        self.scenarios = scenarios
-        self.witnesses = witnesses
-        self.cover = cover
-        self.random_cases = random_cases
-        self.seed = seed
-        self.max_steps = max_steps
-        self.candidates = candidates
-        self.lacks: frozenset[str] = frozenset()
-        self.now = "starting"
-        self.bad_inputs = 0
-
-    def lacks_from(self, factory: object) -> None:
-        """The generator stays inside the features the engine declares (read once, here)."""
-        from regen_model.conform.adapter import lacked_features
-
-        with contextlib.suppress(Exception):  # an engine that fails to start fails in the run
-            adapter = factory()  # type: ignore[operator]
-            self.lacks = lacked_features(adapter)
-            adapter.close()
-
-    def _warn(self, text: str) -> None:
-        self.err.print(text, markup=False, soft_wrap=True)
-
-    def __iter__(self) -> Iterator[Case]:
-        from regen_model.conform import sources
-        from regen_model.conform.guided import guided_cases
-
-        if self.vectors is not None:
-            from regen_model.conform.vectors import read_vectors
-
-            self.now = "vectors"
-            found, bad = read_vectors(self.vectors)
-            for path, reason in bad:
-                self.bad_inputs += 1
-                self._warn(f"error: vector not used: {path}: {reason}")
-            if not found and not bad:
-                self.bad_inputs += 1
-                self._warn(f"error: no vectors in {self.vectors}")
-            yield from found
-        if self.saved:
-            self.now = "saved cases"
-            found_cases, problems = sources.read_saved_cases(self.saved)
-            for exc in problems:
-                self.bad_inputs += 1
-                self._warn(f"error: case not used: {exc}")
-            yield from found_cases
-        if self.scenarios:
-            self.now = "scenario files"
-            for item in sources.iter_scenario_cases(sources.default_scenario_paths()):
-                if isinstance(item, sources.Skipped):
-                    self._warn(f"scenario not used: {item.path}: {item.reason}")
-                else:
-                    yield item
-        corpus: list[Case] = []
-        if self.witnesses:
-            self.now = "clause witnesses"
-            corpus = sources.witness_cases()
-            yield from corpus
-        if self.random_cases > 0:
-            self.now = "random scenarios"
-            yield from guided_cases(
-                self.random_cases,
-                self.seed,
-                self.max_steps,
-                corpus,
-                lacks=self.lacks,
-                candidates=self.candidates,
-            )
-        if self.cover:
-            self.now = "cover witnesses"
-            from regen_model.conform.cache import cached_cases
-
-            cover_list = cached_cases("cover", lambda: _report_skipped(_cover_cases(), self.err))
-            yield from cover_list
-
-
-def _report_skipped(found: tuple[list[Case], list[tuple[str, str]]], err: Console) -> list[Case]:
-    cases, skipped = found
-    for clause, reason in skipped:
-        err.print(f"cover witness not used: {clause}: {reason}", markup=False)
-    return cases
-
-
-def _cover_cases() -> tuple[list[Case], list[tuple[str, str]]]:
-    """The Z3 cover check's witnesses as cases: for each clause branch of the relation, the
-    shortest run found (guided by the explorer, else by BMC) that fires it, already replayed
-    on the reference engine (``checks.cover``; the same search as ``verify``'s cover)."""
-    from regen_model.checks.cover import guide_runs, witnesses
-    from regen_model.checks.sections import COVER_DEPTH
-    from regen_model.checks.solver import Budget
-    from regen_model.checks.systems import COVER_SCOPE, regen_system
-    from regen_model.conform import sources
-
-    found = witnesses(
-        regen_system(COVER_SCOPE), COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE)
-    )
-    return sources.cover_cases(found)
 
 
 # --- export-vectors ---------------------------------------------------------------------------------

@@ -3,10 +3,14 @@
 The generator is written once against a ``Chooser`` (pick an integer, pick from a list) and
 runs on two sources of randomness:
 
-* Hypothesis (``random_cases``): ``st.data()`` draws, seeded, no example database, so a seed
-  names a reproducible batch; Hypothesis's generation favours small and boundary values;
-* ``random.Random`` (``RandomChooser``): for the clause-witness search, which needs thousands
-  of cheap walks and no test-framework machinery.
+* Hypothesis (``HypothesisChooser``): inside property tests (``regen_model.testing``), where
+  a failing draw shrinks;
+* ``random.Random`` (``RandomChooser``, and ``EdgeChooser`` for a case's shape): the random
+  batches (``random_cases``, ``guided.guided_cases``) and the clause-witness search. A batch
+  is a function of its seed and options alone: each case has its own ``Random``, seeded with
+  the seed and its index, so case ``i`` is the same whatever ran before it in the process,
+  whatever the batch size, and whichever Hypothesis version is installed (Hypothesis mixes
+  in constants it finds in the loaded modules, so its streams differ between processes).
 
 Each action is drawn among the candidates of ``moves.py`` and run on the reference engine:
 an illegal draw is dropped and the walk goes on; when the rules ask a 616.1 question the
@@ -54,6 +58,19 @@ class RandomChooser:
 
     def pick(self, items: Sequence[T]) -> T:
         return items[self.rng.randrange(len(items))]
+
+
+class EdgeChooser(RandomChooser):
+    """A ``RandomChooser`` that favours the ends of a range, as Hypothesis does: a case's
+    shape (how many cards, how much weight each kind of action gets) is where the extreme
+    values find bugs (one card alone, no spells at all, only passes)."""
+
+    EDGE_PERCENT = 20
+
+    def integer(self, lo: int, hi: int) -> int:
+        if hi > lo and self.rng.randrange(100) < self.EDGE_PERCENT:
+            return lo if self.rng.randrange(3) else hi  # the low end twice as often
+        return self.rng.randint(lo, hi)
 
 
 class HypothesisChooser:
@@ -620,42 +637,24 @@ START_TRIES = 12
 
 
 def random_cases(n: int, seed: int, max_steps: int = 20, corpus: Sequence[Case] = ()) -> list[Case]:
-    """``n`` random cases drawn by Hypothesis under ``seed`` (reproducible for the same
-    corpus), half of them continuing a corpus case when one is given."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hypothesis_seed
-    from hypothesis import strategies as st
-
+    """``n`` random cases under ``seed``, half of them continuing a corpus case when one is
+    given. Case ``i`` depends only on ``seed``, ``i``, ``max_steps`` and the corpus: its shape
+    (the swarm, whether and which corpus case it continues) is drawn by an ``EdgeChooser``
+    and the many small picks of its start and walk by a ``RandomChooser``, each seeded with
+    ``seed`` and ``i``; so ``random_cases(300, s)[:25] == random_cases(25, s)``, in any
+    process."""
     out: list[Case] = []
-
-    @hypothesis_seed(seed)
-    @settings(
-        max_examples=n,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
-    @given(st.data(), st.randoms(use_true_random=True))
-    def collect(data: Any, rng: random.Random) -> None:
-        # Hypothesis draws the shape of the case (the swarm: which cards, effects and game
-        # actions it may use; whether it continues a corpus case, and which), where its bias
-        # towards small and boundary values pays; the many small picks of the start's details
-        # and of the walk come from a Random it seeds, ten times cheaper per draw.
-        i = len(out)
+    for i in range(n):
         case, _ = draw_case(
-            HypothesisChooser(data.draw),
+            EdgeChooser(random.Random(f"random:{seed}:{i}:shape")),
             f"random-{seed}-{i}",
             f"random:seed={seed}#{i}",
             max_steps,
             corpus,
-            walker=RandomChooser(rng),
+            walker=RandomChooser(random.Random(f"random:{seed}:{i}:walk")),
         )
         out.append(case)
-
-    collect()
-    return out[:n]
+    return out
 
 
-__all__ = ["Chooser", "HypothesisChooser", "RandomChooser", "draw_case", "random_cases"]
+__all__ = ["Chooser", "EdgeChooser", "HypothesisChooser", "RandomChooser", "draw_case", "random_cases"]

@@ -124,10 +124,10 @@ def legal_step(
 
 
 def _choosers(draw: st.DrawFn) -> tuple[HypothesisChooser, RandomChooser]:
-    """The two sources of a random scenario, as in ``generate.random_cases``: Hypothesis draws
-    its shape (which cards, effects and game actions it may use), where its bias towards
-    small and boundary values pays, and a ``Random`` drawn from Hypothesis (so it still
-    shrinks) picks the many details, uniformly."""
+    """The two sources of a random scenario, split as in ``generate.random_cases``: Hypothesis
+    draws its shape (which cards, effects and game actions it may use), where its bias
+    towards small and boundary values pays, and a ``Random`` drawn from Hypothesis (so it
+    still shrinks) picks the many details, uniformly."""
     rng = draw(st.randoms(use_true_random=False))
     return HypothesisChooser(draw), RandomChooser(rng)
 

@@ -2,15 +2,16 @@
 
 Two directions, both of which can fail:
 
-* every divergence of a fixed-seed run of random scenarios must be explained by an entry of
-  ``regen_model/adapters/phase/known_divergences.yaml`` (a new divergence fails the build, with
-  the command that reproduces it), and the run must not have engine errors (an adapter bug would
-  otherwise hide scenarios);
+* a fixed-seed run, the cases ``regen-model crosscheck`` compares with the options of
+  ``OPTIONS`` (clause witnesses and coverage-guided random cases inside the features
+  phase.rs declares, ``conform/stream.py``), given
+  ``regen_model/adapters/phase/known_divergences.yaml``, must end with no divergence the list
+  does not explain (a new one fails the build, with the command that compares the same
+  cases), no engine error (an adapter bug would otherwise hide scenarios) and under 10 % of
+  the cases skipped;
 * every entry's pinned minimal scenario must still diverge the way the entry says (when phase.rs
   fixes one, this fails, so the list and docs/phase-report.md are updated), and must pass on our
   engine (the pinned scenario states what the rules require).
-
-The run is sized for CI: about a minute on the 2-core CI machine, well under three.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ pytest.importorskip(
 from regen_model.adapters.phase import PhaseEngineAdapter, make_adapter
 from regen_model.adapters.phase.database import phase_version
 from regen_model.adapters.phase.known import (
+    KNOWN_FILE,
     VERDICTS,
     KnownDivergence,
     classify,
@@ -33,51 +35,48 @@ from regen_model.adapters.phase.known import (
     load_known,
 )
 from regen_model.conform.case import CaseResult, Outcome, run_case
-from regen_model.conform.differential import crosscheck
-from regen_model.conform.generate import random_cases
-from regen_model.conform.guided import guided_cases
-from regen_model.conform.sources import saved_cases, witness_cases
+from regen_model.conform.differential import CrosscheckReport, crosscheck
+from regen_model.conform.sources import saved_cases
+from regen_model.conform.stream import CaseStream, StreamOptions
 from regen_model.scenario import load_scenario, run_scenario
 from regen_model.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = 2026
-RANDOM = 300
-GUIDED = 40  # the skip-rate check: cases generated inside phase.rs's declared features
-MAX_STEPS = 20
+RANDOM = 150
+OPTIONS = StreamOptions(seed=2026, random_cases=RANDOM, scenarios=False, cover=False)
 KNOWN = load_known()
-REPRODUCE = (
-    f"regen-model crosscheck --engine phase --seed {SEED} --random {RANDOM} --no-scenarios "
-    f"--no-witnesses --out crosscheck-phase"
+REPRODUCE = OPTIONS.command(
+    "phase", "--known", str(KNOWN_FILE.relative_to(ROOT)), "--out", "crosscheck-phase"
 )
 
 
 @pytest.fixture(scope="module")
-def results() -> list[CaseResult]:
-    # The list was made with Hypothesis-drawn cases that know nothing of phase.rs's declared
-    # features; they are run as they were (nothing excluded), so the list stays comparable.
-    corpus = witness_cases()
-    cases = random_cases(RANDOM, SEED, MAX_STEPS, corpus)
+def run() -> tuple[CrosscheckReport, list[CaseResult]]:
+    stream = CaseStream(OPTIONS, warn=print)
+    stream.lacks_from(make_adapter)
     seen: list[CaseResult] = []
-    crosscheck(
+    report = crosscheck(
         make_adapter,
-        cases,
-        seed=SEED,
+        stream,
+        seed=OPTIONS.seed,
         shrink_findings=False,
+        known=KNOWN,
         on_result=seen.append,
-        lacks=frozenset(),
     )
-    return seen
+    return report, seen
 
 
-def test_declared_features_keep_skips_under_a_tenth() -> None:
-    """Coverage-guided cases built inside ``PhaseEngineAdapter.lacks`` are rarely skipped
-    (issue 15: under 10 %; the Hypothesis-drawn cases of the fixture skip about a third)."""
-    cases = list(
-        guided_cases(GUIDED, SEED, MAX_STEPS, witness_cases(), lacks=PhaseEngineAdapter.lacks)
-    )
-    report = crosscheck(make_adapter, cases, seed=SEED, shrink_findings=False)
-    assert not report.excluded
+@pytest.fixture(scope="module")
+def results(run: tuple[CrosscheckReport, list[CaseResult]]) -> list[CaseResult]:
+    return run[1]
+
+
+def test_declared_features_keep_skips_under_a_tenth(
+    run: tuple[CrosscheckReport, list[CaseResult]],
+) -> None:
+    """Cases built inside ``PhaseEngineAdapter.lacks`` are rarely skipped (issue 15: under
+    10 %; cases that know nothing of the declared features skipped about a third)."""
+    report, _ = run
     assert report.skip_rate < 0.10, report.skipped
 
 
@@ -123,13 +122,11 @@ def test_known_divergence_still_occurs(entry: KnownDivergence) -> None:
 
 
 def test_bounded_crosscheck_finds_only_known_divergences(results: list[CaseResult]) -> None:
-    unknown = []
-    for r in results:
-        if r.outcome is not Outcome.DIVERGED or r.divergence is None:
-            continue
-        found = classify(r.divergence, KNOWN)
-        if not found.known:
-            unknown.append(f"{r.case.name} step {r.divergence.step}: {found.unexplained}")
+    unknown = [
+        f"{r.case.name} step {r.divergence.step}: {r.divergence.summary()}"
+        for r in results
+        if r.outcome is Outcome.DIVERGED and r.divergence is not None
+    ]
     assert not unknown, (
         f"{len(unknown)} divergences are not in known_divergences.yaml (reproduce and shrink "
         f"with: {REPRODUCE}):\n" + "\n".join(unknown[:20])
@@ -144,10 +141,12 @@ def test_bounded_crosscheck_has_no_engine_errors(results: list[CaseResult]) -> N
 def test_bounded_crosscheck_compares_something(results: list[CaseResult]) -> None:
     """Agreement counts only if scenarios really ran: a broken adapter that skips everything
     (or observes nothing) must not pass."""
-    assert len(results) == RANDOM
+    randoms = [r for r in results if r.case.name.startswith("random-")]
+    assert len(randoms) == RANDOM
     passed = [r for r in results if r.outcome is Outcome.PASSED]
     assert len(passed) >= RANDOM // 5, {
         o.value: sum(r.outcome is o for r in results) for o in Outcome
     }
     assert sum(r.fields_compared for r in passed) > 100 * len(passed)
-    assert any(r.outcome is Outcome.DIVERGED for r in results), "phase.rs has known divergences"
+    assert any(r.known for r in results), "phase.rs has known divergences"
+

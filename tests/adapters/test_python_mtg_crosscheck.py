@@ -25,28 +25,35 @@ pytest.importorskip(
 from regen_model.adapters.python_mtg import KNOWN_FILE, LACKS, PythonMtgAdapter, make_adapter
 from regen_model.conform.case import CaseResult, Outcome, run_case
 from regen_model.conform.differential import CrosscheckReport, crosscheck
-from regen_model.conform.guided import guided_cases
 from regen_model.conform.known import VERDICTS, KnownDivergence, classify, known_version, load_known
-from regen_model.conform.sources import saved_cases, witness_cases
+from regen_model.conform.sources import saved_cases
+from regen_model.conform.stream import CaseStream, StreamOptions
 from regen_model.scenario import load_scenario, run_scenario
 from regen_model.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = 2026
 RANDOM = 150
+OPTIONS = StreamOptions(seed=2026, random_cases=RANDOM, scenarios=False, cover=False)
 KNOWN = load_known(KNOWN_FILE)
-REPRODUCE = (
-    f"regen-model crosscheck --engine python-mtg --seed {SEED} --random {RANDOM} "
-    f"--no-scenarios --no-cover --known {KNOWN_FILE.relative_to(ROOT)} --out crosscheck-pm"
+REPRODUCE = OPTIONS.command(
+    "python-mtg", "--known", str(KNOWN_FILE.relative_to(ROOT)), "--out", "crosscheck-pm"
 )
 
 
 @pytest.fixture(scope="module")
 def run() -> tuple[CrosscheckReport, list[CaseResult]]:
-    cases = [*witness_cases(), *guided_cases(RANDOM, SEED, 20, witness_cases(), lacks=LACKS)]
+    # the cases of REPRODUCE: those the command compares, from the same options
+    stream = CaseStream(OPTIONS, warn=print)
+    stream.lacks_from(make_adapter)
+    assert stream.lacks == LACKS
     seen: list[CaseResult] = []
     report = crosscheck(
-        make_adapter, cases, seed=SEED, shrink_findings=False, known=KNOWN, on_result=seen.append
+        make_adapter,
+        stream,
+        seed=OPTIONS.seed,
+        shrink_findings=False,
+        known=KNOWN,
+        on_result=seen.append,
     )
     return report, seen
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from regen_model.cli import _register_all, app
 from regen_model.conform.start import Start
+from regen_model.conform.stream import CaseStream, StreamOptions
 from regen_model.model import actions as A
 
 from .helpers import card_fields, trace_of, write
@@ -118,3 +120,40 @@ def test_export_vectors_command(tmp_path: Path) -> None:
     summary = json.loads(result.stdout)
     assert summary["missing"] == [] and summary["vectors"] > 66
     assert (tmp_path / "v" / "README.md").exists()
+
+
+class _Captured(Exception):
+    """Raised by the stand-in crosscheck once it has seen the command's case stream."""
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        StreamOptions(seed=2026, random_cases=150, scenarios=False, cover=False),
+        StreamOptions(seed=7),
+        StreamOptions(seed=3, random_cases=0, witnesses=False, max_steps=9, candidates=2),
+    ],
+    ids=["ci", "defaults", "other"],
+)
+def test_a_stream_command_compares_the_same_cases(
+    options: StreamOptions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``StreamOptions.command`` (the REPRODUCE line of the CI crosschecks) parsed by the
+    real command gives back the same options, defaults included, so it compares the cases
+    the test compared (the cases are a function of the options: test_generate.py)."""
+    import shlex
+
+    from regen_model.conform import differential
+
+    seen: list[StreamOptions] = []
+
+    def capture(factory: object, source: CaseStream, **_: object) -> None:
+        seen.append(source.options)
+        raise _Captured
+
+    monkeypatch.setattr(differential, "crosscheck", capture)
+    words = shlex.split(options.command("reference"))
+    assert words[:2] == ["regen-model", "crosscheck"]
+    result = RUN.invoke(app, words[1:])
+    assert isinstance(result.exception, _Captured), result.output
+    assert seen == [options]
