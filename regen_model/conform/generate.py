@@ -657,4 +657,11 @@ def random_cases(n: int, seed: int, max_steps: int = 20, corpus: Sequence[Case] 
     return out
 
 
-__all__ = ["Chooser", "EdgeChooser", "HypothesisChooser", "RandomChooser", "draw_case", "random_cases"]
+__all__ = [
+    "Chooser",
+    "EdgeChooser",
+    "HypothesisChooser",
+    "RandomChooser",
+    "draw_case",
+    "random_cases",
+]

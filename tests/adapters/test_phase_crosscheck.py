@@ -149,4 +149,3 @@ def test_bounded_crosscheck_compares_something(results: list[CaseResult]) -> Non
     }
     assert sum(r.fields_compared for r in passed) > 100 * len(passed)
     assert any(r.known for r in results), "phase.rs has known divergences"
-
