@@ -255,8 +255,12 @@ class PhaseEngineAdapter:
             other = self._peek(self._game().events, other_unobserved)
             diffs = compare(first, other)
             if diffs:
+                # Both sides are phase.rs games: "expected" is the reported answer's.
                 shown = "; ".join(d.describe() for d in diffs[:4])
-                differing.append(f"answering {_answer(asked, forced)} gives {shown}")
+                differing.append(
+                    f"answering {_answer(asked, forced)} gives {shown} (expected: with the "
+                    "reported answer, observed: with this one)"
+                )
         self._pg, self._translator = first_pg, first_translator
         first_translator.asked = []
         if differing:
