@@ -22,30 +22,31 @@ from regen_model.model.events import EventKind
 
 
 def phase_out(w: Work, slot: int, clause: str) -> None:
-    """``slot`` phases out directly (a resolving "it phases out", or phasing in the untap
-    step), and everything attached to it indirectly (702.26g)."""
-    under = controller(w.cards[slot])
-    _phase_out(w, slot, under, clause, indirectly=False)
-    for other in _attached_to(w, slot):
-        _phase_out(w, other, under, "phasing.indirect", indirectly=True)
+    """``slot`` phases out directly (a resolving "it phases out"), and everything attached to
+    it indirectly (702.26g)."""
+    phase_out_all(w, [slot], clause)
 
 
-def _attached_to(w: Work, slot: int) -> list[int]:
-    """What is attached to ``slot``, and to those, and so on (an Aura on an Aura'd Aura)."""
-    found: list[int] = []
-    frontier = [slot]
-    while frontier:
-        host = frontier.pop()
-        for i, c in enumerate(w.cards):
-            if c.on_battlefield and c.attached_to == host and i not in found and i != slot:
-                found.append(i)
-                frontier.append(i)
-    return sorted(found)
+def phase_out_all(w: Work, direct: list[int], clause: str) -> None:
+    """``direct`` phase out at one moment, each under its controller, and so does everything
+    attached to them (and to those), under its host's player: indirectly, even if it would
+    also phase out directly (702.26g, 702.26h)."""
+    order = list(direct)
+    under = {i: controller(w.cards[i]) for i in direct}
+    indirect: set[int] = set()
+    for host in order:  # grows while it is walked: attachments of attachments
+        for j, c in enumerate(w.cards):
+            if c.on_battlefield and c.attached_to == host and j != host and j not in indirect:
+                indirect.add(j)
+                under[j] = under[host]
+                order.append(j)
+    for i in dict.fromkeys(order):
+        label = "phasing.indirect" if i in indirect else clause
+        _phase_out(w, i, under[i], label, indirectly=i in indirect)
 
 
 def _phase_out(w: Work, slot: int, under: int, clause: str, *, indirectly: bool) -> None:
-    if w.cards[slot].in_combat or w.cards[slot].blocked:
-        remove_from_combat(w, slot, "phasing.out", "phased out")
+    remove_from_combat(w, slot, "phasing.out", "phased out")
     card = w.cards[slot]
     if w.mutant(Mutant.PHASING_LEAVES_BATTLEFIELD):
         # the wrong version: as if it had left the battlefield, it loses what the object had
@@ -77,17 +78,4 @@ def untap_step_phasing(w: Work) -> None:
         w.cards[i] = w.cards[i]._replace(phased_out=None)
         clause = "phasing.indirect" if indirectly else "phasing.in"
         w.emit(EventKind.PHASED, clause, w.name(i), phased_in=True, indirectly=indirectly)
-    for i in outs:
-        if not _host_phases_too(w, i, outs):  # 702.26h: then it phases out only indirectly
-            phase_out(w, i, "phasing.keyword")
-
-
-def _host_phases_too(w: Work, slot: int, outs: list[int]) -> bool:
-    host = w.cards[slot].attached_to
-    seen = {slot}
-    while host is not None and host not in seen:
-        if host in outs:
-            return True
-        seen.add(host)
-        host = w.cards[host].attached_to
-    return False
+    phase_out_all(w, outs, "phasing.keyword")
