@@ -22,7 +22,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from regen_model.conform.case import Case, legal_actions
-from regen_model.conform.features import PREVENTION_FEATURES, lacked_in, transition_features
+from regen_model.conform.features import (
+    PHASING_FEATURES,
+    PREVENTION_FEATURES,
+    lacked_in,
+    transition_features,
+)
 from regen_model.conform.moves import EFFECT_MOVES, game_moves, replacement_uses, spell_targets
 from regen_model.conform.start import Start
 from regen_model.engine import EngineError, MissingChoice, step
@@ -96,12 +101,14 @@ REGENERATORS = (
 # Damage prevention (615) is not drawn yet: no adapter maps it, and drawing its spells, its
 # card or the unpreventable ability would shift every random case; it reaches other engines
 # through the scenario files and the cover witnesses.
-NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE})
-NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in PREVENTION_FEATURES)
+# Phasing (702.26) likewise.
+_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES
+NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
+NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
 OTHERS = tuple(
     name
     for name, t in PERMANENT_CARDS.items()
-    if name not in REGENERATORS and t.is_creature and f"card:{name}" not in PREVENTION_FEATURES
+    if name not in REGENERATORS and t.is_creature and f"card:{name}" not in _NOT_DRAWN
 )
 ATTACHMENTS = tuple(
     name for name, t in PERMANENT_CARDS.items() if t.attachment is not Attachment.NONE
@@ -147,7 +154,8 @@ def drawable(case: Case) -> bool:
     witness of a type change is not continued, so the random cases built on the witnesses
     stay what they were)."""
     if any(
-        c.animated or c.noncreature or c.prevent_next or c.prevent_all for c in case.start.cards
+        c.animated or c.noncreature or c.prevent_next or c.prevent_all or c.phased_out
+        for c in case.start.cards
     ):
         return False
     if any(isinstance(a, A.CastSpell) and a.name in NOT_DRAWN_SPELLS for a in case.actions):
