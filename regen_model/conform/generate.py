@@ -160,6 +160,8 @@ def drawable(case: Case) -> bool:
         return False
     if any(isinstance(a, A.CastSpell) and a.name in NOT_DRAWN_SPELLS for a in case.actions):
         return False
+    if any(f"card:{c.template.name}" in _NOT_DRAWN for c in case.start.cards):
+        return False
     return not any(isinstance(a, A.ChangeType) for a in case.actions)
 
 
@@ -572,6 +574,7 @@ def draw_case(
     focus: Focus | None = None,
     extra_effects: tuple[str, ...] = (),
     spells: tuple[str, ...] = (),
+    cards: tuple[str, ...] = (),
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -583,7 +586,8 @@ def draw_case(
     that would use one. The corpus must already be inside (the caller filters it).
     ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses);
     ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
-    cases do not draw)."""
+    cases do not draw); ``cards``: built-in cards the start may use besides the swarm's (those
+    random cases do not draw: a phasing creature)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -594,6 +598,8 @@ def draw_case(
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *extra_effects))))
     if spells:
         swarm = replace(swarm, spells=spells, categories=(*swarm.categories, "cast", "cast"))
+    if cards:
+        swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *cards))))
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]
