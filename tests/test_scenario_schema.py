@@ -132,6 +132,7 @@ events:
         cant-be-regenerated: false
         prevent-next: 0
         prevent-all: false
+        phased-out: false
         summoning-sick: false
         creature: true
         attached-to: null

@@ -755,9 +755,11 @@ def prevent_spell(target: str, every: bool = False, player: int = 0) -> Action:
 def _scripts() -> tuple[GuideScript, ...]:
     """The situations the explorer's few steps from its boards do not reach."""
     from regen_model.model.cards import SPELLS
+    from regen_model.model.effects import Effect, EffectKind
     from regen_model.model.enums import CounterKind, Keyword
 
     shock = SPELLS["Shock"]
+    dismissal = SPELLS["Galadriel's Dismissal"]
     troll, rats = ScriptCard("troll", "Horned Troll", 0), ScriptCard("rats", "Typhoid Rats", 1)
     bears = ScriptCard("bears", "Grizzly Bears", 0)
     return (
@@ -950,6 +952,35 @@ def _scripts() -> tuple[GuideScript, ...]:
                     keywords=frozenset({Keyword.UNPREVENTABLE}),
                 ),
             ),
+        ),
+        # 702.26b, 702.26d: a resolving "it phases out" phases out a creature with a shield,
+        # which is then left alone by damage to each creature; cleanup still ends its shield
+        # (514.2, 702.26f) and it phases in in its controller's untap step (502.1).
+        GuideScript(
+            ("phasing.out", "phasing.absent", "phasing.cleanup", "phasing.in"),
+            (ScriptCard("bears", "Grizzly Bears", 1, shields=1),),
+            (
+                dismissal.cast(0, (A.TargetChoice(card="bears"),)),
+                *_pass(0, 1),
+                A.CastSpell(  # Pyroclasm at instant speed: the guide plays in an end step
+                    player=0, name="sweep", effect=Effect(EffectKind.DAMAGE_EACH_CREATURE, amount=2)
+                ),
+                *_pass(0, 1),
+                A.Cleanup(),  # the cleanup step's own is overwritten by the untap step's phasing
+                *_pass(0, 1),
+            ),
+            step="end",
+        ),
+        # 702.26a, 702.26g: in its controller's untap step a creature with phasing phases out,
+        # and its Aura with it.
+        GuideScript(
+            ("phasing.keyword", "phasing.indirect"),
+            (
+                ScriptCard("raiders", "Merfolk Raiders", 1),
+                ScriptCard("strength", "Holy Strength", 1, attached_to="raiders"),
+            ),
+            _pass(0, 1),
+            step="end",
         ),
         # 701.26b: Act of Treason untaps the creature it takes.
         GuideScript(

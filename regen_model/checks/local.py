@@ -9,7 +9,9 @@ the rules that can touch x.
 What it keeps (a *local record*): zone, incarnation ``gen``, tapped, damage, the deathtouch
 record, "can't be regenerated this turn", +1/+1, -1/-1 and shield counters, current toughness,
 current indestructible and creature type, in combat, blocked, the slot x is attached to and
-whether that is a creature on the battlefield (``host_ok``), the ghost counters (shields made,
+whether that is a creature on the battlefield (``host_ok``), whether it is phased out (702.26b:
+then it is in the battlefield zone but not "on the battlefield" for any rule but cleanup and
+the untap step's phasing), the ghost counters (shields made,
 destructions, and how each destruction was replaced), and ``scope.shields`` shield slots
 (present, used, rider). Printed and never changing: x's slot, creature, Aura, static
 regeneration, printed toughness and indestructible, damage trigger, its own animation, the
@@ -22,8 +24,9 @@ between two records plus output increments):
 1. an **effect phase** decided by the action kind: nothing, or one of make-a-shield, damage,
    one or two destructions ``D`` (two: an Aura with umbra armor destroyed for its host after
    being destroyed itself and regenerated), leave (sacrifice, exile), flicker, control change,
-   toughness change, counters, keyword change, "can't be regenerated", cleanup effects then
-   maybe the untap step, untap, end of combat, attacking, blocking. (A control change may also
+   toughness change, counters, keyword change, "can't be regenerated", phasing out, cleanup
+   effects then maybe the untap step (its phasing, 502.1, then untap), untap, end of combat,
+   attacking, blocking. (A control change may also
    untap x and give it keywords: Act of Treason.) A pass may resolve any
    spell or ability or start the next step, so it offers all of them.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
@@ -105,6 +108,7 @@ BOOLS = (
     "blocked",
     "creature",  # a creature now (613.1d: type changes until end of turn)
     "host_ok",  # attached to a creature on the battlefield (what keeps an Aura legal)
+    "phased_out",  # 702.26b: on the battlefield, treated as though it does not exist
 )
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
 STATIC_INTS = ("trigger", "printed_toughness", "enters_plus", "slot")
@@ -146,6 +150,11 @@ class Rec:
         return self.v[name]
 
     def on_bf(self) -> Z3Ref:
+        """On the battlefield and phased in: what the game sees (``Card.on_battlefield``)."""
+        return z3.And(self.v["zone"] == BF, z3.Not(self.v["phased_out"]))
+
+    def in_zone(self) -> Z3Ref:
+        """In the battlefield zone, phased in or out (cleanup and the untap step see it)."""
         return self.v["zone"] == BF
 
 
@@ -340,6 +349,10 @@ def domain(r: Rec) -> list[Z3Ref]:
         *[r[g] >= 0 for g in GHOST],
         r["attached_to"] >= -1,
         z3.Implies(r["host_ok"], r["attached_to"] >= 0),
+        # 702.26b, 506.4: phased out only on the battlefield, and out of combat
+        z3.Implies(
+            r["phased_out"], z3.And(r["zone"] == BF, z3.Not(r["in_combat"]), z3.Not(r["blocked"]))
+        ),
     ]
     for j in range(r.shields):
         out += [
@@ -431,6 +444,7 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         z3.Not(b["blocked"]),
         b["attached_to"] == -1,
         z3.Not(b["host_ok"]),
+        z3.Not(b["phased_out"]),
         *[b[g] == 0 for g in GHOST],
     ]
     for j in range(a.shields):
@@ -749,6 +763,31 @@ def retype(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     ], {}
 
 
+def phase_out(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """702.26b: x phases out (directly, or with its host, 702.26g): no zone change, so it
+    keeps everything (702.26d) but leaves combat (506.4)."""
+    return [
+        ("phasing.out", z3.And(a.on_bf(), b["phased_out"])),
+        ("phasing.out", z3.And(z3.Not(b["in_combat"]), z3.Not(b["blocked"]))),
+        _same(a, b, but=["phased_out", "in_combat", "blocked"]),
+    ], {}
+
+
+def untap_phasing(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """502.1 at the start of the untap step: x phases in (it phased out under the active
+    player, a free input), or phases out (it has phasing, or its host does), or neither."""
+    same = _same(a, b)[1]
+    comes_in = z3.And(a.in_zone(), a["phased_out"], z3.Not(b["phased_out"]))
+    goes = z3.And(a.on_bf(), b["phased_out"], z3.Not(b["in_combat"]), z3.Not(b["blocked"]))
+    rest = _same(a, b, but=["phased_out", "in_combat", "blocked"])[1]
+    return [
+        (
+            "phasing.in",
+            z3.Or(same, z3.And(z3.Or(comes_in, goes), rest)),
+        )
+    ], {}
+
+
 def attack(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     declared = z3.And(a.on_bf(), a["creature"], z3.Not(a["tapped"]), b["tapped"], b["in_combat"])
     return [("combat.declare-attackers", declared), _same(a, b, but=["tapped", "in_combat"])], {
@@ -758,9 +797,10 @@ def attack(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
 
 def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     """514.2: damage goes, "this turn" effects end (shields, can't be regenerated, until end
-    of turn changes, so toughness and keywords may change), the ghost counters restart."""
+    of turn changes, so toughness and keywords may change), the ghost counters restart. It
+    reaches phased-out permanents too (514.2, 702.26f)."""
     n = a.shields
-    on = a.on_bf()
+    on = a.in_zone()
     return [
         (
             "cleanup.simultaneous",
@@ -882,6 +922,7 @@ RESOLUTION: tuple[Event, ...] = (
     counters,
     unregen,
     retype,
+    phase_out,
 )
 
 # The effect phase of each action kind, as a list of phases, each a choice of events.
@@ -902,7 +943,19 @@ EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
     "cleanup": ((cleanup,),),
     # Passing resolves the top object, or ends the step: cleanup (514.2), then the untap step
     # of the next turn; the end of combat (511.3); a combat damage step beginning (510.2).
-    "pass": ((nothing, *RESOLUTION, cleanup, seq(cleanup, untap), end_combat, combat_damage),),
+    # The untap step phases permanents in and out before anything untaps (502.1).
+    "pass": (
+        (
+            nothing,
+            *RESOLUTION,
+            cleanup,
+            seq(cleanup, untap),
+            seq(cleanup, untap_phasing),
+            seq(seq(cleanup, untap_phasing), untap),
+            end_combat,
+            combat_damage,
+        ),
+    ),
     "cast": (),
     "activate": (),
     "declare-attackers": ((nothing, attack),),
@@ -927,7 +980,8 @@ def attachments(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     attached to may have left, which unattaches x (``zones.move_zone``; attachments are never
     made), and may have stopped or started being a creature (``host_ok`` is free)."""
     return [
-        ("sba.aura", z3.Implies(z3.Not(a.on_bf()), b["toughness"] == a["toughness"])),
+        # a phased-out x's toughness counts no phased-out Equipment: it may change too
+        ("sba.aura", z3.Implies(z3.Not(a.in_zone()), b["toughness"] == a["toughness"])),
         (
             "zone.new-object",
             z3.Or(b["attached_to"] == a["attached_to"], b["attached_to"] == -1),
@@ -1037,6 +1091,7 @@ def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | 
         "attached_to": -1 if card.attached_to is None else card.attached_to,
         "host_ok": card.attached_to is not None
         and derived.is_creature_on_battlefield(state, state.cards[card.attached_to]),
+        "phased_out": card.phased_out is not None,
     }
     for j in range(shields):
         s = card.shields[j] if j < len(card.shields) else None

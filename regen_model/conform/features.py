@@ -88,6 +88,23 @@ def _prevention_features() -> frozenset[str]:
 PREVENTION_FEATURES = _prevention_features()
 
 
+def _phasing(t: Transition) -> bool:
+    """A permanent is phased out (702.26b): on the battlefield, treated as not there."""
+    return any(c.in_battlefield_zone and c.phased_out is not None for c in t[2].cards)
+
+
+def _phasing_features() -> frozenset[str]:
+    """Everything of phasing (702.26): the structural feature, the built-in spells that phase
+    a permanent out, the cards with the phasing keyword and the keyword; for adapters that do
+    not map the mechanic to declare it lacking at once."""
+    spells = {f"spell:{n}" for n, s in SPELLS.items() if s.effect.kind is EffectKind.PHASE_OUT}
+    cards = {f"card:{n}" for n, t in PERMANENT_CARDS.items() if Keyword.PHASING in t.keywords}
+    return frozenset({"phasing", f"keyword:{Keyword.PHASING.value}", *spells, *cards})
+
+
+PHASING_FEATURES = _phasing_features()
+
+
 def _borrowed(t: Transition) -> bool:
     state = t[2]
     return any(controller(c) != state.setup.owners[c.slot] for c in state.cards if c.on_battlefield)
@@ -250,6 +267,7 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         'a "prevent the next N damage" or "prevent all damage" effect is on a permanent (615)',
         _prevention,
     ),
+    "phasing": ("a permanent is phased out (702.26)", _phasing),
     "marked-damage": (
         "damage stays marked on a permanent past a state-based-action check",
         _marked_damage,

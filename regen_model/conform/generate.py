@@ -26,7 +26,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from regen_model.conform.case import Case, legal_actions
-from regen_model.conform.features import PREVENTION_FEATURES, lacked_in, transition_features
+from regen_model.conform.features import (
+    PHASING_FEATURES,
+    PREVENTION_FEATURES,
+    lacked_in,
+    transition_features,
+)
 from regen_model.conform.moves import EFFECT_MOVES, game_moves, replacement_uses, spell_targets
 from regen_model.conform.start import Start
 from regen_model.engine import EngineError, MissingChoice, step
@@ -113,12 +118,14 @@ REGENERATORS = (
 # Damage prevention (615) is not drawn yet: no adapter maps it, and drawing its spells, its
 # card or the unpreventable ability would shift every random case; it reaches other engines
 # through the scenario files and the cover witnesses.
-NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE})
-NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in PREVENTION_FEATURES)
+# Phasing (702.26) likewise.
+_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES
+NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
+NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
 OTHERS = tuple(
     name
     for name, t in PERMANENT_CARDS.items()
-    if name not in REGENERATORS and t.is_creature and f"card:{name}" not in PREVENTION_FEATURES
+    if name not in REGENERATORS and t.is_creature and f"card:{name}" not in _NOT_DRAWN
 )
 ATTACHMENTS = tuple(
     name for name, t in PERMANENT_CARDS.items() if t.attachment is not Attachment.NONE
@@ -164,10 +171,13 @@ def drawable(case: Case) -> bool:
     witness of a type change is not continued, so the random cases built on the witnesses
     stay what they were)."""
     if any(
-        c.animated or c.noncreature or c.prevent_next or c.prevent_all for c in case.start.cards
+        c.animated or c.noncreature or c.prevent_next or c.prevent_all or c.phased_out
+        for c in case.start.cards
     ):
         return False
     if any(isinstance(a, A.CastSpell) and a.name in NOT_DRAWN_SPELLS for a in case.actions):
+        return False
+    if any(f"card:{c.template.name}" in _NOT_DRAWN for c in case.start.cards):
         return False
     return not any(isinstance(a, A.ChangeType) for a in case.actions)
 
@@ -581,6 +591,7 @@ def draw_case(
     focus: Focus | None = None,
     extra_effects: tuple[str, ...] = (),
     spells: tuple[str, ...] = (),
+    cards: tuple[str, ...] = (),
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -592,7 +603,8 @@ def draw_case(
     that would use one. The corpus must already be inside (the caller filters it).
     ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses);
     ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
-    cases do not draw)."""
+    cases do not draw); ``cards``: built-in cards the start may use besides the swarm's (those
+    random cases do not draw: a phasing creature)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -603,6 +615,8 @@ def draw_case(
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *extra_effects))))
     if spells:
         swarm = replace(swarm, spells=spells, categories=(*swarm.categories, "cast", "cast"))
+    if cards:
+        swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *cards))))
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]

@@ -173,6 +173,7 @@ def start_schema() -> Schema:
             "not_a_creature": flag,
             "prevent_next": nat,
             "prevent_all": flag,
+            "phased_out": flag,
             "keywords": {"type": "array", "items": {"enum": [k.value for k in Keyword]}},
             "shields": {
                 "type": "array",

@@ -31,7 +31,7 @@ from regen_model.model.build import CardSpec, make_state, start_plus
 from regen_model.model.cards import PERMANENT_CARDS, CardTemplate
 from regen_model.model.derived import controller
 from regen_model.model.enums import Decision, Edition, Keyword, Rider, Step, Zone
-from regen_model.model.state import Combat, GameState, Shield
+from regen_model.model.state import Card, Combat, GameState, Shield
 
 
 class NotExpressible(Exception):
@@ -59,6 +59,7 @@ PERMANENT_FIELDS = frozenset(
         "not_a_creature",
         "prevent_next",
         "prevent_all",
+        "phased_out",
         "keywords",
     }
 )
@@ -239,6 +240,7 @@ class Start:
                     noncreature=card.noncreature,
                     prevent_next=card.prevent_next,
                     prevent_all=card.prevent_all,
+                    phased_out=_phased_directly(state, card),
                 )
             )
         return cls(
@@ -306,6 +308,7 @@ def _card_to_json(c: CardSpec, p: Players) -> Json:
         ("not_a_creature", c.noncreature, False),
         ("prevent_next", c.prevent_next, 0),
         ("prevent_all", c.prevent_all, False),
+        ("phased_out", c.phased_out, False),
     ):
         if value != default:
             out[key] = value
@@ -393,7 +396,17 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         noncreature=flag("not_a_creature"),
         prevent_next=num("prevent_next"),
         prevent_all=flag("prevent_all"),
+        phased_out=flag("phased_out"),
     )
+
+
+def _phased_directly(state: GameState, card: Card) -> bool:
+    """Phased out, and not only with its host (an attachment of a phased-out permanent is
+    phased out with it when the start is built, 702.26g)."""
+    if card.phased_out is None:
+        return False
+    host = None if card.attached_to is None else state.cards[card.attached_to]
+    return host is None or host.phased_out is None
 
 
 def describe(start: Start) -> list[str]:
@@ -430,6 +443,8 @@ def describe(start: Start) -> list[str]:
             bits.append(f"prevent the next {c.prevent_next} damage")
         if c.prevent_all:
             bits.append("prevent all damage")
+        if c.phased_out:
+            bits.append("phased out")
         if c.attached_to:
             bits.append(f"attached to {c.attached_to}")
         if c.granted:

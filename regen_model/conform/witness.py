@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from regen_model.clauses import catalog
 from regen_model.conform.case import Case
+from regen_model.conform.features import PHASING_FEATURES, PREVENTION_FEATURES
 from regen_model.conform.generate import NOT_DRAWN_SPELLS, RandomChooser, draw_case, settle
 from regen_model.conform.shrink import shrink
 from regen_model.engine import EngineError, step
@@ -39,13 +40,25 @@ DEFAULT_BUDGET = 12000
 DEFAULT_PATIENCE = 1500
 DEFAULT_STEPS = 30
 CONTEXTS = ("shielded", "countered", "borrowed", "unregenerable", "again")
+
+
 # Clauses of mechanics random cases do not draw yet (``generate.EFFECT_KINDS`` leaves type
-# changes out, ``generate.NOT_DRAWN_SPELLS`` the prevention spells), with the effect kinds and
-# the spells that reach them: searched in later passes, so that the first pass, and the random
-# cases continued from its witnesses, are what they were before.
-LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("type.", ("change-type",), ()),
-    ("prevent.", (), tuple(sorted(NOT_DRAWN_SPELLS))),
+# changes out, ``generate.NOT_DRAWN_SPELLS`` the prevention and phasing spells), with the effect
+# kinds, the spells and the cards that reach them: searched in later passes, so that the first
+# pass, and the random cases continued from its witnesses, are what they were before.
+def _spells_of(features: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(n for n in NOT_DRAWN_SPELLS if f"spell:{n}" in features))
+
+
+LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
+    ("type.", ("change-type",), (), ()),
+    ("prevent.", (), _spells_of(PREVENTION_FEATURES), ()),
+    (
+        "phasing.",
+        (),
+        (*_spells_of(PHASING_FEATURES), "Pyroclasm"),  # damage to each creature: phasing.absent
+        tuple(sorted(f.removeprefix("card:") for f in PHASING_FEATURES if f.startswith("card:"))),
+    ),
 )
 
 
@@ -112,16 +125,17 @@ def search(
     progress: Callable[[int, int], None] | None = None,
     extra_effects: tuple[str, ...] = (),
     spells: tuple[str, ...] = (),
+    cards: tuple[str, ...] = (),
 ) -> tuple[dict[str, Case], int]:
     """Random walks until each required clause is reached and ``patience`` walks in a row
     found no new goal (or the budget runs out). Returns the first witness of every goal.
     ``extra_effects``: effect kinds the walks use besides those a random case draws, and
     ``spells`` the only spells they cast (their walks are seeded apart, so the other walks stay
-    as they were)."""
+    as they were); ``cards``: built-in cards their starts may use besides the swarm's."""
     left = set(required)
     found: dict[str, Case] = {}
     walks = last_new = 0
-    extra = (*extra_effects, *spells)
+    extra = (*extra_effects, *spells, *cards)
     tag = f"{seed}:" + "+".join(extra) + ":" if extra else f"{seed}:"
     for walks in range(1, budget + 1):
         rng = random.Random(f"{tag}{walks}")
@@ -132,6 +146,7 @@ def search(
             max_steps,
             extra_effects=extra_effects,
             spells=spells,
+            cards=cards,
         )
         for goal in reached_goals(case):
             if goal not in found:
@@ -160,13 +175,23 @@ def clause_witnesses(
     """Shrunk witnesses for every goal found (cached per process: it is deterministic)."""
     ids = list(catalog().clauses)
     later = {
-        c: (kinds, spells) for c in ids for prefix, kinds, spells in LATER if c.startswith(prefix)
+        c: (kinds, spells, cards)
+        for c in ids
+        for prefix, kinds, spells, cards in LATER
+        if c.startswith(prefix)
     }
     found, walks = search([c for c in ids if c not in later], seed, budget, patience, max_steps)
-    for kinds, spells in dict.fromkeys(later.values()):
-        wanted = [c for c, k in later.items() if k == (kinds, spells)]
+    for kinds, spells, cards in dict.fromkeys(later.values()):
+        wanted = [c for c, k in later.items() if k == (kinds, spells, cards)]
         more, extra = search(
-            wanted, seed, budget, patience // 10, max_steps, extra_effects=kinds, spells=spells
+            wanted,
+            seed,
+            budget,
+            patience // 10,
+            max_steps,
+            extra_effects=kinds,
+            spells=spells,
+            cards=cards,
         )
         found.update({g: c for g, c in more.items() if goal_clause(g) in wanted})
         walks += extra

@@ -18,6 +18,13 @@ AURA = ordinal(Attachment.AURA)
 
 
 def on_battlefield(w: SymWork, i: int) -> Val:
+    """On the battlefield and phased in: what the game treats as existing (702.26b)."""
+    c = w.c(i)
+    return and_(eq(w[c.zone], BF), eq(w[c.phased_out], NONE))
+
+
+def in_battlefield_zone(w: SymWork, i: int) -> Val:
+    """In the battlefield zone, phased in or out (cleanup, 514.2; the untap step, 502.1)."""
     return eq(w[w.c(i).zone], BF)
 
 

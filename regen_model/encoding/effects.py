@@ -11,12 +11,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from regen_model.encoding import stack
+from regen_model.encoding import phasing, stack
 from regen_model.encoding import typechange as types
 from regen_model.encoding.derived import (
     controller,
     creature_on_battlefield,
     has,
+    in_battlefield_zone,
+    is_creature,
     on_battlefield,
 )
 from regen_model.encoding.destruction import apply_rider, destroy
@@ -282,6 +284,15 @@ def prevent_all(w: SymWork, i: int) -> None:
     w.set(w.c(i).prevent_all, True, "prevent.all")
 
 
+def absent(w: SymWork) -> None:
+    """702.26b: an effect on each creature leaves the phased-out ones alone
+    (``engine.effects._absent``); the write changes nothing and records the rule."""
+    for i in range(w.n):
+        c = w.c(i)
+        out = and_(in_battlefield_zone(w, i), ne(w[c.phased_out], NONE), is_creature(w, i))
+        w.set_if(out, c.phased_out, w[c.phased_out], "phasing.absent")
+
+
 def modify_pt(w: SymWork, i: int, dp: Val, dt: Val) -> None:
     c = w.c(i)
     w.set(c.power_eot, add(w[c.power_eot], dp), "pt.modify")
@@ -399,6 +410,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
 
     def damage_each(w: SymWork) -> None:
+        absent(w)
         shares = [
             Share(
                 creature_on_battlefield(w, i),
@@ -415,6 +427,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
 
     def destroy_all(w: SymWork) -> None:
         victims = [creature_on_battlefield(w, i) for i in range(w.n)]
+        absent(w)
         for i in range(w.n):
             w.branch(
                 victims[i],
@@ -450,6 +463,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.ANIMATE: for_cards(types.become_creature),
         EffectKind.PREVENT: for_cards(lambda w, i: add_prevention(w, i, obj.amount)),
         EffectKind.PREVENT_ALL: for_cards(prevent_all),
+        EffectKind.PHASE_OUT: for_cards(phasing.phase_out),
     }
     _dispatch(w, kind, list(by_kind.items()))
 

@@ -526,6 +526,7 @@ class CardVars:
     sick: Z3Ref  # not under its controller's control since their turn began (302.6)
     animated: Z3Ref  # its own animation applies until end of turn (613.1d; ``Card``)
     noncreature: Z3Ref  # the latest type change until end of turn: not a creature
+    phased_out: Z3Ref  # NONE, or the player it phased out under (702.26b; ``Card``)
     ghost: GhostVars
     first_striker: Z3Ref  # in Combat.first_strikers
     ordered: Z3Ref  # has a damage assignment order (M10)
@@ -564,6 +565,7 @@ class CardVars:
             self.sick,
             self.animated,
             self.noncreature,
+            self.phased_out,
             self.first_striker,
             self.ordered,
             self.order_pos,
@@ -716,6 +718,7 @@ class Frame:
                     sick=mk_b(f"{p}.sick"),
                     animated=mk_b(f"{p}.animated"),
                     noncreature=mk_b(f"{p}.noncreature"),
+                    phased_out=mk_i(f"{p}.phased_out"),
                     ghost=GhostVars(
                         shields_made=mk_i(f"{p}.g.shields_made"),
                         destructions=mk_i(f"{p}.g.destructions"),
@@ -826,6 +829,17 @@ class Frame:
                 c.ghost.by_other >= 0,
                 *[z3.Not(z3.And(g, r)) for g, r in zip(c.kw_granted, c.kw_removed, strict=True)],
                 z3.Implies(c.animated, self.statics.cards[i].animate_ability),
+                # 702.26b, 506.4: phased out under a player, on the battlefield, out of combat
+                z3.Or(c.phased_out == NONE, c.phased_out == 0, c.phased_out == 1),
+                z3.Implies(
+                    c.phased_out != NONE,
+                    z3.And(
+                        c.zone == _ord(Zone.BATTLEFIELD),
+                        z3.Not(c.attacking),
+                        c.blocking == NONE,
+                        z3.Not(c.blocked),
+                    ),
+                ),
             ]
             for j, s in enumerate(c.shields):
                 out += [
@@ -1146,6 +1160,7 @@ def _assign(
         put(cv.sick, card.sick)
         put(cv.animated, card.animated)
         put(cv.noncreature, card.noncreature)
+        put(cv.phased_out, NONE if card.phased_out is None else card.phased_out)
         g = card.ghost
         put(cv.ghost.shields_made, g.shields_made)
         put(cv.ghost.destructions, g.destructions)
@@ -1287,6 +1302,7 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 sick=_b(model, cv.sick),
                 animated=_b(model, cv.animated),
                 noncreature=_b(model, cv.noncreature),
+                phased_out=None if _i(model, cv.phased_out) == NONE else _i(model, cv.phased_out),
                 ghost=Ghost(
                     shields_made=_i(model, cv.ghost.shields_made),
                     destructions=_i(model, cv.ghost.destructions),

@@ -21,6 +21,7 @@ from regen_model.encoding.derived import (
     counters_annihilate,
     creature_on_battlefield,
     deathtouch_pending,
+    in_battlefield_zone,
     lethal_damage_pending,
     on_battlefield,
     player_loses,
@@ -258,4 +259,7 @@ def cleanup_effects(w: SymWork) -> None:
                 "regen.shield.expire",
             )
 
-        w.branch(on_battlefield(w, i), clean)
+        # 514.2: phased-out permanents too (702.26f); the write records the rule for them
+        out = and_(in_battlefield_zone(w, i), ne(w[w.c(i).phased_out], NONE))
+        w.set_if(out, w.c(i).phased_out, w[w.c(i).phased_out], "phasing.cleanup")
+        w.branch(in_battlefield_zone(w, i), clean)

@@ -170,11 +170,62 @@ GC, MINUS, PLUS, PLAIN = Rider.GAIN_CONTROL, Rider.MINUS_COUNTER, Rider.PLUS_COU
 _EDITIONS = (Edition.M10, Edition.PRE_M10)
 
 
+def _turn(active: int, *, declares: bool) -> tuple[A.Action, ...]:
+    """From the active player's first main phase with an empty stack to the next turn's first
+    main phase: passes through every step, declaring no attackers when they could attack."""
+    a, o = active, 1 - active
+    nobody = (A.DeclareAttackers(player=a, attackers=()),) if declares else ()
+    return (*_pass(a, o), *_pass(a, o), *nobody, *_pass(a, o) * 4, *_pass(o, a) * 2)
+
+
 def scripts() -> tuple[Script, ...]:
     """The written seeds (module docstring)."""
     troll = Card("troll", "Horned Troll", 0)
     bears = Card("bears", "Grizzly Bears", 1)
     return (
+        Script(
+            "phasing",
+            "phasing (702.26): a creature with a shield phases out by a spell and is left alone by "
+            "damage to each creature, cleanup ends its shield while it is phased out, it phases in "
+            "in its controller's untap step; a creature with phasing phases out in its "
+            "controller's untap step with its Aura, and both phase in two turns later",
+            (
+                Card("raiders", "Merfolk Raiders", 0),
+                Card("strength", "Holy Strength", 0, attached_to="raiders"),
+                Card("troll", "Horned Troll", 1, shields=((1, PLAIN),)),
+            ),
+            (
+                _cast(0, "Galadriel's Dismissal", "troll"),
+                *_pass(0, 1),
+                _cast(0, "Pyroclasm"),
+                *_pass(0, 1),
+                *_turn(0, declares=True),
+                *_turn(1, declares=True),
+                *_turn(0, declares=False),
+                *_turn(1, declares=True),
+            ),
+        ),
+        Script(
+            "phasing-in-combat",
+            "a blocked attacker phases out (removed from combat, 506.4; its blocker blocks "
+            "nothing and deals no damage), then the blocker phases out with its shield",
+            (
+                Card("giant", "Hill Giant", 0),
+                Card("troll", "Horned Troll", 1, shields=((1, PLAIN),)),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "giant"),
+                *_pass(0, 1),
+                _block(1, ("troll", "giant")),
+                _cast(0, "Galadriel's Dismissal", "giant"),
+                *_pass(0, 1),
+                _cast(0, "Galadriel's Dismissal", "troll"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+        ),
         Script(
             "prevention",
             "prevention effects (615) within the agreement scope (spells of 2, three cards): a "

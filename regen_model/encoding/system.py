@@ -403,6 +403,7 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
             z3.Not(c.noncreature),
             c.prevent_next == 0,
             z3.Not(c.prevent_all),
+            c.phased_out == NONE,
             z3.Implies(z3.Not(to_z3(st.creature)), c.damage == 0),
             z3.Implies(
                 c.attached_to != NONE,

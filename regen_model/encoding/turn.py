@@ -17,6 +17,7 @@ from regen_model.encoding import stack
 from regen_model.encoding.derived import (
     controller,
     has,
+    in_battlefield_zone,
     in_combat,
     is_creature,
     on_battlefield,
@@ -25,6 +26,7 @@ from regen_model.encoding.derived import (
 from regen_model.encoding.effects import Share, apply_effect, deal_damage, legal_card_target
 from regen_model.encoding.frame import KEYWORDS, NONE, StackVars
 from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, ne, not_, or_, sub
+from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import SymWork
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
@@ -218,7 +220,8 @@ def next_turn(w: SymWork) -> None:
     active = w[f.active]
     for i in range(w.n):
         key = w.c(i).sick
-        mine = and_(w[key], on_battlefield(w, i), eq(controller(w, i), active))
+        here = in_battlefield_zone(w, i)  # phased out too: phasing changes no control (702.26d)
+        mine = and_(w[key], here, eq(controller(w, i), active))
         w.set_if(mine, key, False, "combat.summoning-sickness")
     begin_step(w, Step.UNTAP)
 
@@ -230,6 +233,7 @@ def begin_step(w: SymWork, s: Step) -> None:
     for q in range(PLAYERS):
         w.set(f.passed[q], False, "turn.steps")
     if s is Step.UNTAP:
+        untap_step_phasing(w)  # 502.1: phasing first, before anything untaps
         active = w[f.active]
         for i in range(w.n):
             c = w.c(i)

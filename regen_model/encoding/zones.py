@@ -129,6 +129,7 @@ def move_zone(
         (c.cant_regen, False),
         (c.animated, False),
         (c.noncreature, False),
+        (c.phased_out, NONE),
         (c.attached_to, NONE),
         (c.ghost.shields_made, 0),
         (c.ghost.destructions, 0),

@@ -13,11 +13,17 @@ from typing import NamedTuple
 
 from regen_model.engine.destruction import apply_rider, destroy, shield_counter_removed
 from regen_model.engine.errors import IllegalAction
+from regen_model.engine.phasing import phase_out
 from regen_model.engine.typechange import become_creature
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone
 from regen_model.model.cards import TriggerEffect
-from regen_model.model.derived import controller, is_creature_on_battlefield, keywords
+from regen_model.model.derived import (
+    controller,
+    is_creature,
+    is_creature_on_battlefield,
+    keywords,
+)
 from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import CounterKind, Edition, Keyword, Mutant, Rider, StackKind, Zone
 from regen_model.model.events import EventKind
@@ -422,6 +428,14 @@ def legal_target(w: Work, target: Target, creature: bool = True) -> bool:
     return not creature or is_creature_on_battlefield(w, card)
 
 
+def _absent(w: Work) -> None:
+    """702.26b: an effect on each creature leaves the phased-out ones alone, as though they did
+    not exist (the example of "destroy all creatures")."""
+    for i, c in enumerate(w.cards):
+        if c.in_battlefield_zone and c.phased_out is not None and is_creature(w, c):
+            w.emit(EventKind.NOTE, "phasing.absent", w.name(i), phased_out=True)
+
+
 def apply_effect(
     w: Work,
     effect: Effect,
@@ -461,12 +475,14 @@ def apply_effect(
             for i, c in enumerate(w.cards)
             if is_creature_on_battlefield(w, c)
         ]
+        _absent(w)
         deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
     elif k is EffectKind.DESTROY:
         for slot in cards:
             destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
     elif k is EffectKind.DESTROY_ALL_CREATURES:
         victims = [i for i, c in enumerate(w.cards) if is_creature_on_battlefield(w, c)]
+        _absent(w)
         if len(victims) > 1:
             w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(victims))
         for slot in victims:
@@ -503,5 +519,8 @@ def apply_effect(
     elif k in (EffectKind.PREVENT, EffectKind.PREVENT_ALL):
         for slot in cards:
             create_prevention(w, slot, effect)
+    elif k is EffectKind.PHASE_OUT:
+        for slot in cards:
+            phase_out(w, slot, "phasing.out")
     else:  # pragma: no cover - the enum is closed
         raise IllegalAction(f"unknown effect {k}")

@@ -133,12 +133,15 @@ def cleanup_effects(w: Work) -> None:
     """514.2: at one moment, all marked damage is removed and every "until end of turn" and
     "this turn" effect ends: P/T changes, keyword changes, temporary control, "can't be
     regenerated this turn", regeneration shields (701.19a: they last this turn) and
-    prevention effects (615.3: "prevent ... this turn")."""
+    prevention effects (615.3: "prevent ... this turn"). Phased-out permanents are included
+    (514.2 says so for damage; their effects expire while they are phased out, 702.26f)."""
     removed_damage = ended_shields = 0
     for i, card in enumerate(w.cards):
-        if not card.on_battlefield:
+        if not card.in_battlefield_zone:  # 514.2: phased-out permanents too (702.26f)
             continue
         name = w.name(i)
+        if card.phased_out is not None:
+            w.emit(EventKind.NOTE, "phasing.cleanup", name, phased_out=True)
         keep_shields: tuple[Shield, ...] = ()
         if w.mutant(Mutant.SHIELDS_SURVIVE_CLEANUP):
             keep_shields = tuple(s for s in card.shields if not s.used)

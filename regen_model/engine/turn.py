@@ -12,6 +12,7 @@ from __future__ import annotations
 from regen_model.engine import combat as cb
 from regen_model.engine.effects import Damage, apply_effect, deal_damage, legal_target
 from regen_model.engine.errors import IllegalAction
+from regen_model.engine.phasing import untap_step_phasing
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
 from regen_model.model.derived import (
@@ -137,7 +138,7 @@ def next_turn(w: Work) -> None:
     w.emit(EventKind.TURN_BEGAN, "turn.steps", w.pname(w.active), turn=w.turn)
     # 302.6: what the new active player controls now has been theirs since this turn began
     for i, c in enumerate(w.cards):
-        if c.sick and c.on_battlefield and controller(c) == w.active:
+        if c.sick and c.in_battlefield_zone and controller(c) == w.active:  # phased out too
             w.cards[i] = c._replace(sick=False)
             w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(i), summoning_sick=False)
     begin_step(w, Step.UNTAP)
@@ -149,6 +150,7 @@ def begin_step(w: Work, step: Step) -> None:
     w.passed = frozenset()
     w.emit(EventKind.STEP_BEGAN, "turn.steps", None, step=step.value)
     if step is Step.UNTAP:
+        untap_step_phasing(w)  # 502.1: phasing first, before anything untaps
         for i, c in enumerate(w.cards):  # 502.3
             if c.on_battlefield and c.tapped and controller(c) == w.active:
                 w.cards[i] = c._replace(tapped=False)

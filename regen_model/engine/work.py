@@ -116,8 +116,9 @@ class Work:
         slot = self.slot(handle, field)
         card = self.cards[slot]
         if not card.on_battlefield:
+            where = "phased out" if card.in_battlefield_zone else f"in the {card.zone.value}"
             raise IllegalAction(
-                f"{handle} is not on the battlefield (it is in the {card.zone.value})",
+                f"{handle} is not on the battlefield (it is {where})",
                 clause,
                 field,
             )

@@ -62,7 +62,7 @@ def _attach_bonus(frame: Frame, i: int, power: bool) -> Z3Ref:
             continue
         st = frame.statics.cards[a]
         bonus = st.bonus_power if power else st.bonus_toughness
-        total = total + z3.If(z3.And(other.zone == BATTLEFIELD, other.attached_to == i), bonus, 0)
+        total = total + z3.If(z3.And(on_battlefield(other), other.attached_to == i), bonus, 0)
     return total
 
 
@@ -101,12 +101,17 @@ def power(frame: Frame, i: int) -> Z3Ref:
     )
 
 
+def on_battlefield(c: CardVars) -> Z3Ref:
+    """On the battlefield and phased in (702.26b; ``Card.on_battlefield``)."""
+    return z3.And(c.zone == BATTLEFIELD, c.phased_out == NONE)
+
+
 def controller(c: CardVars) -> Z3Ref:
     return z3.If(c.control_eot == NONE, c.control, c.control_eot)
 
 
 def creature_on_battlefield(frame: Frame, i: int) -> Z3Ref:
-    return z3.And(frame.cards[i].zone == BATTLEFIELD, is_creature(frame, i))
+    return z3.And(on_battlefield(frame.cards[i]), is_creature(frame, i))
 
 
 def sba_pending(frame: Frame) -> Z3Ref:
@@ -128,11 +133,11 @@ def sba_pending(frame: Frame) -> Z3Ref:
             ],
         )
         aura = z3.And(
-            c.zone == BATTLEFIELD,
+            on_battlefield(c),
             frame.statics.cards[i].attachment == ordinal(Attachment.AURA),
             host_gone,
         )
-        annihilate = z3.And(c.zone == BATTLEFIELD, c.plus > 0, c.minus > 0)
+        annihilate = z3.And(on_battlefield(c), c.plus > 0, c.minus > 0)
         pending.append(z3.Or(zero, lethal, touched, aura, annihilate))
     for p in frame.players:
         pending.append(z3.And(z3.Not(p.lost), z3.Or(p.life <= 0, p.poison >= 10)))
@@ -145,7 +150,7 @@ _DERIVED_INT: dict[str, Callable[[Frame, int], Z3Ref]] = {
     "controller": lambda f, i: controller(f.cards[i]),
 }
 _DERIVED_BOOL: dict[str, Callable[[Frame, int], Z3Ref]] = {
-    "on_battlefield": lambda f, i: f.cards[i].zone == BATTLEFIELD,
+    "on_battlefield": lambda f, i: on_battlefield(f.cards[i]),
     "in_combat": lambda f, i: z3.Or(f.cards[i].attacking, f.cards[i].blocking != NONE),
     "indestructible": lambda f, i: has(f, i, Keyword.INDESTRUCTIBLE),
     "is_creature": is_creature,

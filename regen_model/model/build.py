@@ -37,6 +37,8 @@ class CardSpec:
     noncreature: bool = False  # a type change until end of turn: it is not a creature now
     prevent_next: int = 0  # left of its "prevent the next N damage" shields this turn (615.7)
     prevent_all: bool = False  # "prevent all damage that would be dealt to it this turn"
+    # phased out under its controller (702.26b); what is attached to it is phased out with it
+    phased_out: bool = False
 
     def __post_init__(self) -> None:
         if self.plus is None:
@@ -55,6 +57,22 @@ def _ghost(shields: tuple[Shield, ...]) -> Ghost:
 def start_plus(c: CardSpec) -> int:
     """The +1/+1 counters ``c`` starts with (as given, else those its card enters with)."""
     return c.plus or 0
+
+
+def _phased_under(cards: Sequence[CardSpec], slot: int, handles: tuple[str, ...]) -> int | None:
+    """The player ``cards[slot]`` phased out under: its controller if it is phased out, else
+    that of the nearest host it is attached to that is (702.26g: Auras and Equipment phase out
+    with their host); ``None`` if it is phased in."""
+    seen: set[int] = set()
+    while slot not in seen:
+        seen.add(slot)
+        c = cards[slot]
+        if c.phased_out:
+            return c.owner if c.controller is None else c.controller
+        if c.attached_to is None:
+            return None
+        slot = handles.index(c.attached_to)
+    return None
 
 
 def make_state(
@@ -98,6 +116,7 @@ def make_state(
                 prevent_next=c.prevent_next,
                 prevent_all=c.prevent_all,
                 noncreature=c.noncreature,
+                phased_out=_phased_under(cards, slot, handles),
                 ghost=_ghost(c.shields),
             )
         )

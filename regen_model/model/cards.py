@@ -519,6 +519,20 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             keywords=frozenset({_KW.DOUBLE_STRIKE}),
         ),
         _creature(
+            "Merfolk Raiders",
+            "{1}{U}",
+            "Creature — Merfolk Soldier",
+            2,
+            3,
+            "Islandwalk\nPhasing",
+            keywords=frozenset({_KW.PHASING}),
+            deviations=(
+                _keyword_left_out(
+                    "Islandwalk", "702.14", "no card of the model is an Island, so it never applies"
+                ),
+            ),
+        ),
+        _creature(
             "Excruciator",
             "{6}{R}{R}",
             "Creature — Avatar",
@@ -728,6 +742,21 @@ SPELLS: dict[str, SpellTemplate] = {
                     "any target",
                     "only a creature can be its target: the model has no prevention shields on "
                     "players (615.7 works the same way for them)",
+                ),
+            ),
+        ),
+        _spell(
+            "Galadriel's Dismissal",
+            "{W}",
+            "Kicker {2}{W}\nTarget creature phases out. If this spell was kicked, each creature "
+            "target player controls phases out instead.",
+            Effect(EffectKind.PHASE_OUT),
+            TargetRule.CREATURE,
+            deviations=(
+                Deviation(
+                    "Kicker {2}{W}",
+                    "the model casts spells without paying costs, so it is always cast unkicked "
+                    "(702.33): one target creature phases out",
                 ),
             ),
         ),

@@ -29,6 +29,7 @@ class EffectKind(StrEnum):
     ANIMATE = "animate"  # its own animation: a creature until end of turn (613.1d, 613.4b)
     PREVENT = "prevent"  # prevent the next N damage to the target this turn (615.7)
     PREVENT_ALL = "prevent-all"  # prevent all damage to the target this turn (615.1)
+    PHASE_OUT = "phase-out"  # the target phases out (702.26b)
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -45,6 +46,7 @@ TARGETED_KINDS: frozenset[EffectKind] = frozenset(
         EffectKind.GAIN_CONTROL,
         EffectKind.PREVENT,
         EffectKind.PREVENT_ALL,
+        EffectKind.PHASE_OUT,
     }
 )
 
@@ -126,6 +128,8 @@ class Effect:
             return f"prevent the next {self.amount} damage to it this turn"
         if k is EffectKind.PREVENT_ALL:
             return "prevent all damage to it this turn"
+        if k is EffectKind.PHASE_OUT:
+            return "it phases out"
         if k is EffectKind.FLICKER:
             return "exile and return" + (" under your control" if self.under_you else "")
         text = "gain control" + (" until end of turn" if self.until_end_of_turn else "")

@@ -47,6 +47,9 @@ class Keyword(StrEnum):
     with the keywords because it travels the same way (a source's characteristic that every
     share of its damage carries, last known on the stack): "damage that would be dealt by
     this can't be prevented" (615.12; Excruciator, Pinpoint Avalanche).
+
+    Phasing (702.26a) changes the untap step only: the permanent phases out, or in, before its
+    controller untaps (``engine.turn``, 502.1).
     """
 
     INDESTRUCTIBLE = "indestructible"
@@ -61,6 +64,7 @@ class Keyword(StrEnum):
     DOUBLE_STRIKE = "double-strike"
     LIFELINK = "lifelink"
     UNPREVENTABLE = "unpreventable"
+    PHASING = "phasing"
 
 
 class Color(StrEnum):
@@ -212,6 +216,7 @@ class Mutant(StrEnum):
     PREVENTION_PER_SOURCE = "prevention-per-source"
     UNPREVENTABLE_PREVENTED = "unpreventable-prevented"
     PREVENTED_DEATHTOUCH_DESTROYS = "prevented-deathtouch-destroys"
+    PHASING_LEAVES_BATTLEFIELD = "phasing-leaves-battlefield"
 
 
 def ordinal(value: StrEnum) -> int:

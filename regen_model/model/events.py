@@ -38,6 +38,7 @@ class EventKind(StrEnum):
     PT_MODIFIED = "pt-modified"
     KEYWORD_CHANGED = "keyword-changed"
     TYPE_CHANGED = "type-changed"  # became a creature or stopped being one (613.1d)
+    PHASED = "phased"  # phased out or in (702.26b-c): a status change, not a zone change
     UNREGENERABLE = "unregenerable"
     SBA_CHECK = "sba-check"
     PLAYER_LOST = "player-lost"
@@ -144,6 +145,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.PT_MODIFIED: _shape(Subject.CARD, "power", "toughness"),
     EventKind.KEYWORD_CHANGED: _shape(Subject.CARD, "gained", "keyword"),
     EventKind.TYPE_CHANGED: _shape(Subject.CARD, "creature"),
+    EventKind.PHASED: _shape(Subject.CARD, "phased_in", "indirectly", "under"),
     EventKind.UNREGENERABLE: _shape(Subject.CARD, "source"),
     EventKind.SBA_CHECK: _shape(Subject.NONE, "checks", "performed"),
     EventKind.PLAYER_LOST: _shape(Subject.PLAYER),

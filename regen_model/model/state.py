@@ -87,6 +87,13 @@ class Card(NamedTuple):
     sources, so several shields with no other effect act as one of their total).
     ``prevent_all``: "prevent all damage that would be dealt to it this turn" applies (615.1).
     Both end at cleanup (514.2) and do not follow it to a new object (400.7).
+
+    ``phased_out``: the player who controlled it when it phased out, while it is phased out
+    (702.26b; ``None`` while phased in, 110.5b). Phasing is a status, not a zone (702.26d): it
+    stays on the battlefield with its damage, counters, shields and attachments, but is treated
+    as though it does not exist, so ``on_battlefield`` is false for it. It phases in during
+    that player's next untap step (502.1); an Aura or Equipment that phased out with its host
+    (702.26g, "indirectly") carries the host's player, so it phases in with it.
     """
 
     slot: int
@@ -115,6 +122,7 @@ class Card(NamedTuple):
     sick: bool = False
     animated: bool = False
     noncreature: bool = False
+    phased_out: int | None = None
     ghost: Ghost = Ghost()
 
     @property
@@ -124,6 +132,13 @@ class Card(NamedTuple):
 
     @property
     def on_battlefield(self) -> bool:
+        """On the battlefield and phased in: what the game treats as existing there (702.26b)."""
+        return self.zone is Zone.BATTLEFIELD and self.phased_out is None
+
+    @property
+    def in_battlefield_zone(self) -> bool:
+        """In the battlefield zone, phased in or out: what cleanup (514.2, "including phased-out
+        permanents") and the untap step's phasing (502.1) look at."""
         return self.zone is Zone.BATTLEFIELD
 
     @property

@@ -217,6 +217,12 @@ _INFO = (
         "An attacking or blocking creature that stops being a creature stays in combat.",
         ("type.stop-being-creature",),
     ),
+    MutantInfo(
+        Mutant.PHASING_LEAVES_BATTLEFIELD,
+        "Phasing out is handled like leaving the battlefield: the permanent loses its "
+        "regeneration shields, counters and marked damage, and comes back without them.",
+        ("phasing.out", "phasing.cleanup"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

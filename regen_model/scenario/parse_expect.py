@@ -169,6 +169,7 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
         "cant-be-regenerated": lambda v: card(v).cant_regen,
         "prevent-next": lambda v: card(v).prevent_next,
         "prevent-all": lambda v: card(v).prevent_all,
+        "phased-out": lambda v: card(v).phased_out is not None,
         "summoning-sick": lambda v: card(v).sick,
         "creature": lambda v: is_creature(v.state, card(v)),
     }

@@ -70,6 +70,7 @@ BATTLEFIELD_ONLY = (
     "not-a-creature",
     "prevent-next",
     "prevent-all",
+    "phased-out",
 )
 
 # Which spell fields mean something for which effect (anything else is a mistake).
@@ -86,6 +87,7 @@ EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
     EffectKind.GAIN_CONTROL: frozenset({"until-end-of-turn", "untap", "keywords"}),
     EffectKind.PREVENT: frozenset({"amount"}),
     EffectKind.PREVENT_ALL: frozenset(),
+    EffectKind.PHASE_OUT: frozenset(),
 }
 SPELL_COMMON_FIELDS = frozenset({"name", "effect", "targets", "sorcery", "text"})
 
@@ -321,6 +323,7 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         noncreature=bool(raw.get("not-a-creature", False)),
         prevent_next=int(raw.get("prevent-next", 0)),
         prevent_all=bool(raw.get("prevent-all", False)),
+        phased_out=bool(raw.get("phased-out", False)),
     )
 
 

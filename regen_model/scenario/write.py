@@ -179,6 +179,8 @@ def _permanent(c: CardSpec, players: Sequence[str]) -> dict[str, Any]:
         out["prevent-next"] = c.prevent_next
     if c.prevent_all:
         out["prevent-all"] = True
+    if c.phased_out:
+        out["phased-out"] = True
     return out
 
 

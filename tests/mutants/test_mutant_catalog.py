@@ -64,6 +64,9 @@ ONLY_BY_SCENARIO = {
     Mutant.PREVENTION_PER_SOURCE: SCENARIOS / "prevent" / "prevent-next-two-blockers.yaml",
     Mutant.UNPREVENTABLE_PREVENTED: SCENARIOS / "prevent" / "unpreventable-shields-stay.yaml",
     Mutant.PREVENTED_DEATHTOUCH_DESTROYS: SCENARIOS / "prevent" / "prevent-all-deathtouch.yaml",
+    Mutant.PHASING_LEAVES_BATTLEFIELD: SCENARIOS
+    / "phasing"
+    / "phase-out-keeps-shields-leaves-combat.yaml",
 }
 
 

@@ -164,6 +164,7 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     kinds = {
         "Prevent the next": EffectKind.PREVENT,
         "Prevent all damage": EffectKind.PREVENT_ALL,
+        "phases out": EffectKind.PHASE_OUT,
         "damage to each creature": EffectKind.DAMAGE_EACH_CREATURE,
         "damage to": EffectKind.DAMAGE,
         "Destroy all creatures": EffectKind.DESTROY_ALL_CREATURES,

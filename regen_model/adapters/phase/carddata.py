@@ -344,6 +344,15 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Damage that would be dealt by this creature can't be prevented.",
             note="not mapped yet: unpreventable damage (615.12) is declared lacking",
         ),
+        _creature(
+            "Merfolk Raiders",
+            "{1}{U}",
+            "Creature — Merfolk Soldier",
+            2,
+            3,
+            note="islandwalk left out: the model has no landwalk; not mapped yet: phasing "
+            "(702.26) is declared lacking",
+        ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
         _spell("Lightning Bolt", "{R}", "Lightning Bolt deals 3 damage to any target."),
@@ -388,6 +397,13 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Prevent the next 4 damage that would be dealt to target creature this turn.",
             note="any target left out: the model's target is a creature; not mapped yet "
             "(prevention is declared lacking)",
+        ),
+        _spell(
+            "Galadriel's Dismissal",
+            "{W}",
+            "Target creature phases out.",
+            note="kicker left out: the model pays no costs; not mapped yet: phasing (702.26) is "
+            "declared lacking",
         ),
         _spell(
             "Shielded Passage",

@@ -54,7 +54,7 @@ from regen_model.conform.adapter import (
     StepUnsupported,
     Unsupported,
 )
-from regen_model.conform.features import PREVENTION_FEATURES
+from regen_model.conform.features import PHASING_FEATURES, PREVENTION_FEATURES
 from regen_model.conform.observe import Observation
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS
@@ -91,6 +91,7 @@ LACKS = frozenset(
         "action:change-type",  # no effect ends a permanent's creature status (not mapped)
         "card:Spawning Pool",  # its animation is not mapped to python-mtg
         *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
+        *PHASING_FEATURES,  # phasing (702.26): not mapped yet
     }
 )
 
