@@ -46,6 +46,8 @@ from regen_model.encoding.bounded import (
 )
 from regen_model.encoding.branches import CoverageReport, coverage_rows
 from regen_model.encoding.driven import (
+    DRIVEN_SCOPE,
+    EXTRAS_SCOPE,
     DrivenReport,
     Outcome,
     driven_agreement,
@@ -117,6 +119,15 @@ def register(app: typer.Typer) -> None:
                 "(a minute or two).",
             ),
         ] = False,
+        boundaries: Annotated[
+            bool,
+            typer.Option(
+                "--boundaries/--no-boundaries",
+                help="With --driven: also every comparison of the relation at its boundary "
+                "and every repeated branch with its passes going opposite ways, at two stack "
+                "slots (much longer).",
+            ),
+        ] = False,
         table_format: Annotated[TableFormat, format_option()] = TableFormat.RICH,
         quiet: Annotated[bool, quiet_option()] = False,
     ) -> None:
@@ -164,7 +175,11 @@ def register(app: typer.Typer) -> None:
             if driven:
                 bar.update("comparing on solver-chosen states")
                 solver_states = driven_agreement(
-                    rules=rules, relation_rules=relation_rules, workers=workers
+                    EXTRAS_SCOPE if boundaries else DRIVEN_SCOPE,
+                    rules=rules,
+                    relation_rules=relation_rules,
+                    workers=workers,
+                    extras=boundaries,
                 )
         verdicts = [report.verdict, Verdict.FAILED if problems else Verdict.PROVED]
         if solver_states is not None:
@@ -279,7 +294,7 @@ def print_driven(out: Console, report: DrivenReport) -> None:
     rows = driven_rows(report)
     for col in ("item", "verdict", *[name for name, _ in rows[0].details], "s"):
         table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
-    for row in rows[:-1]:
+    for row in rows[: len(report.kinds)]:
         table.add_row(
             row.item.removeprefix("solver-chosen states: "),
             Text(row.verdict.value, style=STYLE.get(row.verdict, "bold red")),
@@ -287,6 +302,13 @@ def print_driven(out: Console, report: DrivenReport) -> None:
             f"{row.seconds:.1f}",
         )
     out.print(table)
+    for row in rows[len(report.kinds) + 1 :]:  # the extras
+        details = ", ".join(f"{name} {value}" for name, value in row.details)
+        style = STYLE.get(row.verdict, "bold red")
+        out.print(
+            f"{row.item.removeprefix('solver-chosen states: ')}: "
+            f"[{style}]{row.verdict.value}[/] ({details})"
+        )
     for d in report.tally.disagreements[:10]:
         out.print(f"[bold red]disagreement[/] on a solver-chosen state: {d.kind}: {d.action!r}")
         out.print(f"  state: {sketch(d.state)}", highlight=False)

@@ -47,12 +47,15 @@ checked, disagreements) and one for the branches no kind drove, each named.
 
 from __future__ import annotations
 
+import ast
 import multiprocessing
 import os
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 import z3
@@ -61,7 +64,7 @@ from regen_model.encoding import params as P
 from regen_model.encoding.agreement import AgreementResult, Status, check_agreement
 from regen_model.encoding.branches import Branch, Hits, Recorder, relation_branches, relation_sites
 from regen_model.encoding.frame import NONE, read, read_statics, representable
-from regen_model.encoding.paths import Paths
+from regen_model.encoding.paths import Extra, Paths
 from regen_model.encoding.probe import FALSE, TRUE, Site, recording
 from regen_model.encoding.relation import KindRelation
 from regen_model.encoding.scope import OutOfScope, Scope
@@ -89,12 +92,17 @@ from regen_model.verify import Row
 # Two card slots (blocks, Auras, control changes and triggers of both players need two),
 # two waiting triggers (603.3b orders triggers of both players), one stack object.
 DRIVEN_SCOPE = Scope(cards=2, shields=2, stack=1, pending=2, targets=1, max_amount=2)
+# The extras (``paths.Paths.extras``) also at two stack slots: triggers of both players
+# going on the stack at once (603.3b) need room for both.
+EXTRAS_SCOPE = Scope(cards=2, shields=2, stack=2, pending=2, targets=1, max_amount=2)
 DEFAULT_RLIMIT = 20_000_000
 PROOF_RLIMIT = 300_000_000  # consecution of the facts: the ``pass`` kind needs about 10x
 ATTEMPTS = 3
 RICH_ROUNDS = 3
 
 Target = tuple[Site, int]  # a site and an outcome bit (``probe.TRUE``/``FALSE``)
+ExtraKey = tuple[str, tuple[str, Site, str]]  # an action kind and ``Extra.key``
+Span = tuple[str, int, int]  # a module file name and a range of lines, both ends included
 
 
 class Outcome(StrEnum):
@@ -144,6 +152,12 @@ class Tally:
     unknown: dict[Target, str] = field(default_factory=dict)  # the solver's reason
     hits: Hits = field(default_factory=Hits)
     broken: dict[str, str] = field(default_factory=dict)  # facts not inductive: why
+    extras: dict[ExtraKey, Outcome] = field(default_factory=dict)  # boundaries, mixed passes
+
+    def note_extra(self, key: ExtraKey, outcome: Outcome) -> None:
+        old = self.extras.get(key)
+        if old is None or _RANK[outcome] < _RANK[old]:
+            self.extras[key] = outcome
 
     def note(self, target: Target, outcome: Outcome, kind: str) -> None:
         old = self.outcomes.get(target)
@@ -161,6 +175,8 @@ class Tally:
         self.unknown.update(other.unknown)
         self.hits.merge(other.hits)
         self.broken.update(other.broken)
+        for key, outcome in other.extras.items():
+            self.note_extra(key, outcome)
 
 
 @dataclass(frozen=True)
@@ -175,6 +191,9 @@ class DriveTask:
     assumed: frozenset[str] = frozenset()  # names of ``well_formed`` facts to assume
     prove_only: bool = False  # prove the assumed facts' consecution instead of driving
     every: bool = False  # ask for every branch, even one a state chosen for another took
+    extras: bool = False  # also the boundaries and mixed passes (``paths.Paths.extras``)
+    focus: tuple[Span, ...] = ()  # drive the targets at sites in these spans first
+    stop: bool = False  # stop at the first disagreement
 
 
 def state_space(system: RegenSystem, frame: Any) -> list[Any]:
@@ -283,6 +302,8 @@ def features(frame: Any) -> list[Any]:
             c.control != st.owner,
             *[z3.And(s.present, s.creator != c.control) for s in c.shields],
             *[z3.And(s.present, s.rider != 0) for s in c.shields],
+            # the two at once: a rider acts for the shield's creator (Debt of Loyalty)
+            *[z3.And(s.present, s.rider != 0, s.creator != c.control) for s in c.shields],
         ]
     for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
         for j, obj in enumerate(objs):
@@ -314,6 +335,7 @@ class _Driver:
         self.sites = {s.site for s in relation_sites()}
         self.tally = Tally()
         self.taken: dict[Site, int] = {}  # outcome bits some checked state took
+        self.pending: dict[tuple[str, Site, str], Extra] = {}  # the kind's extras not yet hit
         lay = layout(task.scope)
         self.param_keys = lay.param_keys
         # what a new model must change (printed cards and parameters)
@@ -399,18 +421,47 @@ class _Driver:
         solver = z3.Solver()
         solver.add(*self.space, self.template.params.kind == P.kind_code(kind))
         guard = z3.And(*[c.formula for c in rel.guards])
-        for site in sorted(set(paths.passes) & self.sites):
-            for bit in (TRUE, FALSE):
-                if self.taken.get(site, 0) & bit and not self.task.every:
-                    continue
-                reach = paths.reach(site, bit == TRUE)
-                if reach is None:
-                    continue
-                outcome = self.drive(solver, kind, (site, bit), reach, guard)
-                self.tally.note((site, bit), outcome, kind)
+        focus = self.task.focus
+        targets: list[Target | Extra] = [
+            (site, bit) for site in sorted(set(paths.passes) & self.sites) for bit in (TRUE, FALSE)
+        ]
+        extras = paths.extras() if self.task.extras else []
+        targets += extras
+        self.pending = {e.key: e for e in extras}
+        # the focus first (branches, then extras), then the rest: a stable sort
+        targets.sort(
+            key=lambda t: (not _inside(_site_of(t), focus), isinstance(t, Extra) and bool(focus))
+        )
+        for target in targets:
+            if self.task.stop and self.tally.disagreements:
+                return
+            if isinstance(target, Extra):
+                if target.key not in self.pending:
+                    continue  # a state chosen for another target hit it
+                outcome = self.drive(solver, kind, (target.site, 0), target.formula, guard, target)
+                self.pending.pop(target.key, None)
+                self.tally.note_extra((kind, target.key), outcome)
+                continue
+            site, bit = target
+            if self.taken.get(site, 0) & bit and not self.task.every:
+                continue
+            reach = paths.reach(site, bit == TRUE)
+            if reach is None:
+                continue
+            outcome = self.drive(solver, kind, target, reach, guard)
+            self.tally.note(target, outcome, kind)
 
-    def drive(self, solver: Any, kind: str, target: Target, reach: Any, guard: Any) -> Outcome:
-        """Ask for a state taking ``target`` in ``kind`` (enabled first), check it."""
+    def drive(
+        self,
+        solver: Any,
+        kind: str,
+        target: Target,
+        reach: Any,
+        guard: Any,
+        extra: Extra | None = None,
+    ) -> Outcome:
+        """Ask for a state taking ``target`` (or hitting ``extra``: ``reach`` is its
+        formula) in ``kind`` (enabled first), check it."""
         found_any = False
         for enabled in (True, False):
             blocks: list[Any] = []
@@ -427,7 +478,7 @@ class _Driver:
                 if model is None:
                     break
                 found_any = True
-                outcome = self.check(model, kind, target, enabled)
+                outcome = self.check(model, kind, target, enabled, extra)
                 if outcome is not None:
                     return outcome
                 blocks.append(
@@ -464,9 +515,13 @@ class _Driver:
             return answer, solver.model(), ""
         return answer, None, solver.reason_unknown() if answer == z3.unknown else ""
 
-    def check(self, model: Any, kind: str, target: Target, enabled: bool) -> Outcome | None:
+    def check(
+        self, model: Any, kind: str, target: Target, enabled: bool, extra: Extra | None = None
+    ) -> Outcome | None:
         """Decode ``model``, compare the views there; the outcome for ``target`` if the
-        evaluation took it (None: it did not, or the model names no engine action)."""
+        evaluation took it, or for ``extra`` (None: the evaluation did not take the branch,
+        or the model names no engine action). The extras of the kind the model hits too
+        are noted as hit."""
         t = self.template
         setup = read_statics(model, t.statics)
         state = read(model, t.pre, setup)
@@ -504,8 +559,14 @@ class _Driver:
                     new += 1
                     self.tally.note((site, bit), how, kind)
         self.tally.first_kind[kind] += new
+        for key, e in list(self.pending.items()):
+            if z3.is_true(model.eval(e.formula, model_completion=True)):
+                self.tally.note_extra((kind, key), how)
+                del self.pending[key]
         if bad and len(self.tally.disagreements) < 20:
             self.tally.disagreements.append(Witness(kind, target, state, action, result, enabled))
+        if extra is not None:
+            return how  # the model satisfies its formula: the solver was asked for it
         if not hits.relation.get(target[0], 0) & target[1]:
             return None
         return how
@@ -514,6 +575,31 @@ class _Driver:
     def _mutated(self) -> bool:
         r = self.task.rules
         return bool(r.mutants or (self.task.relation_rules and self.task.relation_rules.mutants))
+
+
+def function_spans(path: Path, lines: Iterable[int]) -> tuple[Span, ...]:
+    """The innermost function of module ``path`` around each of ``lines``: the spans a
+    change to those lines touches, for ``driven_agreement(focus=...)``."""
+    functions = [
+        node
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    out = set()
+    for line in lines:
+        around = [f for f in functions if f.lineno <= line <= (f.end_lineno or f.lineno)]
+        if around:
+            f = max(around, key=lambda f: f.lineno)
+            out.add((path.name, f.lineno, f.end_lineno or f.lineno))
+    return tuple(sorted(out))
+
+
+def _site_of(target: Target | Extra) -> Site:
+    return target.site if isinstance(target, Extra) else target[0]
+
+
+def _inside(site: Site, spans: tuple[Span, ...]) -> bool:
+    return any(site[0] == name and lo <= site[1] <= hi for name, lo, hi in spans)
 
 
 def drive(task: DriveTask) -> Tally:
@@ -569,7 +655,8 @@ class DrivenReport:
         """FAILED on a disagreement, UNKNOWN when the solver gave up on a branch no kind
         drove, PROVED otherwise (branches no state takes are listed, not failed)."""
         counts = Counter(o for o, _ in self.tally.outcomes.values())
-        if counts[Outcome.DISAGREE]:
+        counts.update(self.tally.extras.values())
+        if counts[Outcome.DISAGREE] or self.tally.disagreements:
             return Verdict.FAILED
         if counts[Outcome.UNKNOWN]:
             return Verdict.UNKNOWN
@@ -588,6 +675,11 @@ class DrivenReport:
 
     def counts(self) -> Counter[Outcome]:
         return Counter(outcome for _, outcome, _ in self.branches())
+
+    def extra_counts(self, what: str) -> Counter[Outcome]:
+        """Outcomes of the extras (``paths.Extra.what``: "boundary" or "mixed"), each
+        counted once per action kind."""
+        return Counter(o for (_, key), o in self.tally.extras.items() if key[0] == what)
 
 
 def _relation_branches() -> list[tuple[Branch, Site, int]]:
@@ -608,6 +700,9 @@ def driven_agreement(
     rlimit: int = DEFAULT_RLIMIT,
     facts: frozenset[str] | None = None,
     every: bool = False,
+    extras: bool = False,
+    focus: tuple[Span, ...] = (),
+    stop: bool = False,
 ) -> DrivenReport:
     """The driven check over ``kinds`` (default: every kind), dealt out over ``workers``
     processes (default: one per CPU). The ``well_formed`` facts are pruned Houdini-style
@@ -620,7 +715,11 @@ def driven_agreement(
     test of a changed relation, for the correct one: its states are then states the
     correct rules reach, and a disagreement there is the change's). ``every``: a state is
     asked for every branch of every kind, even one a state chosen for another branch took
-    already (a rich state per branch: slower, and sees more)."""
+    already (a rich state per branch: slower, and sees more). ``extras``: also every
+    comparison at its boundary and every repeated site with passes going opposite ways
+    (``paths.Paths.extras``). ``focus``: the targets at sites in these spans (a change's
+    functions, ``changed_spans``) are asked first; ``stop``: each worker stops at its first
+    disagreement (a quick answer to "does this change show?", not a full report)."""
     started = time.perf_counter()
     chosen = tuple(kinds if kinds is not None else P.ACTION_KINDS)
     cpus = workers if workers is not None else os.cpu_count() or 1
@@ -649,7 +748,18 @@ def driven_agreement(
     n = max(1, min(cpus, len(chosen)))
     total = _map(
         [
-            DriveTask(chosen[k::n], scope, rules, relation_rules, rlimit, assumed, every=every)
+            DriveTask(
+                chosen[k::n],
+                scope,
+                rules,
+                relation_rules,
+                rlimit,
+                assumed,
+                every=every,
+                extras=extras,
+                focus=focus,
+                stop=stop,
+            )
             for k in range(n)
         ]
     )
@@ -741,16 +851,43 @@ def driven_rows(report: DrivenReport) -> list[Row]:
             item=f"solver-chosen states: relation branches ({slots})",
             verdict=Verdict.UNKNOWN if counts[Outcome.UNKNOWN] else report.verdict,
             seconds=0.0,
-            details=(
-                ("driven", f"{counts[Outcome.AGREE] + counts[Outcome.DISAGREE]}/{len(listed)}"),
-                ("unreachable in scope", f"{counts[Outcome.UNREACHABLE]}"),
-                ("not taken", f"{counts[Outcome.NOT_TAKEN]}"),
-                ("unknown", f"{counts[Outcome.UNKNOWN]}"),
-            ),
+            details=_details(counts, "driven", "unreachable in scope"),
             message=message,
         )
     )
+    for what, item in (
+        ("boundary", "comparisons at their boundary"),
+        ("mixed", "repeated sites, passes going opposite ways"),
+    ):
+        extra = report.extra_counts(what)
+        if not extra:
+            continue
+        rows.append(
+            Row(
+                item=f"solver-chosen states: {item} ({slots})",
+                verdict=(
+                    Verdict.FAILED
+                    if extra[Outcome.DISAGREE]
+                    else Verdict.UNKNOWN
+                    if extra[Outcome.UNKNOWN]
+                    else Verdict.PROVED
+                ),
+                seconds=0.0,
+                details=_details(extra, "hit", "no state of the space"),
+            )
+        )
     return rows
+
+
+def _details(counts: Counter[Outcome], done: str, none: str) -> tuple[tuple[str, str], ...]:
+    """A row's figures: targets a checked state met, of all; then the other outcomes."""
+    met = counts[Outcome.AGREE] + counts[Outcome.DISAGREE]
+    return (
+        (done, f"{met}/{sum(counts.values())}"),
+        (none, f"{counts[Outcome.UNREACHABLE]}"),
+        ("not taken", f"{counts[Outcome.NOT_TAKEN]}"),
+        ("unknown", f"{counts[Outcome.UNKNOWN]}"),
+    )
 
 
 def driven_document(report: DrivenReport) -> dict[str, Any]:
@@ -762,6 +899,10 @@ def driven_document(report: DrivenReport) -> dict[str, Any]:
         "seconds": round(report.seconds, 3),
         "workers": report.workers,
         "counts": {o.value: n for o, n in sorted(report.counts().items())},
+        "extras": {
+            what: {o.value: n for o, n in sorted(report.extra_counts(what).items())}
+            for what in ("boundary", "mixed")
+        },
         "assumed": list(report.assumed),
         "dropped": dict(sorted(report.dropped.items())),
         "kinds": {

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import z3
@@ -88,3 +89,124 @@ class Paths(Probe):
             side = p.cond if outcome else z3.Not(p.cond)
             cases.append(z3.And(p.pc, side, *self.guards[: p.guards]))
         return z3.simplify(z3.Or(*cases)) if len(cases) > 1 else z3.simplify(cases[0])
+
+    def extras(self, pairs_per_site: int = 2) -> list[Extra]:
+        """The targets beyond the branch outcomes (``Extra``): every comparison a site's
+        condition is made of at its boundary, and every site passed several times on one
+        path with two passes going opposite ways."""
+        return self.boundaries() + self.mixed(pairs_per_site)
+
+    def boundaries(self) -> list[Extra]:
+        """For every arithmetic comparison ``a op b`` (``<=``, ``<``, ``>=``, ``>``) in the
+        Boolean structure of a site's condition: the comparison at its boundary, once on
+        each side (``a >= b`` at ``a = b`` and at ``a = b - 1``; ``a > b`` at ``a = b + 1``
+        and ``a = b``), where the site is reached and the comparison decides the
+        condition (the condition with the comparison replaced by true differs from it
+        replaced by false). A change to one view that moves a threshold by one (lethal
+        damage without the marked damage, a count off by one) shows only on such a
+        state; a branch outcome alone lets the solver stay far from the threshold. Each
+        comparison is attributed to the first pass it is met at (it is one term,
+        wherever it occurs)."""
+        seen: set[int] = set()
+        out: list[Extra] = []
+        for site, found in self.passes.items():
+            for p in found:
+                for atom in _comparisons(p.cond, seen):
+                    decides = z3.Xor(
+                        z3.substitute(p.cond, (atom, z3.BoolVal(True))),
+                        z3.substitute(p.cond, (atom, z3.BoolVal(False))),
+                    )
+                    reached = z3.And(p.pc, *self.guards[: p.guards], decides)
+                    diff = atom.arg(0) - atom.arg(1)
+                    name = _OPS[atom.decl().kind()]
+                    for delta in _BOUNDARY[atom.decl().kind()]:
+                        at = {0: "a = b", 1: "a = b + 1", -1: "a = b - 1"}[delta]
+                        out.append(
+                            Extra(
+                                "boundary",
+                                site,
+                                f"comparison {len(out) // 2 + 1} ({name}) at {at}",
+                                z3.And(reached, diff == delta),
+                            )
+                        )
+        return out
+
+    def mixed(self, pairs_per_site: int = 2) -> list[Extra]:
+        """For every site the build passes several times on one path with the same guards
+        before it (a loop over card slots or waiting objects), two consecutive such
+        passes going opposite ways, in both orders. An ordering (603.3b: the active
+        player's triggers first) or a pairing (blocker with attacker) is visible only
+        when the items differ: triggers of both players waiting at once, one card
+        attacking and the other not."""
+        out: list[Extra] = []
+        for site, found in self.passes.items():
+            made = 0
+            for p, q in pairwise(found):
+                if made >= pairs_per_site:
+                    break
+                if (
+                    p.guards != q.guards
+                    or not p.pc.eq(q.pc)
+                    or p.cond.eq(q.cond)
+                    or z3.is_true(p.cond)
+                    or z3.is_false(p.cond)
+                    or z3.is_true(q.cond)
+                    or z3.is_false(q.cond)
+                ):
+                    continue
+                made += 1
+                reached = z3.And(p.pc, *self.guards[: p.guards])
+                for first, second, label in (
+                    (p.cond, z3.Not(q.cond), "true then false"),
+                    (z3.Not(p.cond), q.cond, "false then true"),
+                ):
+                    out.append(
+                        Extra(
+                            "mixed",
+                            site,
+                            f"passes {label} ({made})",
+                            z3.And(reached, first, second),
+                        )
+                    )
+        return out
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A target the solver is asked for beyond a branch outcome (``Paths.extras``): a
+    comparison at its boundary or two passes of a site going opposite ways. ``formula``
+    holds exactly on the states and parameters that hit it (checked on the model)."""
+
+    what: str  # "boundary" or "mixed"
+    site: Site
+    label: str
+    formula: Z3
+
+    @property
+    def key(self) -> tuple[str, Site, str]:
+        return (self.what, self.site, self.label)
+
+
+_OPS = {z3.Z3_OP_LE: "<=", z3.Z3_OP_GE: ">=", z3.Z3_OP_LT: "<", z3.Z3_OP_GT: ">"}
+# a - b on the true side of the boundary, then on the false side
+_BOUNDARY = {z3.Z3_OP_GE: (0, -1), z3.Z3_OP_LE: (0, 1), z3.Z3_OP_GT: (1, 0), z3.Z3_OP_LT: (-1, 0)}
+_CONNECTIVES = frozenset({z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES, z3.Z3_OP_XOR})
+
+
+def _comparisons(cond: Z3, seen: set[int]) -> list[Z3]:
+    """The integer comparisons in the Boolean structure of ``cond`` (through the
+    connectives and Boolean ``If``s, not into integer terms: a comparison inside an integer
+    ``If`` is the condition of that ``If``'s own site), skipping terms in ``seen``."""
+    out = []
+    todo = [cond]
+    while todo:
+        t = todo.pop()
+        if not z3.is_app(t) or t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        k = t.decl().kind()
+        if k in _OPS:
+            out.append(t)
+        elif k in _CONNECTIVES or (k == z3.Z3_OP_ITE and z3.is_bool(t)):
+            todo.extend(t.children())
+    return out

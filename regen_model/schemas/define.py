@@ -522,6 +522,12 @@ def driven_schema() -> Schema:
             "seconds": SECONDS,
             "workers": COUNT,
             "counts": counts_of([o.value for o in Outcome]),
+            "extras": record(
+                {
+                    "boundary": counts_of([o.value for o in Outcome]),
+                    "mixed": counts_of([o.value for o in Outcome]),
+                }
+            ),
             "assumed": strings(),
             "dropped": {"type": "object", "additionalProperties": STRING},
             "kinds": {"type": "object", "additionalProperties": per_kind},
