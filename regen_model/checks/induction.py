@@ -74,7 +74,9 @@ class _Consecution:
     On a system whose card slots are interchangeable (``symmetry.py``) each goal is the
     property at representative slots; the hypotheses are always read over every slot. The
     successor frame is not required to be in the domain: each variable of it is a function of
-    the pre-state and the parameters, so leaving the constraint out only asks more.
+    the pre-state and the parameters, so leaving the constraint out only asks more. A system
+    that offers ``template_step`` (the step its relation was built over) is asked on that
+    step, so each kind's relation is used as built, without substituting it into new frames.
     """
 
     def __init__(self, system: TransitionSystem, budget: Budget, per_kind: bool = True) -> None:
@@ -82,9 +84,15 @@ class _Consecution:
         self.budget = budget
         self.per_kind = per_kind
         self.symmetric = is_symmetric(system)
-        self.pre = system.frame("i0")
-        self.post = system.frame("i1")
-        self.step = system.step(self.pre, self.post, "i0")
+        template_step = getattr(system, "template_step", None)
+        self.step: StepEncoding
+        if template_step is not None:
+            self.step = template_step()
+            self.pre, self.post = self.step.pre, self.step.post
+        else:
+            self.pre = system.frame("i0")
+            self.post = system.frame("i1")
+            self.step = system.step(self.pre, self.post, "i0")
         self.hyp_formulas: dict[str, Z3Ref] = {}
         self.goal_formulas: dict[str, Z3Ref] = {}
         self._queries: dict[str, tuple[Query, list[Z3Ref], dict[str, Z3Ref]]] = {}

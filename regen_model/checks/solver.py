@@ -80,7 +80,7 @@ class Query:
         for f in self._plain:
             s.add(f)
         for lit, f in self._tracked:
-            s.add(_implies(lit, f))
+            _assert(s, _implies(lit, f))
         return s
 
     @property
@@ -104,7 +104,7 @@ class Query:
             self._labels[_node(lit)] = t.label
             self._tracked.append((lit, t.formula))
             if self._solver is not None:
-                self._solver.add(_implies(lit, t.formula))
+                _assert(self._solver, _implies(lit, t.formula))
             lits.append(lit)
         return lits
 
@@ -170,6 +170,13 @@ def _implies(lit: Z3Ref, formula: Z3Ref) -> Z3Ref:
         return z3.Implies(lit, formula)
     ctx = lit.ctx
     return z3.BoolRef(z3.Z3_mk_implies(ctx.ref(), lit.as_ast(), formula.as_ast()), ctx)
+
+
+def _assert(solver: Z3Ref, formula: Z3Ref) -> None:
+    """``solver.add(formula)`` for a Bool term we built ourselves (``_implies``): the
+    wrapper's coercions of each of the thousands of tracked constraints cost more than
+    Z3 asserting them."""
+    z3.Z3_solver_assert(solver.ctx.ref(), solver.solver, formula.as_ast())
 
 
 def _check(solver: Z3Ref, assumptions: Sequence[Z3Ref]) -> Z3Ref:

@@ -97,12 +97,22 @@ def _mk_ite(c: Val, a: Val, b: Val) -> Val:
     return z3.BoolRef(ast, ctx) if isinstance(a, z3.BoolRef) else z3.ArithRef(ast, ctx)
 
 
+def _mk_nary(make: Any, xs: Sequence[Val]) -> Val:
+    """``z3.And``/``z3.Or`` of Bool terms through the C API (as ``_mk_ite``): the wrapper
+    casts and sort-checks every argument, and the relation builds many thousands of these.
+    Z3's own checks stay: a term of the wrong sort still raises ``Z3Exception``."""
+    ctx = xs[0].ctx
+    args = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
+    return z3.BoolRef(make(ctx.ref(), len(xs), args), ctx)
+
+
 def not_(x: Val) -> Val:
     if type(x) is bool:
         return not x
     if z3.is_not(x):
         return x.arg(0)
-    return z3.Not(x)
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_not(ctx.ref(), x.as_ast()), ctx)
 
 
 def and_(*xs: Val) -> Val:
@@ -116,7 +126,7 @@ def and_(*xs: Val) -> Val:
         return True
     if len(rest) == 1:
         return rest[0]
-    return z3.And(*rest)
+    return _mk_nary(z3.Z3_mk_and, rest)
 
 
 def or_(*xs: Val) -> Val:
@@ -130,7 +140,7 @@ def or_(*xs: Val) -> Val:
         return False
     if len(rest) == 1:
         return rest[0]
-    return z3.Or(*rest)
+    return _mk_nary(z3.Z3_mk_or, rest)
 
 
 def implies(a: Val, b: Val) -> Val:
@@ -142,7 +152,9 @@ def eq(a: Val, b: Val) -> Val:
         return bool(a == b)
     if a is b:
         return True
-    return _z(a) == _z(b)
+    za, zb = _z(a), _z(b)
+    ctx = za.ctx
+    return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), za.as_ast(), zb.as_ast()), ctx)
 
 
 def ne(a: Val, b: Val) -> Val:

@@ -306,6 +306,13 @@ class RegenSystem:
     def step(self, pre: Frame, post: Frame, tag: str) -> RegenStep:
         return RegenStep(self, pre, post, tag, P.fresh(self.scope, tag))
 
+    def template_step(self) -> RegenStep:
+        """The step over the template's own frames and parameters: its relation is the
+        built one as is, with no substitution (the consecution queries need one step, and
+        substituting a kind's whole term graph into fresh frames cost seconds per scope)."""
+        t = self.template
+        return RegenStep(self, t.pre, t.post, "T", t.params)
+
     def init(self, frame: Frame) -> list[Tracked]:
         return [Tracked("init", f) for f in legal_start(frame, self.rules, self._pinned)]
 

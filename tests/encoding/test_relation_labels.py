@@ -24,3 +24,26 @@ def test_every_conjunct_names_a_clause() -> None:
                 kind,
                 label,
             )
+
+
+def test_template_step_is_the_built_relation() -> None:
+    """The consecution queries ask ``template_step``: its conjuncts are the built relation's
+    own terms (nothing substituted), and a step over fresh frames is those terms with the
+    frames and parameters renamed, label for label."""
+    import z3
+
+    from regen_model.encoding.relation import instantiate, substitution
+
+    system = RegenSystem(scope=ONE_SLOT)
+    template = system.template_step()
+    other = system.step(system.frame("x0"), system.frame("x1"), "x0")
+    pairs = substitution(system.template, other.pre, other.post, other.params)
+    for kind in ("pass", "destroy", "cleanup"):
+        built = system.relation(kind).conjuncts()
+        mine = template.constraints(kind)[-len(built) :]
+        theirs = other.constraints(kind)[-len(built) :]
+        assert [t.label for t in mine] == [c.label for c in built] == [t.label for t in theirs]
+        for c, t, o in zip(built, mine, theirs, strict=True):
+            assert t.formula.eq(c.formula)
+            assert o.formula.eq(instantiate(c.formula, pairs))
+        assert not z3.eq(template.params.kind, other.params.kind)
