@@ -280,6 +280,7 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.attacking, False),
         (b.blocking, NONE),
         (b.blocked, False),
+        (b.phased_out, NONE),
         (b.ghost.shields_made, 0),
         (b.ghost.destructions, 0),
         (b.ghost.by_shield, 0),
