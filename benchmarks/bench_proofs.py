@@ -13,7 +13,7 @@ Every measurement is one whole command in a child process (start-up included), r
   seconds is shown as ``> cap`` and the larger sizes are not run;
 * the any-n rows of that run: every invariant PROVED for any number of permanents (no
   ``n/a``);
-* ``prove -m chc --certificates DIR`` at the default scope: every invariant PROVED by a
+* ``prove --method chc --certificates DIR`` at the default scope: every invariant PROVED by a
   certificate, with the solvers that re-checked each obligation;
 * per obligation (initiation, consecution per action kind), median and largest time, from
   the first run at 1 and 2 slots.
@@ -111,9 +111,11 @@ def main() -> None:
 
     chc: dict[str, Any] = {}
     if not args.no_chc:
-        console.log("prove -m chc --certificates DIR")
+        console.log("prove --method chc --certificates DIR")
         with tempfile.TemporaryDirectory() as folder:
-            m = measure(["prove", "-m", "chc", "--certificates", folder, "--json"], 1, args.cap)
+            m = measure(
+                ["prove", "--method", "chc", "--certificates", folder, "--json"], 1, args.cap
+            )
             doc = m.pop("json")
             solvers: dict[str, int] = {}
             files = 0
@@ -168,18 +170,21 @@ def main() -> None:
             ", ".join(str(x) for x in row.get("runs", [])) or row.get("note", ""),
             "-" if row.get("cpu") is None else f"{row['cpu']:.2f}",
             "-" if row.get("ratio") is None else f"{row['ratio']:.2f}",
-            str(row.get("verdict") or "-"),
+            str(
+                row.get("verdict")
+                or (f"exit {row['exit']}: {row['error']}" if row.get("error") else "-")
+            ),
             ", ".join(f"{n} {v}" for v, n in rows.get("induction", {}).items()) or "-",
             ", ".join(f"{n} {v}" for v, n in rows.get("any-n", {}).items()) or "-",
             met,
         )
     console.print(t)
     if chc:
-        c = Table(title="prove -m chc --certificates DIR (default scope)")
+        c = Table(title="prove --method chc --certificates DIR (default scope)")
         c.add_column("measurement")
         c.add_column("value", justify="right")
         c.add_row("wall s / CPU s", f"{_fmt(chc['wall'], args.cap)} / {chc['cpu'] or 0:.2f}")
-        c.add_row("verdict", str(chc["verdict"]))
+        c.add_row("verdict", str(chc["verdict"] or f"none: exit {chc['exit']}, {chc['error']}"))
         c.add_row("rows", ", ".join(f"{n} {v}" for v, n in chc["rows"].get("chc", {}).items()))
         c.add_row("obligations per certificate", str(chc["obligations_per_certificate"]))
         c.add_row("distinct obligation files", str(chc["distinct_obligation_files"]))

@@ -19,7 +19,9 @@ COMMAND = [sys.executable, "-c", "from regen_model.cli import main; main()"]
 
 def run(args: list[str], cap: float) -> dict[str, Any]:
     """One command: wall and CPU seconds (its children included), exit code, parsed JSON
-    output (None if it printed none); wall None when it ran longer than ``cap`` seconds."""
+    output (None if it printed none) and, when it printed none, the last line it wrote on
+    stderr (so a refused option shows in the table instead of a bare None); wall None when
+    it ran longer than ``cap`` seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
@@ -27,7 +29,7 @@ def run(args: list[str], cap: float) -> dict[str, Any]:
             [*COMMAND, *args], capture_output=True, text=True, timeout=cap, check=False
         )
     except subprocess.TimeoutExpired:
-        return {"wall": None, "cpu": None, "exit": None, "json": None}
+        return {"wall": None, "cpu": None, "exit": None, "json": None, "error": None}
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -35,15 +37,17 @@ def run(args: list[str], cap: float) -> dict[str, Any]:
         document = json.loads(done.stdout)
     except json.JSONDecodeError:
         document = None
-    return {"wall": wall, "cpu": cpu, "exit": done.returncode, "json": document}
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    error = lines[-1].strip() if document is None and lines else None
+    return {"wall": wall, "cpu": cpu, "exit": done.returncode, "json": document, "error": error}
 
 
 def measure(args: list[str], runs: int, cap: float) -> dict[str, Any]:
     """``runs`` runs of one command (only one when it exceeds ``cap``): median wall and CPU
-    seconds, each run's wall seconds, the first run's exit code and JSON."""
+    seconds, each run's wall seconds, the first run's exit code, JSON and error line."""
     got = [run(args, cap)]
     if got[0]["wall"] is None:
-        return {"wall": None, "cpu": None, "runs": [], "exit": None, "json": None}
+        return {"wall": None, "cpu": None, "runs": [], "exit": None, "json": None, "error": None}
     got += [run(args, cap) for _ in range(runs - 1)]
     done = [g for g in got if g["wall"] is not None]
     return {
@@ -52,6 +56,7 @@ def measure(args: list[str], runs: int, cap: float) -> dict[str, Any]:
         "runs": [round(g["wall"], 2) for g in done],
         "exit": got[0]["exit"],
         "json": got[0]["json"],
+        "error": got[0]["error"],
     }
 
 

@@ -225,12 +225,16 @@ def test_the_start_can_come_from_state_0(tmp_path: Path) -> None:
     assert report.verdict is Verdict.PASSED
 
 
-def test_throughput_of_fully_observed_traces(tmp_path: Path, troll_and_bear: Start) -> None:
-    """A smoke test of the fast path (the benchmark measures it properly)."""
-    trace = read_trace(write(tmp_path, trace_of(troll_and_bear, *(SHIELD_THEN_DESTROY * 100))))
-    report = check_trace(trace)
+def test_a_long_fully_observed_trace_is_checked_step_by_step(
+    tmp_path: Path, troll_and_bear: Start
+) -> None:
+    """The fast path over a long log: every step counted and explained. Its speed is measured
+    by ``benchmarks/bench_conform.py`` (steps per second), not here: a timed assertion fails
+    on a loaded machine without any change to the code."""
+    data = trace_of(troll_and_bear, *(SHIELD_THEN_DESTROY * 100))
+    report = check_trace(read_trace(write(tmp_path, data)))
     assert report.verdict is Verdict.PASSED
-    assert report.steps / report.elapsed > 2000
+    assert report.steps == len(data["states"]) - 1 > 100
 
 
 @pytest.mark.parametrize("n", [1])
