@@ -35,11 +35,13 @@ from regen_model.adapters.phase.known import (
     load_known,
 )
 from regen_model.conform.case import CaseResult, Outcome, run_case
-from regen_model.conform.differential import CrosscheckReport, crosscheck
+from regen_model.conform.differential import CrosscheckReport
 from regen_model.conform.sources import saved_cases
-from regen_model.conform.stream import CaseStream, StreamOptions
+from regen_model.conform.stream import StreamOptions
 from regen_model.scenario import load_scenario, run_scenario
 from regen_model.verdicts import Verdict
+
+from .ci_crosscheck import ci_crosscheck
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = 150
@@ -52,17 +54,7 @@ REPRODUCE = OPTIONS.command(
 
 @pytest.fixture(scope="module")
 def run() -> tuple[CrosscheckReport, list[CaseResult]]:
-    stream = CaseStream(OPTIONS, warn=print)
-    stream.lacks_from(make_adapter)
-    seen: list[CaseResult] = []
-    report = crosscheck(
-        make_adapter,
-        stream,
-        seed=OPTIONS.seed,
-        shrink_findings=False,
-        known=KNOWN,
-        on_result=seen.append,
-    )
+    report, seen, _ = ci_crosscheck(make_adapter, OPTIONS, KNOWN)
     return report, seen
 
 

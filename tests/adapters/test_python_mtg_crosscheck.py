@@ -24,12 +24,14 @@ pytest.importorskip(
 
 from regen_model.adapters.python_mtg import KNOWN_FILE, LACKS, PythonMtgAdapter, make_adapter
 from regen_model.conform.case import CaseResult, Outcome, run_case
-from regen_model.conform.differential import CrosscheckReport, crosscheck
+from regen_model.conform.differential import CrosscheckReport
 from regen_model.conform.known import VERDICTS, KnownDivergence, classify, known_version, load_known
 from regen_model.conform.sources import saved_cases
-from regen_model.conform.stream import CaseStream, StreamOptions
+from regen_model.conform.stream import StreamOptions
 from regen_model.scenario import load_scenario, run_scenario
 from regen_model.verdicts import Verdict
+
+from .ci_crosscheck import ci_crosscheck
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = 150
@@ -43,18 +45,8 @@ REPRODUCE = OPTIONS.command(
 @pytest.fixture(scope="module")
 def run() -> tuple[CrosscheckReport, list[CaseResult]]:
     # the cases of REPRODUCE: those the command compares, from the same options
-    stream = CaseStream(OPTIONS, warn=print)
-    stream.lacks_from(make_adapter)
+    report, seen, stream = ci_crosscheck(make_adapter, OPTIONS, KNOWN)
     assert stream.lacks == LACKS
-    seen: list[CaseResult] = []
-    report = crosscheck(
-        make_adapter,
-        stream,
-        seed=OPTIONS.seed,
-        shrink_findings=False,
-        known=KNOWN,
-        on_result=seen.append,
-    )
     return report, seen
 
 
