@@ -26,6 +26,7 @@ from regen_model.engine.errors import IllegalAction
 from regen_model.engine.work import Work
 from regen_model.model.derived import (
     Board,
+    blocks_now,
     controller,
     has,
     is_creature_on_battlefield,
@@ -45,7 +46,11 @@ def current_blockers(
     board: Board, attacker: int, orders: tuple[tuple[int, tuple[int, ...]], ...]
 ) -> list[int]:
     """Creatures blocking ``attacker`` now, in its damage assignment order if it has one."""
-    blockers = [i for i, c in enumerate(board.cards) if c.on_battlefield and c.blocking == attacker]
+    blockers = [
+        i
+        for i, c in enumerate(board.cards)
+        if c.on_battlefield and (c.blocking == attacker or c.blocking_also == attacker)
+    ]
     for a, order in orders:
         if a == attacker:
             ranked = [b for b in order if b in blockers]
@@ -109,6 +114,28 @@ def legal_divisions(
     return result
 
 
+def blocker_divisions(board: Board, edition: Edition, blocker: int) -> list[Division]:
+    """Every legal damage assignment of ``blocker`` (510.1d): all of it to the one attacker it
+    blocks now, nothing if it blocks none; among two, any split (pre-M10 310.2, FDN 510.1d),
+    or (M10, 510.1d of 2009-2024) the second in its order only once the first is assigned
+    lethal damage (1 from a deathtouch blocker, 702.2c)."""
+    card = board.cards[blocker]
+    amount = power(board, card)
+    targets = blocks_now(board, blocker)
+    if amount <= 0 or not targets:
+        return [()]
+    if len(targets) == 1:
+        return [((targets[0], amount),)]
+    deathtouch = edition is not Edition.PRE_M10 and has(board, card, Keyword.DEATHTOUCH)
+    lethal = [lethal_for(board, board.cards[a], deathtouch) for a in targets]
+    result: list[Division] = []
+    for split in _compositions(amount, len(targets)):
+        if edition is Edition.M10 and not _respects_order(split, lethal):
+            continue
+        result.append(tuple((a, n) for a, n in zip(targets, split, strict=False) if n > 0))
+    return result
+
+
 def _respects_order(split: tuple[int, ...], lethal: list[int]) -> bool:
     """M10 510.1c: a blocker may get damage only if all earlier blockers got lethal damage."""
     for k, got in enumerate(split):
@@ -139,7 +166,8 @@ def dealers(w: Work, step: Step) -> list[int]:
 
 
 def attackers_needing_choice(w: Work, step: Step) -> list[int]:
-    """Attackers dealing damage now whose damage can legally be divided in several ways."""
+    """Creatures dealing damage now whose damage can legally be divided in several ways:
+    blocked attackers (510.1c) and blockers blocking two attackers (510.1d)."""
     out = []
     for i in dealers(w, step):
         card = w.cards[i]
@@ -149,7 +177,21 @@ def attackers_needing_choice(w: Work, step: Step) -> list[int]:
             and len(legal_divisions(w, w.edition, i, w.combat.orders)) > 1
         ):
             out.append(i)
+        elif (
+            not card.attacking
+            and card.blocking_also is not None
+            and not w.mutant(Mutant.MULTI_BLOCKER_FIRST_ONLY)
+            and len(blocker_divisions(w, w.edition, i)) > 1
+        ):
+            out.append(i)
     return out
+
+
+def divisions_of(w: Work, slot: int) -> list[Division]:
+    """The legal divisions of a creature dealing combat damage now (attacker or blocker)."""
+    if w.cards[slot].attacking:
+        return legal_divisions(w, w.edition, slot, w.combat.orders)
+    return blocker_divisions(w, w.edition, slot)
 
 
 def plan_hits(w: Work, step: Step, chosen: dict[int, Division]) -> list[tuple[int, int, int]]:
@@ -175,17 +217,25 @@ def plan_hits(w: Work, step: Step, chosen: dict[int, Division]) -> list[tuple[in
                 )
             hits.extend((i, r, n) for r, n in division)
         elif card.blocking is not None:
-            target = w.cards[card.blocking]
-            if target.on_battlefield and target.attacking:
-                hits.append((i, card.blocking, amount))
+            two = card.blocking_also is not None
+            clause = "combat.damage.multi-blocker" if two else "combat.damage.assign"
+            if w.mutant(Mutant.MULTI_BLOCKER_FIRST_ONLY) and two:
+                division = _first_only(w, i, amount)
             else:
-                w.emit(
-                    EventKind.NO_COMBAT_DAMAGE,
-                    "combat.damage.assign",
-                    w.name(i),
-                    reason="blocks nothing now",
-                )
+                division = chosen.get(i, blocker_divisions(w, w.edition, i)[0])
+            if not division:
+                w.emit(EventKind.NO_COMBAT_DAMAGE, clause, w.name(i), reason="blocks nothing now")
+            hits.extend((i, r, n) for r, n in division)
     return hits
+
+
+def _first_only(w: Work, blocker: int, amount: int) -> Division:
+    """Mutant ``multi-blocker-first-only``: a creature declared blocking two attackers deals
+    all its damage to the first one if that is still attacking, and none otherwise."""
+    first = w.cards[blocker].blocking
+    if first is not None and first in blocks_now(w, blocker):
+        return ((first, amount),)
+    return ()
 
 
 def validate_declared_attackers(w: Work, handles: tuple[str, ...]) -> list[int]:
@@ -257,10 +307,25 @@ def validate_declared_blockers(
             raise IllegalAction(
                 f"{attacker_h} is not attacking", "combat.declare-blockers", "blocks"
             )
-        if b in used:
+        if (b, a) in pairs:
             raise IllegalAction(
-                f"{blocker_h} can block only one attacker", "combat.declare-blockers", "blocks"
+                f"{blocker_h} is declared blocking {attacker_h} twice",
+                "combat.declare-blockers",
+                "blocks",
             )
+        if b in used:
+            # 509.1a, changed by the card (101.1): one more attacker, not two more.
+            if not w.setup.templates[b].extra_block:
+                raise IllegalAction(
+                    f"{blocker_h} can block only one attacker", "combat.declare-blockers", "blocks"
+                )
+            if sum(1 for x, _ in pairs if x == b) >= 2:
+                raise IllegalAction(
+                    f"{blocker_h} can block at most two attackers (it can block one additional "
+                    "creature, 509.1a)",
+                    "combat.block-additional",
+                    "blocks",
+                )
         used.add(b)
         pairs.append((b, a))
     return pairs

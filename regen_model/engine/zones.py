@@ -21,12 +21,15 @@ from regen_model.model.state import Card, Shield, SourceLKI, StackObject
 def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
     """506.4: the creature stops being attacking, blocking, blocked or unblocked.
 
-    A creature that was blocking it is still a blocking creature but blocks nothing now
-    (510.1d); an attacker it blocked stays blocked (509.1h).
+    A creature that was blocking it is still a blocking creature but no longer blocks it
+    (510.1d): one that blocks two attackers keeps blocking the other (``combat.blocks_now``,
+    clause combat.removal.multi-blocked); an attacker it blocked stays blocked (509.1h), both
+    attackers of a removed creature that blocked two.
     """
     card = w.cards[slot]
     if not card.in_combat and not card.blocked:
         return
+    card = card._replace(blocking_also=None)  # both attackers it was declared blocking
     w.cards[slot] = card._replace(attacking=False, blocking=None, blocked=False)
     w.emit(EventKind.REMOVED_FROM_COMBAT, clause, w.name(slot), reason=reason)
     # 509.2a (M10): a creature removed from combat leaves every damage assignment order.
