@@ -171,18 +171,18 @@ def attackers_needing_choice(w: Work, step: Step) -> list[int]:
     out = []
     for i in dealers(w, step):
         card = w.cards[i]
-        if (
+        attacker = (
             card.attacking
             and card.blocked
             and len(legal_divisions(w, w.edition, i, w.combat.orders)) > 1
-        ):
-            out.append(i)
-        elif (
+        )
+        blocker = (
             not card.attacking
             and card.blocking_also is not None
             and not w.mutant(Mutant.MULTI_BLOCKER_FIRST_ONLY)
             and len(blocker_divisions(w, w.edition, i)) > 1
-        ):
+        )
+        if attacker or blocker:
             out.append(i)
     return out
 
