@@ -225,6 +225,13 @@ def plan_hits(w: Work, step: Step, chosen: dict[int, Division]) -> list[tuple[in
                 division = chosen.get(i, blocker_divisions(w, w.edition, i)[0])
             if not division:
                 w.emit(EventKind.NO_COMBAT_DAMAGE, clause, w.name(i), reason="blocks nothing now")
+            elif two:
+                w.emit(
+                    EventKind.NOTE,
+                    clause,
+                    w.name(i),
+                    divides=", ".join(f"{n} to {w.name(r)}" for r, n in division),
+                )
             hits.extend((i, r, n) for r, n in division)
     return hits
 
@@ -279,7 +286,7 @@ def validate_declared_attackers(w: Work, handles: tuple[str, ...]) -> list[int]:
 def validate_declared_blockers(
     w: Work, blocks: tuple[tuple[str, str], ...]
 ) -> list[tuple[int, int]]:
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     used: set[int] = set()
     for blocker_h, attacker_h in blocks:
         b = w.on_battlefield(blocker_h, "combat.declare-blockers", "blocks")
