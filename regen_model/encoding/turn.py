@@ -508,13 +508,10 @@ def _assign(w: SymWork, first_strike: bool) -> None:
         # an attacker's division (510.1c) or a two-attacker blocker's (510.1d)
         divides = or_(w[c.attacking], ne(w[c.blocking_also], NONE))
         w.require(implies(p.div[a], and_(dealers[a], divides)), "combat.damage.assign")
-        legal = implies(
-            p.div[a],
-            ite(
-                w[c.attacking],
-                cb.division_legal(w, a, m10),
-                cb.blocker_division_legal(w, a, m10),
-            ),
+        legal = implies(and_(p.div[a], w[c.attacking]), cb.division_legal(w, a, m10))
+        w.require(
+            implies(and_(p.div[a], not_(w[c.attacking])), cb.blocker_division_legal(w, a, m10)),
+            "combat.damage.multi-blocker",
         )
         for e, clause in EDITION_CLAUSE.items():
             w.require(implies(eq(edition, ordinal(e)), legal), clause)

@@ -32,7 +32,9 @@ def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> Non
     refile = and_(go, or_(*[w[w.c(j).ordered] for j in range(w.n)]))
     w.set_if(go, c.attacking, False, clause)
     w.set_if(go, c.blocking, NONE, clause)
-    w.set_if(go, c.blocking_also, NONE, clause)
+    # a creature blocking two attackers: both stay blocked, it blocks neither
+    two = and_(go, ne(w[c.blocking_also], NONE))
+    w.set_if(two, c.blocking_also, NONE, "combat.removal.multi-blocked")
     w.set_if(go, c.blocked, False, clause)
     if w.skip(refile):
         return

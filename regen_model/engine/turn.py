@@ -373,7 +373,9 @@ def assign_combat_damage(
             raise IllegalAction(
                 f"illegal damage division for {handle}: {describe_division(w, division)}; legal: "
                 + "; ".join(describe_division(w, d) for d in legal),
-                _edition_clause(w.edition),
+                _edition_clause(w.edition)
+                if w.cards[a].attacking
+                else "combat.damage.multi-blocker",
                 "divisions",
             )
         chosen[a] = division
