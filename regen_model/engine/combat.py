@@ -188,10 +188,12 @@ def attackers_needing_choice(w: Work, step: Step) -> list[int]:
 
 
 def divisions_of(w: Work, slot: int) -> list[Division]:
-    """The legal divisions of a creature dealing combat damage now (attacker or blocker)."""
-    if w.cards[slot].attacking:
-        return legal_divisions(w, w.edition, slot, w.combat.orders)
-    return blocker_divisions(w, w.edition, slot)
+    """The legal divisions of a creature named in a damage assignment: a blocker of two
+    attackers (510.1d), else as an attacker (510.1c)."""
+    card = w.cards[slot]
+    if not card.attacking and card.blocking_also is not None:
+        return blocker_divisions(w, w.edition, slot)
+    return legal_divisions(w, w.edition, slot, w.combat.orders)
 
 
 def plan_hits(w: Work, step: Step, chosen: dict[int, Division]) -> list[tuple[int, int, int]]:
@@ -314,12 +316,6 @@ def validate_declared_blockers(
             raise IllegalAction(
                 f"{attacker_h} is not attacking", "combat.declare-blockers", "blocks"
             )
-        if (b, a) in pairs:
-            raise IllegalAction(
-                f"{blocker_h} is declared blocking {attacker_h} twice",
-                "combat.declare-blockers",
-                "blocks",
-            )
         if b in used:
             # 509.1a, changed by the card (101.1): one more attacker, not two more.
             if not w.setup.templates[b].extra_block:
@@ -330,6 +326,12 @@ def validate_declared_blockers(
                 raise IllegalAction(
                     f"{blocker_h} can block at most two attackers (it can block one additional "
                     "creature, 509.1a)",
+                    "combat.block-additional",
+                    "blocks",
+                )
+            if (b, a) in pairs:
+                raise IllegalAction(
+                    f"{blocker_h} is declared blocking {attacker_h} twice",
                     "combat.block-additional",
                     "blocks",
                 )

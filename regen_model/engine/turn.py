@@ -358,6 +358,7 @@ def assign_combat_damage(
     chosen: dict[int, cb.Division] = {}
     for handle, shares in divisions.items():
         a = w.slot(handle, "divisions")
+        legal = cb.divisions_of(w, a)
         division = tuple(
             (cb.PLAYER if r == "player" else w.slot(r, "divisions"), n) for r, n in shares if n > 0
         )
@@ -368,7 +369,6 @@ def assign_combat_damage(
             raise IllegalAction(
                 f"{handle} deals no combat damage in this step", "combat.damage.assign", "divisions"
             )
-        legal = cb.divisions_of(w, a)
         if _norm(division) not in {_norm(d) for d in legal}:
             raise IllegalAction(
                 f"illegal damage division for {handle}: {describe_division(w, division)}; legal: "
