@@ -4,7 +4,8 @@ each rule edition (pre-M10, M10, FDN).
 The attacking player's choices are explicit: ``legal_divisions`` lists every legal way one
 attacker can divide its damage, and ``AssignCombatDamage`` must pick one of them whenever
 there is more than one. The three editions differ only in which divisions are legal and in
-when the damage is dealt:
+when the damage is dealt (a creature blocking two attackers divides its damage between them
+the same way, ``blocker_divisions``, 510.1d):
 
 * pre-M10 (310.2c, 310.4): any split among the blockers; the assignment goes on the stack
   and players may respond (e.g. regenerate) before it is dealt, as assigned.
@@ -116,7 +117,8 @@ def legal_divisions(
 
 def blocker_divisions(board: Board, edition: Edition, blocker: int) -> list[Division]:
     """Every legal damage assignment of ``blocker`` (510.1d): all of it to the one attacker it
-    blocks now, nothing if it blocks none; among two, any split (pre-M10 310.2, FDN 510.1d),
+    blocks now, nothing if it blocks none; among two, any split (FDN 510.1d; before M10 as
+    its controller announced it with the rest of the combat damage, combat.edition.pre-m10),
     or (M10, 510.1d of 2009-2024) the second in its order only once the first is assigned
     lethal damage (1 from a deathtouch blocker, 702.2c)."""
     card = board.cards[blocker]
