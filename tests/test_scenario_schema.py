@@ -129,6 +129,7 @@ events:
         attacking: false
         blocking: false
         blocked: false
+        blocks-now: []
         cant-be-regenerated: false
         prevent-next: 0
         prevent-all: false

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
@@ -762,6 +762,10 @@ def _scripts() -> tuple[GuideScript, ...]:
     dismissal = SPELLS["Galadriel's Dismissal"]
     troll, rats = ScriptCard("troll", "Horned Troll", 0), ScriptCard("rats", "Typhoid Rats", 1)
     bears = ScriptCard("bears", "Grizzly Bears", 0)
+    troll_a, brigade = (
+        ScriptCard("troll", "Horned Troll", 0),
+        ScriptCard("brigade", "Foriysian Brigade", 1),
+    )
     return (
         # 510.1: a trampler blocked by a creature it can more than kill divides its damage as
         # its controller chooses (the FDN rules let it divide freely).
@@ -988,6 +992,38 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("bears", "Grizzly Bears", 1, tapped=True),),
             (SPELLS["Act of Treason"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
         ),
+        # 509.1a with "can block an additional creature": Foriysian Brigade blocks both
+        # attackers and divides its damage between them (510.1d). Three permanents, so these
+        # are covered at a scope of three card slots (``wide_goals``).
+        GuideScript(
+            ("combat.block-additional", "combat.damage.multi-blocker"),
+            (bears, troll_a, brigade),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("bears", "troll")),
+                *_pass(0, 1),
+                A.DeclareBlockers(player=1, blocks=(("brigade", "bears"), ("brigade", "troll"))),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0, divisions=(A.Division("brigade", (("bears", 1), ("troll", 1))),)
+                ),
+            ),
+            step="begin-combat",
+        ),
+        # 506.4, 509.1h: the creature blocking two attackers regenerates; both stay blocked.
+        GuideScript(
+            ("combat.removal.multi-blocked",),
+            (bears, troll_a, ScriptCard("brigade", "Foriysian Brigade", 1, shields=1)),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("bears", "troll")),
+                *_pass(0, 1),
+                A.DeclareBlockers(player=1, blocks=(("brigade", "bears"), ("brigade", "troll"))),
+                SPELLS["Murder"].cast(0, (A.TargetChoice(card="brigade"),)),
+                *_pass(0, 1),
+            ),
+            step="begin-combat",
+        ),
     )
 
 
@@ -1023,9 +1059,42 @@ def _script_run(script: GuideScript) -> Run:
     return Run(tuple(states), script.actions)
 
 
-def script_runs() -> list[tuple[tuple[str, ...], Run]]:
-    """Each ``GuideScript`` with its run on the engine."""
-    return [(s.goals, _script_run(s)) for s in _scripts()]
+def script_runs(scope: Scope | None = None) -> list[tuple[tuple[str, ...], Run]]:
+    """Each ``GuideScript`` with its run on the engine; with ``scope``, those whose board
+    fits it."""
+    return [
+        (s.goals, _script_run(s))
+        for s in _scripts()
+        if scope is None or len(s.cards) <= scope.cards
+    ]
+
+
+def script_scope(script: GuideScript, base: Scope) -> Scope:
+    """The smallest scope like ``base`` that holds ``script``'s board: ``base``, or ``base``
+    with as many card slots as the script has permanents."""
+    if len(script.cards) <= base.cards:
+        return base
+    return replace(base, cards=len(script.cards))
+
+
+def wide_goals(base: Scope) -> dict[Scope, tuple[str, ...]]:
+    """The goals no guide script fitting ``base`` is written for but one needing more card
+    slots is (a creature blocking two attackers needs three permanents), by the smallest
+    scope one of their scripts fits. ``verify``'s cover section covers them there, with
+    those scripts as guides, instead of letting BMC refute them at ``base``."""
+    narrow = {g for s in _scripts() if len(s.cards) <= base.cards for g in s.goals}
+    best: dict[str, Scope] = {}
+    for s in _scripts():
+        scope = script_scope(s, base)
+        if scope == base:
+            continue
+        for g in s.goals:
+            if g not in narrow and (g not in best or scope.cards < best[g].cards):
+                best[g] = scope
+    out: dict[Scope, list[str]] = {}
+    for g, scope in best.items():
+        out.setdefault(scope, []).append(g)
+    return {scope: tuple(goals) for scope, goals in out.items()}
 
 
 def guide_runs(scope: Scope, wanted: Collection[str] | None = None) -> dict[str, list[Run]]:
@@ -1051,7 +1120,7 @@ def guide_runs(scope: Scope, wanted: Collection[str] | None = None) -> dict[str,
         def check_step(self, pre: GameState, action: Action, result: Any) -> list[Finding]:
             return [Finding(e.clause, "fired") for e in result.events]
 
-    scripted = script_runs()
+    scripted = script_runs(scope)
     covered = {name for names, _ in scripted for name in names}
     shortest: dict[str, Run] = {}
 

@@ -161,7 +161,7 @@ def _card(state: GameState, prefix: str, card: Card) -> dict[str, Value]:
         if name in _CARD_SKIP:
             continue
         value = getattr(card, name)
-        if name in ("attached_to", "blocking") and value is not None:
+        if name in ("attached_to", "blocking", "blocking_also") and value is not None:
             value = state.handle(value)
         if name in ("control", "control_eot") and value is not None:
             value = state.player_name(value)

@@ -11,17 +11,23 @@ checked on the relation or by BMC within ``COVER_DEPTH`` steps; a VACUOUS row fa
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from regen_model.checks.cover import (
     CoverItem,
     clause_goals,
     cover,
     guide_runs,
     invariant_goals,
+    script_runs,
+    wide_goals,
 )
+from regen_model.checks.replay import Run
 from regen_model.checks.results import brief_clauses, catalog_clauses, summarize
 from regen_model.checks.runner import ProveOptions, prove
 from regen_model.checks.solver import Budget
 from regen_model.checks.systems import COVER_SCOPE, regen_system
+from regen_model.encoding.scope import Scope
 from regen_model.invariants.loading import load, user_paths
 from regen_model.verdicts import Verdict
 from regen_model.verify import Row, VerifyOptions
@@ -89,11 +95,34 @@ def _row(item: CoverItem) -> Row:
 def verify_cover(options: VerifyOptions) -> list[Row]:
     """Cover at ``COVER_SCOPE`` (two card slots: blocks, Auras and umbra armor need two
     permanents): guide runs checked on the relation first, BMC up to ``COVER_DEPTH`` steps
-    for the rest (``checks.cover``)."""
+    for the rest (``checks.cover``). The clauses only guide scripts with more permanents
+    are written for (a creature blocking two attackers: three) are covered at the smallest
+    scope those scripts fit (``wide_goals``), guided by them."""
     system = regen_system(COVER_SCOPE)
     catalog = load(user_paths(options.invariant_files))
-    clauses = clause_goals(system)
+    wide = wide_goals(COVER_SCOPE)
+    elsewhere = {name for names in wide.values() for name in names}
+    clauses = [g for g in clause_goals(system) if g.name not in elsewhere]
     goals = clauses + invariant_goals(system, catalog)
     guides = guide_runs(COVER_SCOPE, wanted=[g.name for g in clauses])
     items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
+    for scope, names in wide.items():
+        items += _cover_wide(scope, names)
+    order = {g.name: k for k, g in enumerate(clause_goals(system))}
+    items.sort(key=lambda it: (it.kind != "clause", order.get(it.item, len(order))))
     return [_row(i) for i in items]
+
+
+def _cover_wide(scope: Scope, names: tuple[str, ...]) -> list[CoverItem]:
+    """Cover of the clauses whose guide scripts need more card slots than ``COVER_SCOPE``
+    (``wide_goals``), at the scope they fit, guided by those scripts only; the source of
+    each witness says the scope."""
+    system = regen_system(scope)
+    goals = [g for g in clause_goals(system) if g.name in names]
+    guides: dict[str, list[Run]] = {}
+    for goal_names, run in script_runs(scope):
+        for name in goal_names:
+            if name in names:
+                guides.setdefault(name, []).append(run)
+    items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
+    return [replace(it, source=f"{it.source}, {scope.cards} card slots") for it in items]

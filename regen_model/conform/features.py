@@ -105,6 +105,26 @@ def _phasing_features() -> frozenset[str]:
 PHASING_FEATURES = _phasing_features()
 
 
+def _multi_block(t: Transition) -> bool:
+    """A creature is declared blocking two attackers (509.1a with "can block an additional
+    creature each combat")."""
+    action = t[1]
+    if not isinstance(action, A.DeclareBlockers):
+        return False
+    blockers = [b for b, _ in action.blocks]
+    return len(blockers) != len(set(blockers))
+
+
+def _multi_block_features() -> frozenset[str]:
+    """A creature blocking two attackers: the structural feature and the built-in cards that
+    can block an additional creature; for adapters that do not map it to declare it lacking."""
+    cards = {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.extra_block}
+    return frozenset({"multi-block", *cards})
+
+
+MULTI_BLOCK_FEATURES = _multi_block_features()
+
+
 def _borrowed(t: Transition) -> bool:
     state = t[2]
     return any(controller(c) != state.setup.owners[c.slot] for c in state.cards if c.on_battlefield)
@@ -268,6 +288,7 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         _prevention,
     ),
     "phasing": ("a permanent is phased out (702.26)", _phasing),
+    "multi-block": ("a creature blocks two attackers (509.1a, 510.1d)", _multi_block),
     "marked-damage": (
         "damage stays marked on a permanent past a state-based-action check",
         _marked_damage,

@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeVar
 
 from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import (
+    MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
     lacked_in,
@@ -118,8 +119,8 @@ REGENERATORS = (
 # Damage prevention (615) is not drawn yet: no adapter maps it, and drawing its spells, its
 # card or the unpreventable ability would shift every random case; it reaches other engines
 # through the scenario files and the cover witnesses.
-# Phasing (702.26) likewise.
-_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES
+# Phasing (702.26) likewise, and a creature that can block an additional creature.
+_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES | MULTI_BLOCK_FEATURES
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
 OTHERS = tuple(

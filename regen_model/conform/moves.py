@@ -127,9 +127,17 @@ def block_assignments(state: GameState) -> list[tuple[tuple[str, str], ...]]:
         and not c.tapped
     ]
     attackers = [state.setup.handles[c.slot] for c in state.cards if c.attacking]
+    # each blocker blocks nothing or one attacker; one that can block an additional creature
+    # (509.1a) also two, in either order (its M10 damage assignment order)
+    options: list[list[tuple[str, ...]]] = []
+    for b in blockers:
+        one: list[tuple[str, ...]] = [(), *[(a,) for a in attackers]]
+        if state.setup.templates[state.setup.slot_of(b)].extra_block:
+            one += [(a1, a2) for a1 in attackers for a2 in attackers if a1 != a2]
+        options.append(one)
     out: list[tuple[tuple[str, str], ...]] = []
-    for targets in product([None, *attackers], repeat=len(blockers)):
-        out.append(tuple((b, a) for b, a in zip(blockers, targets, strict=True) if a is not None))
+    for targets in product(*options):
+        out.append(tuple((b, a) for b, ts in zip(blockers, targets, strict=True) for a in ts))
         if len(out) >= MAX_COMBINATIONS:
             break
     return out

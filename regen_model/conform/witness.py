@@ -28,7 +28,11 @@ from functools import lru_cache
 
 from regen_model.clauses import catalog
 from regen_model.conform.case import Case
-from regen_model.conform.features import PHASING_FEATURES, PREVENTION_FEATURES
+from regen_model.conform.features import (
+    MULTI_BLOCK_FEATURES,
+    PHASING_FEATURES,
+    PREVENTION_FEATURES,
+)
 from regen_model.conform.generate import NOT_DRAWN_SPELLS, RandomChooser, draw_case, settle
 from regen_model.conform.shrink import shrink
 from regen_model.engine import EngineError, step
@@ -50,8 +54,14 @@ def _spells_of(features: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(n for n in NOT_DRAWN_SPELLS if f"spell:{n}" in features))
 
 
+_MULTI_BLOCK_CARDS = tuple(
+    sorted(f.removeprefix("card:") for f in MULTI_BLOCK_FEATURES if f.startswith("card:"))
+)
 LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
     ("type.", ("change-type",), (), ()),
+    ("combat.block-additional", (), (), _MULTI_BLOCK_CARDS),
+    ("combat.damage.multi-blocker", (), (), _MULTI_BLOCK_CARDS),
+    ("combat.removal.multi-blocked", (), (), _MULTI_BLOCK_CARDS),
     ("prevent.", (), _spells_of(PREVENTION_FEATURES), ()),
     (
         "phasing.",

@@ -67,7 +67,16 @@ _FIELD_EVENTS: dict[str, frozenset[EventKind]] = {
         (("would_destroy",), (EventKind.WOULD_BE_DESTROYED,)),
         (("control", "control_eot"), (EventKind.CONTROL_CHANGED,)),
         (
-            ("attacking", "blocked", "blocking", "order_pos", "ordered", "first_striker"),
+            (
+                "attacking",
+                "blocked",
+                "blocking",
+                "blocking_also",
+                "order_pos",
+                "order_pos_also",
+                "ordered",
+                "first_striker",
+            ),
             (
                 EventKind.REMOVED_FROM_COMBAT,
                 EventKind.ATTACKERS_DECLARED,

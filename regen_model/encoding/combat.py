@@ -74,13 +74,35 @@ def strikes_first(w: SymWork, i: int) -> Val:
 
 
 def is_blocker(w: SymWork, b: int, a: int) -> Val:
-    return and_(on_battlefield(w, b), eq(w[w.c(b).blocking], a)) if b != a else False
+    """``b`` is blocking ``a``: declared blocking it, as its first or (a creature that can
+    block an additional creature, 509.1a) its second attacker."""
+    if b == a:
+        return False
+    c = w.c(b)
+    return and_(on_battlefield(w, b), or_(eq(w[c.blocking], a), eq(w[c.blocking_also], a)))
 
 
-def ranks_before(w: SymWork, x: int, y: int) -> Val:
-    """Among one attacker's blockers, ``x`` comes before ``y``: ordered blockers first by
+def blocks_now(w: SymWork, b: int, a: int) -> Val:
+    """Blocker ``b`` blocks ``a`` now: declared blocking it and ``a`` still attacking (510.1d,
+    ``derived.blocks_now``)."""
+    if b == a:
+        return False
+    c = w.c(b)
+    declared = or_(eq(w[c.blocking], a), eq(w[c.blocking_also], a))
+    return and_(declared, on_battlefield(w, a), w[w.c(a).attacking])
+
+
+def order_pos(w: SymWork, b: int, a: int) -> Val:
+    """``b``'s position in attacker ``a``'s damage assignment order (M10), through the field
+    of the attacker it blocks as ``a``."""
+    c = w.c(b)
+    return ite(eq(w[c.blocking_also], a), w[c.order_pos_also], w[c.order_pos])
+
+
+def ranks_before(w: SymWork, a: int, x: int, y: int) -> Val:
+    """Among attacker ``a``'s blockers, ``x`` comes before ``y``: ordered blockers first by
     their place in the damage assignment order, then the others by slot."""
-    px, py = w[w.c(x).order_pos], w[w.c(y).order_pos]
+    px, py = order_pos(w, x, a), order_pos(w, y, a)
     return or_(
         and_(ne(px, NONE), or_(eq(py, NONE), lt(px, py))),
         and_(eq(px, NONE), eq(py, NONE), x < y),
@@ -91,7 +113,9 @@ def first_blocker(w: SymWork, a: int) -> list[Val]:
     """Per card: it is the first of ``a``'s current blockers."""
     out = []
     for b in range(w.n):
-        earlier = [and_(is_blocker(w, x, a), ranks_before(w, x, b)) for x in range(w.n) if x != b]
+        earlier = [
+            and_(is_blocker(w, x, a), ranks_before(w, a, x, b)) for x in range(w.n) if x != b
+        ]
         out.append(and_(is_blocker(w, b, a), not_(or_(*earlier))))
     return out
 
@@ -123,13 +147,93 @@ def several_divisions(w: SymWork, a: int, m10: Val) -> Val:
 
 
 def needs_choice(w: SymWork, first_strike_step: bool, m10: Val) -> list[Val]:
-    """Per card: an attacker dealing damage now whose division is the attacking player's
-    choice (``engine.combat.attackers_needing_choice``)."""
+    """Per card: an attacker, or a creature blocking two attackers, dealing damage now whose
+    division is a choice (``engine.combat.attackers_needing_choice``)."""
     deal = dealers(w, first_strike_step)
-    return [
-        and_(deal[a], w[w.c(a).attacking], w[w.c(a).blocked], several_divisions(w, a, m10))
+    out = []
+    for a in range(w.n):
+        c = w.c(a)
+        attacker = and_(w[c.attacking], w[c.blocked], several_divisions(w, a, m10))
+        if w.mutant(Mutant.MULTI_BLOCKER_FIRST_ONLY):
+            out.append(and_(deal[a], attacker))
+            continue
+        blocker = and_(
+            not_(w[c.attacking]), ne(w[c.blocking_also], NONE), blocker_several(w, a, m10)
+        )
+        out.append(and_(deal[a], or_(attacker, blocker)))
+    return out
+
+
+def _blocker_targets(w: SymWork, b: int) -> tuple[list[Val], list[Val], list[Val]]:
+    """Per card ``a``: ``b`` blocks it now; it is the first of them in ``b``'s declared order
+    (``blocking`` if still attacking, else ``blocking_also``); it is the second."""
+    c = w.c(b)
+    now = [blocks_now(w, b, a) for a in range(w.n)]
+    first_left = or_(*[and_(eq(w[c.blocking], a), now[a]) for a in range(w.n)])
+    first = [
+        or_(
+            and_(eq(w[c.blocking], a), now[a]),
+            and_(eq(w[c.blocking_also], a), now[a], not_(first_left)),
+        )
         for a in range(w.n)
     ]
+    second = [and_(eq(w[c.blocking_also], a), now[a], first_left) for a in range(w.n)]
+    return now, first, second
+
+
+def _blocker_lethal(w: SymWork, b: int, a: int) -> Val:
+    """Lethal damage to attacker ``a`` from blocker ``b`` (``engine.combat.lethal_for``)."""
+    return lethal_for(w, a, lethal_deathtouch(w, b))
+
+
+def blocker_several(w: SymWork, b: int, m10: Val) -> Val:
+    """Blocker ``b``'s damage can be divided in more than one way now: it blocks two attackers
+    still attacking and has power; under M10, more than lethal for the first (510.1d)."""
+    now, first, _ = _blocker_targets(w, b)
+    amount = power(w, b)
+    lethal_first = add(*[ite(first[a], _blocker_lethal(w, b, a), 0) for a in range(w.n)])
+    return and_(gt(amount, 0), ge(count(now), 2), implies(m10, gt(amount, lethal_first)))
+
+
+def blocker_division_legal(w: SymWork, b: int, m10: Val) -> Val:
+    """The division given for blocker ``b`` is one of the engine's ``blocker_divisions``:
+    distinct recipients among the attackers it blocks now, positive amounts summing to its
+    power; under M10 the second gets damage only once the first got lethal damage."""
+    p = w.p
+    n = w.n
+    to, amt = p.div_to[b], p.div_amount[b]
+    eff = [gt(x, 0) for x in amt]
+    amount = power(w, b)
+    now, first, second = _blocker_targets(w, b)
+    got = [
+        add(*[ite(and_(eff[e], eq(to[e], a)), amt[e], 0) for e in range(len(to))]) for a in range(n)
+    ]
+    distinct = and_(
+        *[
+            not_(and_(eff[e], eff[f], eq(to[e], to[f])))
+            for e in range(len(to))
+            for f in range(e + 1, len(to))
+        ]
+    )
+    allowed = and_(
+        *[
+            implies(eff[e], or_(*[and_(eq(to[e], a), now[a]) for a in range(n)]))
+            for e in range(len(to))
+        ]
+    )
+    total = add(*[ite(eff[e], amt[e], 0) for e in range(len(to))])
+    order_ok = and_(
+        *[
+            implies(
+                and_(second[a], gt(got[a], 0)),
+                and_(*[implies(first[x], ge(got[x], _blocker_lethal(w, b, x))) for x in range(n)]),
+            )
+            for a in range(n)
+        ]
+    )
+    n_eff = count(eff)
+    with_targets = and_(distinct, allowed, eq(total, amount), implies(m10, order_ok))
+    return ite(or_(le(amount, 0), not_(or_(*now))), eq(n_eff, 0), with_targets)
 
 
 def division_legal(w: SymWork, a: int, m10: Val) -> Val:
@@ -179,7 +283,7 @@ def division_legal(w: SymWork, a: int, m10: Val) -> Val:
                 and_(blockers[b], gt(got[b], 0)),
                 and_(
                     *[
-                        implies(and_(blockers[x], ranks_before(w, x, b)), ge(got[x], lethal[x]))
+                        implies(and_(blockers[x], ranks_before(w, a, x, b)), ge(got[x], lethal[x]))
                         for x in range(n)
                         if x != b
                     ]
@@ -220,7 +324,12 @@ def planned_shares(w: SymWork, first_strike_step: bool) -> list[tuple[int, int, 
         attacking = w[c.attacking]
         blocked = w[c.blocked]
         unblocked = and_(dealing, attacking, not_(blocked))
-        chosen = and_(dealing, attacking, blocked, p.div[i])
+        # a blocker: its chosen division (510.1d), unless the mutant ignores the second one
+        blocking_dealer = and_(dealing, not_(attacking))
+        two = ne(w[c.blocking_also], NONE)
+        first_only = w.mutant(Mutant.MULTI_BLOCKER_FIRST_ONLY)
+        b_chosen = and_(blocking_dealer, p.div[i], not_(two) if first_only else True)
+        chosen = or_(and_(dealing, attacking, blocked, p.div[i]), b_chosen)
         default = and_(dealing, attacking, blocked, not_(p.div[i]))
         blockers = [is_blocker(w, b, i) for b in range(n)]
         first = first_blocker(w, i)
@@ -252,18 +361,15 @@ def planned_shares(w: SymWork, first_strike_step: bool) -> list[tuple[int, int, 
                     i,
                 )
                 out.append((i, r, share))
-        # a blocker deals its damage to the attacker it blocks, if that is still attacking
-        target = w[c.blocking]
+        # a blocker without a chosen division deals all its damage to the first attacker it
+        # blocks now (the engine's first division), or with the mutant to ``blocking`` only
+        now, first_target, _ = _blocker_targets(w, i)
+        b_default = and_(blocking_dealer, not_(b_chosen))
         for a in range(n):
             if a == i:
                 continue
-            hits = and_(
-                dealing,
-                not_(attacking),
-                eq(target, a),
-                on_battlefield(w, a),
-                w[w.c(a).attacking],
-            )
+            gets = and_(eq(w[c.blocking], a), now[a]) if first_only else first_target[a]
+            hits = and_(b_default, gets)
             out.append((i, a, Share(hits, kws, ctrl, amount, a, w[w.c(a).gen], NONE, i)))
     return out
 

@@ -177,4 +177,4 @@ def sba_pending(w: SymWork) -> Val:
 
 def in_combat(w: SymWork, i: int) -> Val:
     c = w.c(i)
-    return or_(w[c.attacking], ne(w[c.blocking], NONE))
+    return or_(w[c.attacking], ne(w[c.blocking], NONE), ne(w[c.blocking_also], NONE))

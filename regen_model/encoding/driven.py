@@ -224,7 +224,12 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                 f"c{i}: off the battlefield, out of combat",
                 z3.Implies(
                     off,
-                    z3.And(z3.Not(c.attacking), c.blocking == NONE, z3.Not(c.blocked)),
+                    z3.And(
+                        z3.Not(c.attacking),
+                        c.blocking == NONE,
+                        c.blocking_also == NONE,
+                        z3.Not(c.blocked),
+                    ),
                 ),
             ),
             (
@@ -242,7 +247,12 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                 f"c{i}: in combat only during combat",
                 z3.Implies(
                     z3.Not(in_combat_step),
-                    z3.And(z3.Not(c.attacking), c.blocking == NONE, z3.Not(c.blocked)),
+                    z3.And(
+                        z3.Not(c.attacking),
+                        c.blocking == NONE,
+                        c.blocking_also == NONE,
+                        z3.Not(c.blocked),
+                    ),
                 ),
             ),
             (f"c{i}: blocked only if attacking", z3.Implies(c.blocked, c.attacking)),
@@ -298,6 +308,7 @@ def features(frame: Any) -> list[Any]:
         out += [
             c.attacking,
             c.blocking != NONE,
+            c.blocking_also != NONE,
             c.damage > 0,
             c.control != st.owner,
             *[z3.And(s.present, s.creator != c.control) for s in c.shields],
@@ -631,6 +642,8 @@ def sketch(state: GameState) -> str:
         ]
         if c.blocking is not None:
             notes.append(f"blocking c{c.blocking}")
+        if c.blocking_also is not None:
+            notes.append(f"also blocking c{c.blocking_also}")
         if c.damage:
             notes.append(f"damage {c.damage}")
         if c.shields:

@@ -147,6 +147,7 @@ class CardStatics:
     anim_power: Z3Ref
     anim_toughness: Z3Ref
     anim_black: Z3Ref
+    extra_block: Z3Ref  # "can block an additional creature each combat" (509.1a)
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -189,6 +190,7 @@ class Statics:
                     anim_power=mk_i(f"{p}.anim_power"),
                     anim_toughness=mk_i(f"{p}.anim_toughness"),
                     anim_black=mk_b(f"{p}.anim_black"),
+                    extra_block=mk_b(f"{p}.extra_block"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -247,6 +249,7 @@ class Statics:
                 z3.Implies(z3.Not(c.regen_ability), c.regen_rider == _ord(Rider.NONE)),
                 z3.Implies(c.trigger == 0, z3.Not(c.trigger_combat_only)),
                 z3.Implies(z3.Not(c.creature), c.enters_plus == 0),
+                z3.Implies(z3.Not(c.creature), z3.Not(c.extra_block)),
             ]
         return out
 
@@ -275,6 +278,7 @@ class Statics:
                 c.anim_power,
                 c.anim_toughness,
                 c.anim_black,
+                c.extra_block,
             ]
         return out
 
@@ -362,6 +366,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.anim_power, 0),
                 (c.anim_toughness, 0),
                 (c.anim_black, False),
+                (c.extra_block, False),
             ):
                 put(var, value)
             continue
@@ -397,6 +402,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.anim_power, 0 if anim is None else anim.power),
             (c.anim_toughness, 0 if anim is None else anim.toughness),
             (c.anim_black, anim is not None and Color.BLACK in anim.colors),
+            (c.extra_block, t.extra_block),
         ):
             put(var, value)
 
@@ -468,6 +474,7 @@ def read_statics(
                 )
                 if animates
                 else None,
+                extra_block=_b(model, c.extra_block),
             )
         )
         owners.append(_i(model, c.owner))
@@ -522,6 +529,7 @@ class CardVars:
     shields: tuple[ShieldVars, ...]
     attacking: Z3Ref
     blocking: Z3Ref  # NONE or the attacker's slot
+    blocking_also: Z3Ref  # NONE or its second attacker's slot (``Card.blocking_also``)
     blocked: Z3Ref
     sick: Z3Ref  # not under its controller's control since their turn began (302.6)
     animated: Z3Ref  # its own animation applies until end of turn (613.1d; ``Card``)
@@ -530,7 +538,8 @@ class CardVars:
     ghost: GhostVars
     first_striker: Z3Ref  # in Combat.first_strikers
     ordered: Z3Ref  # has a damage assignment order (M10)
-    order_pos: Z3Ref  # NONE or its position in its attacker's order (M10)
+    order_pos: Z3Ref  # NONE or its position in the order of its attacker ``blocking`` (M10)
+    order_pos_also: Z3Ref  # NONE or its position in the order of ``blocking_also`` (M10)
 
     def granted(self, k: Keyword) -> Z3Ref:
         return self.kw_granted[KW_INDEX[k]]
@@ -561,6 +570,7 @@ class CardVars:
             self.attached_to,
             self.attacking,
             self.blocking,
+            self.blocking_also,
             self.blocked,
             self.sick,
             self.animated,
@@ -569,6 +579,7 @@ class CardVars:
             self.first_striker,
             self.ordered,
             self.order_pos,
+            self.order_pos_also,
             self.ghost.shields_made,
             self.ghost.destructions,
             self.ghost.by_shield,
@@ -714,6 +725,7 @@ class Frame:
                     ),
                     attacking=mk_b(f"{p}.attacking"),
                     blocking=mk_i(f"{p}.blocking"),
+                    blocking_also=mk_i(f"{p}.blocking_also"),
                     blocked=mk_b(f"{p}.blocked"),
                     sick=mk_b(f"{p}.sick"),
                     animated=mk_b(f"{p}.animated"),
@@ -729,6 +741,7 @@ class Frame:
                     first_striker=mk_b(f"{p}.first_striker"),
                     ordered=mk_b(f"{p}.ordered"),
                     order_pos=mk_i(f"{p}.order_pos"),
+                    order_pos_also=mk_i(f"{p}.order_pos_also"),
                 )
             )
         return Frame(
@@ -822,6 +835,11 @@ class Frame:
                 c.blocking != i,
                 c.order_pos >= NONE,
                 c.order_pos < n,
+                c.blocking_also >= NONE,
+                c.blocking_also < n,
+                c.blocking_also != i,
+                c.order_pos_also >= NONE,
+                c.order_pos_also < n,
                 c.ghost.shields_made >= 0,
                 c.ghost.destructions >= 0,
                 c.ghost.by_shield >= 0,
@@ -837,6 +855,7 @@ class Frame:
                         c.zone == _ord(Zone.BATTLEFIELD),
                         z3.Not(c.attacking),
                         c.blocking == NONE,
+                        c.blocking_also == NONE,
                         z3.Not(c.blocked),
                     ),
                 ),
@@ -874,20 +893,27 @@ def representable(frame: Frame) -> list[Z3Ref]:
     n = frame.scope.cards
     out: list[Z3Ref] = []
     for a, ca in enumerate(frame.cards):
+        # (its position in a's order, placed there): through ``blocking`` or ``blocking_also``
         mine = [
-            (cb, z3.And(cb.blocking == a, cb.order_pos != NONE))
+            (pos, z3.And(blk == a, pos != NONE))
             for b, cb in enumerate(frame.cards)
             if b != a
+            for blk, pos in ((cb.blocking, cb.order_pos), (cb.blocking_also, cb.order_pos_also))
         ]
         size = z3.Sum(*[z3.If(placed, 1, 0) for _, placed in mine]) if mine else z3.IntVal(0)
         out.append(z3.Implies(z3.Or(*[placed for _, placed in mine]), ca.ordered))
-        for k, (cb, placed) in enumerate(mine):
-            out.append(z3.Implies(placed, z3.And(cb.order_pos >= 0, cb.order_pos < size)))
-            out += [
-                z3.Implies(z3.And(placed, other), cb.order_pos != cc.order_pos)
-                for cc, other in mine[k + 1 :]
-            ]
+        for k, (pos, placed) in enumerate(mine):
+            out.append(z3.Implies(placed, z3.And(pos >= 0, pos < size)))
+            out += [z3.Implies(z3.And(placed, other), pos != pos2) for pos2, other in mine[k + 1 :]]
         out.append(z3.Implies(ca.blocking == NONE, ca.order_pos == NONE))
+        # a second attacker only with a first, a different one, and a position only with it
+        out.append(
+            z3.Implies(
+                ca.blocking_also != NONE,
+                z3.And(ca.blocking != NONE, ca.blocking_also != ca.blocking),
+            )
+        )
+        out.append(z3.Implies(ca.blocking_also == NONE, ca.order_pos_also == NONE))
     for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
         for j, obj in enumerate(objs):
             combat = obj.kind == _ord(StackKind.COMBAT_DAMAGE)
@@ -1106,12 +1132,12 @@ def _assign(
         put(pv.life, pl.life)
         put(pv.poison, pl.poison)
         put(pv.lost, pl.lost)
-    order_of: dict[int, tuple[int, int]] = {}  # blocker -> (attacker, position)
+    order_of: dict[tuple[int, int], int] = {}  # (blocker, attacker) -> position
     ordered_attackers = set()
     for attacker, order in state.combat.orders:
         ordered_attackers.add(attacker)
         for pos, b in enumerate(order):
-            order_of[b] = (attacker, pos)
+            order_of[(b, attacker)] = pos
     for i, cv in enumerate(frame.cards):
         card = (
             state.cards[i]
@@ -1156,6 +1182,7 @@ def _assign(
                 put(sv.creator, 0)
         put(cv.attacking, card.attacking)
         put(cv.blocking, NONE if card.blocking is None else card.blocking)
+        put(cv.blocking_also, NONE if card.blocking_also is None else card.blocking_also)
         put(cv.blocked, card.blocked)
         put(cv.sick, card.sick)
         put(cv.animated, card.animated)
@@ -1169,7 +1196,11 @@ def _assign(
         put(cv.ghost.by_other, g.by_other)
         put(cv.first_striker, i in state.combat.first_strikers)
         put(cv.ordered, i in ordered_attackers)
-        put(cv.order_pos, order_of[i][1] if i in order_of else NONE)
+        put(cv.order_pos, order_of.get((i, NONE if card.blocking is None else card.blocking), NONE))
+        put(
+            cv.order_pos_also,
+            order_of.get((i, NONE if card.blocking_also is None else card.blocking_also), NONE),
+        )
     for objs, slots in ((state.stack, frame.stack), (state.pending, frame.pending)):
         for j, sv2 in enumerate(slots):
             if j >= len(objs) and zeros is not None:
@@ -1270,6 +1301,7 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
         ceot = _i(model, cv.control_eot)
         att = _i(model, cv.attached_to)
         blk = _i(model, cv.blocking)
+        blk2 = _i(model, cv.blocking_also)
         cards.append(
             Card(
                 slot=i,
@@ -1298,6 +1330,7 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 shields=shields,
                 attacking=_b(model, cv.attacking),
                 blocking=None if blk == NONE else blk,
+                blocking_also=None if blk2 == NONE else blk2,
                 blocked=_b(model, cv.blocked),
                 sick=_b(model, cv.sick),
                 animated=_b(model, cv.animated),
@@ -1314,9 +1347,9 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
         )
         if _b(model, cv.first_striker):
             first_strikers.append(i)
-        pos = _i(model, cv.order_pos)
-        if pos != NONE and blk != NONE:
-            orders.setdefault(blk, []).append((pos, i))
+        for attacker, pos in ((blk, _i(model, cv.order_pos)), (blk2, _i(model, cv.order_pos_also))):
+            if pos != NONE and attacker != NONE:
+                orders.setdefault(attacker, []).append((pos, i))
     for i in range(n):
         if _b(model, frame.cards[i].ordered):
             orders.setdefault(i, [])

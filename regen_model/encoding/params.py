@@ -17,7 +17,8 @@ How each action maps here (``of_action``), and what cannot be represented (``Out
 * damage shares are one amount per recipient (cards by slot, then players), dealt in that
   order; an action naming a recipient twice, or cards out of slot order, is out of scope (the
   order of simultaneous damage decides the order of its triggers).
-* blocks are one attacker per blocker slot; a damage division is an ordered list of
+* blocks are one attacker per blocker slot, and a second one (``blocks_also``) for a creature
+  that can block an additional creature (509.1a); a damage division is an ordered list of
   (recipient, amount) per attacker, the defending player being recipient ``scope.cards``.
 * 616.1 answers are one answer per (permanent, player): ``choice_use`` is a ``Use`` code,
   ``choice_mask`` the shield slots a shield answer names and ``choice_slot`` the Aura an
@@ -91,6 +92,7 @@ class Params:
     share_amount: tuple[Val, ...]
     seq: tuple[Val, ...]
     blocks: tuple[Val, ...]
+    blocks_also: tuple[Val, ...]
     div: tuple[Val, ...]
     div_to: tuple[tuple[Val, ...], ...]
     div_amount: tuple[tuple[Val, ...], ...]
@@ -160,6 +162,7 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
         share_amount=tuple(mk_i(f"share_amount{r}") for r in range(n + pl)),
         seq=tuple(mk_i(f"seq{k}") for k in range(n)),
         blocks=tuple(mk_i(f"blocks{b}") for b in range(n)),
+        blocks_also=tuple(mk_i(f"blocks_also{b}") for b in range(n)),
         div=tuple(mk_b(f"div{a}") for a in range(n)),
         div_to=tuple(tuple(mk_i(f"div{a}.to{k}") for k in range(n + 1)) for a in range(n)),
         div_amount=tuple(tuple(mk_i(f"div{a}.amount{k}") for k in range(n + 1)) for a in range(n)),
@@ -282,6 +285,10 @@ def domain(p: Params, scope: Scope) -> list[Val]:
         if k > 0:
             out.append(z3.Implies(p.seq[k - 1] == NONE, s == NONE))
     out += [rng(b, NONE, n - 1) for b in p.blocks]
+    out += [rng(b, NONE, n - 1) for b in p.blocks_also]
+    out += [
+        z3.Implies(b2 != NONE, b != NONE) for b, b2 in zip(p.blocks, p.blocks_also, strict=True)
+    ]
     for a in range(n):
         out += [rng(r, NONE, n) for r in p.div_to[a]]
         out += [rng(x, 0, m) for x in p.div_amount[a]]
@@ -396,9 +403,12 @@ def _fill(
         v["player"] = nm.player(a.player)
         for blocker, attacker in a.blocks:
             b, at = nm.slot(blocker), nm.slot(attacker)
-            if v[f"blocks{b}"] != NONE:
+            if v[f"blocks{b}"] == NONE:
+                v[f"blocks{b}"] = at
+            elif v[f"blocks_also{b}"] == NONE:
+                v[f"blocks_also{b}"] = at  # its second attacker (509.1a)
+            else:
                 v["malformed"] = True
-            v[f"blocks{b}"] = at
     elif isinstance(a, A.OrderBlockers):
         v["player"] = nm.player(a.player)
         v["target"] = nm.slot(a.attacker)
@@ -640,7 +650,12 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
     if kind == "declare-attackers":
         return A.DeclareAttackers(player=player, attackers=seq(), **common)
     if kind == "declare-blockers":
-        blocks = tuple((h(b), h(v[f"blocks{b}"])) for b in range(n) if v[f"blocks{b}"] != NONE)
+        blocks = tuple(
+            (h(b), h(v[key]))
+            for b in range(n)
+            for key in (f"blocks{b}", f"blocks_also{b}")
+            if v[key] != NONE
+        )
         return A.DeclareBlockers(player=player, blocks=blocks, **common)
     if kind == "order-blockers":
         return A.OrderBlockers(player=player, attacker=h(v["target"]), order=seq(), **common)

@@ -182,7 +182,53 @@ def scripts() -> tuple[Script, ...]:
     """The written seeds (module docstring)."""
     troll = Card("troll", "Horned Troll", 0)
     bears = Card("bears", "Grizzly Bears", 1)
+    skeletons = (Card("s1", "Drudge Skeletons", 0), Card("s2", "Drudge Skeletons", 0))
+    to_blocks = (*_pass(0, 1), A.DeclareAttackers(player=0, attackers=("s1", "s2")), *_pass(0, 1))
     return (
+        Script(
+            "multi-block",
+            "a creature that can block an additional creature blocks two attackers (509.1a): "
+            "declaring one attacker twice or three times is refused; under M10 its damage "
+            "follows its order (510.1d of 2009-2024), it divides 1 and 1 and both attackers die, "
+            "the second after the first has left combat (combat.removal.multi-blocked)",
+            (*skeletons, Card("brigade", "Foriysian Brigade", 1)),
+            (
+                *to_blocks,
+                A.DeclareBlockers(player=1, blocks=(("brigade", "s1"), ("brigade", "s2"))),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0, divisions=(A.Division("brigade", (("s1", 1), ("s2", 1))),)
+                ),
+                *_pass(0, 1),
+            ),
+            edition=Edition.M10,
+            step=Step.BEGIN_COMBAT,
+            also=(Edition.FDN, Edition.PRE_M10),
+            tried=(
+                (5, A.DeclareBlockers(player=1, blocks=(("brigade", "s1"), ("brigade", "s1")))),
+                (
+                    5,
+                    A.DeclareBlockers(
+                        player=1,
+                        blocks=(("brigade", "s1"), ("brigade", "s2"), ("brigade", "s1")),
+                    ),
+                ),
+                (
+                    8,
+                    A.AssignCombatDamage(
+                        player=0, divisions=(A.Division("brigade", (("s2", 2),)),)
+                    ),
+                ),
+            ),
+        ),
+        Script(
+            "block-one-only",
+            "a creature without the ability can't be declared blocking two attackers (509.1a)",
+            (*skeletons, bears),
+            (*to_blocks, A.DeclareBlockers(player=1, blocks=(("bears", "s1"),))),
+            step=Step.BEGIN_COMBAT,
+            tried=((5, A.DeclareBlockers(player=1, blocks=(("bears", "s1"), ("bears", "s2")))),),
+        ),
         Script(
             "phasing",
             "phasing (702.26): a creature with a shield phases out by a spell and is left alone by "

@@ -7,7 +7,7 @@ claim can be tested by evaluating the relation (``tests/checks/test_symmetry.py`
 
 * a field *of* card ``i`` (``c{i}.damage``, ``c{i}.sh0.used``, the printed ``c{i}.power``, a
   616.1 answer ``choice{i}.*``, a damage share ``share{i}``, a blocker's attacker
-  ``blocks{i}``, an attacker's division ``div{i}.*``, pre-M10 hits ``hit.{i}.{j}``) moves to
+  ``blocks{i}``, ``blocks_also{i}``, an attacker's division ``div{i}.*``, pre-M10 hits ``hit.{i}.{j}``) moves to
   card ``pi(i)``;
 * a field that *holds* a card slot (``attached_to``, ``blocking``, a target, a source, a
   destroy or attack list, a division's recipient, the Aura of an umbra-armor answer) holds
@@ -77,7 +77,11 @@ def frame_moves(scope: Scope, pi: Perm) -> tuple[dict[str, str], set[str]]:
         moves.update(zip(_card_names(c), _card_names(f.cards[pi[i]]), strict=True))
     for obj in (*f.stack, *f.pending):
         moves.update(_stack_moves(obj, n, pi))
-    slot_keys = {str(c.attached_to) for c in f.cards} | {str(c.blocking) for c in f.cards}
+    slot_keys = (
+        {str(c.attached_to) for c in f.cards}
+        | {str(c.blocking) for c in f.cards}
+        | {str(c.blocking_also) for c in f.cards}
+    )
     for obj in (*f.stack, *f.pending):
         slot_keys |= set(_stack_slots(obj))
     return moves, slot_keys
@@ -101,6 +105,7 @@ def params_moves(scope: Scope, pi: Perm) -> tuple[dict[str, str], set[str]]:
         moves[p.share[i]] = p.share[j]
         moves[p.share_amount[i]] = p.share_amount[j]
         moves[p.blocks[i]] = p.blocks[j]
+        moves[p.blocks_also[i]] = p.blocks_also[j]
         moves[p.div[i]] = p.div[j]
         moves.update(zip(p.div_to[i], p.div_to[j], strict=True))
         moves.update(zip(p.div_amount[i], p.div_amount[j], strict=True))
@@ -108,7 +113,7 @@ def params_moves(scope: Scope, pi: Perm) -> tuple[dict[str, str], set[str]]:
         moves.update(zip(p.choice_slot[i], p.choice_slot[j], strict=True))
         for q in range(len(p.choice_mask[i])):
             moves.update(zip(p.choice_mask[i][q], p.choice_mask[j][q], strict=True))
-    slot_keys = {p.target, p.source, *p.seq, *p.blocks, *p.tgt_card}
+    slot_keys = {p.target, p.source, *p.seq, *p.blocks, *p.blocks_also, *p.tgt_card}
     slot_keys |= {k for row in p.div_to for k in row}
     return moves, slot_keys
 

@@ -390,10 +390,12 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
         out += [
             z3.Not(c.attacking),
             c.blocking == NONE,
+            c.blocking_also == NONE,
             z3.Not(c.blocked),
             z3.Not(c.first_striker),
             z3.Not(c.ordered),
             c.order_pos == NONE,
+            c.order_pos_also == NONE,
             z3.Not(c.deathtouched),
             c.control_eot == NONE,
             c.power_eot == 0,

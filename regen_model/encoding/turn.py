@@ -205,9 +205,11 @@ def _clear_combat(w: SymWork, clause: str, *, cards: bool) -> None:
         w.set(c.first_striker, False, clause)
         w.set(c.ordered, False, clause)
         w.set(c.order_pos, NONE, clause)
+        w.set(c.order_pos_also, NONE, clause)
         if cards:
             w.set(c.attacking, False, clause)
             w.set(c.blocking, NONE, clause)
+            w.set(c.blocking_also, NONE, clause)
             w.set(c.blocked, False, clause)
 
 
@@ -256,7 +258,7 @@ def begin_step(w: SymWork, s: Step) -> None:
             lambda w: w.set(
                 f.decision, ordinal(Decision.DECLARE_BLOCKERS), "combat.declare-blockers"
             ),
-            lambda w: _declare_blockers(w, [NONE] * w.n),
+            lambda w: _declare_blockers(w, [NONE] * w.n, [NONE] * w.n),
         )
     elif s in (Step.FIRST_STRIKE_DAMAGE, Step.COMBAT_DAMAGE):
         _begin_damage_step(w, s is Step.FIRST_STRIKE_DAMAGE)
@@ -333,7 +335,7 @@ def declare_blockers(w: SymWork) -> None:
     )
     w.require(not_(p.malformed), clause)
     attacking = [and_(on_battlefield(w, a), w[w.c(a).attacking]) for a in range(w.n)]
-    for b, a in enumerate(p.blocks):
+    for b, (a, a2) in enumerate(zip(p.blocks, p.blocks_also, strict=True)):
         ok = and_(
             on_battlefield(w, b),
             is_creature(w, b),
@@ -342,27 +344,35 @@ def declare_blockers(w: SymWork) -> None:
             slot_has(w, a, attacking),
         )
         w.require(implies(ne(a, NONE), ok), clause)
-    _declare_blockers(w, list(p.blocks))
+        # a second attacker: only with "can block an additional creature" (509.1a, 101.1),
+        # attacking, and not the first one again
+        second = and_(w.st(b).extra_block, slot_has(w, a2, attacking), ne(a2, a))
+        w.require(implies(ne(a2, NONE), second), "combat.block-additional")
+    _declare_blockers(w, list(p.blocks), list(p.blocks_also))
 
 
-def _declare_blockers(w: SymWork, blocks: list[Val]) -> None:
+def _declare_blockers(w: SymWork, blocks: list[Val], also: list[Val]) -> None:
     clause = "combat.declare-blockers"
     for b, a in enumerate(blocks):
         w.branch(ne(a, NONE), partial(_block, b=b, a=a, clause=clause))
+    for b, a in enumerate(also):
+        w.branch(ne(a, NONE), partial(_block_also, b=b, a=a))
     w.set(w.f.decision, ordinal(Decision.NONE), clause)
 
     def m10_orders(w: SymWork) -> None:
         # 509.2 (2009-2024): an attacker with one blocker has that order; several need one
         for a in range(w.n):
-            declared = or_(*[eq(x, a) for x in blocks])
+            declared = or_(*[eq(x, a) for x in (*blocks, *also)])
             mine = [cb.is_blocker(w, b, a) for b in range(w.n)]
             single = eq(add(*[ite(m, 1, 0) for m in mine]), 1)
 
             def order_one(w: SymWork, a: int = a, mine: list[Val] = mine) -> None:
                 w.set(w.c(a).ordered, True, "combat.edition.m10")
                 for b in range(w.n):
-                    key = w.c(b).order_pos
-                    w.set(key, ite(mine[b], 0, w[key]), "combat.edition.m10")
+                    c = w.c(b)
+                    via_also = eq(w[c.blocking_also], a)
+                    for key, here in ((c.order_pos, not_(via_also)), (c.order_pos_also, via_also)):
+                        w.set(key, ite(and_(mine[b], here), 0, w[key]), "combat.edition.m10")
 
             w.branch(and_(declared, single), order_one)
         w.branch(
@@ -376,6 +386,15 @@ def _declare_blockers(w: SymWork, blocks: list[Val]) -> None:
 
 def _block(w: SymWork, b: int, a: Val, clause: str) -> None:
     w.set(w.c(b).blocking, a, clause)
+    for x in range(w.n):
+        key = w.c(x).blocked
+        w.set(key, or_(w[key], eq(a, x)), clause)
+
+
+def _block_also(w: SymWork, b: int, a: Val) -> None:
+    """Its second attacker (``Card.blocking_also``), which becomes blocked too (509.1h)."""
+    clause = "combat.block-additional"
+    w.set(w.c(b).blocking_also, a, clause)
     for x in range(w.n):
         key = w.c(x).blocked
         w.set(key, or_(w[key], eq(a, x)), clause)
@@ -402,11 +421,13 @@ def order_blockers(w: SymWork) -> None:
     for y in range(w.n):
         w.branch(eq(a, y), partial(_mark_ordered, y=y, clause=clause))
     for x in range(w.n):
-        key = w.c(x).order_pos
-        pos = w[key]
-        for k, s in enumerate(p.seq):
-            pos = ite(eq(s, x), k, pos)
-        w.set(key, pos, clause)
+        # its place in a's order, in the field of the attacker it blocks as a
+        c = w.c(x)
+        for key, blk in ((c.order_pos, c.blocking), (c.order_pos_also, c.blocking_also)):
+            pos = w[key]
+            for k, s in enumerate(p.seq):
+                pos = ite(and_(eq(s, x), eq(w[blk], a)), k, pos)
+            w.set(key, pos, clause)
     w.branch(
         or_(*cb.needs_order(w)),
         lambda w: None,
@@ -483,8 +504,15 @@ def _assign(w: SymWork, first_strike: bool) -> None:
     needing = cb.needs_choice(w, first_strike, m10)
     edition = w[w.f.edition]
     for a in range(w.n):
-        w.require(implies(p.div[a], and_(dealers[a], w[w.c(a).attacking])), "combat.damage.assign")
-        legal = implies(p.div[a], cb.division_legal(w, a, m10))
+        c = w.c(a)
+        # an attacker's division (510.1c) or a two-attacker blocker's (510.1d)
+        divides = or_(w[c.attacking], ne(w[c.blocking_also], NONE))
+        w.require(implies(p.div[a], and_(dealers[a], divides)), "combat.damage.assign")
+        legal = implies(and_(p.div[a], w[c.attacking]), cb.division_legal(w, a, m10))
+        w.require(
+            implies(and_(p.div[a], not_(w[c.attacking])), cb.blocker_division_legal(w, a, m10)),
+            "combat.damage.multi-blocker",
+        )
         for e, clause in EDITION_CLAUSE.items():
             w.require(implies(eq(edition, ordinal(e)), legal), clause)
             w.require(implies(eq(edition, ordinal(e)), implies(needing[a], p.div[a])), clause)

@@ -18,31 +18,47 @@ from regen_model.model.enums import Mutant, StackKind, Zone, ordinal
 
 def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> None:
     """506.4: no longer attacking, blocking or blocked (only if it was). A creature it
-    blocked stays blocked (509.1h). M10 orders (frame: ``ordered`` per attacker,
-    ``order_pos`` per blocker): it leaves every order, later blockers move up one place, and
-    its own order is gone."""
+    blocked stays blocked (509.1h); a creature that blocked it (and perhaps another attacker,
+    combat.removal.multi-blocked) keeps naming it but no longer blocks it (``blocks_now``).
+    M10 orders (frame: ``ordered`` per attacker, ``order_pos``/``order_pos_also`` per blocker
+    and attacker it blocks): it leaves every order, later blockers move up one place, and its
+    own order is gone."""
     c = w.c(i)
     go = and_(when, or_(in_combat(w, i), w[c.blocked]))
     if w.skip(go):
         return
-    old_blocking, old_pos = w[c.blocking], w[c.order_pos]
+    # the orders it was in: as a blocker of ``blocking`` and of ``blocking_also``
+    left = ((w[c.blocking], w[c.order_pos]), (w[c.blocking_also], w[c.order_pos_also]))
     refile = and_(go, or_(*[w[w.c(j).ordered] for j in range(w.n)]))
     w.set_if(go, c.attacking, False, clause)
     w.set_if(go, c.blocking, NONE, clause)
+    # a creature blocking two attackers: both stay blocked, it blocks neither
+    two = and_(go, ne(w[c.blocking_also], NONE))
+    w.set_if(two, c.blocking_also, NONE, "combat.removal.multi-blocked")
     w.set_if(go, c.blocked, False, clause)
     if w.skip(refile):
         return
     w.set_if(refile, c.ordered, False, clause)
     w.set_if(refile, c.order_pos, NONE, clause)
+    w.set_if(refile, c.order_pos_also, NONE, clause)
     for j in range(w.n):
         if j == i:
             continue
         cj = w.c(j)
-        pos = w[cj.order_pos]
-        mine = eq(w[cj.blocking], i)  # it blocked the removed attacker: that order is gone
-        later = and_(ne(old_pos, NONE), eq(w[cj.blocking], old_blocking), gt(pos, old_pos))
-        w.set_if(and_(refile, mine), cj.order_pos, NONE, clause)
-        w.set_if(and_(refile, not_(mine), later), cj.order_pos, sub(pos, 1), clause)
+        for blk_key, pos_key in (
+            (cj.blocking, cj.order_pos),
+            (cj.blocking_also, cj.order_pos_also),
+        ):
+            blk, pos = w[blk_key], w[pos_key]
+            mine = eq(blk, i)  # it blocked the removed attacker: that order is gone
+            later = or_(
+                *[
+                    and_(ne(old_pos, NONE), eq(blk, old_blk), gt(pos, old_pos))
+                    for old_blk, old_pos in left
+                ]
+            )
+            w.set_if(and_(refile, mine), pos_key, NONE, clause)
+            w.set_if(and_(refile, not_(mine), later), pos_key, sub(pos, 1), clause)
 
 
 def _compact_unused(w: SymWork, shields: tuple[ShieldVars, ...]) -> list[tuple[Val, Val, Val]]:

@@ -4,7 +4,8 @@ each rule edition (pre-M10, M10, FDN).
 The attacking player's choices are explicit: ``legal_divisions`` lists every legal way one
 attacker can divide its damage, and ``AssignCombatDamage`` must pick one of them whenever
 there is more than one. The three editions differ only in which divisions are legal and in
-when the damage is dealt:
+when the damage is dealt (a creature blocking two attackers divides its damage between them
+the same way, ``blocker_divisions``, 510.1d):
 
 * pre-M10 (310.2c, 310.4): any split among the blockers; the assignment goes on the stack
   and players may respond (e.g. regenerate) before it is dealt, as assigned.
@@ -26,6 +27,7 @@ from regen_model.engine.errors import IllegalAction
 from regen_model.engine.work import Work
 from regen_model.model.derived import (
     Board,
+    blocks_now,
     controller,
     has,
     is_creature_on_battlefield,
@@ -45,7 +47,11 @@ def current_blockers(
     board: Board, attacker: int, orders: tuple[tuple[int, tuple[int, ...]], ...]
 ) -> list[int]:
     """Creatures blocking ``attacker`` now, in its damage assignment order if it has one."""
-    blockers = [i for i, c in enumerate(board.cards) if c.on_battlefield and c.blocking == attacker]
+    blockers = [
+        i
+        for i, c in enumerate(board.cards)
+        if c.on_battlefield and (c.blocking == attacker or c.blocking_also == attacker)
+    ]
     for a, order in orders:
         if a == attacker:
             ranked = [b for b in order if b in blockers]
@@ -109,6 +115,29 @@ def legal_divisions(
     return result
 
 
+def blocker_divisions(board: Board, edition: Edition, blocker: int) -> list[Division]:
+    """Every legal damage assignment of ``blocker`` (510.1d): all of it to the one attacker it
+    blocks now, nothing if it blocks none; among two, any split (FDN 510.1d; before M10 as
+    its controller announced it with the rest of the combat damage, combat.edition.pre-m10),
+    or (M10, 510.1d of 2009-2024) the second in its order only once the first is assigned
+    lethal damage (1 from a deathtouch blocker, 702.2c)."""
+    card = board.cards[blocker]
+    amount = power(board, card)
+    targets = blocks_now(board, blocker)
+    if amount <= 0 or not targets:
+        return [()]
+    if len(targets) == 1:
+        return [((targets[0], amount),)]
+    deathtouch = edition is not Edition.PRE_M10 and has(board, card, Keyword.DEATHTOUCH)
+    lethal = [lethal_for(board, board.cards[a], deathtouch) for a in targets]
+    result: list[Division] = []
+    for split in _compositions(amount, len(targets)):
+        if edition is Edition.M10 and not _respects_order(split, lethal):
+            continue
+        result.append(tuple((a, n) for a, n in zip(targets, split, strict=False) if n > 0))
+    return result
+
+
 def _respects_order(split: tuple[int, ...], lethal: list[int]) -> bool:
     """M10 510.1c: a blocker may get damage only if all earlier blockers got lethal damage."""
     for k, got in enumerate(split):
@@ -139,17 +168,34 @@ def dealers(w: Work, step: Step) -> list[int]:
 
 
 def attackers_needing_choice(w: Work, step: Step) -> list[int]:
-    """Attackers dealing damage now whose damage can legally be divided in several ways."""
+    """Creatures dealing damage now whose damage can legally be divided in several ways:
+    blocked attackers (510.1c) and blockers blocking two attackers (510.1d)."""
     out = []
     for i in dealers(w, step):
         card = w.cards[i]
-        if (
+        attacker = (
             card.attacking
             and card.blocked
             and len(legal_divisions(w, w.edition, i, w.combat.orders)) > 1
-        ):
+        )
+        blocker = (
+            not card.attacking
+            and card.blocking_also is not None
+            and not w.mutant(Mutant.MULTI_BLOCKER_FIRST_ONLY)
+            and len(blocker_divisions(w, w.edition, i)) > 1
+        )
+        if attacker or blocker:
             out.append(i)
     return out
+
+
+def divisions_of(w: Work, slot: int) -> list[Division]:
+    """The legal divisions of a creature named in a damage assignment: a blocker of two
+    attackers (510.1d), else as an attacker (510.1c)."""
+    card = w.cards[slot]
+    if not card.attacking and card.blocking_also is not None:
+        return blocker_divisions(w, w.edition, slot)
+    return legal_divisions(w, w.edition, slot, w.combat.orders)
 
 
 def plan_hits(w: Work, step: Step, chosen: dict[int, Division]) -> list[tuple[int, int, int]]:
@@ -175,17 +221,32 @@ def plan_hits(w: Work, step: Step, chosen: dict[int, Division]) -> list[tuple[in
                 )
             hits.extend((i, r, n) for r, n in division)
         elif card.blocking is not None:
-            target = w.cards[card.blocking]
-            if target.on_battlefield and target.attacking:
-                hits.append((i, card.blocking, amount))
+            two = card.blocking_also is not None
+            clause = "combat.damage.multi-blocker" if two else "combat.damage.assign"
+            if w.mutant(Mutant.MULTI_BLOCKER_FIRST_ONLY) and two:
+                division = _first_only(w, i, amount)
             else:
+                division = chosen.get(i, blocker_divisions(w, w.edition, i)[0])
+            if not division:
+                w.emit(EventKind.NO_COMBAT_DAMAGE, clause, w.name(i), reason="blocks nothing now")
+            elif two:
                 w.emit(
-                    EventKind.NO_COMBAT_DAMAGE,
-                    "combat.damage.assign",
+                    EventKind.NOTE,
+                    clause,
                     w.name(i),
-                    reason="blocks nothing now",
+                    divides=", ".join(f"{n} to {w.name(r)}" for r, n in division),
                 )
+            hits.extend((i, r, n) for r, n in division)
     return hits
+
+
+def _first_only(w: Work, blocker: int, amount: int) -> Division:
+    """Mutant ``multi-blocker-first-only``: a creature declared blocking two attackers deals
+    all its damage to the first one if that is still attacking, and none otherwise."""
+    first = w.cards[blocker].blocking
+    if first is not None and first in blocks_now(w, blocker):
+        return ((first, amount),)
+    return ()
 
 
 def validate_declared_attackers(w: Work, handles: tuple[str, ...]) -> list[int]:
@@ -229,7 +290,7 @@ def validate_declared_attackers(w: Work, handles: tuple[str, ...]) -> list[int]:
 def validate_declared_blockers(
     w: Work, blocks: tuple[tuple[str, str], ...]
 ) -> list[tuple[int, int]]:
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     used: set[int] = set()
     for blocker_h, attacker_h in blocks:
         b = w.on_battlefield(blocker_h, "combat.declare-blockers", "blocks")
@@ -258,9 +319,24 @@ def validate_declared_blockers(
                 f"{attacker_h} is not attacking", "combat.declare-blockers", "blocks"
             )
         if b in used:
-            raise IllegalAction(
-                f"{blocker_h} can block only one attacker", "combat.declare-blockers", "blocks"
-            )
+            # 509.1a, changed by the card (101.1): one more attacker, not two more.
+            if not w.setup.templates[b].extra_block:
+                raise IllegalAction(
+                    f"{blocker_h} can block only one attacker", "combat.declare-blockers", "blocks"
+                )
+            if sum(1 for x, _ in pairs if x == b) >= 2:
+                raise IllegalAction(
+                    f"{blocker_h} can block at most two attackers (it can block one additional "
+                    "creature, 509.1a)",
+                    "combat.block-additional",
+                    "blocks",
+                )
+            if (b, a) in pairs:
+                raise IllegalAction(
+                    f"{blocker_h} is declared blocking {attacker_h} twice",
+                    "combat.block-additional",
+                    "blocks",
+                )
         used.add(b)
         pairs.append((b, a))
     return pairs

@@ -101,7 +101,9 @@ def end_step(w: Work) -> None:
         # 511.3: as the end of combat step ends, every creature leaves combat.
         for i, c in enumerate(w.cards):
             if c.in_combat or c.blocked:
-                w.cards[i] = c._replace(attacking=False, blocking=None, blocked=False)
+                w.cards[i] = c._replace(
+                    attacking=False, blocking=None, blocking_also=None, blocked=False
+                )
         w.combat = Combat()
         w.emit(EventKind.NOTE, "combat.end", None, removed_from_combat="all")
     if step is Step.CLEANUP:
@@ -222,7 +224,12 @@ def declare_blockers(w: Work, player: int, blocks: tuple[tuple[str, str], ...]) 
 
 def _declare_blockers(w: Work, pairs: list[tuple[int, int]]) -> None:
     for b, a in pairs:
-        w.cards[b] = w.cards[b]._replace(blocking=a)
+        if w.cards[b].blocking is None:
+            w.cards[b] = w.cards[b]._replace(blocking=a)
+        else:
+            # 509.1a with "can block an additional creature": its second attacker
+            w.cards[b] = w.cards[b]._replace(blocking_also=a)
+            w.emit(EventKind.NOTE, "combat.block-additional", w.name(b), also_blocks=w.name(a))
         w.cards[a] = w.cards[a]._replace(blocked=True)
     w.emit(
         EventKind.BLOCKERS_DECLARED,
@@ -351,11 +358,14 @@ def assign_combat_damage(
     chosen: dict[int, cb.Division] = {}
     for handle, shares in divisions.items():
         a = w.slot(handle, "divisions")
-        legal = cb.legal_divisions(w, w.edition, a, w.combat.orders)
+        legal = cb.divisions_of(w, a)
         division = tuple(
             (cb.PLAYER if r == "player" else w.slot(r, "divisions"), n) for r, n in shares if n > 0
         )
-        if a not in cb.dealers(w, w.step) or not w.cards[a].attacking:
+        # An attacker's division (510.1c), or that of a creature blocking two attackers
+        # (510.1d; its controller's choice in the rules, carried by this one action).
+        divides = w.cards[a].attacking or w.cards[a].blocking_also is not None
+        if a not in cb.dealers(w, w.step) or not divides:
             raise IllegalAction(
                 f"{handle} deals no combat damage in this step", "combat.damage.assign", "divisions"
             )
@@ -363,14 +373,16 @@ def assign_combat_damage(
             raise IllegalAction(
                 f"illegal damage division for {handle}: {describe_division(w, division)}; legal: "
                 + "; ".join(describe_division(w, d) for d in legal),
-                _edition_clause(w.edition),
+                _edition_clause(w.edition)
+                if w.cards[a].attacking
+                else "combat.damage.multi-blocker",
                 "divisions",
             )
         chosen[a] = division
     missing = [w.name(a) for a in needing if a not in chosen]
     if missing:
         raise IllegalAction(
-            "the attacking player must choose how to divide the damage of " + ", ".join(missing),
+            "the damage assignment must say how to divide the damage of " + ", ".join(missing),
             _edition_clause(w.edition),
             "divisions",
         )

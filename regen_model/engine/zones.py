@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from regen_model.engine.work import Work
-from regen_model.model.derived import controller, keywords
+from regen_model.model.derived import blocks_now, controller, declared_for, keywords
 from regen_model.model.effects import EffectKind
 from regen_model.model.enums import CounterKind, Keyword, Mutant, StackKind, Zone
 from regen_model.model.events import EventKind
@@ -21,14 +21,19 @@ from regen_model.model.state import Card, Shield, SourceLKI, StackObject
 def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
     """506.4: the creature stops being attacking, blocking, blocked or unblocked.
 
-    A creature that was blocking it is still a blocking creature but blocks nothing now
-    (510.1d); an attacker it blocked stays blocked (509.1h).
+    A creature that was blocking it is still a blocking creature but no longer blocks it
+    (510.1d): one that blocks two attackers keeps blocking the other (``combat.blocks_now``,
+    clause combat.removal.multi-blocked); an attacker it blocked stays blocked (509.1h), both
+    attackers of a removed creature that blocked two.
     """
     card = w.cards[slot]
     if not card.in_combat and not card.blocked:
         return
+    two = declared_for(card)
+    card = card._replace(blocking_also=None)  # both attackers it was declared blocking
     w.cards[slot] = card._replace(attacking=False, blocking=None, blocked=False)
     w.emit(EventKind.REMOVED_FROM_COMBAT, clause, w.name(slot), reason=reason)
+    _note_multi_blocks(w, slot, two)
     # 509.2a (M10): a creature removed from combat leaves every damage assignment order.
     if w.combat.orders:
         orders = tuple(
@@ -37,6 +42,30 @@ def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
             if attacker != slot
         )
         w.combat = w.combat._replace(orders=orders)
+
+
+def _note_multi_blocks(w: Work, slot: int, declared: tuple[int, ...]) -> None:
+    """Narrate combat.removal.multi-blocked: a removed creature that blocked two attackers
+    leaves both blocked (509.1h); a creature that blocked the removed attacker and another one
+    still blocks the other (510.1d)."""
+    if len(declared) == 2:
+        w.emit(
+            EventKind.NOTE,
+            "combat.removal.multi-blocked",
+            w.name(slot),
+            stays_blocked=",".join(w.name(a) for a in declared),
+        )
+    for j, c in enumerate(w.cards):
+        others = [a for a in declared_for(c) if a != slot]
+        if j != slot and c.on_battlefield and len(others) == 1 and others != list(declared_for(c)):
+            still = blocks_now(w, j)
+            if still:
+                w.emit(
+                    EventKind.NOTE,
+                    "combat.removal.multi-blocked",
+                    w.name(j),
+                    still_blocks=",".join(w.name(a) for a in still),
+                )
 
 
 def move_zone(

@@ -19,10 +19,10 @@ from typing import Any
 from regen_model.conform.itf import engine_trace
 from regen_model.engine import EngineError, step
 from regen_model.model.actions import Action
-from regen_model.model.derived import controller, power, toughness
+from regen_model.model.derived import blocks_now, controller, power, toughness
 from regen_model.model.events import Event
 from regen_model.model.rules import Rules
-from regen_model.model.state import GameState
+from regen_model.model.state import Card, GameState
 
 PLAYER_FIELDS = frozenset({"player", "creator", "controller", "by"})
 
@@ -109,15 +109,19 @@ def flatten(state: GameState) -> dict[str, Any]:
         out[f"{h}.attached_to"] = (
             "" if card.attached_to is None else state.setup.handles[card.attached_to]
         )
-        out[f"{h}.combat"] = _combat(state, card.attacking, card.blocking, card.blocked)
+        out[f"{h}.combat"] = _combat(state, card)
     return out
 
 
-def _combat(state: GameState, attacking: bool, blocking: int | None, blocked: bool) -> str:
-    if attacking:
-        return "attacking, blocked" if blocked else "attacking"
-    if blocking is not None:
-        return f"blocking {state.setup.handles[blocking]}"
+def _combat(state: GameState, card: Card) -> str:
+    if card.attacking:
+        return "attacking, blocked" if card.blocked else "attacking"
+    if card.blocking_also is not None:
+        # a creature declared blocking two attackers: those it blocks now (510.1d)
+        now = blocks_now(state, card.slot)
+        return "blocking " + (" and ".join(state.setup.handles[a] for a in now) or "nothing")
+    if card.blocking is not None:
+        return f"blocking {state.setup.handles[card.blocking]}"
     return ""
 
 

@@ -151,7 +151,9 @@ _DERIVED_INT: dict[str, Callable[[Frame, int], Z3Ref]] = {
 }
 _DERIVED_BOOL: dict[str, Callable[[Frame, int], Z3Ref]] = {
     "on_battlefield": lambda f, i: on_battlefield(f.cards[i]),
-    "in_combat": lambda f, i: z3.Or(f.cards[i].attacking, f.cards[i].blocking != NONE),
+    "in_combat": lambda f, i: z3.Or(
+        f.cards[i].attacking, f.cards[i].blocking != NONE, f.cards[i].blocking_also != NONE
+    ),
     "indestructible": lambda f, i: has(f, i, Keyword.INDESTRUCTIBLE),
     "is_creature": is_creature,
 }

@@ -133,7 +133,9 @@ class CardTemplate:
     is attached to (a layer 7c static effect, 613.4c). ``enters_plus``: it enters the
     battlefield with that many +1/+1 counters (a replacement effect, 614.1c; Skeleton
     Scavengers). ``mana_cost`` and ``type_line`` are card data (None and "" for a scenario's
-    inline cards); ``colors`` follow the mana cost for built-in cards.
+    inline cards); ``colors`` follow the mana cost for built-in cards. ``extra_block``: the
+    static ability "this creature can block an additional creature each combat" (it may be
+    declared blocking two attackers, 509.1a as changed by the card, 101.1; Foriysian Brigade).
     """
 
     name: str
@@ -153,6 +155,7 @@ class CardTemplate:
     type_line: str = ""
     deviations: tuple[Deviation, ...] = ()
     animation: Animation | None = None
+    extra_block: bool = False
 
     @property
     def is_creature(self) -> bool:
@@ -224,6 +227,7 @@ def _creature(
     extra: tuple[ActivatedAbility, ...] = (),
     trigger: DamageTrigger | None = None,
     enters_plus: int = 0,
+    extra_block: bool = False,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
@@ -242,6 +246,7 @@ def _creature(
         abilities=abilities + extra,
         damage_trigger=trigger,
         enters_plus=enters_plus,
+        extra_block=extra_block,
     )
 
 
@@ -540,6 +545,15 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             7,
             "Damage that would be dealt by this creature can't be prevented.",
             keywords=frozenset({_KW.UNPREVENTABLE}),
+        ),
+        _creature(
+            "Foriysian Brigade",
+            "{3}{W}",
+            "Creature — Human Soldier",
+            2,
+            4,
+            "This creature can block an additional creature each combat.",
+            extra_block=True,
         ),
         _creature(
             "Colossal Dreadmaw",

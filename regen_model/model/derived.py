@@ -167,3 +167,24 @@ def sba_pending(state: Board) -> bool:
         ):
             return True
     return any(player_loses(state, i) for i in range(len(state.players)))
+
+
+def declared_for(card: Card) -> tuple[int, ...]:
+    """The attackers ``card`` was declared blocking: one, or two for a creature that can
+    block an additional creature (509.1a); its M10 damage assignment order (509.3 of
+    2009-2024) is this order."""
+    if card.blocking is None:
+        return ()
+    if card.blocking_also is None:
+        return (card.blocking,)
+    return (card.blocking, card.blocking_also)
+
+
+def blocks_now(board: Board, blocker: int) -> list[int]:
+    """The attackers ``blocker`` is blocking now: those it was declared blocking that are
+    still attacking (510.1d: an attacker removed from combat is no longer blocked by it)."""
+    return [
+        a
+        for a in declared_for(board.cards[blocker])
+        if board.cards[a].on_battlefield and board.cards[a].attacking
+    ]

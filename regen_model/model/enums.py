@@ -217,6 +217,7 @@ class Mutant(StrEnum):
     UNPREVENTABLE_PREVENTED = "unpreventable-prevented"
     PREVENTED_DEATHTOUCH_DESTROYS = "prevented-deathtouch-destroys"
     PHASING_LEAVES_BATTLEFIELD = "phasing-leaves-battlefield"
+    MULTI_BLOCKER_FIRST_ONLY = "multi-blocker-first-only"
 
 
 def ordinal(value: StrEnum) -> int:

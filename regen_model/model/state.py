@@ -94,6 +94,13 @@ class Card(NamedTuple):
     as though it does not exist, so ``on_battlefield`` is false for it. It phases in during
     that player's next untap step (502.1); an Aura or Equipment that phased out with its host
     (702.26g, "indirectly") carries the host's player, so it phases in with it.
+
+    ``blocking`` and ``blocking_also``: the attackers it was declared blocking, the second only
+    for a creature that "can block an additional creature each combat" (509.1a, 101.1). They
+    keep naming an attacker that has since left combat: the creature is still a blocking
+    creature, but it blocks only those of them still attacking (510.1d, ``combat.blocks_now``).
+    Its M10 damage assignment order (509.3 of 2009-2024) is ``blocking``, then ``blocking_also``:
+    the defending player fixes it when declaring (see docs/rules-decisions.md).
     """
 
     slot: int
@@ -118,6 +125,7 @@ class Card(NamedTuple):
     shields: tuple[Shield, ...] = ()
     attacking: bool = False
     blocking: int | None = None
+    blocking_also: int | None = None
     blocked: bool = False
     sick: bool = False
     animated: bool = False
@@ -148,7 +156,7 @@ class Card(NamedTuple):
 
     @property
     def in_combat(self) -> bool:
-        return self.attacking or self.blocking is not None
+        return self.attacking or self.blocking is not None or self.blocking_also is not None
 
 
 class Player(NamedTuple):

@@ -223,6 +223,13 @@ _INFO = (
         "regeneration shields, counters and marked damage, and comes back without them.",
         ("phasing.out", "phasing.cleanup"),
     ),
+    MutantInfo(
+        Mutant.MULTI_BLOCKER_FIRST_ONLY,
+        "A creature blocking two attackers deals all its combat damage to the first one it was "
+        "declared blocking, and none once that one has left combat, as if it could block only "
+        "one.",
+        ("combat.damage.multi-blocker", "combat.removal.multi-blocked"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -335,10 +335,17 @@ def _declare_attackers(n: Names, v: Any, p: FieldPath) -> Maker:
 
 
 def _declare_blockers(n: Names, v: Any, p: FieldPath) -> Maker:
-    blocks = tuple(
-        (n.handle(b, (*p, "blocks", b)), n.handle(a, (*p, "blocks", b)))
-        for b, a in v.get("blocks", {}).items()
-    )
+    # A blocker names its attacker, or a list of attackers for a creature that can block
+    # an additional creature (509.1a); the list's order is its M10 damage assignment order.
+    pairs: list[tuple[str, str]] = []
+    for b, value in v.get("blocks", {}).items():
+        bp: FieldPath = (*p, "blocks", b)
+        blocker = n.handle(b, bp)
+        if isinstance(value, list):
+            pairs += [(blocker, n.handle(a, (*bp, k))) for k, a in enumerate(value)]
+        else:
+            pairs.append((blocker, n.handle(value, bp)))
+    blocks = tuple(pairs)
     who = _player_or(n, v, p, _defending)
     return lambda s: (A.DeclareBlockers(player=who(s), blocks=blocks),)
 

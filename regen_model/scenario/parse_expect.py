@@ -11,7 +11,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from regen_model.model.derived import controller, is_creature, keywords, power, toughness
+from regen_model.model.derived import (
+    blocks_now,
+    controller,
+    is_creature,
+    keywords,
+    power,
+    toughness,
+)
 from regen_model.model.enums import CounterKind, Keyword, Step, Zone
 from regen_model.model.events import EVENT_SHAPES, Event, EventKind, Subject
 from regen_model.model.state import Card
@@ -127,6 +134,16 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
             path,
             expected,
             lambda v: None if card(v).blocking is None else v.state.handle(card(v).blocking or 0),
+        )
+    if field == "blocks-now":
+        for k, h in enumerate(expected):
+            names.handle(h, (*path, k))
+        return _probe(
+            names,
+            what,
+            path,
+            sorted(expected),
+            lambda v: sorted(v.state.handle(a) for a in blocks_now(v.state, card(v).slot)),
         )
     if field == "attached-to":
         if expected is not None:

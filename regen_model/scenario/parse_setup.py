@@ -48,6 +48,7 @@ CARD_FIELDS = (
     "toughness",
     "keywords",
     "static-regeneration",
+    "extra-block",
     "abilities",
     "damage-trigger",
     "attachment",
@@ -186,6 +187,7 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
         keywords=frozenset(Keyword(k) for k in raw.get("keywords", ())),
         attachment=Attachment(raw.get("attachment", Attachment.NONE.value)),
         static_regeneration=bool(raw.get("static-regeneration", False)),
+        extra_block=bool(raw.get("extra-block", False)),
         abilities=tuple(_ability(a) for a in raw.get("abilities", ())),
         damage_trigger=None
         if trigger is None

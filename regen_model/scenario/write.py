@@ -208,6 +208,8 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         out["keywords"] = _flow(sorted(k.value for k in t.keywords))
     if t.static_regeneration:
         out["static-regeneration"] = True
+    if t.extra_block:
+        out["extra-block"] = True
     if t.abilities:
         out["abilities"] = _flow(
             [
@@ -326,7 +328,7 @@ def _args(action: A.Action, players: Sequence[str]) -> tuple[str, Any]:
         )
     if isinstance(action, A.DeclareBlockers):
         return "declare-blockers", _flow(
-            {"player": p[action.player], "blocks": _flow(dict(action.blocks))}
+            {"player": p[action.player], "blocks": _flow(_blocks(action.blocks))}
         )
     if isinstance(action, A.OrderBlockers):
         return "order-blockers", _flow(
@@ -413,4 +415,17 @@ def _spell(name: str, e: Effect, sorcery: bool, targeted: bool) -> dict[str, Any
         out["sorcery"] = True
     if targeted and k in (EffectKind.DAMAGE_EACH_CREATURE, EffectKind.DESTROY_ALL_CREATURES):
         raise NotWritable("a targeted board-wide spell")
+    return out
+
+
+def _blocks(pairs: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """Blocker to attacker, or to the list of its two attackers for a creature that can block
+    an additional creature (509.1a)."""
+    out: dict[str, Any] = {}
+    for b, a in pairs:
+        if b in out:
+            first = out[b]
+            out[b] = _flow([*(first if isinstance(first, list) else [first]), a])
+        else:
+            out[b] = a
     return out

@@ -279,6 +279,7 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.attached_to, NONE),
         (b.attacking, False),
         (b.blocking, NONE),
+        (b.blocking_also, NONE),
         (b.blocked, False),
         (b.phased_out, NONE),
         (b.ghost.shields_made, 0),
@@ -344,6 +345,7 @@ class MiniSystem:
                 z3.Not(c.first_striker),
                 z3.Not(c.ordered),
                 c.order_pos == NONE,
+                c.order_pos_also == NONE,
                 *[v == d for v, d in _defaults(c)],
             ]
             game += [

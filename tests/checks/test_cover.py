@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import z3
 
 from regen_model.checks.cover import (
@@ -139,3 +140,32 @@ def test_a_nested_antecedent_keeps_the_outer_one() -> None:
 def test_the_scripted_guides_play_on_the_engine() -> None:
     runs = script_runs()
     assert runs and all(run.length == len(run.actions) >= 1 for _, run in runs)
+
+
+def test_clauses_only_three_permanents_show_are_covered_at_three_card_slots() -> None:
+    """A creature blocking two attackers needs three permanents: at ``COVER_SCOPE`` (two
+    slots) its clauses never fire, so cover takes them to the scope their scripts fit."""
+    from regen_model.checks.cover import wide_goals
+    from regen_model.checks.systems import COVER_SCOPE
+
+    wide = wide_goals(COVER_SCOPE)
+    assert {s.cards for s in wide} == {3}
+    (names,) = wide.values()
+    assert set(names) == {
+        "combat.block-additional",
+        "combat.damage.multi-blocker",
+        "combat.removal.multi-blocked",
+    }
+    assert len(script_runs(COVER_SCOPE)) < len(script_runs())
+
+
+@pytest.mark.slow
+def test_the_wide_clauses_are_witnessed_by_their_scripts() -> None:
+    from regen_model.checks.cover import wide_goals
+    from regen_model.checks.sections import _cover_wide
+    from regen_model.checks.systems import COVER_SCOPE
+
+    for scope, names in wide_goals(COVER_SCOPE).items():
+        items = _cover_wide(scope, names)
+        assert [i.item for i in items] == list(names)
+        assert all(i.verdict is Verdict.PROVED and i.source.startswith("guide") for i in items)

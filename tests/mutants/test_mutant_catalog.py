@@ -67,6 +67,9 @@ ONLY_BY_SCENARIO = {
     Mutant.PHASING_LEAVES_BATTLEFIELD: SCENARIOS
     / "phasing"
     / "phase-out-keeps-shields-leaves-combat.yaml",
+    Mutant.MULTI_BLOCKER_FIRST_ONLY: SCENARIOS
+    / "combat"
+    / "multi-blocked-attacker-regenerates-fdn.yaml",
 }
 
 

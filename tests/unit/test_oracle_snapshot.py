@@ -120,6 +120,9 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     else:
         assert trigger is None
     assert card.enters_plus == (1 if "enters with a +1/+1 counter" in text else 0)
+    assert card.extra_block == (
+        "This creature can block an additional creature each combat." in text
+    )
     animation = re.search(r"becomes a (\d+)/(\d+) (black )?\w+ creature", text)
     animate = [a for a in card.abilities if a.kind is AbilityKind.ANIMATE_SELF]
     assert bool(animate) == bool(animation) == (card.animation is not None)

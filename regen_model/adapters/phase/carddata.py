@@ -345,6 +345,15 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="not mapped yet: unpreventable damage (615.12) is declared lacking",
         ),
         _creature(
+            "Foriysian Brigade",
+            "{3}{W}",
+            "Creature — Human Soldier",
+            2,
+            4,
+            "This creature can block an additional creature each combat.",
+            note="not mapped yet: a creature blocking two attackers is declared lacking",
+        ),
+        _creature(
             "Merfolk Raiders",
             "{1}{U}",
             "Creature — Merfolk Soldier",
