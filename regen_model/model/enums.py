@@ -217,6 +217,7 @@ class Mutant(StrEnum):
     UNPREVENTABLE_PREVENTED = "unpreventable-prevented"
     PREVENTED_DEATHTOUCH_DESTROYS = "prevented-deathtouch-destroys"
     PHASING_LEAVES_BATTLEFIELD = "phasing-leaves-battlefield"
+    TARGET_RULE_CAST_ONLY = "target-rule-cast-only"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -193,6 +193,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "stays_on_battlefield",
         "strike_again",
         "summoning_sick",
+        "target_of",
         "trample_to_player",
         "unused_shields_remain",
     ),

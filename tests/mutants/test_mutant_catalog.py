@@ -67,6 +67,7 @@ ONLY_BY_SCENARIO = {
     Mutant.PHASING_LEAVES_BATTLEFIELD: SCENARIOS
     / "phasing"
     / "phase-out-keeps-shields-leaves-combat.yaml",
+    Mutant.TARGET_RULE_CAST_ONLY: SCENARIOS / "turn" / "cloudshift-control-changed.yaml",
 }
 
 
