@@ -33,9 +33,10 @@ from regen_model.encoding.driven import (
     driven_rows,
     function_spans,
     initiation,
+    state_space,
     well_formed,
 )
-from regen_model.encoding.frame import read, read_statics, representable, values
+from regen_model.encoding.frame import NONE, read, read_statics, representable, values
 from regen_model.encoding.paths import Paths
 from regen_model.encoding.probe import recording
 from regen_model.encoding.system import RegenSystem
@@ -128,6 +129,32 @@ def test_function_spans_name_the_changed_function() -> None:
 
 def test_every_fact_assumed_holds_at_every_legal_start() -> None:
     assert initiation(DRIVEN_SCOPE, CORRECT) == {}
+
+
+def test_no_chosen_state_has_a_target_naming_nothing() -> None:
+    """Issue 10, item 2: with two stack slots (``EXTRAS_SCOPE``, what ``--boundaries``
+    drives) the solver chose states whose stack object's target names neither a card nor a
+    player, which no run reaches, and the engine's assertion stopped the check. The facts
+    now exclude them in every stack and waiting slot (``driven._targets_name_something``,
+    inductive like the rest, ``test_every_fact_is_inductive``)."""
+    system = RegenSystem(scope=EXTRAS_SCOPE)
+    frame = system.template.pre
+    space = state_space(system, frame) + [f for _, f in well_formed(frame)]
+    for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
+        for j, obj in enumerate(objs):
+            solver = z3.Solver()
+            solver.add(*space)
+            solver.add(j < size, 0 < obj.n_targets)
+            solver.add(obj.target_card[0] == NONE, obj.target_player[0] == NONE)
+            assert solver.check() == z3.unsat, f"slot {j} may name nothing"
+
+
+@pytest.mark.long
+def test_boundaries_of_pass_at_two_stack_slots_agree() -> None:
+    """The run that crashed (``agree --driven --boundaries``, kind ``pass``): every state it
+    chooses is one the engine takes, and the views agree on it."""
+    report = driven_agreement(EXTRAS_SCOPE, kinds=("pass",), extras=True)
+    assert report.verdict is Verdict.PROVED, [d.describe() for d in report.tally.disagreements]
 
 
 @pytest.mark.long
