@@ -494,14 +494,15 @@ def scripts() -> tuple[Script, ...]:
             "target-rule",
             "a target is re-checked against its whole rule (608.2b): Cloudshift whose target "
             "another player gained control of in response does not resolve; a spell with no "
-            "target rule has no targets to choose (601.2c)",
-            (troll, bears),
+            "target rule has no targets to choose, Terror no artifact (601.2c)",
+            (troll, bears, Card("golem", "Matopi Golem", 1)),
             (
                 _cast(0, "Cloudshift", "troll"),
                 A.ChangeControl(target="troll", player=1, until_end_of_turn=True),
                 *_pass(0, 1),
             ),
             tried=(
+                (0, _cast(0, "Terror", "golem")),
                 (
                     0,
                     A.CastSpell(
