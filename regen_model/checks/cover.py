@@ -986,6 +986,17 @@ def _scripts() -> tuple[GuideScript, ...]:
             _pass(0, 1),
             step="end",
         ),
+        # 608.2b: Cloudshift's target, a creature its caster controlled when it was cast, is
+        # another player's when it resolves: an illegal target, so Cloudshift does not resolve.
+        GuideScript(
+            ("stack.target-legality",),
+            (ScriptCard("bears", "Grizzly Bears", 0),),
+            (
+                SPELLS["Cloudshift"].cast(0, (A.TargetChoice(card="bears"),)),
+                A.ChangeControl(target="bears", player=1, until_end_of_turn=True),
+                *_pass(0, 1),
+            ),
+        ),
         # 701.26b: Act of Treason untaps the creature it takes.
         GuideScript(
             ("tap.untap",),

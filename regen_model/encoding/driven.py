@@ -292,6 +292,39 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                 z3.Implies(j < frame.pending_size, obj.kind == ordinal(StackKind.TRIGGER)),
             )
         )
+    out += _targets_name_something(frame)
+    return out
+
+
+def _targets_name_something(frame: Any) -> list[tuple[str, Any]]:
+    """Every target of an object on the stack or waiting names a card or a player.
+
+    Why a fact here and not a part of ``frame.representable`` or a case the engine handles:
+    the engine's ``Target`` can hold neither a card nor a player (``Target()``), so a frame
+    with such a target *is* the image of an engine state, and ``representable`` (the image
+    of the abstraction, nothing more) rightly allows it. But no run reaches one: casting
+    refuses a target naming neither (601.2c, ``engine.step._targets``, and the relation's
+    ``cast`` the same), and every trigger and ability names its permanent or player. So it
+    is a fact of the reachable states, proved inductive for every action kind like the
+    others before anything is driven. The engine keeps its assertion for it
+    (``engine.effects.illegal_target``, ``deal_damage``): a stack object naming nothing is
+    no game situation, and a rule for it would be invented, not the game's. Without this
+    fact the boundaries of ``pass`` at two stack slots chose such states and the engine
+    crashed on them (issue 10, ``tests/encoding/test_driven.py``)."""
+    out: list[tuple[str, Any]] = []
+    for area, objs, size in (
+        ("stack", frame.stack, frame.stack_size),
+        ("waiting", frame.pending, frame.pending_size),
+    ):
+        for j, obj in enumerate(objs):
+            for t in range(frame.scope.targets):
+                named = z3.Or(obj.target_card[t] != NONE, obj.target_player[t] != NONE)
+                out.append(
+                    (
+                        f"{area} {j}: target {t} names a card or a player",
+                        z3.Implies(z3.And(j < size, t < obj.n_targets), named),
+                    )
+                )
     return out
 
 

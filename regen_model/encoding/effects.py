@@ -14,6 +14,7 @@ from functools import partial
 from regen_model.encoding import phasing, stack
 from regen_model.encoding import typechange as types
 from regen_model.encoding.derived import (
+    black,
     controller,
     creature_on_battlefield,
     has,
@@ -30,6 +31,7 @@ from regen_model.encoding.ops import (
     count,
     eq,
     gt,
+    implies,
     ite,
     lt,
     ne,
@@ -40,7 +42,7 @@ from regen_model.encoding.ops import (
 )
 from regen_model.encoding.work import SymWork
 from regen_model.encoding.zones import change_control, move_zone
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import EffectKind, TargetRule, rules_needing
 from regen_model.model.enums import (
     CounterKind,
     Edition,
@@ -244,6 +246,7 @@ def _deathtouch_trigger(w: SymWork, i: int, share: Share, when: Val) -> None:
         targets=((i, w[w.c(i).gen], NONE),),
         source=source,
         source_gen=source_gen,
+        target_rule=ordinal(TargetRule.CREATURE),
     )
     stack.push(w, "pending", obj, "damage.deathtouch-trigger", when=when)
 
@@ -367,17 +370,39 @@ def live_keyword(w: SymWork, source: Val, gen: Val, k: Keyword) -> Val:
     )
 
 
-def legal_card_target(w: SymWork, card: Val, gen: Val, creature: Val = True) -> Val:
-    """608.2b: still the same object (same incarnation), on the battlefield, and a creature
-    where ``creature`` (``engine.effects.legal_target``)."""
+def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
+    """Card ``i`` meets every part of the target rule ``rule`` (a ``TargetRule`` ordinal) for
+    the controller ``player`` of the spell or ability (``engine.effects.unmet_target_need``):
+    the one table ``effects.TARGET_NEEDS`` read for a symbolic rule, checked at casting
+    (601.2c) and again at resolution (608.2b)."""
+
+    def needed(part: str) -> Val:
+        return or_(*[eq(rule, ordinal(r)) for r in rules_needing(part)])
+
+    return and_(
+        implies(needed("creature"), creature_on_battlefield(w, i)),
+        implies(needed("yours"), eq(controller(w, i), player)),
+        implies(needed("nonartifact"), not_(w.st(i).artifact)),
+        implies(needed("nonblack"), not_(black(w, i))),
+    )
+
+
+def same_object(w: SymWork, i: int, card: Val, gen: Val) -> Val:
+    """The target ``(card, gen)`` is card slot ``i``, still that object on the battlefield
+    (400.7, 608.2b)."""
+    return and_(eq(card, i), eq(w[w.c(i).gen], gen), on_battlefield(w, i))
+
+
+def legal_card_target(w: SymWork, card: Val, gen: Val, rule: Val, player: Val) -> Val:
+    """608.2b: still the same object (same incarnation) on the battlefield, meeting the whole
+    of its target rule for ``player`` (``engine.effects.illegal_target``; the mutant
+    ``target-rule-cast-only`` checks only that a creature is still one)."""
+    if w.mutant(Mutant.TARGET_RULE_CAST_ONLY):
+        creature = or_(*[eq(rule, ordinal(r)) for r in rules_needing("creature")])
+        rule = ite(creature, ordinal(TargetRule.CREATURE), ordinal(TargetRule.NONE))
     return or_(
         *[
-            and_(
-                eq(card, i),
-                eq(w[w.c(i).gen], gen),
-                on_battlefield(w, i),
-                or_(not_(creature), creature_on_battlefield(w, i)),
-            )
+            and_(same_object(w, i, card, gen), meets_target_needs(w, i, rule, player))
             for i in range(w.n)
         ]
     )

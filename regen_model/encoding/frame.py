@@ -34,7 +34,7 @@ from regen_model.model.cards import (
     DamageTrigger,
     TriggerEffect,
 )
-from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
     Attachment,
     CardType,
@@ -606,6 +606,7 @@ class StackVars:
     until_eot: Z3Ref
     untap: Z3Ref
     under_you: Z3Ref
+    target_rule: Z3Ref  # ordinal of TargetRule: what its card targets must be (608.2b)
     n_targets: Z3Ref
     target_card: tuple[Z3Ref, ...]
     target_gen: tuple[Z3Ref, ...]
@@ -676,6 +677,7 @@ class Frame:
                 until_eot=mk_b(f"{p}.until_eot"),
                 untap=mk_b(f"{p}.untap"),
                 under_you=mk_b(f"{p}.under_you"),
+                target_rule=mk_i(f"{p}.target_rule"),
                 n_targets=mk_i(f"{p}.n_targets"),
                 target_card=tuple(mk_i(f"{p}.t{j}.card") for j in range(sc.targets)),
                 target_gen=tuple(mk_i(f"{p}.t{j}.gen") for j in range(sc.targets)),
@@ -978,6 +980,7 @@ def _stack_vars(obj: StackVars) -> list[Z3Ref]:
         obj.until_eot,
         obj.untap,
         obj.under_you,
+        obj.target_rule,
         obj.n_targets,
         *obj.target_card,
         *obj.target_gen,
@@ -1004,6 +1007,7 @@ def _stack_domain(obj: StackVars, sc: Scope, present: Z3Ref) -> list[Z3Ref]:
         _in_enum(obj.effect, EffectKind),
         _in_enum(obj.rider, Rider),
         _in_enum(obj.counter, CounterKind),
+        _in_enum(obj.target_rule, TargetRule),
         obj.n_targets >= 0,
         obj.n_targets <= sc.targets,
         obj.source >= NONE,
@@ -1040,6 +1044,7 @@ def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
         (obj.until_eot, False),
         (obj.untap, False),
         (obj.under_you, False),
+        (obj.target_rule, 0),
         (obj.n_targets, 0),
         *[(t, NONE) for t in obj.target_card],
         *[(g, 0) for g in obj.target_gen],
@@ -1238,6 +1243,7 @@ def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> N
     put(sv.until_eot, e.until_end_of_turn)
     put(sv.untap, e.untap)
     put(sv.under_you, e.under_you)
+    put(sv.target_rule, _ord(obj.target_rule))
     put(sv.n_targets, len(obj.targets))
     for j in range(sc.targets):
         t = obj.targets[j] if j < len(obj.targets) else None
@@ -1451,4 +1457,5 @@ def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObj
         targets=tuple(targets),
         source=None if source == NONE else source,
         source_gen=_i(model, sv.source_gen),
+        target_rule=list(TargetRule)[_i(model, sv.target_rule)],
     )

@@ -35,7 +35,7 @@ from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
-from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import CounterKind, Edition, Keyword, Rider, Step
 from regen_model.model.state import GameState, Shield
 
@@ -535,6 +535,31 @@ def scripts() -> tuple[Script, ...]:
             "a spell whose only target is gone does not resolve (608.2b)",
             (bears, troll),
             (_cast(0, "Murder", "bears"), A.Sacrifice(target="bears"), *_pass(0, 1)),
+        ),
+        Script(
+            "target-rule",
+            "a target is re-checked against its whole rule (608.2b): Cloudshift whose target "
+            "another player gained control of in response does not resolve; a spell with no "
+            "target rule has no targets to choose, Terror no artifact (601.2c)",
+            (troll, bears, Card("golem", "Matopi Golem", 1)),
+            (
+                _cast(0, "Cloudshift", "troll"),
+                A.ChangeControl(target="troll", player=1, until_end_of_turn=True),
+                *_pass(0, 1),
+            ),
+            tried=(
+                (0, _cast(0, "Terror", "golem")),
+                (
+                    0,
+                    A.CastSpell(
+                        player=0,
+                        name="x",
+                        effect=SPELLS["Murder"].effect,
+                        targets=(A.TargetChoice(card="troll"),),
+                        target_rule=TargetRule.NONE,
+                    ),
+                ),
+            ),
         ),
         Script(
             "every-spell",

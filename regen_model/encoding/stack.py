@@ -16,7 +16,7 @@ from typing import Any
 from regen_model.encoding.frame import KEYWORDS, NONE, StackVars, _stack_vars
 from regen_model.encoding.ops import Val, add, and_, eq, implies, ite, lt, sub
 from regen_model.encoding.work import SymWork
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, ordinal
 
 
@@ -36,12 +36,14 @@ def entry(
     until_eot: Val = False,
     untap: Val = False,
     under_you: Val = False,
+    target_rule: Val = 0,
     targets: Sequence[tuple[Val, Val, Val]] = (),
     n_targets: Val | None = None,
     source: Val = NONE,
     source_gen: Val = 0,
 ) -> StackVars:
-    """A stack entry; ``targets`` are (card, gen, player) triples, padded with empty ones."""
+    """A stack entry; ``targets`` are (card, gen, player) triples, padded with empty ones.
+    ``target_rule``: a ``TargetRule`` ordinal (``StackObject.target_rule``; 0 is ``NONE``)."""
     sc = w.ctx.scope
     n = sc.cards
     padded = list(targets) + [(NONE, 0, NONE)] * (sc.targets - len(targets))
@@ -59,6 +61,7 @@ def entry(
         until_eot=until_eot,
         untap=untap,
         under_you=under_you,
+        target_rule=target_rule,
         n_targets=len(targets) if n_targets is None else n_targets,
         target_card=tuple(t[0] for t in padded),
         target_gen=tuple(t[1] for t in padded),
@@ -93,6 +96,7 @@ def counters_trigger(w: SymWork, slot: int, counter: Val, controller: Val) -> St
         targets=((slot, gen, NONE),),
         source=slot,
         source_gen=gen,
+        target_rule=ordinal(TargetRule.CREATURE),
     )
 
 

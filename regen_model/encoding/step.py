@@ -13,7 +13,6 @@ from regen_model.encoding import effects as fx
 from regen_model.encoding import stack, turn
 from regen_model.encoding import typechange as types
 from regen_model.encoding.derived import (
-    black,
     controller,
     creature_on_battlefield,
     has,
@@ -172,8 +171,8 @@ def _cast(w: SymWork) -> None:
     w.require(implies(needs, lt(0, p.n_targets)), clause)
     w.require(implies(not_(needs), eq(p.n_targets, 0)), clause)
     rule = p.cast_rule
-    yours = eq(rule, ordinal(TargetRule.CREATURE_YOU_CONTROL))
-    terror = eq(rule, ordinal(TargetRule.NONARTIFACT_NONBLACK_CREATURE))
+    # 601.2c: a spell with no target requirement has no targets to choose
+    w.require(implies(eq(rule, ordinal(TargetRule.NONE)), eq(p.n_targets, 0)), clause)
     targets = []
     for j in range(len(p.tgt_card)):
         exists = lt(j, p.n_targets)
@@ -184,8 +183,7 @@ def _cast(w: SymWork) -> None:
                 and_(
                     eq(card, i),
                     creature_on_battlefield(w, i),
-                    implies(yours, eq(controller(w, i), p.player)),
-                    implies(terror, and_(not_(w.st(i).artifact), not_(black(w, i)))),
+                    fx.meets_target_needs(w, i, rule, p.player),
                 )
                 for i in range(w.n)
             ]
@@ -218,6 +216,7 @@ def _cast(w: SymWork) -> None:
         until_eot=p.eff_until_eot,
         untap=p.eff_untap,
         under_you=p.eff_under_you,
+        target_rule=rule,
         targets=targets,
         n_targets=p.n_targets,
     )

@@ -23,7 +23,13 @@ from regen_model.encoding.derived import (
     on_battlefield,
     sba_pending,
 )
-from regen_model.encoding.effects import Share, apply_effect, deal_damage, legal_card_target
+from regen_model.encoding.effects import (
+    Share,
+    apply_effect,
+    deal_damage,
+    legal_card_target,
+    same_object,
+)
 from regen_model.encoding.frame import KEYWORDS, NONE, StackVars
 from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, ne, not_, or_, sub
 from regen_model.encoding.phasing import untap_step_phasing
@@ -124,20 +130,32 @@ def _resolve_combat_damage(w: SymWork, obj: StackVars) -> None:
 
 
 def _resolve_spell(w: SymWork, obj: StackVars) -> None:
+    """608.2b: each target is checked against the whole of the object's target rule, for its
+    controller (``engine.turn.resolve_top``); if every target is illegal it does nothing."""
     legal = []
-    creature = ne(obj.kind, ordinal(StackKind.ABILITY))  # an ability acts on its own source
     for j in range(len(obj.target_card)):
-        legal.append(
-            and_(
-                lt(j, obj.n_targets),
-                or_(
-                    ne(obj.target_player[j], NONE),
-                    legal_card_target(w, obj.target_card[j], obj.target_gen[j], creature),
-                ),
-            )
+        card, gen = obj.target_card[j], obj.target_gen[j]
+        ok = and_(
+            lt(j, obj.n_targets),
+            or_(
+                ne(obj.target_player[j], NONE),
+                legal_card_target(w, card, gen, obj.target_rule, obj.controller),
+            ),
         )
+        legal.append(ok)
+        _note_illegal(w, card, gen, and_(lt(j, obj.n_targets), not_(ok)))
     fizzles = and_(gt(obj.n_targets, 0), not_(or_(*legal)))  # 608.2b
     w.branch(fizzles, lambda w: None, lambda w: apply_effect(w, obj, legal))
+
+
+def _note_illegal(w: SymWork, card: Val, gen: Val, illegal: Val) -> None:
+    """Records 608.2b where a card target is found illegal while its object is still on the
+    battlefield (its target rule no longer holds: the engine's ``stack.target-legality``
+    note). The write changes nothing; it labels the step with the rule."""
+    for i in range(w.n):
+        here = and_(illegal, same_object(w, i, card, gen))
+        key = w.c(i).gen
+        w.set_if(here, key, w[key], "stack.target-legality")
 
 
 # --- steps ----------------------------------------------------------------------------------

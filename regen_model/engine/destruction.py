@@ -23,7 +23,7 @@ from regen_model.engine.errors import IllegalAction, MissingChoice
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone, remove_from_combat
 from regen_model.model.derived import controller, has
-from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
     Attachment,
     CounterKind,
@@ -332,5 +332,6 @@ def apply_rider(w: Work, slot: int, rider: Rider, creator: int, origin: str) -> 
             targets=(Target(card=slot, gen=card.gen),),
             source=slot,
             source_gen=card.gen,
+            target_rule=TargetRule.CREATURE,
         )
         w.trigger(trigger, "regen.rider.trigger", w.name(slot))

@@ -19,15 +19,26 @@ from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone
 from regen_model.model.cards import TriggerEffect
 from regen_model.model.derived import (
+    colors,
     controller,
     is_creature,
     is_creature_on_battlefield,
     keywords,
 )
-from regen_model.model.effects import Effect, EffectKind
-from regen_model.model.enums import CounterKind, Edition, Keyword, Mutant, Rider, StackKind, Zone
+from regen_model.model.effects import TARGET_NEEDS, Effect, EffectKind, TargetRule
+from regen_model.model.enums import (
+    CardType,
+    Color,
+    CounterKind,
+    Edition,
+    Keyword,
+    Mutant,
+    Rider,
+    StackKind,
+    Zone,
+)
 from regen_model.model.events import EventKind
-from regen_model.model.state import Hit, Player, Shield, StackObject, Target
+from regen_model.model.state import Card, Hit, Player, Shield, StackObject, Target
 
 
 def create_shield(w: Work, slot: int, origin: str, rider: Rider, creator: int) -> None:
@@ -268,6 +279,7 @@ def _deathtouch_trigger(w: Work, slot: int, share: Damage) -> None:
         targets=(Target(card=slot, gen=card.gen),),
         source=source,
         source_gen=0 if source is None else w.cards[source].gen,
+        target_rule=TargetRule.CREATURE,
     )
     w.trigger(obj, "damage.deathtouch-trigger", w.name(slot))
 
@@ -414,18 +426,42 @@ def set_life(w: Work, player: int, delta: int, clause: str) -> None:
     w.emit(EventKind.LIFE_CHANGED, clause, w.pname(player), amount=delta)
 
 
-def legal_target(w: Work, target: Target, creature: bool = True) -> bool:
-    """608.2b: a card target must still be the same object on the battlefield, and a
-    creature (``creature``: a spell's "target creature"). An ability of a permanent that acts
-    on the permanent itself ("Regenerate this creature", a manland's animation) needs only
-    that object: it has no target rule to check (it may act on a land)."""
+def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str | None:
+    """The first part of ``rule``'s requirement (``effects.TARGET_NEEDS``, the one table both
+    views read) that the permanent ``card`` fails, or ``None`` if it meets them all; ``player``
+    is the controller of the spell or ability ("you"). Checked as a spell is cast (601.2c)
+    and again as it resolves (608.2b), so the two checks cannot drift apart."""
+    needs = TARGET_NEEDS[rule]
+    if needs.creature and not is_creature_on_battlefield(w, card):
+        return "not-a-creature"
+    if needs.yours and controller(card) != player:
+        return "not-yours"
+    if needs.nonartifact and CardType.ARTIFACT in w.setup.templates[card.slot].types:
+        return "artifact"
+    if needs.nonblack and Color.BLACK in colors(w, card):
+        return "black"
+    return None
+
+
+def illegal_target(w: Work, target: Target, rule: TargetRule, player: int) -> str | None:
+    """608.2b: why a target is now illegal, or ``None`` if it is still legal. A card target
+    must still be the same object on the battlefield (400.7: ``"gone"``) and still meet every
+    part of its target rule for the object's controller ``player`` (``unmet_target_need``):
+    "target creature you control" is illegal once another player controls it, "target
+    creature" once it is no longer a creature. An ability acting on its own permanent
+    ("Regenerate this creature", a manland's animation) has the rule ``NONE``: only that
+    object, which may be a land. A player target stays legal (no player leaves the game in
+    the model). The mutant ``target-rule-cast-only`` re-checks only the zone and the
+    creature type, as this model once did."""
     if target.player is not None:
-        return True
+        return None
     assert target.card is not None
     card = w.cards[target.card]
     if not card.on_battlefield or card.gen != target.gen:
-        return False
-    return not creature or is_creature_on_battlefield(w, card)
+        return "gone"
+    if w.mutant(Mutant.TARGET_RULE_CAST_ONLY):
+        rule = TargetRule.CREATURE if TARGET_NEEDS[rule].creature else TargetRule.NONE
+    return unmet_target_need(w, card, rule, player)
 
 
 def _absent(w: Work) -> None:

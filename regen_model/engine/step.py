@@ -20,14 +20,13 @@ from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
 from regen_model.model.derived import (
-    colors,
     controller,
     has_ability,
     is_creature_on_battlefield,
     keywords,
 )
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import CardType, Color, StackKind, Step
+from regen_model.model.enums import StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Hit, StackObject, Target
@@ -191,7 +190,7 @@ def _cast(w: Work, a: A.Action) -> None:
             "player",
         )
     targets = _targets(w, a)
-    obj = StackObject(StackKind.SPELL, a.name, a.player, a.effect, targets)
+    obj = StackObject(StackKind.SPELL, a.name, a.player, a.effect, targets, target_rule=a.rule)
     w.stack.append(obj)
     w.emit(
         EventKind.SPELL_CAST,
@@ -213,6 +212,9 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
     if not needs and a.targets:
         raise IllegalAction(f"{a.name} has no targets", "stack.cast", "targets")
     rule = a.rule
+    if rule is TargetRule.NONE and a.targets:
+        # 601.2c: a spell with no target requirement has no targets to choose
+        raise IllegalAction(f"{a.name} has no target rule", "stack.cast", "targets")
     out = []
     for t in a.targets:
         if t.player is not None:
@@ -225,21 +227,24 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
             raise IllegalAction("a target names a card or a player", "stack.cast", "targets")
         slot = w.on_battlefield(t.card, "stack.cast", "targets")
         card = w.cards[slot]
-        if not is_creature_on_battlefield(w, card):
-            raise IllegalAction(f"{t.card} is not a creature", "stack.cast", "targets")
-        if rule is TargetRule.CREATURE_YOU_CONTROL and controller(card) != a.player:
-            raise IllegalAction(f"{a.name} targets a creature you control", "stack.cast", "targets")
-        template = w.setup.templates[slot]
-        if rule is TargetRule.NONARTIFACT_NONBLACK_CREATURE and (
-            CardType.ARTIFACT in template.types or Color.BLACK in colors(w, card)
-        ):
+        unmet = fx.unmet_target_need(w, card, rule, a.player)
+        if unmet is not None:
             raise IllegalAction(
-                f"{a.name} targets a nonartifact, nonblack creature ({t.card} is not one)",
+                f"{a.name} targets {_NEEDS_TEXT[rule]} ({t.card} is not one)",
                 "stack.cast",
                 "targets",
             )
         out.append(Target(card=slot, gen=card.gen))
     return tuple(out)
+
+
+_NEEDS_TEXT: dict[TargetRule, str] = {
+    TargetRule.NONE: "nothing",
+    TargetRule.ANY: "a creature or a player",
+    TargetRule.CREATURE: "a creature",
+    TargetRule.CREATURE_YOU_CONTROL: "a creature you control",
+    TargetRule.NONARTIFACT_NONBLACK_CREATURE: "a nonartifact, nonblack creature",
+}
 
 
 def _target_name(w: Work, t: Target) -> str:

@@ -10,7 +10,7 @@ loop (117.5, 704.3).
 from __future__ import annotations
 
 from regen_model.engine import combat as cb
-from regen_model.engine.effects import Damage, apply_effect, deal_damage, legal_target
+from regen_model.engine.effects import Damage, apply_effect, deal_damage, illegal_target
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import untap_step_phasing
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
@@ -84,8 +84,21 @@ def resolve_top(w: Work) -> None:
     assert obj.effect is not None
     targets = list(obj.targets)
     if targets:
-        creature = obj.kind is not StackKind.ABILITY  # an ability acts on its own source
-        legal = [t for t in targets if legal_target(w, t, creature)]
+        # 608.2b: every target against the whole of its rule, for the object's controller
+        legal = []
+        for t in targets:
+            why = illegal_target(w, t, obj.target_rule, obj.controller)
+            if why is None:
+                legal.append(t)
+            else:
+                # only a card target can turn illegal (``illegal_target``)
+                w.emit(
+                    EventKind.NOTE,
+                    "stack.target-legality",
+                    w.name(t.card or 0),
+                    reason=why,
+                    target_of=obj.name,
+                )
         if not legal:
             w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
             return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from regen_model.model.enums import CounterKind, Keyword, Rider
 
@@ -72,6 +73,47 @@ DEFAULT_TARGETS: dict[EffectKind, TargetRule] = {
 
 def default_target_rule(kind: EffectKind) -> TargetRule:
     return DEFAULT_TARGETS.get(kind, TargetRule.CREATURE)
+
+
+class TargetNeeds(NamedTuple):
+    """What a card must be to be a legal target under one ``TargetRule``: the one definition
+    both views check when a spell is cast (601.2c) and again when it resolves (608.2b: a
+    target that no longer meets any part of its spell's target requirement is illegal, the
+    same object on the battlefield or not).
+
+    ``yours``: controlled by the stack object's controller ("target creature you control",
+    Cloudshift), so a control change in response makes the target illegal. ``nonartifact`` /
+    ``nonblack``: Terror's "target nonartifact, nonblack creature" (an animation may give a
+    card a color, 613.1e). The part every card target needs, that it is still the same object
+    on the battlefield (400.7), is not listed: it holds under every rule.
+    """
+
+    creature: bool = False
+    yours: bool = False
+    nonartifact: bool = False
+    nonblack: bool = False
+
+
+# ``NONE`` is the rule of an object with no target: an activated ability acting on its own
+# permanent ("Regenerate this creature", a manland's animation) records that permanent in its
+# target list, and it only has to be the same object still (it may be a land); a spell with
+# this rule has no targets (601.2c). A card target of "any target" is a creature: the model
+# has no planeswalkers or battles (115.4).
+TARGET_NEEDS: dict[TargetRule, TargetNeeds] = {
+    TargetRule.NONE: TargetNeeds(),
+    TargetRule.ANY: TargetNeeds(creature=True),
+    TargetRule.CREATURE: TargetNeeds(creature=True),
+    TargetRule.CREATURE_YOU_CONTROL: TargetNeeds(creature=True, yours=True),
+    TargetRule.NONARTIFACT_NONBLACK_CREATURE: TargetNeeds(
+        creature=True, nonartifact=True, nonblack=True
+    ),
+}
+
+
+def rules_needing(part: str) -> tuple[TargetRule, ...]:
+    """The target rules whose ``TargetNeeds`` has ``part`` (a field name): how the Z3 view,
+    where the rule is a symbolic ordinal, reads the same table."""
+    return tuple(r for r, needs in TARGET_NEEDS.items() if getattr(needs, part))
 
 
 @dataclass(frozen=True, slots=True)

@@ -218,6 +218,7 @@ class Mutant(StrEnum):
     PREVENTED_DEATHTOUCH_DESTROYS = "prevented-deathtouch-destroys"
     PHASING_LEAVES_BATTLEFIELD = "phasing-leaves-battlefield"
     MULTI_BLOCKER_FIRST_ONLY = "multi-blocker-first-only"
+    TARGET_RULE_CAST_ONLY = "target-rule-cast-only"
 
 
 def ordinal(value: StrEnum) -> int:

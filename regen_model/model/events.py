@@ -197,6 +197,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "still_blocks",
         "strike_again",
         "summoning_sick",
+        "target_of",
         "trample_to_player",
         "unused_shields_remain",
     ),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from regen_model.model.cards import CardTemplate
-from regen_model.model.effects import Effect
+from regen_model.model.effects import Effect, TargetRule
 from regen_model.model.enums import Decision, Edition, Keyword, Rider, StackKind, Step, Zone
 
 
@@ -205,6 +205,13 @@ class StackObject(NamedTuple):
     its current keywords count, and once it has left, ``effect.keywords`` holds its last known
     keywords (set when it leaves). ``combat_lki`` does the same for the sources of pre-M10
     combat damage.
+
+    ``target_rule`` is what its card targets must be (``effects.TARGET_NEEDS``), checked
+    when it is cast and again as it resolves (608.2b): a spell's is the rule it was cast
+    with (Cloudshift's "creature you control", relative to ``controller``); a triggered
+    ability naming a creature ("destroy that creature", "put a counter on it") has
+    ``CREATURE``; an activated ability acting on its own permanent, a trigger naming only a
+    player and combat damage have ``NONE`` (only the object's identity is checked).
     """
 
     kind: StackKind
@@ -216,6 +223,7 @@ class StackObject(NamedTuple):
     source_gen: int = 0
     combat_hits: tuple[tuple[int, Hit], ...] = ()  # (source slot, hit) for pre-M10 damage
     combat_lki: tuple[SourceLKI, ...] = ()  # sources of combat_hits that have left
+    target_rule: TargetRule = TargetRule.NONE
 
 
 class Combat(NamedTuple):

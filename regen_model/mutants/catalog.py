@@ -230,6 +230,13 @@ _INFO = (
         "one.",
         ("combat.damage.multi-blocker", "combat.removal.multi-blocked"),
     ),
+    MutantInfo(
+        Mutant.TARGET_RULE_CAST_ONLY,
+        "As a spell resolves, a target is checked only for still being the same creature on "
+        "the battlefield, not for the rest of its target rule, so Cloudshift returns a creature "
+        "another player gained control of in response.",
+        ("stack.target-legality",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

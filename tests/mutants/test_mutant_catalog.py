@@ -70,6 +70,7 @@ ONLY_BY_SCENARIO = {
     Mutant.MULTI_BLOCKER_FIRST_ONLY: SCENARIOS
     / "combat"
     / "multi-blocked-attacker-regenerates-fdn.yaml",
+    Mutant.TARGET_RULE_CAST_ONLY: SCENARIOS / "turn" / "cloudshift-control-changed.yaml",
 }
 
 
