@@ -10,6 +10,7 @@ loop (117.5, 704.3).
 from __future__ import annotations
 
 from regen_model.engine import combat as cb
+from regen_model.engine.attachments import equip_target_ok
 from regen_model.engine.effects import Damage, apply_effect, deal_damage, legal_target
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import untap_step_phasing
@@ -31,6 +32,7 @@ from regen_model.model.enums import (
     StackKind,
     Step,
 )
+from regen_model.model.effects import EffectKind
 from regen_model.model.events import EventKind
 from regen_model.model.state import Combat, Hit, SourceLKI, StackObject
 
@@ -86,12 +88,22 @@ def resolve_top(w: Work) -> None:
     if targets:
         creature = obj.kind is not StackKind.ABILITY  # an ability acts on its own source
         legal = [t for t in targets if legal_target(w, t, creature)]
+        if obj.effect.kind is EffectKind.ATTACH:  # equip: "target creature you control"
+            legal = [t for t in targets if equip_still_legal(w, obj, t)]
         if not legal:
             w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
             return
         targets = legal
     w.emit(EventKind.RESOLVED, "stack.resolve", obj.name, effect=obj.effect.describe())
     apply_effect(w, obj.effect, obj.controller, targets, obj.name, obj.source, obj.source_gen)
+
+
+def equip_still_legal(w: Work, obj: StackObject, t: Target) -> bool:
+    """608.2b: an equip ability's target is still a creature its controller controls, the
+    same object (702.6a)."""
+    if t.card is None or not legal_target(w, t, True) or obj.source is None:
+        return False
+    return equip_target_ok(w, obj.source, t.card, obj.controller)
 
 
 def end_step(w: Work) -> None:

@@ -217,6 +217,8 @@ class Mutant(StrEnum):
     UNPREVENTABLE_PREVENTED = "unpreventable-prevented"
     PREVENTED_DEATHTOUCH_DESTROYS = "prevented-deathtouch-destroys"
     PHASING_LEAVES_BATTLEFIELD = "phasing-leaves-battlefield"
+    # Auras and Equipment (issue 12 items 5-6):
+    SHIELD_ON_ATTACHMENT = "shield-on-attachment"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -67,6 +67,7 @@ ONLY_BY_SCENARIO = {
     Mutant.PHASING_LEAVES_BATTLEFIELD: SCENARIOS
     / "phasing"
     / "phase-out-keeps-shields-leaves-combat.yaml",
+    Mutant.SHIELD_ON_ATTACHMENT: SCENARIOS / "attach" / "aura-regenerates-enchanted-creature.yaml",
 }
 
 
