@@ -13,6 +13,7 @@ from functools import partial
 
 from regen_model.encoding import phasing, stack
 from regen_model.encoding import typechange as types
+from regen_model.encoding.attachments import attach
 from regen_model.encoding.derived import (
     controller,
     creature_on_battlefield,
@@ -464,8 +465,21 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.PREVENT: for_cards(lambda w, i: add_prevention(w, i, obj.amount)),
         EffectKind.PREVENT_ALL: for_cards(prevent_all),
         EffectKind.PHASE_OUT: for_cards(phasing.phase_out),
+        EffectKind.ATTACH: for_cards(lambda w, j: _equip(w, obj, j)),
     }
     _dispatch(w, kind, list(by_kind.items()))
+
+
+def _equip(w: SymWork, obj: StackVars, target: int) -> None:
+    """Equip resolves: its source, if still that object, is attached to ``target``."""
+
+    def source(w: SymWork, i: int) -> None:
+        w.branch(
+            eq(w[w.c(i).gen], obj.source_gen),
+            lambda w: attach(w, i, target, "attach.equip"),
+        )
+
+    on_slot(w, obj.source, source)
 
 
 def _gain_control(w: SymWork, i: int, obj: StackVars) -> None:

@@ -66,6 +66,9 @@ from regen_model.model.state import (
 KEYWORDS: tuple[Keyword, ...] = tuple(Keyword)
 KW_INDEX: dict[Keyword, int] = {k: i for i, k in enumerate(KEYWORDS)}
 NONE = -1  # "no card / no player" in Int fields
+# Keywords an Aura or Equipment can give the permanent it is attached to (``CardTemplate.grants``;
+# issue 12 item 5: "equipped creature has indestructible / trample / first strike").
+GRANTABLE: tuple[Keyword, ...] = (Keyword.INDESTRUCTIBLE, Keyword.TRAMPLE, Keyword.FIRST_STRIKE)
 PLAYER_RECIPIENT = -1  # in combat hits: the defending player
 
 Z3Ref = Any  # z3 ships no type stubs
@@ -147,9 +150,18 @@ class CardStatics:
     anim_power: Z3Ref
     anim_toughness: Z3Ref
     anim_black: Z3Ref
+    # An Aura's or Equipment's: the keywords it grants what it is attached to (one Bool per
+    # ``GRANTABLE``), "{cost}: Regenerate enchanted/equipped creature" as ability 0, and equip
+    # as the ability after it (``AbilityKind.REGENERATE_HOST``, ``AbilityKind.EQUIP``).
+    grants: tuple[Z3Ref, ...]
+    host_regen: Z3Ref
+    equip: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
+
+    def grant(self, keyword: Keyword) -> Z3Ref:
+        return self.grants[GRANTABLE.index(keyword)]
 
 
 @dataclass(frozen=True)
@@ -189,6 +201,9 @@ class Statics:
                     anim_power=mk_i(f"{p}.anim_power"),
                     anim_toughness=mk_i(f"{p}.anim_toughness"),
                     anim_black=mk_b(f"{p}.anim_black"),
+                    grants=tuple(mk_b(f"{p}.grants.{k.value}") for k in GRANTABLE),
+                    host_regen=mk_b(f"{p}.host_regen"),
+                    equip=mk_b(f"{p}.equip"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -247,6 +262,13 @@ class Statics:
                 z3.Implies(z3.Not(c.regen_ability), c.regen_rider == _ord(Rider.NONE)),
                 z3.Implies(c.trigger == 0, z3.Not(c.trigger_combat_only)),
                 z3.Implies(z3.Not(c.creature), c.enters_plus == 0),
+                # Only Auras and Equipment grant keywords or have the host/equip abilities;
+                # equip only on Equipment (702.6a).
+                z3.Implies(
+                    c.attachment == _ord(Attachment.NONE),
+                    z3.And(z3.Not(c.host_regen), z3.Not(c.equip), *[z3.Not(g) for g in c.grants]),
+                ),
+                z3.Implies(c.equip, c.attachment == _ord(Attachment.EQUIPMENT)),
             ]
         return out
 
@@ -275,6 +297,9 @@ class Statics:
                 c.anim_power,
                 c.anim_toughness,
                 c.anim_black,
+                *c.grants,
+                c.host_regen,
+                c.equip,
             ]
         return out
 
@@ -289,8 +314,20 @@ def template_fits(template: CardTemplate) -> str | None:
         [AbilityKind.REGENERATE_SELF, AbilityKind.MAKE_SELF_UNREGENERABLE],
         [AbilityKind.ANIMATE_SELF],
         [AbilityKind.ANIMATE_SELF, AbilityKind.REGENERATE_SELF],
+        [AbilityKind.REGENERATE_HOST],
+        [AbilityKind.EQUIP],
+        [AbilityKind.REGENERATE_HOST, AbilityKind.EQUIP],
     ):
         return f"{template.name}: ability layout {kinds} is not representable"
+    attaches = AbilityKind.REGENERATE_HOST in kinds or AbilityKind.EQUIP in kinds
+    if attaches and template.attachment is Attachment.NONE:
+        return f"{template.name}: only an Aura or Equipment has these abilities"
+    if AbilityKind.EQUIP in kinds and template.attachment is not Attachment.EQUIPMENT:
+        return f"{template.name}: only an Equipment has equip"
+    if template.grants - set(GRANTABLE):
+        return f"{template.name}: grants beyond {[k.value for k in GRANTABLE]} are not encoded"
+    if template.grants and template.attachment is Attachment.NONE:
+        return f"{template.name}: only an Aura or Equipment grants keywords"
     animates = AbilityKind.ANIMATE_SELF in kinds
     if animates != (template.animation is not None):
         return f"{template.name}: an animation needs exactly its own animation ability"
@@ -362,6 +399,9 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.anim_power, 0),
                 (c.anim_toughness, 0),
                 (c.anim_black, False),
+                *[(g, False) for g in c.grants],
+                (c.host_regen, False),
+                (c.equip, False),
             ):
                 put(var, value)
             continue
@@ -397,6 +437,9 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.anim_power, 0 if anim is None else anim.power),
             (c.anim_toughness, 0 if anim is None else anim.toughness),
             (c.anim_black, anim is not None and Color.BLACK in anim.colors),
+            *[(c.grant(k), k in t.grants) for k in GRANTABLE],
+            (c.host_regen, any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)),
+            (c.equip, any(a.kind is AbilityKind.EQUIP for a in t.abilities)),
         ):
             put(var, value)
 
@@ -432,6 +475,10 @@ def read_statics(
             abilities.append(
                 ActivatedAbility(AbilityKind.MAKE_SELF_UNREGENERABLE, opponent_only=True)
             )
+        if _b(model, c.host_regen):
+            abilities.append(ActivatedAbility(AbilityKind.REGENERATE_HOST))
+        if _b(model, c.equip):
+            abilities.append(ActivatedAbility(AbilityKind.EQUIP))
         trig_kind = _i(model, c.trigger)
         trigger = None
         if trig_kind:
@@ -459,6 +506,7 @@ def read_statics(
                 abilities=tuple(abilities),
                 damage_trigger=trigger,
                 attach_bonus=(_i(model, c.bonus_power), _i(model, c.bonus_toughness)),
+                grants=frozenset(k for k in GRANTABLE if _b(model, c.grant(k))),
                 colors=frozenset({Color.BLACK}) if _b(model, c.black) else frozenset(),
                 enters_plus=_i(model, c.enters_plus),
                 animation=Animation(

@@ -14,6 +14,7 @@ from functools import partial
 
 from regen_model.encoding import combat as cb
 from regen_model.encoding import stack
+from regen_model.encoding.attachments import equip_still_legal
 from regen_model.encoding.derived import (
     controller,
     has,
@@ -29,6 +30,7 @@ from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, n
 from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import SymWork
+from regen_model.model.effects import EffectKind
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
 
 PLAYERS = 2
@@ -126,13 +128,22 @@ def _resolve_combat_damage(w: SymWork, obj: StackVars) -> None:
 def _resolve_spell(w: SymWork, obj: StackVars) -> None:
     legal = []
     creature = ne(obj.kind, ordinal(StackKind.ABILITY))  # an ability acts on its own source
+    equip = eq(obj.effect, ordinal(EffectKind.ATTACH))  # "target creature you control"
     for j in range(len(obj.target_card)):
+        card, gen = obj.target_card[j], obj.target_gen[j]
         legal.append(
             and_(
                 lt(j, obj.n_targets),
-                or_(
-                    ne(obj.target_player[j], NONE),
-                    legal_card_target(w, obj.target_card[j], obj.target_gen[j], creature),
+                ite(
+                    equip,
+                    and_(
+                        eq(obj.target_player[j], NONE),
+                        equip_still_legal(w, obj.source, card, gen, obj.controller),
+                    ),
+                    or_(
+                        ne(obj.target_player[j], NONE),
+                        legal_card_target(w, card, gen, creature),
+                    ),
                 ),
             )
         )

@@ -82,8 +82,7 @@ def _is_host_ability(w: Work, obj: StackObject, item: int) -> bool:
         and obj.source_gen == w.cards[item].gen
         and obj.effect is not None
         and obj.effect.kind is EffectKind.REGENERATE
-        and bool(obj.targets)
-        and obj.targets[0].card != item
+        and (not obj.targets or obj.targets[0].card != item)
     )
 
 

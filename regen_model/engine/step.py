@@ -20,6 +20,7 @@ from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
+from regen_model.model.cards import AbilityKind
 from regen_model.model.derived import (
     colors,
     controller,
@@ -28,7 +29,6 @@ from regen_model.model.derived import (
     keywords,
 )
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.cards import AbilityKind
 from regen_model.model.enums import Attachment, CardType, Color, StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
@@ -312,7 +312,9 @@ def _ability_targets(
     a creature its controller controls (702.6a)."""
     if kind is AbilityKind.EQUIP:
         if a.target is None:
-            raise IllegalAction(f"{a.source}'s equip ability needs a target", "attach.equip", "target")
+            raise IllegalAction(
+                f"{a.source}'s equip ability needs a target", "attach.equip", "target"
+            )
         target = w.on_battlefield(a.target, "attach.equip", "target")
         if not equip_target_ok(w, slot, target, a.player):
             raise IllegalAction(

@@ -23,6 +23,7 @@ from regen_model.model.derived import (
     keywords,
     sba_pending,
 )
+from regen_model.model.effects import EffectKind
 from regen_model.model.enums import (
     STEP_ORDER,
     Decision,
@@ -32,9 +33,8 @@ from regen_model.model.enums import (
     StackKind,
     Step,
 )
-from regen_model.model.effects import EffectKind
 from regen_model.model.events import EventKind
-from regen_model.model.state import Combat, Hit, SourceLKI, StackObject
+from regen_model.model.state import Combat, Hit, SourceLKI, StackObject, Target
 
 NUM_PLAYERS = 2
 

@@ -324,6 +324,7 @@ EFFECT_ACTIONS: tuple[type[Action], ...] = (
     MakeUnregenerable,
     CheckStateBasedActions,
     Cleanup,
+    Attach,
 )
 GAME_ACTIONS: tuple[type[Action], ...] = (
     PassPriority,

@@ -303,7 +303,9 @@ def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
     if "target" in v:
         target = n.handle(v["target"], (*p, "target"))
         if abilities[index].kind is not AbilityKind.EQUIP:
-            raise n.error((*p, "target"), f"{source}'s {abilities[index].kind.value} ability has no target")
+            raise n.error(
+                (*p, "target"), f"{source}'s {abilities[index].kind.value} ability has no target"
+            )
     elif abilities[index].kind is AbilityKind.EQUIP:
         raise n.error((*p, "target"), "an equip ability needs a target: the creature to equip")
     return _fixed(
