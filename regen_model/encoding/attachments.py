@@ -62,6 +62,7 @@ def attach(w: SymWork, item: int, host: Val, clause: str) -> None:
         w.set_if(follows, obj.target_card[0], host, clause)
         w.set_if(follows, obj.target_gen[0], host_gen, clause)
     w.set_if(moves, key, host, clause)
+    w.bump("attached", item, 1, when=moves)
 
 
 def equip_still_legal(w: SymWork, source: Val, target: Val, gen: Val, controller: Val) -> Val:
