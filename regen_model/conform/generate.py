@@ -148,7 +148,11 @@ def _handle(name: str, used: set[str]) -> str:
 # Type changes (``change-type``) are not drawn yet: no adapter maps them, and drawing them would
 # shift every random case of the engines that lack them; they reach other engines through the
 # scenario files and the cover witnesses.
-EFFECT_KINDS = tuple(cls.kind for cls in A.EFFECT_ACTIONS if cls is not A.ChangeType)
+# Random cases draw neither type changes nor attach effects (their adapters lack them; and
+# a kind added here would change the random stream of every case).
+EFFECT_KINDS = tuple(
+    cls.kind for cls in A.EFFECT_ACTIONS if cls is not A.ChangeType and cls is not A.Attach
+)
 
 
 @dataclass(frozen=True)

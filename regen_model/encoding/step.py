@@ -268,7 +268,10 @@ def _activate(w: SymWork) -> None:
         ctrl = controller(w, i)
         w.require(ite(mine, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
         # only equip has a target (its creature); the others act on their source or host
-        w.require(ite(equip, eq(p.n_targets, 1), eq(p.n_targets, 0)), "attach.equip")
+        w.require(implies(equip, eq(p.n_targets, 1)), "attach.equip")
+        # "Regenerate enchanted creature" names no target: it acts on its source's host
+        w.require(implies(host_regen, eq(p.n_targets, 0)), "attach.host-regen")
+        w.require(implies(not_(or_(equip, host_regen)), eq(p.n_targets, 0)), clause)
         tgt = p.tgt_card[0]
         w.require(implies(equip, equip_target_ok(w, i, tgt, p.player)), "attach.equip")
         gen = w[w.c(i).gen]

@@ -28,7 +28,11 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import PHASING_FEATURES, PREVENTION_FEATURES
+from regen_model.conform.features import (
+    ATTACHMENT_FEATURES,
+    PHASING_FEATURES,
+    PREVENTION_FEATURES,
+)
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -70,6 +74,7 @@ class PhaseEngineAdapter:
             "card:Spawning Pool",  # its animation is parsed by phase.rs but not mapped yet
             *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
             *PHASING_FEATURES,  # phasing (702.26): not mapped yet
+            *ATTACHMENT_FEATURES,  # equip, attach effects, granted keywords: not mapped yet
         }
     )
 

@@ -54,7 +54,11 @@ from regen_model.conform.adapter import (
     StepUnsupported,
     Unsupported,
 )
-from regen_model.conform.features import PHASING_FEATURES, PREVENTION_FEATURES
+from regen_model.conform.features import (
+    ATTACHMENT_FEATURES,
+    PHASING_FEATURES,
+    PREVENTION_FEATURES,
+)
 from regen_model.conform.observe import Observation
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS
@@ -92,6 +96,7 @@ LACKS = frozenset(
         "card:Spawning Pool",  # its animation is not mapped to python-mtg
         *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
         *PHASING_FEATURES,  # phasing (702.26): not mapped yet
+        *ATTACHMENT_FEATURES,  # equip, attach effects, granted keywords: not mapped yet
     }
 )
 
