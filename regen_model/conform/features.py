@@ -132,13 +132,13 @@ def _attachment_abilities(t: Transition) -> bool:
 
 def _attachment_features() -> frozenset[str]:
     """Everything of abilities granted by and moving Auras and Equipment, for adapters that do
-    not map them: the structural features, the attach action, and the built-in cards with an
-    equip or "Regenerate enchanted creature" ability or a keyword grant."""
+    not map them: the structural features, the attach action, and the built-in cards with a
+    "Regenerate enchanted creature" ability or a keyword grant (Bonesplitter is not among
+    them: without its equip, caught by ``attachment-abilities``, it is what it was)."""
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
-        if t.grants
-        or any(a.kind in (AbilityKind.EQUIP, AbilityKind.REGENERATE_HOST) for a in t.abilities)
+        if t.grants or any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)
     }
     return frozenset(
         {"attaching", "granted-keywords", "attachment-abilities", "action:attach", *cards}
