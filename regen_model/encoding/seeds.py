@@ -1057,6 +1057,51 @@ def scripts() -> tuple[Script, ...]:
             ),
             tried=((0, A.ActivateAbility(player=1, source="aura")),),
         ),
+        Script(
+            "attach-refusals",
+            "attach effects and abilities of attachments the rules refuse or make do nothing: "
+            "an Aura onto an Equipment (701.3b), equip onto a noncreature, a target for an "
+            "ability that has none, an attach effect moving a creature or a card that left; "
+            "Regeneration activated while attached to nothing (its host exiled) does nothing",
+            (
+                Card("troll", "Horned Troll", 0),
+                Card("aura", "Regeneration", 0, attached_to="troll"),
+                Card("plate", "Darksteel Plate", 0),
+            ),
+            (
+                A.Attach(attachment="aura", target="plate"),
+                A.Attach(attachment="plate", target="troll"),
+                A.Exile(target="troll"),
+                A.ActivateAbility(player=0, source="aura"),
+                *_pass(0, 1),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="plate", target="aura")),
+                (0, A.ActivateAbility(player=0, source="aura", target="troll")),
+                (0, A.ActivateAbility(player=0, source="troll", target="troll")),
+                (0, A.Attach(attachment="troll", target="troll")),
+                (3, A.Attach(attachment="plate", target="troll")),
+                (6, A.Attach(attachment="aura", target="plate")),
+            ),
+        ),
+        Script(
+            "equip-source-left",
+            "equip resolves after its Equipment left and came back (a new object: nothing "
+            "happens), and after its target left (608.2b: it does nothing)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("giant", "Hill Giant", 0),
+                Card("plate", "Darksteel Plate", 0, attached_to="bears"),
+            ),
+            (
+                A.ActivateAbility(player=0, source="plate", target="giant"),
+                A.LeaveAndReturn(target="plate"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="plate", target="giant"),
+                A.Exile(target="giant"),
+                *_pass(0, 1),
+            ),
+        ),
     )
 
 

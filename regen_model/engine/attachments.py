@@ -27,8 +27,7 @@ def can_attach(w: Work, item: int, host: int) -> bool:
     neither attaches to itself (303.4d, 301.5c) or to another Aura or Equipment."""
     if item == host or not w.cards[item].on_battlefield:
         return False
-    if w.setup.templates[item].attachment is Attachment.NONE:
-        return False
+    # (``item`` is an Aura or Equipment: the attach action and equip check it first)
     if w.setup.templates[host].attachment is not Attachment.NONE:
         return False
     return is_creature_on_battlefield(w, w.cards[host])
@@ -126,24 +125,12 @@ def shields_when_leaving(w: Work, item: int) -> None:
 
 def unattach_illegal_equipment(w: Work, item: int) -> None:
     """704.5n: the Equipment becomes unattached and stays on the battlefield."""
+    shields_when_leaving(w, item)  # it leaves its host as if it left the battlefield
     card = w.cards[item]
     host = card.attached_to
+    assert host is not None  # 704.5n looks only at attached Equipment
     w.cards[item] = card._replace(attached_to=None)
-    w.emit(
-        EventKind.UNATTACHED,
-        "sba.equipment",
-        w.name(item),
-        origin="nothing" if host is None else w.name(host),
-    )
-    if host is None:
-        return
-    hc = w.cards[host]
-    made = _made_by(hc, item)
-    if made and w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
-        w.cards[host] = hc._replace(shields=tuple(s for s in hc.shields if s not in made))
-        w.emit(EventKind.NOTE, "attach.shields-stay", w.name(host), shields_lost=len(made))
-    elif made:
-        w.emit(EventKind.NOTE, "attach.shields-stay", w.name(host), shields_kept=len(made))
+    w.emit(EventKind.UNATTACHED, "sba.equipment", w.name(item), origin=w.name(host))
 
 
 def equip_target_ok(w: Work, item: int, target: int, player: int) -> bool:
