@@ -3,8 +3,10 @@
 What an attachment grants is read off ``attached_to`` by ``derived.has`` and the bonus terms,
 so moving it needs only the new ``attached_to``. Shields stay where they are: a frame has no
 record of which attachment made a shield (``Shield.via`` is engine bookkeeping that no rule
-reads), so under the correct rules nothing else changes. The ``shield-on-attachment`` mutant
-needs that record and is the engine's only (docs/attachments.md): its scenario catches it.
+reads), so under the correct rules nothing else changes. Each shield slot records which attachment's
+ability made it (``ShieldVars.via``, as ``Shield.via``), read only by the
+``shield-on-attachment`` mutant: a real engine kept such a shield with the attachment, lost
+when it leaves or falls off (``drop_shields_made_by``), moved when it moves (``attach``).
 """
 
 from __future__ import annotations
@@ -12,10 +14,26 @@ from __future__ import annotations
 from regen_model.encoding.derived import controller as control_of
 from regen_model.encoding.derived import creature_on_battlefield, on_battlefield
 from regen_model.encoding.frame import NONE
-from regen_model.encoding.ops import Val, and_, eq, gt, lt, ne, not_, or_, select
+from regen_model.encoding.ops import (
+    Val,
+    add,
+    and_,
+    b2i,
+    eq,
+    gt,
+    implies,
+    ite,
+    le,
+    lt,
+    ne,
+    not_,
+    or_,
+    select,
+)
 from regen_model.encoding.work import SymWork
+from regen_model.encoding.zones import SHIELDS_STAY, ShieldValue, compact, made_by, write_shields
 from regen_model.model.effects import EffectKind
-from regen_model.model.enums import Attachment, ordinal
+from regen_model.model.enums import Attachment, Mutant, ordinal
 
 NO_ATTACHMENT = ordinal(Attachment.NONE)
 
@@ -61,8 +79,51 @@ def attach(w: SymWork, item: int, host: Val, clause: str) -> None:
         w.set_if(follows, obj.n_targets, 1, clause)
         w.set_if(follows, obj.target_card[0], host, clause)
         w.set_if(follows, obj.target_gen[0], host_gen, clause)
+    if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
+        _move_shields(w, item, w[key], host, moves)
     w.set_if(moves, key, host, clause)
     w.bump("attached", item, 1, when=moves)
+
+
+def _move_shields(w: SymWork, item: int, old: Val, new: Val, moves: Val) -> None:
+    """Mutant ``shield-on-attachment``: the unused shields ``item`` made for ``old`` go with
+    it to ``new``, after the new host's own (``engine.attachments._shields_when_moved``)."""
+    slots = w.ctx.scope.shields
+    for j in range(w.n):
+        if j == item:
+            continue
+        shields = w.c(j).shields
+        made = made_by(w, j, item)
+        here = and_(moves, eq(old, j))
+        if w.skip(here):
+            continue
+        moving = compact(w, shields, made)
+        keep = [and_(w[s.present], not_(m)) for s, m in zip(shields, made, strict=True)]
+        left = compact(w, shields, keep)
+        count = add(*[b2i(m) for m in made])
+        for h in range(w.n):
+            if h in (j, item):
+                continue
+            target = w.c(h).shields
+            there = and_(here, eq(new, h))
+            have = add(*[b2i(w[s.present]) for s in target])
+            w.require(implies(there, le(add(have, count), slots)), "scope:shields")
+            out: list[ShieldValue] = []
+            for t, s in enumerate(target):
+                value: ShieldValue = (w[s.present], w[s.used], w[s.rider], w[s.creator], w[s.via])
+                for k in range(t + 1):  # slot t takes moving shield k when t == have + k
+                    hit = eq(have, t - k)
+                    mk = moving[k]
+                    value = (
+                        ite(hit, mk[0], value[0]),
+                        ite(hit, mk[1], value[1]),
+                        ite(hit, mk[2], value[2]),
+                        ite(hit, mk[3], value[3]),
+                        ite(hit, mk[4], value[4]),
+                    )
+                out.append(value)
+            write_shields(w, target, out, SHIELDS_STAY, there)
+        write_shields(w, shields, left, SHIELDS_STAY, here)
 
 
 def equip_still_legal(w: SymWork, source: Val, target: Val, gen: Val, controller: Val) -> Val:

@@ -66,9 +66,10 @@ def on_slot(w: SymWork, slot: Val, rule: Callable[[SymWork, int], None]) -> None
         w.branch(eq(slot, i), partial(_at, i=i, rule=rule))
 
 
-def create_shield(w: SymWork, i: int, rider: Val, creator: Val) -> None:
+def create_shield(w: SymWork, i: int, rider: Val, creator: Val, via: Val = NONE) -> None:
     """701.19a: one more shield for this object, this turn. Creating it is not regenerating
-    (701.19c): nothing is tapped, no damage is removed, riders wait for its use."""
+    (701.19c): nothing is tapped, no damage is removed, riders wait for its use. ``via``: the
+    Aura or Equipment whose ability made it (``Shield.via``)."""
     c = w.c(i)
     clause = "regen.shield.create"
     made = count([w[s.present] for s in c.shields])  # shields fill slots from the first
@@ -79,6 +80,7 @@ def create_shield(w: SymWork, i: int, rider: Val, creator: Val) -> None:
         w.set_if(here, s.used, False, clause)
         w.set_if(here, s.rider, rider, clause)
         w.set_if(here, s.creator, creator, clause)
+        w.set_if(here, s.via, via, clause)
     w.set(c.ghost.shields_made, add(w[c.ghost.shields_made], 1), clause)
     w.bump("shields_made", i)
     if w.mutant(Mutant.CREATE_TAPS):
@@ -452,7 +454,11 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             )
         ),
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
-        EffectKind.REGENERATE: for_cards(lambda w, i: create_shield(w, i, obj.rider, ctrl)),
+        EffectKind.REGENERATE: for_cards(
+            lambda w, i: create_shield(
+                w, i, obj.rider, ctrl, ite(eq(obj.source, i), NONE, obj.source)
+            )
+        ),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),
         EffectKind.UNREGENERABLE: for_cards(make_unregenerable),
         EffectKind.COUNTERS: for_cards(lambda w, i: add_counters(w, i, obj.counter, obj.amount)),

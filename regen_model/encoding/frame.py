@@ -536,6 +536,7 @@ class ShieldVars:
     used: Z3Ref
     rider: Z3Ref
     creator: Z3Ref
+    via: Z3Ref  # NONE, or the Aura or Equipment whose ability made it (``Shield.via``)
 
 
 @dataclass(frozen=True)
@@ -622,7 +623,7 @@ class CardVars:
             self.ghost.by_shield,
             self.ghost.by_static,
             self.ghost.by_other,
-            *[v for s in self.shields for v in (s.present, s.used, s.rider, s.creator)],
+            *[v for s in self.shields for v in (s.present, s.used, s.rider, s.creator, s.via)],
         ]
 
 
@@ -757,6 +758,7 @@ class Frame:
                             used=mk_b(f"{p}.sh{j}.used"),
                             rider=mk_i(f"{p}.sh{j}.rider"),
                             creator=mk_i(f"{p}.sh{j}.creator"),
+                            via=mk_i(f"{p}.sh{j}.via"),
                         )
                         for j in range(sc.shields)
                     ),
@@ -893,8 +895,12 @@ class Frame:
                 out += [
                     _in_enum(s.rider, Rider),
                     z3.Or(s.creator == 0, s.creator == 1),
+                    s.via >= NONE,
+                    s.via < n,
+                    s.via != i,  # made by another permanent's ability, or NONE
                     z3.Implies(
-                        z3.Not(s.present), z3.And(z3.Not(s.used), s.rider == 0, s.creator == 0)
+                        z3.Not(s.present),
+                        z3.And(z3.Not(s.used), s.rider == 0, s.creator == 0, s.via == NONE),
                     ),
                 ]
                 if j > 0:  # shields fill slots from the first one (append-only list)
@@ -1197,11 +1203,13 @@ def _assign(
                 put(sv.used, s.used)
                 put(sv.rider, _ord(s.rider))
                 put(sv.creator, s.creator)
+                put(sv.via, NONE if s.via is None else s.via)
             else:
                 put(sv.present, False)
                 put(sv.used, False)
                 put(sv.rider, 0)
                 put(sv.creator, 0)
+                put(sv.via, NONE)
         put(cv.attacking, card.attacking)
         put(cv.blocking, NONE if card.blocking is None else card.blocking)
         put(cv.blocked, card.blocked)
@@ -1311,6 +1319,7 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 creator=_i(model, sv.creator),
                 rider=list(Rider)[_i(model, sv.rider)],
                 used=_b(model, sv.used),
+                via=None if _i(model, sv.via) == NONE else _i(model, sv.via),
             )
             for sv in cv.shields
             if _b(model, sv.present)

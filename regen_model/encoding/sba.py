@@ -48,7 +48,7 @@ from regen_model.encoding.ops import (
     sub,
 )
 from regen_model.encoding.work import Label, SymWork
-from regen_model.encoding.zones import keep_unused_shields, move_zone
+from regen_model.encoding.zones import drop_shields_made_by, keep_unused_shields, move_zone
 from regen_model.model.enums import Mutant, Zone
 
 # What a check looks at: every state-based action, or only the ones that a previous check of
@@ -139,7 +139,10 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
             move_zone(w, i, Zone.GRAVEYARD, "sba.aura", and_(auras[i], on_battlefield(w, i)))
         for i in range(n):  # 704.5n: unattached, it stays on the battlefield
             key = w.c(i).attached_to
-            w.set_if(and_(equipment[i], equipment_illegal(w, i)), key, NONE, "sba.equipment")
+            falls = and_(equipment[i], equipment_illegal(w, i))
+            if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
+                drop_shields_made_by(w, i, falls)
+            w.set_if(falls, key, NONE, "sba.equipment")
         for i in range(n):
             c = w.c(i)
             _annihilate(w, c.plus, c.minus, and_(annihilate[i], counters_annihilate(w, i)))
@@ -259,6 +262,7 @@ def cleanup_effects(w: SymWork) -> None:
                         (s.used, False),
                         (s.rider, 0),
                         (s.creator, 0),
+                        (s.via, NONE),
                     ):
                         w.set(key, value, "regen.shield.expire")
             w.set(
