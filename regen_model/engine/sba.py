@@ -84,8 +84,10 @@ def sba_pass(w: Work) -> bool:
     for i in auras:
         if w.cards[i].on_battlefield:
             move_zone(w, i, Zone.GRAVEYARD, "sba.aura", "Aura attached to nothing")
-    for i in equipment:  # 704.5n: unattached, stays on the battlefield (nothing earlier in
-        unattach_illegal_equipment(w, i)  # the pass makes its host a creature again)
+    # 704.5n: unattached, it stays on the battlefield (its host may have left in this pass)
+    for i in equipment:
+        if equipment_illegal(w, w.cards[i]):
+            unattach_illegal_equipment(w, i)
     for i in annihilate:
         card = w.cards[i]
         if card.on_battlefield and card.plus and card.minus:
