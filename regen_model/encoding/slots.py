@@ -78,6 +78,7 @@ def frame_moves(scope: Scope, pi: Perm) -> tuple[dict[str, str], set[str]]:
     for obj in (*f.stack, *f.pending):
         moves.update(_stack_moves(obj, n, pi))
     slot_keys = {str(c.attached_to) for c in f.cards} | {str(c.blocking) for c in f.cards}
+    slot_keys |= {str(s.via) for c in f.cards for s in c.shields}  # the attachment that made it
     for obj in (*f.stack, *f.pending):
         slot_keys |= set(_stack_slots(obj))
     return moves, slot_keys
