@@ -145,6 +145,36 @@ REFUSED = [
         "creature",
         id="auras-attached-to-each-other",
     ),
+    pytest.param(
+        HEAD.replace(
+            "  troll: {card: Uthden Troll, controller: A}",
+            "  plate: {card: Darksteel Plate, controller: A, attached-to: plate}",
+        )
+        + "events: []\n",
+        ":5: permanents.plate.attached-to: plate can't be attached to itself",
+        id="equipment-attached-to-itself",
+    ),
+    pytest.param(
+        HEAD.replace(
+            "  troll: {card: Uthden Troll, controller: A}",
+            "  aura: {card: Regeneration, controller: A, attached-to: plate}\n"
+            "  plate: {card: Darksteel Plate, controller: A, attached-to: aura}",
+        )
+        + "events: []\n",
+        ":5: permanents.aura.attached-to: plate is an Equipment: an Aura or Equipment attaches "
+        "to a creature",
+        id="aura-and-equipment-in-a-cycle",
+    ),
+    pytest.param(
+        HEAD.replace(
+            "  troll: {card: Uthden Troll, controller: A}",
+            "  troll: {card: Uthden Troll, controller: A}\n"
+            "  plate: {card: Darksteel Plate, controller: A}",
+        )
+        + "events:\n  - activate: {player: A, source: plate}\n",
+        ":8: events[0].activate.target: an equip ability needs a target",
+        id="equip-without-target",
+    ),
 ]
 
 

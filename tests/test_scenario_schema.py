@@ -74,8 +74,10 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
     # A life effect exists only for triggered abilities: a spell could never target a player
     # with it, so the schema leaves it out (see parse_setup.EFFECT_FIELDS). An animation is a
     # permanent's own ability (a manland's): no spell of the model gives creature
-    # characteristics to another permanent.
-    expected = [e.value for e in EffectKind if e not in (EffectKind.LIFE, EffectKind.ANIMATE)]
+    # characteristics to another permanent. Attaching is an ability of the Aura or Equipment
+    # itself (equip) or the direct ``attach`` event: a spell has no source to attach.
+    left_out = (EffectKind.LIFE, EffectKind.ANIMATE, EffectKind.ATTACH)
+    expected = [e.value for e in EffectKind if e not in left_out]
     assert _defs()["effectKind"]["enum"] == expected
 
 

@@ -338,7 +338,14 @@ class LocalStep:
             for label, f in local.global_step(k, g0, g1, gout):
                 game.setdefault(label, []).append(z3.Implies(self.kind == code, f))
         pairs = [
-            local.attachment_link(self.pre.rec(a), self.post.rec(a), statics_of(h), self.out(h))
+            local.attachment_link(
+                self.pre.rec(a),
+                self.post.rec(a),
+                statics_of(h),
+                self.out(h),
+                self.out(a),
+                self.post.rec(h),
+            )
             for a, h in system.pair_instances()
         ]
         for label, f in pairs:

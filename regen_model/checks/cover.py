@@ -1002,6 +1002,46 @@ def _scripts() -> tuple[GuideScript, ...]:
             ("tap.untap",),
             (ScriptCard("bears", "Grizzly Bears", 1, tapped=True),),
             (SPELLS["Act of Treason"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
+        ),  # --- Auras and Equipment (issue 12 items 5-6) ---
+        # 702.6a, 613.1f: Darksteel Plate equips the Bears, which then have indestructible;
+        # an attach effect onto the Plate itself does nothing (701.3b); the Bears stop being
+        # a creature and the Plate falls off (704.5n).
+        GuideScript(
+            ("attach.equip", "attach.grants", "attach.illegal-target", "sba.equipment"),
+            (
+                ScriptCard("bears", "Grizzly Bears", 0),
+                ScriptCard("plate", "Darksteel Plate", 0),
+            ),
+            (
+                A.ActivateAbility(player=0, source="plate", target="bears"),
+                *_pass(0, 1),
+                A.Attach(attachment="plate", target="plate"),
+                A.ChangeType(target="bears", creature=False),
+                A.CheckStateBasedActions(),
+            ),
+        ),
+        # 701.3a: an attach effect puts the unattached Plate onto the Bears.
+        GuideScript(
+            ("attach.move",),
+            (
+                ScriptCard("bears", "Grizzly Bears", 0),
+                ScriptCard("plate", "Darksteel Plate", 0),
+            ),
+            (A.Attach(attachment="plate", target="bears"),),
+        ),
+        # 701.19a: Regeneration's ability shields the Bears; the shield stays with them when
+        # the Aura is destroyed.
+        GuideScript(
+            ("attach.host-regen", "attach.shields-stay"),
+            (
+                ScriptCard("bears", "Grizzly Bears", 0),
+                ScriptCard("aura", "Regeneration", 0, attached_to="bears"),
+            ),
+            (
+                A.ActivateAbility(player=0, source="aura"),
+                *_pass(0, 1),
+                A.Destroy(targets=("aura",)),
+            ),
         ),
         # 509.1a with "can block an additional creature": Foriysian Brigade blocks both
         # attackers and divides its damage between them (510.1d). Three permanents, so these

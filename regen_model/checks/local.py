@@ -109,10 +109,13 @@ BOOLS = (
     "creature",  # a creature now (613.1d: type changes until end of turn)
     "host_ok",  # attached to a creature on the battlefield (what keeps an Aura legal)
     "phased_out",  # 702.26b: on the battlefield, treated as though it does not exist
+    "equipment",  # printed: it is an Equipment (never changes; 704.5n, ``attachment_link``)
 )
 GHOST = ("shields_made", "destructions", "by_shield", "by_static", "by_other")
 STATIC_INTS = ("trigger", "printed_toughness", "enters_plus", "slot")
 STATIC_BOOLS = ("printed_creature", "static_regen", "printed_indestructible", "animates", "aura")
+# ``equipment`` is kept in the record (not among the statics, which the pair link reads for
+# the host only): whether x is an Equipment (704.5n unattaches it, 301.5c).
 
 SBA_KINDS = frozenset(
     {
@@ -205,6 +208,7 @@ def pending(r: Rec, st: Statics) -> Z3Ref:
         z3.And(cob, r["damage"] > 0, t > 0, r["damage"] >= t, z3.Not(r["indestructible"])),
         z3.And(r["deathtouched"], cob, t > 0, z3.Not(r["indestructible"])),
         z3.And(r.on_bf(), st["aura"], z3.Not(r["host_ok"])),
+        z3.And(r.on_bf(), r["equipment"], r["attached_to"] >= 0, z3.Not(r["host_ok"])),  # 704.5n
         z3.And(r.on_bf(), r["plus"] > 0, r["minus"] > 0),
     )
 
@@ -329,12 +333,27 @@ class Link:
     priority_given: Z3Ref
 
 
-def attachment_link(a0: Rec, a1: Rec, host: Statics, host_out: dict[str, Z3Ref]) -> Part:
+def attachment_link(
+    a0: Rec,
+    a1: Rec,
+    host: Statics,
+    host_out: dict[str, Z3Ref],
+    a_out: dict[str, Z3Ref],
+    host1: Rec,
+) -> Part:
     """Permanent a, attached to ``host`` before a step, is still attached to it after unless
-    a left itself (a new object, 400.7) or the host left the battlefield in the step
-    (``zones.move_zone`` unattaches what was attached to it): regeneration is no zone change
-    (701.19a, 614.8), and nothing else moves an attachment."""
-    stays = z3.And(a0["attached_to"] == host["slot"], a1["gen"] == a0["gen"], host_out["left"] == 0)
+    a left itself (a new object, 400.7), the host left the battlefield in the step
+    (``zones.move_zone`` unattaches what was attached to it), a was attached to another
+    permanent (701.3a: an attach effect or equip, output ``attached``), or a is an Equipment
+    and the host is no creature on the battlefield after it (704.5n): regeneration is no
+    zone change (701.19a, 614.8), and nothing else moves an attachment."""
+    stays = z3.And(
+        a0["attached_to"] == host["slot"],
+        a1["gen"] == a0["gen"],
+        host_out["left"] == 0,
+        a_out["attached"] == 0,
+        z3.Or(z3.Not(a0["equipment"]), z3.And(host1["creature"], host1.on_bf())),
+    )
     return ("regen.same-object", z3.Implies(stays, a1["attached_to"] == host["slot"]))
 
 
@@ -445,6 +464,7 @@ def new_object(a: Rec, b: Rec, st: Statics, zone: Z3Ref, gen_step: int) -> list[
         b["attached_to"] == -1,
         z3.Not(b["host_ok"]),
         z3.Not(b["phased_out"]),
+        b["equipment"] == a["equipment"],
         *[b[g] == 0 for g in GHOST],
     ]
     for j in range(a.shields):
@@ -910,6 +930,80 @@ def seq(first: Event, second: Event) -> Event:
 
 # A resolving spell or ability (608.2): one effect; a destruction may be followed by the
 # destruction of an umbra-armor Aura that x is (the host's replacement).
+def attachments(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """Another permanent attached to x may have left, moved or been attached to x (an
+    Equipment destroyed, an Aura exiled, equip, an attach effect, 704.5n): x's toughness and
+    the keywords attachments grant it (indestructible, 613.1f) may change while it stays on
+    the battlefield. The permanent x is attached to may have left, which unattaches x
+    (``zones.move_zone``), or have stopped being a creature, which unattaches an Equipment x
+    (704.5n); it may have stopped or started being a creature (``host_ok`` is free).
+    Printed indestructible is not an attachment's: it changes only with an until-end-of-turn
+    removal, which no attachment makes. The variants below say when a grant can come or go."""
+    return [
+        # a phased-out x's toughness counts no phased-out Equipment: it may change too
+        ("sba.aura", z3.Implies(z3.Not(a.in_zone()), b["toughness"] == a["toughness"])),
+        (
+            "attach.grants",
+            z3.Implies(
+                z3.Or(z3.Not(a.in_zone()), st["printed_indestructible"]),
+                b["indestructible"] == a["indestructible"],
+            ),
+        ),
+        (
+            "zone.new-object",
+            z3.Or(b["attached_to"] == a["attached_to"], b["attached_to"] == -1),
+        ),
+        _same(a, b, but=["toughness", "indestructible", "host_ok", "attached_to"]),
+    ], {}
+
+
+def attachments_losing(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """``attachments`` where nothing is attached to x, only taken away (an attachment
+    destroyed, sacrificed, exiled or flickered; one that falls off in a state-based check,
+    704.5m/n): x may lose a keyword an attachment granted it, but gain none."""
+    parts, delta = attachments(a, b, st, fresh)
+    return [
+        *parts,
+        ("attach.grants", z3.Implies(b["indestructible"], a["indestructible"])),
+    ], delta
+
+
+def attachments_kept(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """``attachments`` in a step whose effects neither attach nor remove any attachment
+    (combat, casting, activating, counters, damage, ...): what they grant x is unchanged."""
+    parts, delta = attachments(a, b, st, fresh)
+    return [*parts, ("attach.grants", b["indestructible"] == a["indestructible"])], delta
+
+
+# Which ``attachments`` event follows a kind's effects: attaching kinds may give x a keyword
+# (equip resolving, an attach effect, an attachment phasing in with x); removing kinds may
+# take one away; the others change nothing that attachments grant.
+ATTACHING_KINDS = frozenset({"pass", "attach"})
+REMOVING_KINDS = frozenset({"destroy", "sacrifice", "exile", "leave-and-return"})
+
+
+def after_effects(kind: str) -> Event:
+    if kind in ATTACHING_KINDS:
+        return attachments
+    if kind in REMOVING_KINDS:
+        return attachments_losing
+    return attachments_kept
+
+
+def moved(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """x, an Aura or Equipment on the battlefield, is attached to another permanent (701.3a:
+    an attach effect, or equip resolving): the same object, now on some creature (701.3b: it
+    only moves onto a creature on the battlefield)."""
+    return [
+        (
+            "attach.move",
+            z3.And(a.on_bf(), b["attached_to"] >= 0, b["attached_to"] != a["attached_to"]),
+        ),
+        ("attach.move", b["host_ok"]),
+        _same(a, b, but=["attached_to", "host_ok"]),
+    ], {"attached": z3.IntVal(1)}
+
+
 RESOLUTION: tuple[Event, ...] = (
     make_shield,
     damage,
@@ -923,13 +1017,15 @@ RESOLUTION: tuple[Event, ...] = (
     unregen,
     retype,
     phase_out,
+    moved,
 )
 
 # The effect phase of each action kind, as a list of phases, each a choice of events.
 EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
     "create-shield": ((nothing, make_shield),),
     "deal-damage": ((nothing, damage),),
-    "destroy": ((nothing, destroy_effect), (nothing, destroy_effect)),
+    # between two destructions: the first may have taken an attachment's grant (613.1f)
+    "destroy": ((nothing, destroy_effect), (attachments_losing,), (nothing, destroy_effect)),
     "sacrifice": ((nothing, leave),),
     "exile": ((nothing, leave),),
     "leave-and-return": ((nothing, flicker),),
@@ -939,6 +1035,7 @@ EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
     "grant-keyword": ((nothing, keyword),),
     "change-type": ((nothing, retype),),
     "make-unregenerable": ((nothing, unregen),),
+    "attach": ((nothing, moved),),
     "check-sba": (),
     "cleanup": ((cleanup,),),
     # Passing resolves the top object, or ends the step: cleanup (514.2), then the untap step
@@ -974,22 +1071,6 @@ def _deathtouch_reset(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     ], {}
 
 
-def attachments(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
-    """Another permanent attached to x may have left (an Equipment destroyed, an Aura
-    exiled): x's toughness may change while it stays on the battlefield. The permanent x is
-    attached to may have left, which unattaches x (``zones.move_zone``; attachments are never
-    made), and may have stopped or started being a creature (``host_ok`` is free)."""
-    return [
-        # a phased-out x's toughness counts no phased-out Equipment: it may change too
-        ("sba.aura", z3.Implies(z3.Not(a.in_zone()), b["toughness"] == a["toughness"])),
-        (
-            "zone.new-object",
-            z3.Or(b["attached_to"] == a["attached_to"], b["attached_to"] == -1),
-        ),
-        _same(a, b, but=["toughness", "host_ok", "attached_to"]),
-    ], {}
-
-
 def step(
     kind: str,
     pre: Rec,
@@ -1009,11 +1090,11 @@ def step(
     has no state-based action pending (704.3: the loop ends only then)."""
     chain: list[tuple[Event, ...]] = list(EFFECTS[kind])
     if chain:
-        chain.append((attachments,))
+        chain.append((after_effects(kind),))
     sba_at = len(chain) if kind in SBA_KINDS else -1
     if kind in SBA_KINDS:
         chain += [SBA_PHASE, (_deathtouch_reset,), SBA_PHASE, (_deathtouch_reset,)]
-    chain.append((attachments,))
+    chain.append((attachments_losing,))
     recs = [pre]
     parts: list[Part] = []
     totals: dict[str, Z3Ref] = {k: z3.IntVal(0) for k in out}
@@ -1092,6 +1173,7 @@ def record_values(state: GameState, slot: int, shields: int) -> dict[str, int | 
         "host_ok": card.attached_to is not None
         and derived.is_creature_on_battlefield(state, state.cards[card.attached_to]),
         "phased_out": card.phased_out is not None,
+        "equipment": state.setup.templates[slot].attachment is Attachment.EQUIPMENT,
     }
     for j in range(shields):
         s = card.shields[j] if j < len(card.shields) else None
@@ -1213,7 +1295,15 @@ class Conformance:
         a0 = Rec(_const(record_values(pre, a, self.shields)), self.shields)
         a1 = Rec(_const(record_values(post, a, self.shields)), self.shields)
         st = Statics(_const(static_values(pre, host)))
-        _, f = attachment_link(a0, a1, st, {"left": z3.IntVal(outputs.get("left", host))})
+        h1 = Rec(_const(record_values(post, host, self.shields)), self.shields)
+        _, f = attachment_link(
+            a0,
+            a1,
+            st,
+            {"left": z3.IntVal(outputs.get("left", host))},
+            {"attached": z3.IntVal(outputs.get("attached", a))},
+            h1,
+        )
         return bool(z3.is_true(z3.simplify(f)))
 
 

@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 from regen_model.conform.case import Case
 from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
-from regen_model.model.cards import PERMANENT_CARDS, SPELLS
-from regen_model.model.derived import controller, keywords, sba_pending
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind
+from regen_model.model.derived import controller, granted_by_attachments, keywords, sba_pending
 from regen_model.model.effects import EffectKind
 from regen_model.model.enums import Attachment, Edition, Keyword, Rider, Step
 from regen_model.model.events import Event, EventKind
@@ -123,6 +123,46 @@ def _multi_block_features() -> frozenset[str]:
 
 
 MULTI_BLOCK_FEATURES = _multi_block_features()
+
+
+# --- Auras and Equipment (issue 12 items 5-6) ---
+
+
+def _attaching(t: Transition) -> bool:
+    """An Aura or Equipment is attached to another permanent (701.3a: equip, an effect)."""
+    return any(e.kind is EventKind.ATTACHED for e in t[3])
+
+
+def _granted_keywords(t: Transition) -> bool:
+    """A permanent has a keyword its Aura or Equipment grants it (613.1f)."""
+    state = t[2]
+    return any(c.on_battlefield and granted_by_attachments(state, c) for c in state.cards)
+
+
+def _attachment_abilities(t: Transition) -> bool:
+    """An ability of an Aura or Equipment is activated (equip, "Regenerate enchanted
+    creature")."""
+    before, action = t[0], t[1]
+    if before is None or not isinstance(action, A.ActivateAbility):
+        return False
+    abilities = before.template(before.setup.slot_of(action.source)).abilities
+    ability = abilities[action.ability] if 0 <= action.ability < len(abilities) else None
+    return ability is not None and ability.kind in (AbilityKind.EQUIP, AbilityKind.REGENERATE_HOST)
+
+
+def _attachment_features() -> frozenset[str]:
+    """Everything of abilities granted by and moving Auras and Equipment, for adapters that do
+    not map them: the structural features, the attach action, and the built-in cards with a
+    "Regenerate enchanted creature" ability or a keyword grant (Bonesplitter is not among
+    them: without its equip, caught by ``attachment-abilities``, it is what it was)."""
+    cards = {
+        f"card:{n}"
+        for n, t in PERMANENT_CARDS.items()
+        if t.grants or any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)
+    }
+    return frozenset(
+        {"attaching", "granted-keywords", "attachment-abilities", "action:attach", *cards}
+    )
 
 
 def _borrowed(t: Transition) -> bool:
@@ -295,6 +335,15 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     ),
     "borrowed": ("a permanent is controlled by a player other than its owner", _borrowed),
     "attachments": ("an Aura or Equipment is on the battlefield", _attachments),
+    "attaching": ("an Aura or Equipment is attached to another permanent (701.3a)", _attaching),
+    "granted-keywords": (
+        "a permanent has a keyword its Aura or Equipment grants (613.1f)",
+        _granted_keywords,
+    ),
+    "attachment-abilities": (
+        'an equip or "Regenerate enchanted creature" ability is activated (702.6a)',
+        _attachment_abilities,
+    ),
     "destroy-several": ("one destroy effect destroys several permanents at once", _destroy_several),
     "damage-rider": ('damage with a "can\'t be regenerated" rider as an effect', _damage_rider),
     "damage-keywords": (
@@ -329,6 +378,9 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         _pre_m10_deathtouch,
     ),
 }
+
+
+ATTACHMENT_FEATURES = _attachment_features()
 
 
 def vocabulary() -> dict[str, str]:

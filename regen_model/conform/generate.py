@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeVar
 
 from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import (
+    ATTACHMENT_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -39,7 +40,7 @@ from regen_model.engine import EngineError, MissingChoice, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTemplate
-from regen_model.model.derived import sba_pending
+from regen_model.model.derived import controller, is_creature_on_battlefield, sba_pending
 from regen_model.model.enums import Attachment, CardType, Decision, Edition, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
@@ -119,8 +120,10 @@ REGENERATORS = (
 # Damage prevention (615) is not drawn yet: no adapter maps it, and drawing its spells, its
 # card or the unpreventable ability would shift every random case; it reaches other engines
 # through the scenario files and the cover witnesses.
-# Phasing (702.26) likewise, and a creature that can block an additional creature.
-_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES | MULTI_BLOCK_FEATURES
+# Phasing (702.26) likewise, a creature that can block an additional creature, and the Auras
+# and Equipment that grant keywords or regenerate their host (Regeneration, Darksteel Plate;
+# Bonesplitter, drawn before, still is).
+_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES | MULTI_BLOCK_FEATURES | ATTACHMENT_FEATURES
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
 OTHERS = tuple(
@@ -129,7 +132,9 @@ OTHERS = tuple(
     if name not in REGENERATORS and t.is_creature and f"card:{name}" not in _NOT_DRAWN
 )
 ATTACHMENTS = tuple(
-    name for name, t in PERMANENT_CARDS.items() if t.attachment is not Attachment.NONE
+    name
+    for name, t in PERMANENT_CARDS.items()
+    if t.attachment is not Attachment.NONE and f"card:{name}" not in _NOT_DRAWN
 )
 ORIGINS = ("Death Ward", "Regenerate", "regeneration shield")
 SPELL_NAMES = tuple(name for name in SPELLS if name not in NOT_DRAWN_SPELLS)
@@ -149,7 +154,11 @@ def _handle(name: str, used: set[str]) -> str:
 # Type changes (``change-type``) are not drawn yet: no adapter maps them, and drawing them would
 # shift every random case of the engines that lack them; they reach other engines through the
 # scenario files and the cover witnesses.
-EFFECT_KINDS = tuple(cls.kind for cls in A.EFFECT_ACTIONS if cls is not A.ChangeType)
+# Random cases draw neither type changes nor attach effects (their adapters lack them; and
+# a kind added here would change the random stream of every case).
+EFFECT_KINDS = tuple(
+    cls.kind for cls in A.EFFECT_ACTIONS if cls is not A.ChangeType and cls is not A.Attach
+)
 
 
 @dataclass(frozen=True)
@@ -180,7 +189,11 @@ def drawable(case: Case) -> bool:
         return False
     if any(f"card:{c.template.name}" in _NOT_DRAWN for c in case.start.cards):
         return False
-    return not any(isinstance(a, A.ChangeType) for a in case.actions)
+    return not any(
+        isinstance(a, A.ChangeType | A.Attach)
+        or (isinstance(a, A.ActivateAbility) and a.target is not None)  # equip
+        for a in case.actions
+    )
 
 
 def draw_swarm(c: Chooser, passes: int = 4) -> Swarm:
@@ -445,12 +458,26 @@ def _candidates(
         ]
         if sources:
             return [
-                A.ActivateAbility(player=who, source=h, ability=i)
+                A.ActivateAbility(player=who, source=h, ability=i, target=t)
                 for h, n in sources
                 for i in range(n)
                 for who in (0, 1)
+                for t in _ability_targets(state, h, i, who)
             ]
     return [A.PassPriority(player=p)]
+
+
+def _ability_targets(state: GameState, handle: str, index: int, who: int) -> list[str | None]:
+    """An equip ability's targets: the creatures ``who`` controls (702.6a); the other
+    abilities have none."""
+    ability = state.template(state.setup.slot_of(handle)).abilities[index]
+    if ability.kind is not AbilityKind.EQUIP:
+        return [None]
+    return [
+        state.setup.handles[c.slot]
+        for c in state.cards
+        if is_creature_on_battlefield(state, c) and controller(c) == who
+    ]
 
 
 def _use_class(state: GameState, handle: str, use: str) -> tuple[object, ...]:

@@ -308,6 +308,19 @@ def _control(state: GameState) -> list[A.Action]:
     ]
 
 
+def _attachment_handles(state: GameState) -> list[str]:
+    """The Auras and Equipment on the battlefield (what an attach effect can move, 701.3a)."""
+    return [
+        h
+        for h in battlefield(state)
+        if state.template(state.setup.slot_of(h)).attachment is not Attachment.NONE
+    ]
+
+
+def _attachments_field(state: GameState, fields: dict[str, Any]) -> list[Any]:
+    return _attachment_handles(state)
+
+
 def _type_changes(state: GameState) -> list[A.Action]:
     """Stop being a creature, or become one (only what can: a printed creature or a manland)."""
     out: list[A.Action] = []
@@ -337,6 +350,9 @@ EFFECT_MOVES: dict[str, Callable[[GameState], list[A.Action]]] = {
         A.AddCounters(target=h, counter=k) for h in battlefield(s) for k in CounterKind
     ],
     "change-type": _type_changes,
+    "attach": lambda s: [
+        A.Attach(attachment=a, target=h) for a in _attachment_handles(s) for h in creatures(s)
+    ],
 }
 
 
@@ -442,6 +458,7 @@ CHOICE_FIELDS: dict[str, tuple[tuple[str, Domain, bool], ...]] = {
     "grant-keyword": (_TARGET,),
     "change-type": (_TARGET,),
     "make-unregenerable": (_TARGET,),
+    "attach": (("attachment", _attachments_field, EAGER), _TARGET),
 }
 
 

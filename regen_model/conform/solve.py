@@ -124,7 +124,13 @@ FIELD_PARAMS: dict[str, dict[str, tuple[str, ...]]] = {
         "sorcery": ("sorcery",),
         "targets": ("n_targets", "tgt*"),
     },
-    "activate": {"player": ("player",), "source": ("target",), "ability": ("ability",)},
+    "activate": {
+        "player": ("player",),
+        "source": ("target",),
+        "ability": ("ability",),
+        "target": ("n_targets", "tgt*"),  # equip's creature (702.6a)
+    },
+    "attach": {"attachment": ("source",), "target": ("target",)},
     "declare-attackers": {"player": ("player",), "attackers": ("seq*",)},
     "declare-blockers": {"player": ("player",), "blocks": ("blocks*",)},
     "order-blockers": {"player": ("player",), "attacker": ("target",), "order": ("seq*",)},

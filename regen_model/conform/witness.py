@@ -57,6 +57,11 @@ def _spells_of(features: frozenset[str]) -> tuple[str, ...]:
 _MULTI_BLOCK_CARDS = tuple(
     sorted(f.removeprefix("card:") for f in MULTI_BLOCK_FEATURES if f.startswith("card:"))
 )
+
+
+_ATTACH_CARDS = ("Bonesplitter", "Darksteel Plate", "Grizzly Bears", "Regeneration")
+
+
 LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
     ("type.", ("change-type",), (), ()),
     ("combat.block-additional", (), (), _MULTI_BLOCK_CARDS),
@@ -68,6 +73,12 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
         (),
         (*_spells_of(PHASING_FEATURES), "Pyroclasm"),  # damage to each creature: phasing.absent
         tuple(sorted(f.removeprefix("card:") for f in PHASING_FEATURES if f.startswith("card:"))),
+    ),
+    # Auras and Equipment (issue 12 items 5-6): attach effects and type changes (704.5n), with
+    # the cards that equip, grant or regenerate their host.
+    *(
+        (prefix, ("attach", "change-type"), (), _ATTACH_CARDS)
+        for prefix in ("attach.", "sba.equipment")
     ),
 )
 

@@ -8,13 +8,14 @@ Aura/Equipment bonuses + until-end-of-turn changes), and the state-based-action 
 
 from __future__ import annotations
 
-from regen_model.encoding.frame import NONE
+from regen_model.encoding.frame import GRANTABLE, NONE
 from regen_model.encoding.ops import Val, add, and_, eq, ge, gt, ite, le, ne, not_, or_, sub
 from regen_model.encoding.work import SymWork
 from regen_model.model.enums import Attachment, Keyword, Zone, ordinal
 
 BF = ordinal(Zone.BATTLEFIELD)
 AURA = ordinal(Attachment.AURA)
+EQUIPMENT = ordinal(Attachment.EQUIPMENT)
 
 
 def on_battlefield(w: SymWork, i: int) -> Val:
@@ -35,9 +36,28 @@ def controller(w: SymWork, i: int) -> Val:
 
 
 def has(w: SymWork, i: int, k: Keyword) -> Val:
-    """(printed | granted) - removed (613.7: the latest grant or removal wins)."""
+    """(printed | by its attachments | granted) - removed (613.7: the latest grant or removal
+    wins; an attachment's grant, 613.1f, counts as the earliest, ``model.derived.keywords``)."""
     c = w.c(i)
-    return and_(or_(w.st(i).kw(k), w[c.granted(k)]), not_(w[c.removed(k)]))
+    return and_(
+        or_(w.st(i).kw(k), granted_by_attachments(w, i, k), w[c.granted(k)]),
+        not_(w[c.removed(k)]),
+    )
+
+
+def granted_by_attachments(w: SymWork, i: int, k: Keyword) -> Val:
+    """An Aura or Equipment on the battlefield attached to ``i`` grants ``k`` (611.3a)."""
+    if k not in GRANTABLE:
+        return False
+    terms = []
+    for j in range(w.n):
+        if j == i:
+            continue  # a card is never attached to itself (frame domain)
+        grant = w.st(j).grant(k)
+        if grant is False:
+            continue
+        terms.append(and_(grant, attached_on_battlefield(w, j, i)))
+    return or_(*terms)
 
 
 def attached_on_battlefield(w: SymWork, j: int, i: int) -> Val:
@@ -143,6 +163,17 @@ def aura_illegal(w: SymWork, i: int) -> Val:
     return and_(aura, or_(eq(host, NONE), not_(or_(*hosted))))
 
 
+def equipment_illegal(w: SymWork, i: int) -> Val:
+    """704.5n: an Equipment on the battlefield attached to something that is not a creature
+    on the battlefield."""
+    equipment = and_(on_battlefield(w, i), eq(w.st(i).attachment, EQUIPMENT))
+    if equipment is False:
+        return False
+    host = w[w.c(i).attached_to]
+    hosted = [and_(eq(host, j), creature_on_battlefield(w, j)) for j in range(w.n) if j != i]
+    return and_(equipment, ne(host, NONE), not_(or_(*hosted)))
+
+
 def counters_annihilate(w: SymWork, i: int) -> Val:
     """704.5q."""
     c = w.c(i)
@@ -168,6 +199,7 @@ def sba_pending(w: SymWork) -> Val:
                 lethal_damage_pending(w, i, t),
                 deathtouch_pending(w, i, t),
                 aura_illegal(w, i),
+                equipment_illegal(w, i),
                 counters_annihilate(w, i),
             )
         )

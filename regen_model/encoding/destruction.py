@@ -258,10 +258,11 @@ def _umbra(w: SymWork, i: int, aura: int) -> None:
     attached to the card being destroyed, here ``aura``, itself an Aura. In the model a card
     becomes attached only at the start, and only to a creature on the battlefield (303.4:
     our Auras enchant creatures; ``system.legal_start``, ``explore.starts``); afterwards an
-    attachment is only ever removed, never made or moved (leaving the battlefield, 400.7 /
-    ``zones.move_zone``; the ``REGEN_UNATTACHES`` mutant), under every mutant. Being a
-    creature is printed (no effect of the model changes card types), and no printed card is
-    both an Aura or Equipment and a creature (``Statics.domain``). So whatever is attached to
+    attachment is removed (leaving the battlefield, 400.7 / ``zones.move_zone``; 704.5n; the
+    ``REGEN_UNATTACHES`` mutant) or made or moved only onto a creature that is no Aura or
+    Equipment (equip, attach effects: ``attachments.can_attach``, 701.3b), under every mutant.
+    No printed card is both an Aura or Equipment and a creature (``Statics.domain``), and no
+    effect of the model makes an Aura or Equipment a creature. So whatever is attached to
     something is attached to a creature, never to an Aura; an Aura attached to a non-creature
     would anyway be put into the graveyard by 704.5m before anyone got priority. Granting the
     umbra-armor keyword changes nothing here: the option also needs the attached card to be an

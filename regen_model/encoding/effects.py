@@ -13,6 +13,7 @@ from functools import partial
 
 from regen_model.encoding import phasing, stack
 from regen_model.encoding import typechange as types
+from regen_model.encoding.attachments import attach
 from regen_model.encoding.derived import (
     black,
     controller,
@@ -67,9 +68,10 @@ def on_slot(w: SymWork, slot: Val, rule: Callable[[SymWork, int], None]) -> None
         w.branch(eq(slot, i), partial(_at, i=i, rule=rule))
 
 
-def create_shield(w: SymWork, i: int, rider: Val, creator: Val) -> None:
+def create_shield(w: SymWork, i: int, rider: Val, creator: Val, via: Val = NONE) -> None:
     """701.19a: one more shield for this object, this turn. Creating it is not regenerating
-    (701.19c): nothing is tapped, no damage is removed, riders wait for its use."""
+    (701.19c): nothing is tapped, no damage is removed, riders wait for its use. ``via``: the
+    Aura or Equipment whose ability made it (``Shield.via``)."""
     c = w.c(i)
     clause = "regen.shield.create"
     made = count([w[s.present] for s in c.shields])  # shields fill slots from the first
@@ -80,6 +82,7 @@ def create_shield(w: SymWork, i: int, rider: Val, creator: Val) -> None:
         w.set_if(here, s.used, False, clause)
         w.set_if(here, s.rider, rider, clause)
         w.set_if(here, s.creator, creator, clause)
+        w.set_if(here, s.via, via, clause)
     w.set(c.ghost.shields_made, add(w[c.ghost.shields_made], 1), clause)
     w.bump("shields_made", i)
     if w.mutant(Mutant.CREATE_TAPS):
@@ -476,7 +479,11 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             )
         ),
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
-        EffectKind.REGENERATE: for_cards(lambda w, i: create_shield(w, i, obj.rider, ctrl)),
+        EffectKind.REGENERATE: for_cards(
+            lambda w, i: create_shield(
+                w, i, obj.rider, ctrl, ite(eq(obj.source, i), NONE, obj.source)
+            )
+        ),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),
         EffectKind.UNREGENERABLE: for_cards(make_unregenerable),
         EffectKind.COUNTERS: for_cards(lambda w, i: add_counters(w, i, obj.counter, obj.amount)),
@@ -489,8 +496,21 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.PREVENT: for_cards(lambda w, i: add_prevention(w, i, obj.amount)),
         EffectKind.PREVENT_ALL: for_cards(prevent_all),
         EffectKind.PHASE_OUT: for_cards(phasing.phase_out),
+        EffectKind.ATTACH: for_cards(lambda w, j: _equip(w, obj, j)),
     }
     _dispatch(w, kind, list(by_kind.items()))
+
+
+def _equip(w: SymWork, obj: StackVars, target: int) -> None:
+    """Equip resolves: its source, if still that object, is attached to ``target``."""
+
+    def source(w: SymWork, i: int) -> None:
+        w.branch(
+            eq(w[w.c(i).gen], obj.source_gen),
+            lambda w: attach(w, i, target, "attach.equip"),
+        )
+
+    on_slot(w, obj.source, source)
 
 
 def _gain_control(w: SymWork, i: int, obj: StackVars) -> None:

@@ -66,6 +66,9 @@ from regen_model.model.state import (
 KEYWORDS: tuple[Keyword, ...] = tuple(Keyword)
 KW_INDEX: dict[Keyword, int] = {k: i for i, k in enumerate(KEYWORDS)}
 NONE = -1  # "no card / no player" in Int fields
+# Keywords an Aura or Equipment can give the permanent it is attached to (``CardTemplate.grants``;
+# issue 12 item 5: "equipped creature has indestructible / trample / first strike").
+GRANTABLE: tuple[Keyword, ...] = (Keyword.INDESTRUCTIBLE, Keyword.TRAMPLE, Keyword.FIRST_STRIKE)
 PLAYER_RECIPIENT = -1  # in combat hits: the defending player
 
 Z3Ref = Any  # z3 ships no type stubs
@@ -148,9 +151,18 @@ class CardStatics:
     anim_toughness: Z3Ref
     anim_black: Z3Ref
     extra_block: Z3Ref  # "can block an additional creature each combat" (509.1a)
+    # An Aura's or Equipment's: the keywords it grants what it is attached to (one Bool per
+    # ``GRANTABLE``), "{cost}: Regenerate enchanted/equipped creature" as ability 0, and equip
+    # as the ability after it (``AbilityKind.REGENERATE_HOST``, ``AbilityKind.EQUIP``).
+    grants: tuple[Z3Ref, ...]
+    host_regen: Z3Ref
+    equip: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
+
+    def grant(self, keyword: Keyword) -> Z3Ref:
+        return self.grants[GRANTABLE.index(keyword)]
 
 
 @dataclass(frozen=True)
@@ -191,6 +203,9 @@ class Statics:
                     anim_toughness=mk_i(f"{p}.anim_toughness"),
                     anim_black=mk_b(f"{p}.anim_black"),
                     extra_block=mk_b(f"{p}.extra_block"),
+                    grants=tuple(mk_b(f"{p}.grants.{k.value}") for k in GRANTABLE),
+                    host_regen=mk_b(f"{p}.host_regen"),
+                    equip=mk_b(f"{p}.equip"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -250,6 +265,13 @@ class Statics:
                 z3.Implies(c.trigger == 0, z3.Not(c.trigger_combat_only)),
                 z3.Implies(z3.Not(c.creature), c.enters_plus == 0),
                 z3.Implies(z3.Not(c.creature), z3.Not(c.extra_block)),
+                # Only Auras and Equipment grant keywords or have the host/equip abilities;
+                # equip only on Equipment (702.6a).
+                z3.Implies(
+                    c.attachment == _ord(Attachment.NONE),
+                    z3.And(z3.Not(c.host_regen), z3.Not(c.equip), *[z3.Not(g) for g in c.grants]),
+                ),
+                z3.Implies(c.equip, c.attachment == _ord(Attachment.EQUIPMENT)),
             ]
         return out
 
@@ -279,6 +301,9 @@ class Statics:
                 c.anim_toughness,
                 c.anim_black,
                 c.extra_block,
+                *c.grants,
+                c.host_regen,
+                c.equip,
             ]
         return out
 
@@ -293,8 +318,20 @@ def template_fits(template: CardTemplate) -> str | None:
         [AbilityKind.REGENERATE_SELF, AbilityKind.MAKE_SELF_UNREGENERABLE],
         [AbilityKind.ANIMATE_SELF],
         [AbilityKind.ANIMATE_SELF, AbilityKind.REGENERATE_SELF],
+        [AbilityKind.REGENERATE_HOST],
+        [AbilityKind.EQUIP],
+        [AbilityKind.REGENERATE_HOST, AbilityKind.EQUIP],
     ):
         return f"{template.name}: ability layout {kinds} is not representable"
+    attaches = AbilityKind.REGENERATE_HOST in kinds or AbilityKind.EQUIP in kinds
+    if attaches and template.attachment is Attachment.NONE:
+        return f"{template.name}: only an Aura or Equipment has these abilities"
+    if AbilityKind.EQUIP in kinds and template.attachment is not Attachment.EQUIPMENT:
+        return f"{template.name}: only an Equipment has equip"
+    if template.grants - set(GRANTABLE):
+        return f"{template.name}: grants beyond {[k.value for k in GRANTABLE]} are not encoded"
+    if template.grants and template.attachment is Attachment.NONE:
+        return f"{template.name}: only an Aura or Equipment grants keywords"
     animates = AbilityKind.ANIMATE_SELF in kinds
     if animates != (template.animation is not None):
         return f"{template.name}: an animation needs exactly its own animation ability"
@@ -367,6 +404,9 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.anim_toughness, 0),
                 (c.anim_black, False),
                 (c.extra_block, False),
+                *[(g, False) for g in c.grants],
+                (c.host_regen, False),
+                (c.equip, False),
             ):
                 put(var, value)
             continue
@@ -403,6 +443,9 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.anim_toughness, 0 if anim is None else anim.toughness),
             (c.anim_black, anim is not None and Color.BLACK in anim.colors),
             (c.extra_block, t.extra_block),
+            *[(c.grant(k), k in t.grants) for k in GRANTABLE],
+            (c.host_regen, any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)),
+            (c.equip, any(a.kind is AbilityKind.EQUIP for a in t.abilities)),
         ):
             put(var, value)
 
@@ -438,6 +481,10 @@ def read_statics(
             abilities.append(
                 ActivatedAbility(AbilityKind.MAKE_SELF_UNREGENERABLE, opponent_only=True)
             )
+        if _b(model, c.host_regen):
+            abilities.append(ActivatedAbility(AbilityKind.REGENERATE_HOST))
+        if _b(model, c.equip):
+            abilities.append(ActivatedAbility(AbilityKind.EQUIP))
         trig_kind = _i(model, c.trigger)
         trigger = None
         if trig_kind:
@@ -465,6 +512,7 @@ def read_statics(
                 abilities=tuple(abilities),
                 damage_trigger=trigger,
                 attach_bonus=(_i(model, c.bonus_power), _i(model, c.bonus_toughness)),
+                grants=frozenset(k for k in GRANTABLE if _b(model, c.grant(k))),
                 colors=frozenset({Color.BLACK}) if _b(model, c.black) else frozenset(),
                 enters_plus=_i(model, c.enters_plus),
                 animation=Animation(
@@ -495,6 +543,7 @@ class ShieldVars:
     used: Z3Ref
     rider: Z3Ref
     creator: Z3Ref
+    via: Z3Ref  # NONE, or the Aura or Equipment whose ability made it (``Shield.via``)
 
 
 @dataclass(frozen=True)
@@ -585,7 +634,7 @@ class CardVars:
             self.ghost.by_shield,
             self.ghost.by_static,
             self.ghost.by_other,
-            *[v for s in self.shields for v in (s.present, s.used, s.rider, s.creator)],
+            *[v for s in self.shields for v in (s.present, s.used, s.rider, s.creator, s.via)],
         ]
 
 
@@ -722,6 +771,7 @@ class Frame:
                             used=mk_b(f"{p}.sh{j}.used"),
                             rider=mk_i(f"{p}.sh{j}.rider"),
                             creator=mk_i(f"{p}.sh{j}.creator"),
+                            via=mk_i(f"{p}.sh{j}.via"),
                         )
                         for j in range(sc.shields)
                     ),
@@ -866,8 +916,12 @@ class Frame:
                 out += [
                     _in_enum(s.rider, Rider),
                     z3.Or(s.creator == 0, s.creator == 1),
+                    s.via >= NONE,
+                    s.via < n,
+                    s.via != i,  # made by another permanent's ability, or NONE
                     z3.Implies(
-                        z3.Not(s.present), z3.And(z3.Not(s.used), s.rider == 0, s.creator == 0)
+                        z3.Not(s.present),
+                        z3.And(z3.Not(s.used), s.rider == 0, s.creator == 0, s.via == NONE),
                     ),
                 ]
                 if j > 0:  # shields fill slots from the first one (append-only list)
@@ -1180,11 +1234,13 @@ def _assign(
                 put(sv.used, s.used)
                 put(sv.rider, _ord(s.rider))
                 put(sv.creator, s.creator)
+                put(sv.via, NONE if s.via is None else s.via)
             else:
                 put(sv.present, False)
                 put(sv.used, False)
                 put(sv.rider, 0)
                 put(sv.creator, 0)
+                put(sv.via, NONE)
         put(cv.attacking, card.attacking)
         put(cv.blocking, NONE if card.blocking is None else card.blocking)
         put(cv.blocking_also, NONE if card.blocking_also is None else card.blocking_also)
@@ -1300,6 +1356,7 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 creator=_i(model, sv.creator),
                 rider=list(Rider)[_i(model, sv.rider)],
                 used=_b(model, sv.used),
+                via=None if _i(model, sv.via) == NONE else _i(model, sv.via),
             )
             for sv in cv.shields
             if _b(model, sv.present)

@@ -23,6 +23,7 @@ resolution followed by a full state-based-action loop):
 ``damage``         total damage dealt to it (marked or as -1/-1 counters)
 ``damage_triggers`` damage triggers of it that triggered
 ``riders``         "if it regenerates this way" riders that happened (control or trigger)
+``attached``       times it, an Aura or Equipment, was attached to another permanent (701.3a)
 ``priority_given`` (global) a player received priority at the end of the step
 """
 
@@ -48,6 +49,7 @@ CARD_FIELDS: tuple[str, ...] = (
     "damage",
     "damage_triggers",
     "riders",
+    "attached",
 )
 
 
@@ -100,6 +102,8 @@ def outputs_of(pre: GameState, events: Sequence[Event], post: GameState) -> Step
                 bump("damage_triggers", e.subject)
             elif e.clause == "regen.rider.trigger":
                 bump("riders", e.subject)
+        elif k is EventKind.ATTACHED:
+            bump("attached", e.subject)
         elif k is EventKind.CONTROL_CHANGED and e.clause == "regen.rider.control":
             bump("riders", e.subject)
         elif k is EventKind.PRIORITY:

@@ -396,6 +396,12 @@ def _fill(
         v["player"] = nm.player(a.player)
         v["target"] = nm.slot(a.source)
         v["ability"] = a.ability
+        if a.target is not None:  # equip's creature (702.6a)
+            v["n_targets"] = 1
+            v["tgt0.card"] = nm.slot(a.target)
+    elif isinstance(a, A.Attach):
+        v["source"] = nm.slot(a.attachment)
+        v["target"] = nm.slot(a.target)
     elif isinstance(a, A.DeclareAttackers):
         v["player"] = nm.player(a.player)
         _seq(v, nm, a.attackers, n)
@@ -644,9 +650,16 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
     if kind == "cast":
         return _cast_of(v, h, scope, common)
     if kind == "activate":
+        target = h(v["tgt0.card"]) if v["n_targets"] else None
         return A.ActivateAbility(
-            player=player, source=h(v["target"]), ability=int(v["ability"]), **common
+            player=player,
+            source=h(v["target"]),
+            ability=int(v["ability"]),
+            target=target,
+            **common,
         )
+    if kind == "attach":
+        return A.Attach(attachment=h(v["source"]), target=h(v["target"]), **common)
     if kind == "declare-attackers":
         return A.DeclareAttackers(player=player, attackers=seq(), **common)
     if kind == "declare-blockers":

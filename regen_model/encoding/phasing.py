@@ -54,6 +54,7 @@ def _phase_out(w: SymWork, direct: Sequence[Val], clause: str) -> None:
                 w.set_if(out[i], s.used, False, clause)
                 w.set_if(out[i], s.rider, 0, clause)
                 w.set_if(out[i], s.creator, 0, clause)
+                w.set_if(out[i], s.via, NONE, clause)
             for key in (c.damage, c.plus, c.minus, c.shield_counters):
                 w.set_if(out[i], key, 0, clause)
         w.set_if(and_(out[i], not_(indirect[i])), c.phased_out, under[i], clause)

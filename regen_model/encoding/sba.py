@@ -21,6 +21,7 @@ from regen_model.encoding.derived import (
     counters_annihilate,
     creature_on_battlefield,
     deathtouch_pending,
+    equipment_illegal,
     in_battlefield_zone,
     lethal_damage_pending,
     on_battlefield,
@@ -47,12 +48,12 @@ from regen_model.encoding.ops import (
     sub,
 )
 from regen_model.encoding.work import Label, SymWork
-from regen_model.encoding.zones import keep_unused_shields, move_zone
+from regen_model.encoding.zones import drop_shields_made_by, keep_unused_shields, move_zone
 from regen_model.model.enums import Mutant, Zone
 
 # What a check looks at: every state-based action, or only the ones that a previous check of
 # the same loop can make pending under the correct rules.
-ALL_CHECKS = frozenset({"zero", "lethal", "deathtouch", "aura", "counters", "players"})
+ALL_CHECKS = frozenset({"zero", "lethal", "deathtouch", "aura", "equipment", "counters", "players"})
 AFTER_FIRST = frozenset({"zero", "aura"})
 AFTER_SECOND = frozenset({"aura"})
 
@@ -70,7 +71,9 @@ def schedule(w: SymWork) -> tuple[frozenset[str], ...]:
     toughness bonus and may now have toughness 0 or less (704.5f), and Auras whose creature
     left fall off; an Aura leaving here never lowers the toughness of a creature on the
     battlefield, since its host is gone; (3) Auras of the creatures of (2) fall off; nothing
-    is then pending. Attachments are one deep (an Aura or Equipment is attached to a
+    is then pending. An Equipment on a noncreature (704.5n) is unattached in (1) and none
+    becomes illegal later: no action of a check makes a creature stop being one, and one that
+    leaves takes its Equipment off at once (``zones.move_zone``). Attachments are one deep (an Aura or Equipment is attached to a
     creature), which is why the chain does not grow with the permanents. Checks (2) and (3)
     therefore look only at what can be pending then, and the obligations check the rest.
 
@@ -98,6 +101,7 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
         "lethal": [and_(not_(zero[i]), lethal_damage_pending(w, i, tough[i])) for i in range(n)],
         "deathtouch": [and_(not_(zero[i]), deathtouch_pending(w, i, tough[i])) for i in range(n)],
         "aura": [and_(not_(zero[i]), aura_illegal(w, i)) for i in range(n)],
+        "equipment": [and_(not_(zero[i]), equipment_illegal(w, i)) for i in range(n)],
         "counters": [and_(not_(zero[i]), counters_annihilate(w, i)) for i in range(n)],
         "players": [player_loses(w, p) for p in range(w.ctx.scope.players)],
     }
@@ -109,12 +113,13 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
     if left_out:
         w.oblige(not_(or_(*left_out)), "sba.loop")
     lethal, touched, auras = found["lethal"], found["deathtouch"], found["aura"]
+    equipment = found["equipment"]
     annihilate, losers = found["counters"], found["players"]
 
     if not w.mutant(Mutant.DEATHTOUCH_REMEMBERED):
         reset_deathtouch(w)
 
-    performed = or_(*zero, *lethal, *touched, *auras, *annihilate, *losers)
+    performed = or_(*zero, *lethal, *touched, *auras, *equipment, *annihilate, *losers)
 
     def perform(w: SymWork) -> None:
         for i in range(n):
@@ -132,6 +137,12 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
             )
         for i in range(n):
             move_zone(w, i, Zone.GRAVEYARD, "sba.aura", and_(auras[i], on_battlefield(w, i)))
+        for i in range(n):  # 704.5n: unattached, it stays on the battlefield
+            key = w.c(i).attached_to
+            falls = and_(equipment[i], equipment_illegal(w, i))
+            if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
+                drop_shields_made_by(w, i, falls)
+            w.set_if(falls, key, NONE, "sba.equipment")
         for i in range(n):
             c = w.c(i)
             _annihilate(w, c.plus, c.minus, and_(annihilate[i], counters_annihilate(w, i)))
@@ -251,6 +262,7 @@ def cleanup_effects(w: SymWork) -> None:
                         (s.used, False),
                         (s.rider, 0),
                         (s.creator, 0),
+                        (s.via, NONE),
                     ):
                         w.set(key, value, "regen.shield.expire")
             w.set(

@@ -1076,6 +1076,103 @@ def scripts() -> tuple[Script, ...]:
                 (0, A.ChangeType(target="forest", creature=True)),
             ),
         ),
+        # --- Auras and Equipment (issue 12 items 5-6) ---
+        Script(
+            "equip-darksteel-plate",
+            "equip moves Darksteel Plate and the indestructible it grants (702.6a, 613.1f): "
+            "the Bears it left die to damage, the Giant it equips survives; equip is refused "
+            "with an ability on the stack and onto no creature of yours; an Equipment on a "
+            "permanent that stops being a creature is unattached (704.5n)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("giant", "Hill Giant", 0),
+                Card("plate", "Darksteel Plate", 0, attached_to="bears"),
+            ),
+            (
+                A.ActivateAbility(player=0, source="plate", target="giant"),
+                *_pass(0, 1),
+                _damage("effect", 3, "bears", "giant"),
+                A.CheckStateBasedActions(),
+                A.ActivateAbility(player=0, source="plate", target="giant"),
+                A.ChangeType(target="giant", creature=False),
+                A.CheckStateBasedActions(),
+            ),
+            tried=(
+                (1, A.ActivateAbility(player=0, source="plate", target="bears")),
+                (0, A.ActivateAbility(player=1, source="plate", target="giant")),
+                (0, A.ActivateAbility(player=0, source="plate")),
+                (4, A.ActivateAbility(player=0, source="plate", target="bears")),
+            ),
+        ),
+        Script(
+            "regeneration-aura-moves",
+            "Regeneration's ability shields the creature it enchants as it resolves (608.2h): "
+            "moved in response, the Aura takes the ability to the Giant; the shield stays with "
+            "the Giant when the Aura leaves (701.19a); moves onto itself or what it is on do "
+            "nothing (701.3b)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("giant", "Hill Giant", 1),
+                Card("aura", "Regeneration", 0, attached_to="bears"),
+            ),
+            (
+                A.ActivateAbility(player=0, source="aura"),
+                A.Attach(attachment="aura", target="giant"),
+                A.Attach(attachment="aura", target="aura"),
+                A.Attach(attachment="aura", target="giant"),
+                *_pass(0, 1),
+                A.Destroy(targets=("aura",)),
+                A.CheckStateBasedActions(),
+                A.Destroy(targets=("giant",)),
+                A.CheckStateBasedActions(),
+            ),
+            tried=((0, A.ActivateAbility(player=1, source="aura")),),
+        ),
+        Script(
+            "attach-refusals",
+            "attach effects and abilities of attachments the rules refuse or make do nothing: "
+            "an Aura onto an Equipment (701.3b), equip onto a noncreature, a target for an "
+            "ability that has none, an attach effect moving a creature or a card that left; "
+            "Regeneration activated while attached to nothing (its host exiled) does nothing",
+            (
+                Card("troll", "Horned Troll", 0),
+                Card("aura", "Regeneration", 0, attached_to="troll"),
+                Card("plate", "Darksteel Plate", 0),
+            ),
+            (
+                A.Attach(attachment="aura", target="plate"),
+                A.Attach(attachment="plate", target="troll"),
+                A.Exile(target="troll"),
+                A.ActivateAbility(player=0, source="aura"),
+                *_pass(0, 1),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="plate", target="aura")),
+                (0, A.ActivateAbility(player=0, source="aura", target="troll")),
+                (0, A.ActivateAbility(player=0, source="troll", target="troll")),
+                (0, A.Attach(attachment="troll", target="troll")),
+                (3, A.Attach(attachment="plate", target="troll")),
+                (6, A.Attach(attachment="aura", target="plate")),
+            ),
+        ),
+        Script(
+            "equip-source-left",
+            "equip resolves after its Equipment left and came back (a new object: nothing "
+            "happens), and after its target left (608.2b: it does nothing)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("giant", "Hill Giant", 0),
+                Card("plate", "Darksteel Plate", 0, attached_to="bears"),
+            ),
+            (
+                A.ActivateAbility(player=0, source="plate", target="giant"),
+                A.LeaveAndReturn(target="plate"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="plate", target="giant"),
+                A.Exile(target="giant"),
+                *_pass(0, 1),
+            ),
+        ),
     )
 
 

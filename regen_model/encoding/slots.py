@@ -82,6 +82,7 @@ def frame_moves(scope: Scope, pi: Perm) -> tuple[dict[str, str], set[str]]:
         | {str(c.blocking) for c in f.cards}
         | {str(c.blocking_also) for c in f.cards}
     )
+    slot_keys |= {str(s.via) for c in f.cards for s in c.shields}  # the attachment that made it
     for obj in (*f.stack, *f.pending):
         slot_keys |= set(_stack_slots(obj))
     return moves, slot_keys

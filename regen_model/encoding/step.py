@@ -12,6 +12,7 @@ from collections.abc import Callable
 from regen_model.encoding import effects as fx
 from regen_model.encoding import stack, turn
 from regen_model.encoding import typechange as types
+from regen_model.encoding.attachments import attach
 from regen_model.encoding.derived import (
     controller,
     creature_on_battlefield,
@@ -40,7 +41,7 @@ from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import Rider, StackKind, Step, ordinal
+from regen_model.model.enums import Attachment, Rider, StackKind, Step, ordinal
 
 TARGETED = tuple(ordinal(k) for k in EffectKind if k in TARGETED_KINDS)
 
@@ -228,7 +229,9 @@ def _cast(w: SymWork) -> None:
 
 def _activate(w: SymWork) -> None:
     """602.2: the ability goes on the stack targeting its source; opponents-only abilities
-    (Knight of the Holy Nimbus) for an opponent, the others for the controller."""
+    (Knight of the Holy Nimbus) for an opponent, the others for the controller. An Aura's or
+    Equipment's "Regenerate enchanted creature" acts on what it is attached to now, and equip
+    targets a creature its controller controls, as a sorcery (702.6a, 602.5d)."""
     f = w.f
     p = w.p
     clause = "stack.activate"
@@ -239,26 +242,57 @@ def _activate(w: SymWork) -> None:
         st = w.st(i)
         # Ability layout (``frame.template_fits``): its own animation first, if any, then
         # "Regenerate this" (granted by that animation on a manland), then the opponents-only
-        # "can't be regenerated".
+        # "can't be regenerated"; an attachment's are "Regenerate enchanted creature", then
+        # equip (the frame domain keeps the two families apart).
         animates = st.animate_ability
-        count = add(b2i(animates), b2i(st.regen_ability), b2i(st.unregen_ability))
+        count = add(
+            b2i(animates),
+            b2i(st.regen_ability),
+            b2i(st.unregen_ability),
+            b2i(st.host_regen),
+            b2i(st.equip),
+        )
         w.require(and_(le(0, p.ability), lt(p.ability, count)), clause)
         anim = and_(animates, eq(p.ability, 0))
         regen = and_(st.regen_ability, eq(p.ability, b2i(animates)))
+        host_regen = and_(st.host_regen, eq(p.ability, 0))
+        equip = and_(st.equip, eq(p.ability, b2i(st.host_regen)))
         # 613.1f: a granted ability exists only while the animation that grants it applies
         w.require(implies(and_(regen, animates), w[w.c(i).animated]), clause)
-        mine = or_(anim, regen)
+        # 602.5d, 702.6a: equip only as a sorcery
+        main = or_(eq(w[f.step], ordinal(Step.MAIN1)), eq(w[f.step], ordinal(Step.MAIN2)))
+        sorcery_ok = and_(main, eq(w[f.active], p.player), eq(w[f.stack_size], 0))
+        w.require(implies(equip, sorcery_ok), "attach.equip")
+        mine = or_(anim, regen, host_regen, equip)
         ctrl = controller(w, i)
         w.require(ite(mine, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
+        # only equip has a target (its creature); the others act on their source or host
+        w.require(implies(equip, eq(p.n_targets, 1)), "attach.equip")
+        # "Regenerate enchanted creature" names no target: it acts on its source's host
+        w.require(implies(host_regen, eq(p.n_targets, 0)), "attach.host-regen")
+        w.require(implies(not_(or_(equip, host_regen)), eq(p.n_targets, 0)), clause)
+        tgt = p.tgt_card[0]
+        w.require(implies(equip, equip_target_ok(w, i, tgt, p.player)), "attach.equip")
         gen = w[w.c(i).gen]
-        effect = ite(regen, ordinal(EffectKind.REGENERATE), ordinal(EffectKind.UNREGENERABLE))
+        host = w[w.c(i).attached_to]
+        host_gen = select(host, [w[w.c(j).gen] for j in range(w.n)], 0)
+        tgt_gen = select(tgt, [w[w.c(j).gen] for j in range(w.n)], 0)
+        effect = ite(
+            or_(regen, host_regen),
+            ordinal(EffectKind.REGENERATE),
+            ordinal(EffectKind.UNREGENERABLE),
+        )
+        effect = ite(equip, ordinal(EffectKind.ATTACH), effect)
+        card = ite(host_regen, host, ite(equip, tgt, i))
+        card_gen = ite(host_regen, host_gen, ite(equip, tgt_gen, gen))
         obj = stack.entry(
             w,
             kind=StackKind.ABILITY,
             controller=p.player,
             effect=ite(anim, ordinal(EffectKind.ANIMATE), effect),
             rider=ite(regen, st.regen_rider, ordinal(Rider.NONE)),
-            targets=((i, gen, NONE),),
+            targets=((ite(eq(card, NONE), NONE, card), ite(eq(card, NONE), 0, card_gen), NONE),),
+            n_targets=ite(eq(card, NONE), 0, 1),
             source=i,
             source_gen=gen,
         )
@@ -270,6 +304,41 @@ def _activate(w: SymWork) -> None:
     fx.on_slot(w, p.target, from_card)
 
 
+def equip_target_ok(w: SymWork, item: int, target: Val, player: Val) -> Val:
+    """702.6a: "target creature you control", not the Equipment itself (301.5c), and not an
+    Aura or Equipment (``engine.attachments.equip_target_ok``)."""
+    return or_(
+        *[
+            and_(
+                eq(target, j),
+                creature_on_battlefield(w, j),
+                eq(controller(w, j), player),
+                eq(w.st(j).attachment, ordinal(Attachment.NONE)),
+            )
+            for j in range(w.n)
+            if j != item
+        ]
+    )
+
+
+def _attach(w: SymWork) -> None:
+    """An effect attaches the Aura or Equipment ``source`` to ``target`` (701.3a)."""
+    p = w.p
+    clause = "attach.move"
+    w.require(on_bf(w, p.source), clause)
+    w.require(
+        or_(
+            *[
+                and_(eq(p.source, i), ne(w.st(i).attachment, ordinal(Attachment.NONE)))
+                for i in range(w.n)
+            ]
+        ),
+        clause,
+    )
+    w.require(on_bf(w, p.target), clause)
+    fx.on_slot(w, p.source, lambda w, i: attach(w, i, p.target, clause))
+
+
 HANDLERS: dict[str, Callable[[SymWork], None]] = {
     "create-shield": _create_shield,
     "deal-damage": _deal_damage,
@@ -277,6 +346,7 @@ HANDLERS: dict[str, Callable[[SymWork], None]] = {
     "sacrifice": _one_target("zone.sacrifice", fx.sacrifice),
     "exile": _one_target("zone.exile", fx.exile),
     "leave-and-return": _leave_and_return,
+    "attach": _attach,
     "change-control": _change_control,
     "modify-pt": _modify_pt,
     "add-counters": _add_counters,

@@ -14,6 +14,7 @@ from functools import partial
 
 from regen_model.encoding import combat as cb
 from regen_model.encoding import stack
+from regen_model.encoding.attachments import equip_still_legal
 from regen_model.encoding.derived import (
     controller,
     has,
@@ -35,6 +36,7 @@ from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, n
 from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import SymWork
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
 
 PLAYERS = 2
@@ -133,13 +135,24 @@ def _resolve_spell(w: SymWork, obj: StackVars) -> None:
     """608.2b: each target is checked against the whole of the object's target rule, for its
     controller (``engine.turn.resolve_top``); if every target is illegal it does nothing."""
     legal = []
+    equip = eq(obj.effect, ordinal(EffectKind.ATTACH))  # and 702.6a for equip's target
     for j in range(len(obj.target_card)):
         card, gen = obj.target_card[j], obj.target_gen[j]
         ok = and_(
             lt(j, obj.n_targets),
-            or_(
-                ne(obj.target_player[j], NONE),
-                legal_card_target(w, card, gen, obj.target_rule, obj.controller),
+            ite(
+                equip,
+                and_(
+                    eq(obj.target_player[j], NONE),
+                    legal_card_target(
+                        w, card, gen, ordinal(TargetRule.CREATURE_YOU_CONTROL), obj.controller
+                    ),
+                    equip_still_legal(w, obj.source, card, gen, obj.controller),
+                ),
+                or_(
+                    ne(obj.target_player[j], NONE),
+                    legal_card_target(w, card, gen, obj.target_rule, obj.controller),
+                ),
             ),
         )
         legal.append(ok)

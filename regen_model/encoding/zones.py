@@ -61,34 +61,70 @@ def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> Non
             w.set_if(and_(refile, not_(mine), later), pos_key, sub(pos, 1), clause)
 
 
-def _compact_unused(w: SymWork, shields: tuple[ShieldVars, ...]) -> list[tuple[Val, Val, Val]]:
-    """The unused shields in order, as (present, rider, creator) per slot after packing."""
-    kept: list[tuple[Val, Val, Val]] = []
-    keep = [and_(w[s.present], not_(w[s.used])) for s in shields]
+ShieldValue = tuple[Val, Val, Val, Val, Val]  # present, used, rider, creator, via
+
+
+def compact(w: SymWork, shields: tuple[ShieldVars, ...], keep: list[Val]) -> list[ShieldValue]:
+    """The shields whose ``keep`` holds, in order, packed from slot 0 (the others gone)."""
+    kept: list[ShieldValue] = []
     for slot in range(len(shields)):
         present: Val = False
+        used: Val = False
         rider: Val = 0
         creator: Val = 0
+        via: Val = NONE
         # slot ``slot`` receives shield j when j is kept and ``slot`` shields before it are
         for j in range(slot, len(shields)):
             take = and_(keep[j], eq(add(*[b2i(keep[x]) for x in range(j)]), slot))
             present = or_(present, take)
+            used = ite(take, w[shields[j].used], used)
             rider = ite(take, w[shields[j].rider], rider)
             creator = ite(take, w[shields[j].creator], creator)
-        kept.append((present, rider, creator))
+            via = ite(take, w[shields[j].via], via)
+        kept.append((present, used, rider, creator, via))
     return kept
+
+
+def write_shields(
+    w: SymWork, shields: tuple[ShieldVars, ...], values: list[ShieldValue], clause: str, when: Val
+) -> None:
+    for s, (present, used, rider, creator, via) in zip(shields, values, strict=True):
+        w.set_if(when, s.present, present, clause)
+        w.set_if(when, s.used, used, clause)
+        w.set_if(when, s.rider, rider, clause)
+        w.set_if(when, s.creator, creator, clause)
+        w.set_if(when, s.via, via, clause)
+
+
+SHIELDS_STAY = "attach.shields-stay"
+
+
+def made_by(w: SymWork, j: int, item: int) -> list[Val]:
+    """Which shield slots of card ``j`` hold an unused shield ``item``'s ability made."""
+    return [and_(w[s.present], not_(w[s.used]), eq(w[s.via], item)) for s in w.c(j).shields]
+
+
+def drop_shields_made_by(w: SymWork, item: int, when: Val) -> None:
+    """Mutant ``shield-on-attachment``: ``item`` leaves its host (it leaves the battlefield or
+    falls off, 704.5n) and the unused shields it made for the host go with it
+    (``engine.attachments.shields_when_leaving``)."""
+    host = w[w.c(item).attached_to]
+    for j in range(w.n):
+        if j == item:
+            continue
+        shields = w.c(j).shields
+        keep = [
+            and_(w[s.present], not_(m)) for s, m in zip(shields, made_by(w, j, item), strict=True)
+        ]
+        write_shields(w, shields, compact(w, shields, keep), SHIELDS_STAY, and_(when, eq(host, j)))
 
 
 def keep_unused_shields(w: SymWork, i: int, clause: str, when: Val = True) -> None:
     """Card ``i``'s shields become its unused ones, packed from slot 0 (the mutants that let
     shields survive cleanup or a zone change)."""
     shields = w.c(i).shields
-    kept = _compact_unused(w, shields)
-    for s, (present, rider, creator) in zip(shields, kept, strict=True):
-        w.set_if(when, s.present, present, clause)
-        w.set_if(when, s.used, False, clause)
-        w.set_if(when, s.rider, rider, clause)
-        w.set_if(when, s.creator, creator, clause)
+    keep = [and_(w[s.present], not_(w[s.used])) for s in shields]
+    write_shields(w, shields, compact(w, shields, keep), clause, when)
 
 
 def move_zone(
@@ -108,6 +144,8 @@ def move_zone(
     c = w.c(i)
     was_bf = on_battlefield(w, i)
     record_lki(w, i, and_(when, was_bf))
+    if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
+        drop_shields_made_by(w, i, and_(when, was_bf))
     remove_from_combat(w, i, "combat.removal", and_(when, was_bf, in_combat(w, i)))
     if w.mutant(Mutant.SHIELD_FOLLOWS_ZONE_CHANGE):
         keep_unused_shields(w, i, clause, when)
@@ -117,6 +155,7 @@ def move_zone(
             w.set_if(when, s.used, False, clause)
             w.set_if(when, s.rider, 0, clause)
             w.set_if(when, s.creator, 0, clause)
+            w.set_if(when, s.via, NONE, clause)
     entering = to is Zone.BATTLEFIELD
     owner = w.st(i).owner
     w.set_if(when, c.zone, ordinal(to), clause)

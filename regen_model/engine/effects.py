@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from regen_model.engine.attachments import attach
 from regen_model.engine.destruction import apply_rider, destroy, shield_counter_removed
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import phase_out
@@ -41,12 +42,15 @@ from regen_model.model.events import EventKind
 from regen_model.model.state import Card, Hit, Player, Shield, StackObject, Target
 
 
-def create_shield(w: Work, slot: int, origin: str, rider: Rider, creator: int) -> None:
+def create_shield(
+    w: Work, slot: int, origin: str, rider: Rider, creator: int, via: int | None = None
+) -> None:
     """701.19a: a one-use shield for this object, this turn. Creating it is not regenerating
-    (701.19c): nothing is tapped and no damage is removed; riders wait for its use."""
+    (701.19c): nothing is tapped and no damage is removed; riders wait for its use. ``via``:
+    the Aura or Equipment whose ability made it (bookkeeping, see ``Shield``)."""
     card = w.cards[slot]
     name = w.name(slot)
-    shield = Shield(origin=origin, creator=creator, rider=rider)
+    shield = Shield(origin=origin, creator=creator, rider=rider, via=via)
     ghost = card.ghost._replace(shields_made=card.ghost.shields_made + 1)
     w.cards[slot] = card._replace(shields=(*card.shields, shield), ghost=ghost)
     w.emit(
@@ -525,7 +529,12 @@ def apply_effect(
             destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
     elif k is EffectKind.REGENERATE:
         for slot in cards:
-            create_shield(w, slot, source_name, effect.rider, controller_)
+            # "Regenerate enchanted creature": the shield is the creature's (701.19a); the
+            # Aura that made it is only recorded (``Shield.via``).
+            via = source if source is not None and source != slot else None
+            if via is not None:
+                w.emit(EventKind.NOTE, "attach.host-regen", w.name(slot), made_by=w.name(via))
+            create_shield(w, slot, source_name, effect.rider, controller_, via)
     elif k is EffectKind.PUMP:
         for slot in cards:
             modify_pt(w, slot, effect.power, effect.toughness)
@@ -558,5 +567,9 @@ def apply_effect(
     elif k is EffectKind.PHASE_OUT:
         for slot in cards:
             phase_out(w, slot, "phasing.out")
+    elif k is EffectKind.ATTACH:
+        for slot in cards:
+            if source is not None and w.cards[source].gen == source_gen:
+                attach(w, source, slot, "attach.equip")
     else:  # pragma: no cover - the enum is closed
         raise IllegalAction(f"unknown effect {k}")

@@ -9,6 +9,7 @@ a shield must already exist when the damage is dealt (614.4).
 
 from __future__ import annotations
 
+from regen_model.engine.attachments import unattach_illegal_equipment
 from regen_model.engine.destruction import destroy
 from regen_model.engine.work import Work
 from regen_model.engine.zones import move_zone
@@ -17,6 +18,7 @@ from regen_model.model.derived import (
     controller,
     counters_annihilate,
     deathtouch_pending,
+    equipment_illegal,
     lethal_damage_pending,
     player_loses,
     zero_toughness_pending,
@@ -36,6 +38,7 @@ def sba_pass(w: Work) -> bool:
     zero: list[int] = []
     destroyed: list[tuple[int, bool, bool]] = []  # (slot, lethal damage, deathtouch)
     auras: list[int] = []
+    equipment: list[int] = []
     annihilate: list[int] = []
     for i, card in enumerate(w.cards):
         if not card.on_battlefield:
@@ -49,6 +52,8 @@ def sba_pass(w: Work) -> bool:
             destroyed.append((i, lethal, touched))
         if aura_illegal(w, card):
             auras.append(i)
+        if equipment_illegal(w, card):
+            equipment.append(i)
         if counters_annihilate(card):
             annihilate.append(i)
     losers = [p for p in range(len(w.players)) if player_loses(w, p)]
@@ -60,7 +65,7 @@ def sba_pass(w: Work) -> bool:
                 w.cards[i] = card._replace(deathtouched=False)
                 w.emit(EventKind.NOTE, "sba.deathtouch-reset", w.name(i), deathtouch_record=False)
 
-    performed = bool(zero or destroyed or auras or annihilate or losers)
+    performed = bool(zero or destroyed or auras or equipment or annihilate or losers)
     if not performed:
         return False
     for i in zero:
@@ -79,6 +84,10 @@ def sba_pass(w: Work) -> bool:
     for i in auras:
         if w.cards[i].on_battlefield:
             move_zone(w, i, Zone.GRAVEYARD, "sba.aura", "Aura attached to nothing")
+    # 704.5n: unattached, it stays on the battlefield (its host may have left in this pass)
+    for i in equipment:
+        if equipment_illegal(w, w.cards[i]):
+            unattach_illegal_equipment(w, i)
     for i in annihilate:
         card = w.cards[i]
         if card.on_battlefield and card.plus and card.minus:

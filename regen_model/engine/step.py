@@ -13,12 +13,14 @@ from typing import NamedTuple
 from regen_model.engine import effects as fx
 from regen_model.engine import turn
 from regen_model.engine import typechange as types
+from regen_model.engine.attachments import attach, equip_target_ok
 from regen_model.engine.destruction import destroy
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
+from regen_model.model.cards import AbilityKind
 from regen_model.model.derived import (
     controller,
     has_ability,
@@ -26,7 +28,7 @@ from regen_model.model.derived import (
     keywords,
 )
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import StackKind, Step
+from regen_model.model.enums import Attachment, StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Hit, StackObject, Target
@@ -265,6 +267,15 @@ def _activate(w: Work, a: A.Action) -> None:
             f"{a.source} has no activated ability number {a.ability}", "stack.activate", "ability"
         )
     ability = abilities[a.ability]
+    if ability.sorcery_speed and not (
+        w.step in (Step.MAIN1, Step.MAIN2) and w.active == a.player and not w.stack
+    ):
+        raise IllegalAction(
+            f"{a.source}'s {ability.kind.value} ability is activated only as a sorcery: by the "
+            "active player, in a main phase, with an empty stack (602.5d, 702.6a)",
+            "attach.equip",
+            "player",
+        )
     ctrl = controller(card)
     if ability.opponent_only and a.player == ctrl:
         raise IllegalAction(
@@ -281,7 +292,7 @@ def _activate(w: Work, a: A.Action) -> None:
         f"{a.source}: {ability.describe()}",
         a.player,
         ability.effect(),
-        (Target(card=slot, gen=card.gen),),
+        _ability_targets(w, a, slot, ability.kind),
         source=slot,
         source_gen=card.gen,
     )
@@ -295,6 +306,48 @@ def _activate(w: Work, a: A.Action) -> None:
     )
     w.passed = frozenset()
     turn.give_priority(w, a.player)  # 117.3c
+
+
+def _ability_targets(
+    w: Work, a: A.ActivateAbility, slot: int, kind: AbilityKind
+) -> tuple[Target, ...]:
+    """What the ability acts on: its source; for "Regenerate enchanted creature" the
+    permanent its source is attached to now (none if it is attached to nothing; the stack
+    object follows its source if that moves, ``attachments.attach``); for equip, its target,
+    a creature its controller controls (702.6a)."""
+    if kind is AbilityKind.EQUIP:
+        if a.target is None:
+            raise IllegalAction(
+                f"{a.source}'s equip ability needs a target", "attach.equip", "target"
+            )
+        target = w.on_battlefield(a.target, "attach.equip", "target")
+        if not equip_target_ok(w, slot, target, a.player):
+            raise IllegalAction(
+                f"equip targets a creature you control other than the Equipment ({a.target} "
+                "is not one)",
+                "attach.equip",
+                "target",
+            )
+        return (Target(card=target, gen=w.cards[target].gen),)
+    if a.target is not None:
+        raise IllegalAction(f"{a.source}'s ability has no target", "stack.activate", "target")
+    if kind is AbilityKind.REGENERATE_HOST:
+        host = w.cards[slot].attached_to
+        if host is None:
+            return ()
+        return (Target(card=host, gen=w.cards[host].gen),)
+    return (Target(card=slot, gen=w.cards[slot].gen),)
+
+
+def _attach(w: Work, a: A.Action) -> None:
+    assert isinstance(a, A.Attach)
+    item = w.on_battlefield(a.attachment, "attach.move", "attachment")
+    if w.setup.templates[item].attachment is Attachment.NONE:
+        raise IllegalAction(
+            f"{a.attachment} is neither an Aura nor an Equipment", "attach.move", "attachment"
+        )
+    host = w.on_battlefield(a.target, "attach.move", "target")
+    attach(w, item, host, "attach.move")
 
 
 def _declare_attackers(w: Work, a: A.Action) -> None:
@@ -331,6 +384,7 @@ _HANDLERS: dict[type[A.Action], Callable[[Work, A.Action], None]] = {
     A.Sacrifice: _one_target("zone.sacrifice", fx.sacrifice),
     A.Exile: _one_target("zone.exile", fx.exile),
     A.LeaveAndReturn: _leave_and_return,
+    A.Attach: _attach,
     A.ChangeControl: _change_control,
     A.ModifyPowerToughness: _modify_pt,
     A.AddCounters: _add_counters,

@@ -10,6 +10,7 @@ loop (117.5, 704.3).
 from __future__ import annotations
 
 from regen_model.engine import combat as cb
+from regen_model.engine.attachments import equip_target_ok
 from regen_model.engine.effects import Damage, apply_effect, deal_damage, illegal_target
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import untap_step_phasing
@@ -22,6 +23,7 @@ from regen_model.model.derived import (
     keywords,
     sba_pending,
 )
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import (
     STEP_ORDER,
     Decision,
@@ -32,7 +34,7 @@ from regen_model.model.enums import (
     Step,
 )
 from regen_model.model.events import EventKind
-from regen_model.model.state import Combat, Hit, SourceLKI, StackObject
+from regen_model.model.state import Combat, Hit, SourceLKI, StackObject, Target
 
 NUM_PLAYERS = 2
 
@@ -84,10 +86,17 @@ def resolve_top(w: Work) -> None:
     assert obj.effect is not None
     targets = list(obj.targets)
     if targets:
-        # 608.2b: every target against the whole of its rule, for the object's controller
+        # 608.2b: every target against the whole of its rule, for the object's controller;
+        # equip's target also against 702.6a ("target creature you control", not itself)
         legal = []
         for t in targets:
             why = illegal_target(w, t, obj.target_rule, obj.controller)
+            if (
+                why is None
+                and obj.effect.kind is EffectKind.ATTACH
+                and not equip_still_legal(w, obj, t)
+            ):
+                why = "not-equippable"
             if why is None:
                 legal.append(t)
             else:
@@ -105,6 +114,16 @@ def resolve_top(w: Work) -> None:
         targets = legal
     w.emit(EventKind.RESOLVED, "stack.resolve", obj.name, effect=obj.effect.describe())
     apply_effect(w, obj.effect, obj.controller, targets, obj.name, obj.source, obj.source_gen)
+
+
+def equip_still_legal(w: Work, obj: StackObject, t: Target) -> bool:
+    """608.2b: an equip ability's target is still a creature its controller controls, the
+    same object (702.6a)."""
+    if t.card is None or obj.source is None:
+        return False
+    if illegal_target(w, t, TargetRule.CREATURE_YOU_CONTROL, obj.controller) is not None:
+        return False
+    return equip_target_ok(w, obj.source, t.card, obj.controller)
 
 
 def end_step(w: Work) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from regen_model.engine.attachments import shields_when_leaving
 from regen_model.engine.work import Work
 from regen_model.model.derived import blocks_now, controller, declared_for, keywords
 from regen_model.model.effects import EffectKind
@@ -86,6 +87,8 @@ def move_zone(
     was = card.zone
     if card.on_battlefield:
         record_lki(w, slot)
+    if card.on_battlefield:
+        shields_when_leaving(w, slot)
     if card.on_battlefield and card.in_combat:
         remove_from_combat(w, slot, "combat.removal", "left the battlefield")
         card = w.cards[slot]

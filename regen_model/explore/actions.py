@@ -47,7 +47,7 @@ from regen_model.engine import combat as cb
 from regen_model.engine.work import Work
 from regen_model.explore.answers import Answers, answer_sets
 from regen_model.model import actions as A
-from regen_model.model.cards import SPELLS, SpellTemplate
+from regen_model.model.cards import SPELLS, AbilityKind, SpellTemplate
 from regen_model.model.derived import (
     colors,
     controller,
@@ -55,7 +55,16 @@ from regen_model.model.derived import (
     is_creature_on_battlefield,
 )
 from regen_model.model.effects import TargetRule
-from regen_model.model.enums import CardType, Color, CounterKind, Decision, Keyword, Rider, Step
+from regen_model.model.enums import (
+    Attachment,
+    CardType,
+    Color,
+    CounterKind,
+    Decision,
+    Keyword,
+    Rider,
+    Step,
+)
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 
@@ -227,9 +236,21 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
                 continue
             if prefilter and not has_ability(state, card, index):
                 continue
-            yield A.ActivateAbility(
-                player=player, source=state.setup.handles[card.slot], ability=index
-            )
+            source = state.setup.handles[card.slot]
+            if ability.kind is AbilityKind.EQUIP:  # 702.6a: target creature you control
+                for t in state.cards:
+                    if prefilter and not (
+                        is_creature_on_battlefield(state, t) and controller(t) == player
+                    ):
+                        continue
+                    yield A.ActivateAbility(
+                        player=player,
+                        source=source,
+                        ability=index,
+                        target=state.setup.handles[t.slot],
+                    )
+                continue
+            yield A.ActivateAbility(player=player, source=source, ability=index)
 
 
 def attack_candidates(state: GameState) -> list[int]:
@@ -337,6 +358,21 @@ def effect_actions(state: GameState, scope: Scope, *, prefilter: bool = True) ->
         yield A.MakeUnregenerable(target=h[s])
     yield A.CheckStateBasedActions()
     yield A.Cleanup()
+    yield from _attachments(state, perms, prefilter=prefilter)
+
+
+def _attachments(state: GameState, perms: list[int], *, prefilter: bool) -> Iterator[A.Attach]:
+    """Attach effects (701.3a): an Aura or Equipment onto another permanent. Only boards with
+    an Aura or Equipment have any; the prefilter keeps creatures as the new host (anything
+    else does nothing, 701.3b)."""
+    h = state.setup.handles
+    templates = state.setup.templates
+    items = [s for s in perms if templates[s].attachment is not Attachment.NONE]
+    for s in items:
+        for t in perms:
+            if prefilter and (t == s or not is_creature_on_battlefield(state, state.cards[t])):
+                continue
+            yield A.Attach(attachment=h[s], target=h[t])
 
 
 def _type_changes(state: GameState, slot: int, *, prefilter: bool) -> Iterator[A.ChangeType]:

@@ -159,16 +159,20 @@ def same_object() -> BoolExpr:
 @step_invariant(
     "inv.regen.attachments-stay",
     """Regeneration is not a zone change: Auras and Equipment attached to a regenerated
-    permanent stay attached to it.""",
+    permanent stay attached to it, unless the step attached them to another permanent
+    (equip, an attach effect: 701.3a). (A creature after the step: an Equipment on a
+    permanent that is no creature falls off, 704.5n, regenerated or not.)""",
     ("regen.same-object",),
 )
 def attachments_stay() -> BoolExpr:
     return all_cards(
         lambda c: implies(
-            _applied(c) & (c.out.left == 0),
+            _applied(c) & (c.out.left == 0) & c.post.on_battlefield & c.post.is_creature,
             all_cards(
                 lambda a: implies(
-                    (a.pre.attached_to == c.slot) & (a.post.gen == a.pre.gen),
+                    (a.pre.attached_to == c.slot)
+                    & (a.post.gen == a.pre.gen)
+                    & (a.out.attached == 0),
                     a.post.attached_to == c.slot,
                 ),
                 name="a",

@@ -15,7 +15,7 @@ from typing import Any
 
 import z3
 
-from regen_model.encoding.frame import NONE, CardVars, Frame
+from regen_model.encoding.frame import GRANTABLE, NONE, CardVars, Frame
 from regen_model.invariants import expr as E
 from regen_model.invariants.view import Slot, Value
 from regen_model.model.enums import Attachment, Keyword, Zone, ordinal
@@ -47,11 +47,18 @@ _STATE_BOOLS = frozenset({"tapped", "deathtouched", "cant_regen", "attacking", "
 
 
 def has(frame: Frame, i: int, keyword: Keyword) -> Z3Ref:
-    """Printed or granted, and not removed (613.7: the latest change wins; a frame never has
-    both a grant and a removal of one keyword)."""
+    """Printed, given by an attached Aura or Equipment (613.1f) or granted, and not removed
+    (613.7: the latest change wins; a frame never has both a grant and a removal of one
+    keyword)."""
     c = frame.cards[i]
+    by_attachments = [
+        z3.And(frame.statics.cards[a].grant(keyword), on_battlefield(o), o.attached_to == i)
+        for a, o in enumerate(frame.cards)
+        if a != i and keyword in GRANTABLE
+    ]
     return z3.And(
-        z3.Or(frame.statics.cards[i].kw(keyword), c.granted(keyword)), z3.Not(c.removed(keyword))
+        z3.Or(frame.statics.cards[i].kw(keyword), *by_attachments, c.granted(keyword)),
+        z3.Not(c.removed(keyword)),
     )
 
 
@@ -137,8 +144,14 @@ def sba_pending(frame: Frame) -> Z3Ref:
             frame.statics.cards[i].attachment == ordinal(Attachment.AURA),
             host_gone,
         )
+        equipment = z3.And(  # 704.5n
+            on_battlefield(c),
+            frame.statics.cards[i].attachment == ordinal(Attachment.EQUIPMENT),
+            c.attached_to != NONE,
+            host_gone,
+        )
         annihilate = z3.And(on_battlefield(c), c.plus > 0, c.minus > 0)
-        pending.append(z3.Or(zero, lethal, touched, aura, annihilate))
+        pending.append(z3.Or(zero, lethal, touched, aura, equipment, annihilate))
     for p in frame.players:
         pending.append(z3.And(z3.Not(p.lost), z3.Or(p.life <= 0, p.poison >= 10)))
     return z3.Or(*pending)

@@ -119,6 +119,17 @@ class Exile(Action):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Attach(Action):
+    """An effect attaches the Aura or Equipment ``attachment`` to ``target`` (701.3a): moving
+    it from whatever it was attached to ("attach ... to another creature"). An effect that
+    tries to attach it to something it can't be attached to does nothing (701.3b)."""
+
+    kind: ClassVar[str] = "attach"
+    attachment: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LeaveAndReturn(Action):
     """The permanent is exiled and returned at once (a flicker): a new object (400.7). It
     returns under the control of ``controller`` if given ("under your control"), else under
@@ -243,12 +254,14 @@ class CastSpell(Action):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActivateAbility(Action):
-    """``player`` activates the ``ability``-th activated ability of ``source``."""
+    """``player`` activates the ``ability``-th activated ability of ``source``. ``target``:
+    the creature an equip ability targets (702.6a); the other abilities have no target."""
 
     kind: ClassVar[str] = "activate"
     player: int
     source: str
     ability: int = 0
+    target: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -311,6 +324,7 @@ EFFECT_ACTIONS: tuple[type[Action], ...] = (
     MakeUnregenerable,
     CheckStateBasedActions,
     Cleanup,
+    Attach,
 )
 GAME_ACTIONS: tuple[type[Action], ...] = (
     PassPriority,

@@ -34,6 +34,9 @@ class AbilityKind(StrEnum):
     REGENERATE_SELF = "regenerate-self"  # "{cost}: Regenerate this creature." (701.19a)
     MAKE_SELF_UNREGENERABLE = "make-self-unregenerable"  # Knight of the Holy Nimbus's {2} ability
     ANIMATE_SELF = "animate-self"  # "{cost}: This land becomes a ... creature until end of turn"
+    # Abilities of Auras and Equipment (issue 12 items 5-6):
+    REGENERATE_HOST = "regenerate-host"  # "{cost}: Regenerate enchanted/equipped creature."
+    EQUIP = "equip"  # "Equip {cost}": attach to target creature you control, as a sorcery (702.6a)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +52,19 @@ class ActivatedAbility:
     opponent_only: bool = False
     granted: bool = False
 
+    @property
+    def sorcery_speed(self) -> bool:
+        """Activated only as a sorcery (602.5d): equip is (702.6a)."""
+        return self.kind is AbilityKind.EQUIP
+
     def effect(self) -> Effect:
-        """The effect the ability has when it resolves (applied to its source)."""
-        if self.kind is AbilityKind.REGENERATE_SELF:
+        """The effect the ability has when it resolves: applied to its source, except that
+        ``REGENERATE_HOST`` regenerates the permanent its source is attached to and ``EQUIP``
+        attaches its source to the ability's target."""
+        if self.kind in (AbilityKind.REGENERATE_SELF, AbilityKind.REGENERATE_HOST):
             return Effect(EffectKind.REGENERATE, rider=self.rider)
+        if self.kind is AbilityKind.EQUIP:
+            return Effect(EffectKind.ATTACH)
         if self.kind is AbilityKind.ANIMATE_SELF:
             return Effect(EffectKind.ANIMATE)
         return Effect(EffectKind.UNREGENERABLE)
@@ -61,6 +73,11 @@ class ActivatedAbility:
         if self.kind is AbilityKind.REGENERATE_SELF:
             suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
             return "Regenerate this permanent" + suffix
+        if self.kind is AbilityKind.REGENERATE_HOST:
+            suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
+            return "Regenerate the permanent this is attached to" + suffix
+        if self.kind is AbilityKind.EQUIP:
+            return "Attach this to target creature you control (sorcery speed)"
         if self.kind is AbilityKind.ANIMATE_SELF:
             return "This permanent becomes a creature until end of turn"
         return "This permanent can't be regenerated this turn (opponents only)"
@@ -130,7 +147,9 @@ class CardTemplate:
 
     ``static_regeneration`` is a static ability "If this would be destroyed, regenerate it"
     (701.19b). ``attach_bonus`` is the power/toughness an Aura or Equipment gives the object it
-    is attached to (a layer 7c static effect, 613.4c). ``enters_plus``: it enters the
+    is attached to (a layer 7c static effect, 613.4c); ``grants`` the keywords it gives that
+    object ("equipped creature has indestructible", a layer 6 static effect, 613.1f, which
+    applies to whatever it is attached to at each moment, 611.3a). ``enters_plus``: it enters the
     battlefield with that many +1/+1 counters (a replacement effect, 614.1c; Skeleton
     Scavengers). ``mana_cost`` and ``type_line`` are card data (None and "" for a scenario's
     inline cards); ``colors`` follow the mana cost for built-in cards. ``extra_block``: the
@@ -148,6 +167,7 @@ class CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
     damage_trigger: DamageTrigger | None = None
     attach_bonus: tuple[int, int] = (0, 0)
+    grants: frozenset[Keyword] = frozenset()
     text: str = ""
     colors: frozenset[Color] = frozenset()
     enters_plus: int = 0
@@ -259,6 +279,8 @@ def _noncreature(
     attachment: Attachment = Attachment.NONE,
     keywords: frozenset[Keyword] = frozenset(),
     bonus: tuple[int, int] = (0, 0),
+    grants: frozenset[Keyword] = frozenset(),
+    abilities: tuple[ActivatedAbility, ...] = (),
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     return _card(
@@ -270,6 +292,8 @@ def _noncreature(
         attachment=attachment,
         keywords=keywords,
         attach_bonus=bonus,
+        grants=grants,
+        abilities=abilities,
     )
 
 
@@ -299,6 +323,7 @@ _KW = Keyword
 _REGEN = "Regenerate this creature."
 _STATIC = "If this creature would be destroyed, regenerate it."
 _NO_LIBRARY = "the model has no library or hand"
+_EQUIP = ActivatedAbility(AbilityKind.EQUIP)
 
 
 def _keyword_left_out(word: str, rule: str, what: str) -> Deviation:
@@ -623,13 +648,26 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             "Equipped creature gets +2/+0.\nEquip {1}",
             attachment=Attachment.EQUIPMENT,
             bonus=(2, 0),
-            deviations=(
-                Deviation(
-                    "Equip {1}",
-                    "equipping is not modelled: an Equipment starts attached or not and only "
-                    "falls off",
-                ),
-            ),
+            abilities=(_EQUIP,),
+        ),
+        # --- Auras and Equipment that grant abilities (issue 12 items 5-6) ---
+        _noncreature(
+            "Regeneration",
+            "{1}{G}",
+            "Enchantment — Aura",
+            "Enchant creature\n{G}: Regenerate enchanted creature.",
+            attachment=Attachment.AURA,
+            abilities=(ActivatedAbility(AbilityKind.REGENERATE_HOST),),
+        ),
+        _noncreature(
+            "Darksteel Plate",
+            "{3}",
+            "Artifact — Equipment",
+            "Indestructible\nEquipped creature has indestructible.\nEquip {2}",
+            attachment=Attachment.EQUIPMENT,
+            keywords=frozenset({_KW.INDESTRUCTIBLE}),
+            grants=frozenset({_KW.INDESTRUCTIBLE}),
+            abilities=(_EQUIP,),
         ),
         _card(
             "Spawning Pool",
@@ -859,6 +897,7 @@ def card_list() -> dict[str, Any]:
             "type_line": t.type_line,
             "text": t.text,
             "keywords": sorted(k.value for k in t.keywords),
+            **({"grants": sorted(k.value for k in t.grants)} if t.grants else {}),
             "deviations": deviations(t.deviations),
         }
         if t.is_creature:

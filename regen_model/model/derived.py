@@ -34,11 +34,25 @@ def controller(card: Card) -> int:
 
 
 def keywords(state: Board, card: Card) -> frozenset[Keyword]:
-    """Printed keywords, then until-end-of-turn grants and removals (latest wins, 613.7)."""
-    printed = state.setup.templates[card.slot].keywords
+    """Printed keywords and those its Auras and Equipment grant it (layer 6, 613.1f; a static
+    ability applies to whatever it is attached to now, 611.3a), then until-end-of-turn grants
+    and removals (latest wins, 613.7: an attachment's grant counts as the earlier effect, see
+    docs/attachments.md)."""
+    printed = state.setup.templates[card.slot].keywords | granted_by_attachments(state, card)
     if not card.kw_granted and not card.kw_removed:
         return printed
     return (printed | card.kw_granted) - card.kw_removed
+
+
+def granted_by_attachments(state: Board, card: Card) -> frozenset[Keyword]:
+    """The keywords the Auras and Equipment attached to ``card`` give it ("equipped creature
+    has indestructible"): only those on the battlefield, phased in, count."""
+    templates = state.setup.templates
+    out: frozenset[Keyword] = frozenset()
+    for other in state.cards:
+        if other.attached_to == card.slot and other.on_battlefield:
+            out |= templates[other.slot].grants
+    return out
 
 
 def has(state: Board, card: Card, keyword: Keyword) -> bool:
@@ -138,6 +152,16 @@ def aura_illegal(state: Board, card: Card) -> bool:
     return not is_creature_on_battlefield(state, host)
 
 
+def equipment_illegal(state: Board, card: Card) -> bool:
+    """704.5n: an Equipment on the battlefield attached to something that is not a creature
+    on the battlefield (301.5c) becomes unattached; it stays on the battlefield."""
+    if not card.on_battlefield or card.attached_to is None:
+        return False
+    if state.setup.templates[card.slot].attachment is not Attachment.EQUIPMENT:
+        return False
+    return not is_creature_on_battlefield(state, state.cards[card.attached_to])
+
+
 def counters_annihilate(card: Card) -> bool:
     """704.5q: +1/+1 and -1/-1 counters on one permanent cancel in pairs."""
     return card.on_battlefield and card.plus > 0 and card.minus > 0
@@ -163,6 +187,7 @@ def sba_pending(state: Board) -> bool:
             or lethal_damage_pending(state, card)
             or deathtouch_pending(state, card)
             or aura_illegal(state, card)
+            or equipment_illegal(state, card)
             or counters_annihilate(card)
         ):
             return True

@@ -31,6 +31,7 @@ class EffectKind(StrEnum):
     PREVENT = "prevent"  # prevent the next N damage to the target this turn (615.7)
     PREVENT_ALL = "prevent-all"  # prevent all damage to the target this turn (615.1)
     PHASE_OUT = "phase-out"  # the target phases out (702.26b)
+    ATTACH = "attach"  # attach the ability's source to its target (701.3a; equip, 702.6a)
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -172,6 +173,8 @@ class Effect:
             return "prevent all damage to it this turn"
         if k is EffectKind.PHASE_OUT:
             return "it phases out"
+        if k is EffectKind.ATTACH:
+            return "attach it to the target"
         if k is EffectKind.FLICKER:
             return "exile and return" + (" under your control" if self.under_you else "")
         text = "gain control" + (" until end of turn" if self.until_end_of_turn else "")

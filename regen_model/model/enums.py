@@ -219,6 +219,8 @@ class Mutant(StrEnum):
     PHASING_LEAVES_BATTLEFIELD = "phasing-leaves-battlefield"
     MULTI_BLOCKER_FIRST_ONLY = "multi-blocker-first-only"
     TARGET_RULE_CAST_ONLY = "target-rule-cast-only"
+    # Auras and Equipment (issue 12 items 5-6):
+    SHIELD_ON_ATTACHMENT = "shield-on-attachment"
 
 
 def ordinal(value: StrEnum) -> int:

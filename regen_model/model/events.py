@@ -35,6 +35,7 @@ class EventKind(StrEnum):
     ZONE_CHANGE = "zone-change"
     CONTROL_CHANGED = "control-changed"
     UNATTACHED = "unattached"
+    ATTACHED = "attached"  # attached to another object (701.3a: equip, an attach effect)
     PT_MODIFIED = "pt-modified"
     KEYWORD_CHANGED = "keyword-changed"
     TYPE_CHANGED = "type-changed"  # became a creature or stopped being one (613.1d)
@@ -142,6 +143,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.ZONE_CHANGE: _shape(Subject.CARD, "cause", "new_object", "origin", "to"),
     EventKind.CONTROL_CHANGED: _shape(Subject.CARD, "origin", "to", "until_end_of_turn"),
     EventKind.UNATTACHED: _shape(Subject.CARD, "origin"),
+    EventKind.ATTACHED: _shape(Subject.CARD, "origin", "to"),
     EventKind.PT_MODIFIED: _shape(Subject.CARD, "power", "toughness"),
     EventKind.KEYWORD_CHANGED: _shape(Subject.CARD, "gained", "keyword"),
     EventKind.TYPE_CHANGED: _shape(Subject.CARD, "creature"),
@@ -170,6 +172,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.NO_DAMAGE: _shape(Subject.CARD_OR_PLAYER, "source"),
     EventKind.NOTE: _shape(
         Subject.CARD_OR_NONE,
+        "already_attached",
         "already_tapped",
         "also_blocks",
         "among",
@@ -184,13 +187,19 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "divides",
         "edition",
         "first_strikers",
+        "keywords",
         "lethal",
+        "made_by",
+        "moved",
         "no_second_strike",
         "permanents",
         "priority_in_cleanup",
         "reason",
         "removed_from_combat",
         "shield_made_but_will_not_apply",
+        "shields_kept",
+        "shields_lost",
+        "shields_moved",
         "simultaneous",
         "stays_blocked",
         "stays_on_battlefield",

@@ -51,12 +51,18 @@ class Shield(NamedTuple):
     ``creator`` is the player who controlled the spell or ability that made it; a
     ``GAIN_CONTROL`` rider gives that player control (Debt of Loyalty). A used shield stays in
     the card's list with ``used=True`` until cleanup, so "used at most once" can be checked.
+
+    ``via``: the slot of the Aura or Equipment whose ability ("Regenerate enchanted creature")
+    made it. Bookkeeping only: the shield belongs to the creature (701.19a) and nothing in the
+    rules reads ``via``; only the ``shield-on-attachment`` mutant does, which (like a real
+    engine did) keeps the shield with the attachment: lost when it leaves, moved when it moves.
     """
 
     origin: str
     creator: int
     rider: Rider
     used: bool = False
+    via: int | None = None
 
 
 class Ghost(NamedTuple):

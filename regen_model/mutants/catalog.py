@@ -237,6 +237,13 @@ _INFO = (
         "another player gained control of in response.",
         ("stack.target-legality",),
     ),
+    # Auras and Equipment (issue 12 items 5-6):
+    MutantInfo(
+        Mutant.SHIELD_ON_ATTACHMENT,
+        "A shield made by an Aura's or Equipment's \"Regenerate enchanted creature\" is kept "
+        "with the attachment: lost when it leaves or falls off, moved when it moves.",
+        ("attach.shields-stay", "attach.host-regen"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

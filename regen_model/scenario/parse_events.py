@@ -15,7 +15,7 @@ from typing import Any
 from regen_model.model import actions as A
 from regen_model.model.cards import AbilityKind, SpellTemplate
 from regen_model.model.effects import TargetRule
-from regen_model.model.enums import CounterKind, Keyword, Rider, Step
+from regen_model.model.enums import Attachment, CounterKind, Keyword, Rider, Step
 from regen_model.model.state import GameState
 from regen_model.scenario.names import Names
 from regen_model.scenario.parse_expect import parse_expect
@@ -299,11 +299,30 @@ def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
                 f"{source} has no {raw} ability (it has: {', '.join(k.value for k in kinds)})",
             )
         index = kinds.index(AbilityKind(raw))
+    target = None
+    if "target" in v:
+        target = n.handle(v["target"], (*p, "target"))
+        if abilities[index].kind is not AbilityKind.EQUIP:
+            raise n.error(
+                (*p, "target"), f"{source}'s {abilities[index].kind.value} ability has no target"
+            )
+    elif abilities[index].kind is AbilityKind.EQUIP:
+        raise n.error((*p, "target"), "an equip ability needs a target: the creature to equip")
     return _fixed(
         A.ActivateAbility(
-            player=n.player(v["player"], (*p, "player")), source=source, ability=index
+            player=n.player(v["player"], (*p, "player")),
+            source=source,
+            ability=index,
+            target=target,
         )
     )
+
+
+def _attach(n: Names, v: Any, p: FieldPath) -> Maker:
+    item = n.handle(v["attachment"], (*p, "attachment"))
+    if n.template(item).attachment is Attachment.NONE:
+        raise n.error((*p, "attachment"), f"{item} is neither an Aura nor an Equipment")
+    return _fixed(A.Attach(attachment=item, target=n.handle(v["to"], (*p, "to"))))
 
 
 def _player_or(
@@ -400,6 +419,7 @@ PARSERS: dict[str, Parser] = {
     "sacrifice": _one_target(A.Sacrifice),
     "exile": _one_target(A.Exile),
     "leave-and-return": _leave_and_return,
+    "attach": _attach,
     "change-control": _change_control,
     "modify-pt": _modify_pt,
     "add-counters": _add_counters,

@@ -53,6 +53,7 @@ CARD_FIELDS = (
     "damage-trigger",
     "attachment",
     "attach-bonus",
+    "grants",
     "colors",
     "text",
     "animation",
@@ -195,10 +196,21 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
             TriggerEffect(trigger["effect"]), combat_only=bool(trigger.get("combat-only", False))
         ),
         attach_bonus=(int(bonus.get("power", 0)), int(bonus.get("toughness", 0))),
+        grants=_grants(source, path, raw),
         text=str(raw.get("text", "")),
         colors=frozenset(Color(c) for c in raw.get("colors", ())),
         animation=_animation(raw.get("animation")),
     )
+
+
+def _grants(source: Source, path: FieldPath, raw: Mapping[str, Any]) -> frozenset[Keyword]:
+    """An inline Aura's or Equipment's granted keywords; only an attachment grants any."""
+    grants = frozenset(Keyword(k) for k in raw.get("grants", ()))
+    if grants and raw.get("attachment", Attachment.NONE.value) == Attachment.NONE.value:
+        raise source.error(
+            (*path, "grants"), "only an Aura or Equipment grants keywords (give attachment:)"
+        )
+    return grants
 
 
 def _animation(raw: Any) -> Animation | None:

@@ -246,6 +246,8 @@ def _card(t: CardTemplate) -> dict[str, Any]:
     if t.attachment is not Attachment.NONE:
         out["attachment"] = t.attachment.value
         out["attach-bonus"] = _flow({"power": t.attach_bonus[0], "toughness": t.attach_bonus[1]})
+    if t.grants:
+        out["grants"] = _flow(sorted(k.value for k in t.grants))
     return out
 
 
@@ -321,7 +323,11 @@ def _args(action: A.Action, players: Sequence[str]) -> tuple[str, Any]:
         out = {"player": p[action.player], "source": action.source}
         if action.ability:
             out["ability"] = action.ability
+        if action.target is not None:
+            out["target"] = action.target
         return "activate", _flow(out)
+    if isinstance(action, A.Attach):
+        return "attach", _flow({"attachment": action.attachment, "to": action.target})
     if isinstance(action, A.DeclareAttackers):
         return "declare-attackers", _flow(
             {"player": p[action.player], "attackers": _flow(list(action.attackers))}

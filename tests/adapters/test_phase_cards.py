@@ -70,7 +70,9 @@ def test_permanent_card_data_matches_the_model(name: str, database: CardDatabase
     regenerates = any(
         (a.get("effect") or {}).get("type") == "Regenerate" for a in face["abilities"]
     ) or any(map(_grants_regenerate, face["abilities"]))
-    assert regenerates == any(a.kind.value == "regenerate-self" for a in template.abilities)
+    assert regenerates == any(
+        a.kind.value in ("regenerate-self", "regenerate-host") for a in template.abilities
+    )
     static = any(r.get("event") == "Destroy" for r in face["replacements"])
     assert static == template.static_regeneration
 

@@ -38,7 +38,7 @@ GENERATORS = ((1, 0, 2), (1, 2, 0))
 @cache
 def points() -> list[tuple[Prepared, str, dict[str, int | bool]]]:
     out = []
-    for prep, action in sample_points(CONFIG, per_run=80, per_kind=8):
+    for prep, action in sample_points(CONFIG, per_run=120, per_kind=8):  # 15 effect kinds
         try:
             out.append((prep, action.kind, P.of_action(prep.state, action, SCOPE)))
         except OutOfScope:

@@ -65,6 +65,8 @@ SAMPLES: list[A.Action] = [
     A.OrderBlockers(player=0, attacker="troll", order=("bear", "wall")),
     A.AssignCombatDamage(player=0, divisions=(A.Division("troll", (("bear", 1), ("player", 1))),)),
     A.ChangeType(target="troll", creature=False),
+    A.Attach(attachment="splitter", target="troll"),
+    A.ActivateAbility(player=1, source="splitter", ability=0, target="bear"),
 ]
 
 

@@ -71,6 +71,7 @@ ONLY_BY_SCENARIO = {
     / "combat"
     / "multi-blocked-attacker-regenerates-fdn.yaml",
     Mutant.TARGET_RULE_CAST_ONLY: SCENARIOS / "turn" / "cloudshift-control-changed.yaml",
+    Mutant.SHIELD_ON_ATTACHMENT: SCENARIOS / "attach" / "aura-regenerates-enchanted-creature.yaml",
 }
 
 

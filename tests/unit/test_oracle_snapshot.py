@@ -95,7 +95,15 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
         written.add(Keyword.UNPREVENTABLE)
     assert frozenset(written) == card.keywords
     regen = [a for a in card.abilities if a.kind is AbilityKind.REGENERATE_SELF]
-    assert bool(regen) == (": Regenerate " in text)
+    host = re.search(r": Regenerate (enchanted|equipped) creature\.", text)
+    assert bool(regen) == (": Regenerate " in text and not host)
+    assert any(a.kind is AbilityKind.REGENERATE_HOST for a in card.abilities) == bool(host)
+    equip = re.search(r"^Equip \{", text, re.MULTILINE)
+    assert any(a.kind is AbilityKind.EQUIP for a in card.abilities) == bool(equip)
+    grants = re.findall(r"^(?:Equipped|Enchanted) creature has ([a-z ,]+)\.$", text, re.MULTILINE)
+    assert card.grants == frozenset(
+        MODEL_KEYWORDS[w.strip()] for line in grants for w in line.split(",")
+    )
     riders = {
         Rider.MINUS_COUNTER: "When it regenerates this way, put a -1/-1 counter on it.",
         Rider.PLUS_COUNTER: "When it regenerates this way, put a +1/+1 counter on it.",

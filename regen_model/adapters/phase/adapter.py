@@ -29,6 +29,7 @@ from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
 from regen_model.conform.features import (
+    ATTACHMENT_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -75,6 +76,7 @@ class PhaseEngineAdapter:
             *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
             *PHASING_FEATURES,  # phasing (702.26): not mapped yet
             *MULTI_BLOCK_FEATURES,  # a creature blocking two attackers: not mapped yet
+            *ATTACHMENT_FEATURES,  # equip, attach effects, granted keywords: not mapped yet
         }
     )
 

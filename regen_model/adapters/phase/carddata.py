@@ -322,7 +322,23 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{1}",
             "Artifact — Equipment",
             "Equipped creature gets +2/+0.\nEquip {1}",
-            note="Equip {1} is kept (the model does not equip): no action of ours activates it",
+            note="Equip {1} is kept: the adapter does not map equip yet (the feature "
+            "attachment-abilities is declared lacking), so no case of ours activates it",
+        ),
+        PhaseCard(
+            "Regeneration",
+            "{1}{G}",
+            "Enchantment — Aura",
+            "Enchant creature\n{G}: Regenerate enchanted creature.",
+            note="not mapped yet: its ability (attachment-abilities) is declared lacking",
+        ),
+        PhaseCard(
+            "Darksteel Plate",
+            "{3}",
+            "Artifact — Equipment",
+            "Indestructible\nEquipped creature has indestructible.\nEquip {2}",
+            keywords=frozenset({_I}),
+            note="not mapped yet: its grant (granted-keywords) and equip are declared lacking",
         ),
         PhaseCard(
             "Spawning Pool",

@@ -55,6 +55,7 @@ from regen_model.conform.adapter import (
     Unsupported,
 )
 from regen_model.conform.features import (
+    ATTACHMENT_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -97,6 +98,7 @@ LACKS = frozenset(
         *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
         *PHASING_FEATURES,  # phasing (702.26): not mapped yet
         *MULTI_BLOCK_FEATURES,  # a creature blocking two attackers: not mapped yet
+        *ATTACHMENT_FEATURES,  # equip, attach effects, granted keywords: not mapped yet
     }
 )
 
