@@ -1158,7 +1158,9 @@ def scripts() -> tuple[Script, ...]:
         Script(
             "equip-source-left",
             "equip resolves after its Equipment left and came back (a new object: nothing "
-            "happens), and after its target left (608.2b: it does nothing)",
+            "happens), after its target left (608.2b: it does nothing), and after its target "
+            "changed controller or stopped being a creature in response (608.2b with 702.6a: "
+            "no longer a creature you control, so the Equipment stays where it is)",
             (
                 Card("bears", "Grizzly Bears", 0),
                 Card("giant", "Hill Giant", 0),
@@ -1170,6 +1172,9 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
                 A.ActivateAbility(player=0, source="plate", target="giant"),
                 A.Exile(target="giant"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="plate", target="bears"),
+                A.ChangeControl(target="bears", player=1),
                 *_pass(0, 1),
             ),
         ),

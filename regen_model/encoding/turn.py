@@ -36,7 +36,7 @@ from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, n
 from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import SymWork
-from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.effects import EffectKind
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
 
 PLAYERS = 2
@@ -144,9 +144,6 @@ def _resolve_spell(w: SymWork, obj: StackVars) -> None:
                 equip,
                 and_(
                     eq(obj.target_player[j], NONE),
-                    legal_card_target(
-                        w, card, gen, ordinal(TargetRule.CREATURE_YOU_CONTROL), obj.controller
-                    ),
                     equip_still_legal(w, obj.source, card, gen, obj.controller),
                 ),
                 or_(

@@ -23,7 +23,7 @@ from regen_model.model.derived import (
     keywords,
     sba_pending,
 )
-from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.effects import EffectKind
 from regen_model.model.enums import (
     STEP_ORDER,
     Decision,
@@ -117,12 +117,12 @@ def resolve_top(w: Work) -> None:
 
 
 def equip_still_legal(w: Work, obj: StackObject, t: Target) -> bool:
-    """608.2b: an equip ability's target is still a creature its controller controls, the
-    same object (702.6a)."""
-    if t.card is None or obj.source is None:
-        return False
-    if illegal_target(w, t, TargetRule.CREATURE_YOU_CONTROL, obj.controller) is not None:
-        return False
+    """608.2b for equip, on a target already found to be the same object: it is still a
+    creature its controller controls, and not an attachment itself (702.6a, 301.5c). Equip's
+    stack object has the rule ``NONE`` (an ability of its Equipment) and always a card target
+    and a source (its activation refuses anything else), so 702.6a is checked here, as
+    ``encoding.attachments.equip_still_legal`` does."""
+    assert t.card is not None and obj.source is not None
     return equip_target_ok(w, obj.source, t.card, obj.controller)
 
 
