@@ -184,6 +184,7 @@ def start_schema() -> Schema:
                         "creator": PLAYER,
                         "rider": {"enum": [r.value for r in Rider]},
                         "used": flag,
+                        "via": {"type": "string"},
                     },
                     "additionalProperties": False,
                 },

@@ -131,7 +131,8 @@ class Start:
         out["priority"] = None if self.priority is None else p.encode(self.priority)
         if any(v != 20 for v in self.life):
             out["life"] = {name: v for name, v in zip(self.players, self.life, strict=True)}
-        out["permanents"] = [_card_to_json(c, p) for c in self.cards]
+        handles = tuple(c.handle for c in self.cards)
+        out["permanents"] = [_card_to_json(c, p, handles) for c in self.cards]
         custom = (
             list(dict.fromkeys(c.template for c in self.cards))
             if define_all
@@ -184,8 +185,13 @@ class Start:
         cards: list[CardSpec] = []
         handles: list[str] = []
         perms = node.req("permanents")
+        # a shield's ``via`` names a card by handle; its slot is that card's place in the list
+        slots: dict[str, int] = {}
+        for i, item in enumerate(perms.elements()):
+            if (h := item.get("handle")) is not None and isinstance(h.value, str):
+                slots.setdefault(h.value, i)
         for item in perms.elements():
-            spec = _card_from_node(item, p, library)
+            spec = _card_from_node(item, p, library, slots)
             if spec.handle in handles:
                 raise item.req("handle").error(f"handle {spec.handle!r} is used twice")
             handles.append(spec.handle)
@@ -288,7 +294,7 @@ def _custom_templates(cards: tuple[CardSpec, ...]) -> list[CardTemplate]:
     return out
 
 
-def _card_to_json(c: CardSpec, p: Players) -> Json:
+def _card_to_json(c: CardSpec, p: Players, handles: tuple[str, ...]) -> Json:
     out: dict[str, Json] = {"handle": c.handle, "card": c.template.name, "owner": p.encode(c.owner)}
     if c.controller is not None and c.controller != c.owner:
         out["controller"] = p.encode(c.controller)
@@ -313,22 +319,30 @@ def _card_to_json(c: CardSpec, p: Players) -> Json:
         if value != default:
             out[key] = value
     if c.shields:
-        out["shields"] = [_shield_to_json(s, p) for s in c.shields]
+        out["shields"] = [_shield_to_json(s, p, handles) for s in c.shields]
     if c.granted:
         out["keywords"] = sorted(k.value for k in c.granted)
     return out
 
 
-def _shield_to_json(s: Shield, p: Players) -> Json:
+def _shield_to_json(s: Shield, p: Players, handles: tuple[str, ...]) -> Json:
+    """A shield; ``via`` (the Aura or Equipment whose ability made it, by handle) only when
+    set: nothing in the rules reads it, but the engine's ``attach.shields-stay`` note and the
+    ``shield-on-attachment`` mutant do, so a case written from a state must keep it to replay
+    the same run."""
     out: dict[str, Json] = {"origin": s.origin, "creator": p.encode(s.creator)}
     if s.rider is not Rider.NONE:
         out["rider"] = s.rider.value
     if s.used:
         out["used"] = True
+    if s.via is not None:
+        out["via"] = handles[s.via]
     return out
 
 
-def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) -> CardSpec:
+def _card_from_node(
+    node: Node, p: Players, library: dict[str, CardTemplate], slots: dict[str, int]
+) -> CardSpec:
     node.check_keys(PERMANENT_FIELDS, "a permanent")
     handle = node.req("handle").string()
     name_node = node.req("card")
@@ -359,7 +373,7 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
     shields: list[Shield] = []
     sh = node.get("shields")
     for s in sh.elements() if sh is not None else []:
-        s.check_keys({"origin", "creator", "rider", "used"}, "a shield")
+        s.check_keys({"origin", "creator", "rider", "used", "via"}, "a shield")
         rider = Rider.NONE
         if (r := s.get("rider")) is not None:
             rider = Rider(r.choice([m.value for m in Rider]))
@@ -370,7 +384,13 @@ def _card_from_node(node: Node, p: Players, library: dict[str, CardTemplate]) ->
         )
         origin = o.string() if (o := s.get("origin")) is not None else "regeneration shield"
         used = u.boolean() if (u := s.get("used")) is not None else False
-        shields.append(Shield(origin, creator, rider, used))
+        via: int | None = None
+        if (v := s.get("via")) is not None:
+            name = v.string()
+            if name not in slots:
+                raise v.error(f"no card with handle {name!r}")
+            via = slots[name]
+        shields.append(Shield(origin, creator, rider, used, via))
     granted: frozenset[Keyword] = frozenset()
     if (k := node.get("keywords")) is not None:
         granted = frozenset(Keyword(x.choice([m.value for m in Keyword])) for x in k.elements())

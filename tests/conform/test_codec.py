@@ -129,6 +129,8 @@ def test_start_round_trips_with_every_field() -> None:
                 shields=(
                     Shield("Death Ward", 0, Rider.NONE),
                     Shield("Debt", 1, Rider.GAIN_CONTROL, used=True),
+                    # made by the ability of the card in slot 1 (the umbra), by handle in JSON
+                    Shield("an attachment's ability", 0, Rider.NONE, via=1),
                 ),
                 cant_regen=True,
                 deathtouched=True,
@@ -147,9 +149,13 @@ def test_start_round_trips_with_every_field() -> None:
     )
     data = start.to_json()
     assert data["definitions"][0]["name"] == "Homebrew Troll"
+    assert data["permanents"][0]["shields"][2]["via"] == "umbra"
     again = Start.from_json(data)
     assert again == start
     assert again.build().cards == start.build().cards
+    data["permanents"][0]["shields"][2]["via"] = "nobody"
+    with pytest.raises(FieldError, match="no card with handle 'nobody'"):
+        Start.from_json(data)
 
 
 def test_from_state_inverts_build_and_refuses_mid_step_states(
