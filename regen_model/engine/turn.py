@@ -119,11 +119,16 @@ def resolve_top(w: Work) -> None:
 def equip_still_legal(w: Work, obj: StackObject, t: Target) -> bool:
     """608.2b for equip, on a target already found to be the same object: it is still a
     creature its controller controls, and not an attachment itself (702.6a, 301.5c). Equip's
-    stack object has the rule ``NONE`` (an ability of its Equipment) and always a card target
-    and a source (its activation refuses anything else), so 702.6a is checked here, as
-    ``encoding.attachments.equip_still_legal`` does."""
-    assert t.card is not None and obj.source is not None
-    return equip_target_ok(w, obj.source, t.card, obj.controller)
+    stack object has the rule ``NONE`` (an ability of its Equipment), so 702.6a is checked
+    here, as ``encoding.attachments.equip_still_legal`` does. Its activation always gives it a
+    card target and its Equipment as source; a state with a player target or no source (which
+    the driven agreement's solver may choose) is refused as the relation refuses it, not with
+    a crash."""
+    return (
+        t.card is not None
+        and obj.source is not None
+        and equip_target_ok(w, obj.source, t.card, obj.controller)
+    )
 
 
 def end_step(w: Work) -> None:

@@ -216,8 +216,12 @@ ENCODING_ONLY: dict[str, tuple[str, tuple[str, ...], dict[str, bool]]] = {
         # function's first, ``focus``, it took two minutes once, but another run met a
         # state the engine crashes on first: docs/agreement.md)
         pytest.param("wipe-drops-cant-regenerate", marks=pytest.mark.long),
-        # about two minutes at load 12: mixed passes of the triggers' order
-        pytest.param("triggers-reversed-apnap", marks=pytest.mark.slow),
+        # about two minutes at load 12: mixed passes of the triggers' order. Long since the
+        # merge of Auras/Equipment and 608.2b: with ``stop``, the run ends at the first
+        # disagreement, and on the correct code too the solver now meets an older one of
+        # `pass` first (the ``left`` output of a flicker, docs/agreement.md), so whether the
+        # change's own is met first depends on the solver's order
+        pytest.param("triggers-reversed-apnap", marks=pytest.mark.long),
         # about ten minutes at load 12: the comparisons of assign-combat-damage
         pytest.param("lethal-ignores-marked-damage", marks=pytest.mark.long),
     ],
