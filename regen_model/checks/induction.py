@@ -16,8 +16,8 @@ the depth, else CTI with the two states. Unknown is reported as UNKNOWN, with th
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
@@ -101,6 +101,12 @@ class _Consecution:
         self.view: StepEncoding = self.step
         if per_kind and with_vars is not None:
             self.view = with_vars()
+        # Cone-of-influence queries on case splits (``_sliced_check``), when the step offers
+        # its relation as slices and the goals read the output constants.
+        self.sliced = self.outputs_by_kind and hasattr(self.step, "slices")
+        self._cones: dict[str, frozenset[str]] = {}
+        self._covered: dict[str, Answer] = {}
+        self._domain: list[Tracked] | None = None
 
     def hypothesis(self, prop: Property) -> None:
         self.hyp_formulas[prop.id] = prop.at_state(self.pre)
@@ -132,6 +138,8 @@ class _Consecution:
         return found
 
     def check(self, prop: str, kind: str, hyps: Sequence[str]) -> Answer:
+        if self.sliced:
+            return self._sliced_check(prop, kind, hyps)
         q, base, lits = self._query(kind)
         chosen = [
             *base,
@@ -141,9 +149,131 @@ class _Consecution:
         ]
         return q.check(chosen)
 
+    def _sliced_check(self, prop: str, kind: str, hyps: Sequence[str]) -> Answer:
+        """The obligation asked once per case of the kind (``encoding/cases.py``), each
+        time in a fresh solver holding only the goal's cone of influence: the guard, and
+        the definitions of the successor variables and output constants the negated goal
+        mentions. Those left out define constants nothing else in the query reads (each is
+        a function of the predecessor and the parameters), so a model of the smaller query
+        extends to one of the whole relation and both have the same answer. Without the
+        definitions the solver does not search the successor values no goal looks at.
+
+        UNSAT for every case (and the cases cover the domain, ``_cover``) is UNSAT, with
+        the union of the cores; a SAT case is asked again with the whole relation of that
+        case, so a counterexample's successor is complete."""
+        covered = self._cover(kind)
+        if covered.status is not Status.UNSAT:
+            return covered
+        cone = self._cone(prop)
+        seconds = covered.seconds
+        core: set[str] = set()
+        unknown: Answer | None = None
+        for part in self.step.slices(kind):  # type: ignore[attr-defined]
+            effects = [t for name in cone for t in part.effects.get(name, ())]
+            outputs = [part.outputs[name] for name in cone if name in part.outputs]
+            answer = self._ask(prop, kind, hyps, part.guards, effects, outputs)
+            seconds += answer.seconds
+            if answer.status is Status.SAT:
+                every = [t for ts in part.effects.values() for t in ts]
+                full = self._ask(prop, kind, hyps, part.guards, every, part.outputs.values())
+                return replace(full, seconds=seconds + full.seconds)
+            if answer.status is Status.UNKNOWN:
+                unknown = unknown or answer
+            core |= set(answer.core)
+        if unknown is not None:
+            return replace(unknown, seconds=seconds)
+        return Answer(Status.UNSAT, core=tuple(sorted(core)), seconds=seconds)
+
+    def _ask(
+        self,
+        prop: str,
+        kind: str,
+        hyps: Sequence[str],
+        guards: Iterable[Tracked],
+        effects: Iterable[Tracked],
+        outputs: Iterable[Tracked],
+    ) -> Answer:
+        q = Query(self.budget)
+        lits = q.track(self.domain())
+        lits += q.track(by_label([*guards, *effects, *outputs]))
+        lits += q.track([Tracked(f"kind:{kind}", self.step.kind == self.system.kind_value(kind))])
+        lits += q.track([Tracked(f"inv:{h}", self.hyp_formulas[h]) for h in hyps])
+        lits += q.track([Tracked(f"goal:{prop}", self.goal_formulas[prop])])
+        return q.check(lits)
+
+    def _cover(self, kind: str) -> Answer:
+        """The kind's cases cover the domain: ``domain(pre)`` and no case is unsat (once per
+        kind). Anything else is returned as the obligation's answer: UNKNOWN naming the gap,
+        never a proof."""
+        found = self._covered.get(kind)
+        if found is None:
+            q = Query(self.budget)
+            lits = q.track(self.domain())
+            parts = self.step.slices(kind)  # type: ignore[attr-defined]
+            lits += q.track([Tracked("cases", z3.Not(z3.Or(*[p.condition for p in parts])))])
+            found = q.check(lits)
+            if found.status is Status.SAT:
+                found = Answer(
+                    Status.UNKNOWN,
+                    reason=f"the cases of {kind} do not cover every state of the domain",
+                    seconds=found.seconds,
+                )
+            self._covered[kind] = found
+        return found
+
+    def domain(self) -> list[Tracked]:
+        """The predecessor's domain, one conjunct per label (built once: each sliced query
+        asks a fresh solver)."""
+        if self._domain is None:
+            self._domain = by_label(self.system.domain(self.pre))
+        return self._domain
+
+    def _cone(self, prop: str) -> frozenset[str]:
+        """The names of the constants the negated goal of ``prop`` mentions."""
+        found = self._cones.get(prop)
+        if found is None:
+            found = self._cones[prop] = frozenset(constants(self.goal_formulas[prop]))
+        return found
+
     def cti(self, answer: Answer, kind: str) -> CTI:
         run = self.system.decode(answer.model, [self.pre, self.post], [self.step])
         return CTI(kind, run)
+
+
+def constants(term: Z3Ref) -> set[str]:
+    """The names of the uninterpreted constants in ``term`` (each shared node once)."""
+    seen: set[int] = set()
+    names: set[str] = set()
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        node = t.get_id()
+        if node in seen:
+            continue
+        seen.add(node)
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            names.add(t.decl().name())
+        else:
+            todo.extend(t.children())
+    return names
+
+
+def by_label(constraints: Iterable[Tracked]) -> list[Tracked]:
+    """One conjunct per label: a core names labels, so tracking each constraint under its
+    own literal only costs the solver more assumptions (thousands for a kind's relation)."""
+    grouped: dict[str, list[Z3Ref]] = {}
+    for t in constraints:
+        grouped.setdefault(t.label, []).append(t.formula)
+    return [Tracked(label, _conjunction(fs)) for label, fs in grouped.items()]
+
+
+def _conjunction(formulas: Sequence[Z3Ref]) -> Z3Ref:
+    """``z3.And`` of Bool terms through the C API (the wrapper re-casts every argument)."""
+    if len(formulas) == 1:
+        return formulas[0]
+    ctx = formulas[0].ctx
+    args = (z3.Ast * len(formulas))(*[f.as_ast() for f in formulas])
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(formulas), args), ctx)
 
 
 def _initiation(

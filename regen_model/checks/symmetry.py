@@ -58,8 +58,24 @@ def _positive(e: E.BoolExpr, view: View, bound: dict[E.CardVar, Slot]) -> Value:
             [view.not_(evaluate(e.antecedent, view, bound)), _positive(e.consequent, view, bound)]
         )
     if isinstance(e, E.CardQuant) and e.kind == "all":
-        slots = list(view.card_slots())
-        used = len(set(bound.values()))
-        chosen = slots[: min(used + 1, len(slots))]
+        chosen = _representatives(view, bound)
         return view.and_([_positive(e.body, view, {**bound, e.var: s}) for s in chosen])
+    pending_of = getattr(view, "sba_pending_of", None)
+    if (
+        pending_of is not None
+        and isinstance(e, E.Not)
+        and isinstance(e.arg, E.GameBool)
+        and e.arg.name == "sba_pending"
+    ):
+        # "no state-based action is pending" is "for every card, none about it, and none
+        # about a player": a positive binder like the one above.
+        return view.not_(pending_of(e.arg.time, _representatives(view, bound)))
     return evaluate(e, view, bound)
+
+
+def _representatives(view: View, bound: dict[E.CardVar, Slot]) -> list[Slot]:
+    """The slots a new positive binder takes: one per pattern of equality with the cards
+    already bound (the same as one of them, or the first other slot)."""
+    slots = list(view.card_slots())
+    used = len(set(bound.values()))
+    return slots[: min(used + 1, len(slots))]

@@ -16,7 +16,8 @@ Vocabulary:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 
@@ -25,6 +26,24 @@ class Tracked(NamedTuple):
 
     label: str
     formula: Any  # z3.BoolRef (z3 ships no type stubs)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One case of an action kind's relation, indexed for cone-of-influence queries (offered
+    by a step as ``slices(kind)``, optionally; ``checks.induction`` explains the use).
+
+    ``condition`` is the case as a formula over the predecessor; ``guards`` are the case's
+    pins, the parameter domains, the action and the guard; ``effects`` the conjuncts that
+    define each successor variable, by the variable's name; ``outputs`` the equation that
+    defines each output constant, by its name. Every successor variable and output constant
+    is a function of the predecessor and the parameters, so leaving out the definitions of
+    those a formula does not mention only drops constraints on constants it ignores."""
+
+    condition: Any
+    guards: tuple[Tracked, ...]
+    effects: Mapping[str, tuple[Tracked, ...]]
+    outputs: Mapping[str, Tracked]
 
 
 class StepEncoding(Protocol):

@@ -85,11 +85,20 @@ class Template:
 
 
 def build_kind(
-    template: Template, kind: str, rules: Rules, statics_values: dict[str, Val] | None = None
+    template: Template,
+    kind: str,
+    rules: Rules,
+    statics_values: dict[str, Val] | None = None,
+    case: Sequence[tuple[str, int]] = (),
 ) -> KindRelation:
     """The relation of ``kind`` over ``template``. ``statics_values`` pins the printed cards
     to concrete values (a smaller, specialised relation); by default they are the template's
-    symbolic ``Statics``."""
+    symbolic ``Statics``.
+
+    ``case`` pins predecessor variables to values (``cases.py``): the rule functions run
+    with those values as constants, so the branches they decide are built on one side only,
+    and one guard conjunct per pin (label ``scope:case``) states ``pre.v == value``. The
+    result is the relation restricted to that case."""
     lay = layout(template.scope)
     svals = (
         dict(statics_values)
@@ -97,10 +106,13 @@ def build_kind(
         else dict(zip(lay.static_keys, template.statics.vars(), strict=True))
     )
     pvals = dict(zip(lay.param_keys, template.params.vars(), strict=True))
-    pre = dict(zip(lay.keys, template.pre.vars(), strict=True))
+    pre_vars = dict(zip(lay.keys, template.pre.vars(), strict=True))
+    pre: dict[str, Val] = dict(pre_vars)
+    pre.update(case)
     ctx = Context.make(rules, template.scope, svals, pvals, eager=False)
     w = run(ctx, pre, kind)
-    guards = tuple(Conjunct(label, _z(cond), "guard") for label, cond in w.guards)
+    pinned = [Conjunct("scope:case", pre_vars[key] == value, "guard") for key, value in case]
+    guards = (*pinned, *(Conjunct(label, _z(cond), "guard") for label, cond in w.guards))
     effects: list[Conjunct] = []
     for key, post_var in zip(lay.keys, template.post.vars(), strict=True):
         equal = post_var == _z(w.v[key])

@@ -26,7 +26,8 @@ from typing import Any
 
 import z3
 
-from regen_model.checks.system import Tracked
+from regen_model.checks.system import Slice, Tracked
+from regen_model.encoding import cases as C
 from regen_model.encoding import derived as D
 from regen_model.encoding import params as P
 from regen_model.encoding.frame import (
@@ -90,6 +91,7 @@ class RegenStep:
     _outputs: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
     _cache: dict[str, _Instance] = field(default_factory=dict, repr=False)
     _output_vars: dict[str, tuple[Any, ...]] | None = field(default=None, repr=False)
+    _slices: dict[str, tuple[Slice, ...]] = field(default_factory=dict, repr=False)
 
     @property
     def kind(self) -> Any:
@@ -163,6 +165,52 @@ class RegenStep:
                 for t in self._instantiated(k).obligations
             ]
         return out
+
+    def slices(self, kind: str) -> tuple[Slice, ...]:
+        """``kind``'s relation split into the cases of ``cases.py``, each built with its
+        pins as constants and indexed by the successor variable and output constant each
+        conjunct defines (``checks.system.Slice``). The output constants are
+        ``output_vars``. Cached."""
+        found = self._slices.get(kind)
+        if found is not None:
+            return found
+        n = self.system.scope.cards
+        out_vars = self.output_vars()
+        post_names = [str(v) for v in self.post.vars()]
+        keys = layout(self.system.scope).keys
+        index = dict(zip(keys, post_names, strict=True))
+        made = []
+        for case in C.cases(kind, self.system.scope):
+            rel = self.system.relation(kind, case)
+            conj = rel.conjuncts()
+            outs = [rel.outputs[f][slot] for f in CARD_FIELDS for slot in range(n)]
+            terms = instantiate_all(
+                [c.formula for c in conj] + outs + [rel.priority_given], self._pairs()
+            )
+            guards = [Tracked("scope:params", f) for f in P.domain(self.params, self.system.scope)]
+            guards.append(Tracked("action", self.params.kind == P.kind_code(kind)))
+            effects: dict[str, list[Tracked]] = {}
+            for c, t in zip(conj, terms[: len(conj)], strict=True):
+                if c.part == "guard":
+                    guards.append(Tracked(c.label, t))
+                else:
+                    effects.setdefault(index[c.var], []).append(Tracked(c.label, t))
+            defined = [out_vars[f][slot] for f in CARD_FIELDS for slot in range(n)]
+            defined.append(out_vars["priority_given"][0])
+            outputs = {
+                str(var): Tracked("outputs", var == term)
+                for var, term in zip(defined, terms[len(conj) :], strict=True)
+            }
+            made.append(
+                Slice(
+                    C.condition(self.pre, case),
+                    tuple(guards),
+                    {k: tuple(v) for k, v in effects.items()},
+                    outputs,
+                )
+            )
+        self._slices[kind] = tuple(made)
+        return self._slices[kind]
 
     def output_vars(self) -> dict[str, tuple[Any, ...]]:
         """The step outputs as constants (``outputs``' layout), defined per action kind by
@@ -268,7 +316,7 @@ class RegenSystem:
         self.setup = setup
         self.template = Template.make(scope, self.statics)
         self._pinned = statics_values(layout(scope).statics, setup) if setup is not None else None
-        self._kinds: dict[str, KindRelation] = {}
+        self._kinds: dict[tuple[str, C.Case], KindRelation] = {}
 
     @property
     def name(self) -> str:
@@ -286,11 +334,13 @@ class RegenSystem:
     def kind_value(self, kind: str) -> Any:
         return z3.IntVal(P.kind_code(kind))
 
-    def relation(self, kind: str) -> KindRelation:
-        """The relation of one kind over the template frames (built once)."""
-        if kind not in self._kinds:
-            self._kinds[kind] = build_kind(self.template, kind, self.rules, self._pinned)
-        return self._kinds[kind]
+    def relation(self, kind: str, case: C.Case = ()) -> KindRelation:
+        """The relation of one kind over the template frames (built once), or of one case
+        of it (``cases.py``)."""
+        key = (kind, case)
+        if key not in self._kinds:
+            self._kinds[key] = build_kind(self.template, kind, self.rules, self._pinned, case)
+        return self._kinds[key]
 
     def frame(self, tag: str) -> Frame:
         return Frame.fresh(self.statics, tag)

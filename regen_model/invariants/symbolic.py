@@ -10,7 +10,7 @@ step's outputs and its action kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import z3
@@ -123,38 +123,50 @@ def creature_on_battlefield(frame: Frame, i: int) -> Z3Ref:
 
 def sba_pending(frame: Frame) -> Z3Ref:
     """704.3: some state-based action would be performed by a check now."""
-    pending = []
-    for i, c in enumerate(frame.cards):
-        cob = creature_on_battlefield(frame, i)
-        t = toughness(frame, i)
-        indestructible = has(frame, i, Keyword.INDESTRUCTIBLE)
-        zero = z3.And(cob, t <= 0)
-        lethal = z3.And(cob, c.damage > 0, t > 0, c.damage >= t, z3.Not(indestructible))
-        touched = z3.And(c.deathtouched, cob, t > 0, z3.Not(indestructible))
-        host_gone = z3.Or(
-            c.attached_to == NONE,
-            *[
-                z3.And(c.attached_to == j, z3.Not(creature_on_battlefield(frame, j)))
-                for j in range(len(frame.cards))
-                if j != i
-            ],
-        )
-        aura = z3.And(
-            on_battlefield(c),
-            frame.statics.cards[i].attachment == ordinal(Attachment.AURA),
-            host_gone,
-        )
-        equipment = z3.And(  # 704.5n
-            on_battlefield(c),
-            frame.statics.cards[i].attachment == ordinal(Attachment.EQUIPMENT),
-            c.attached_to != NONE,
-            host_gone,
-        )
-        annihilate = z3.And(on_battlefield(c), c.plus > 0, c.minus > 0)
-        pending.append(z3.Or(zero, lethal, touched, aura, equipment, annihilate))
+    return sba_pending_of(frame, range(len(frame.cards)))
+
+
+def sba_pending_of(frame: Frame, slots: Iterable[int]) -> Z3Ref:
+    """704.3 for the permanents in ``slots`` and every player: some state-based action
+    about one of them would be performed by a check now. Over every slot it is
+    ``sba_pending``; over representative slots it is what the symmetry reduction asks
+    (``checks.symmetry``: "no action is pending" is "for every card, none about it")."""
+    pending = [card_sba_pending(frame, i) for i in slots]
     for p in frame.players:
         pending.append(z3.And(z3.Not(p.lost), z3.Or(p.life <= 0, p.poison >= 10)))
     return z3.Or(*pending)
+
+
+def card_sba_pending(frame: Frame, i: int) -> Z3Ref:
+    """A state-based action about the permanent in slot ``i`` is pending (704.5f-h, m, n, q)."""
+    c = frame.cards[i]
+    cob = creature_on_battlefield(frame, i)
+    t = toughness(frame, i)
+    indestructible = has(frame, i, Keyword.INDESTRUCTIBLE)
+    zero = z3.And(cob, t <= 0)
+    lethal = z3.And(cob, c.damage > 0, t > 0, c.damage >= t, z3.Not(indestructible))
+    touched = z3.And(c.deathtouched, cob, t > 0, z3.Not(indestructible))
+    host_gone = z3.Or(
+        c.attached_to == NONE,
+        *[
+            z3.And(c.attached_to == j, z3.Not(creature_on_battlefield(frame, j)))
+            for j in range(len(frame.cards))
+            if j != i
+        ],
+    )
+    aura = z3.And(
+        on_battlefield(c),
+        frame.statics.cards[i].attachment == ordinal(Attachment.AURA),
+        host_gone,
+    )
+    equipment = z3.And(  # 704.5n
+        on_battlefield(c),
+        frame.statics.cards[i].attachment == ordinal(Attachment.EQUIPMENT),
+        c.attached_to != NONE,
+        host_gone,
+    )
+    annihilate = z3.And(on_battlefield(c), c.plus > 0, c.minus > 0)
+    return z3.Or(zero, lethal, touched, aura, equipment, annihilate)
 
 
 _DERIVED_INT: dict[str, Callable[[Frame, int], Z3Ref]] = {
@@ -288,6 +300,10 @@ class SymbolicView(Z3Ops):
         if name == "sba_pending":
             return sba_pending(self._frame(time))
         raise KeyError(name)
+
+    def sba_pending_of(self, time: E.Time, slots: Sequence[Slot]) -> Value:
+        """``sba_pending`` about the permanents in ``slots`` only (and the players)."""
+        return sba_pending_of(self._frame(time), slots)
 
     def output(self, name: str, card: Slot) -> Value:
         if self.outputs is None:

@@ -149,3 +149,26 @@ def test_a_pinned_system_is_not_symmetric() -> None:
     assert RegenSystem(SCOPE).symmetric
     setup = Setup(player_names=("A", "B"), handles=(), templates=(), owners=())
     assert not RegenSystem(SCOPE, setup=setup).symmetric
+
+
+def test_no_pending_state_based_action_is_a_binder_over_cards() -> None:
+    """``~sba_pending`` is "for every card, no state-based action about it, and none about a
+    player" (704.3): the reduction keeps card 0 and the players, and the full formula is
+    exactly that statement over every slot, so the reduction drops only instances."""
+    from regen_model.invariants.symbolic import sba_pending_of
+    from regen_model.invariants.vocabulary import game
+
+    system = RegenSystem(Scope(cards=3, shields=1, stack=1, pending=1, targets=1))
+    f = system.frame("f")
+    domain = [t.formula for t in system.domain(f)]
+    formula = ~game.sba_pending
+    full = evaluate(formula, SymbolicView(f))
+    rep = representative(formula, SymbolicView(f))
+    every = z3.And(*[z3.Not(sba_pending_of(f, [i])) for i in range(3)])
+    for claim in (full == every, rep == z3.Not(sba_pending_of(f, [0]))):
+        s = z3.Solver()
+        s.add(*domain, z3.Not(claim))
+        assert s.check() == z3.unsat, claim
+    s = z3.Solver()
+    s.add(*domain, rep, z3.Not(full))  # a pending action about card 1 only: not reduced away
+    assert s.check() == z3.sat
