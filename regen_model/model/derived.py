@@ -141,6 +141,12 @@ def granted_abilities(state: Board, card: Card) -> tuple[ActivatedAbility, ...]:
     return tuple(out)
 
 
+def givable(state: Board) -> bool:
+    """Some card of the board gives the permanent it is attached to an activated ability
+    (the explorer offers that ability's index only on such boards)."""
+    return any(t.grants_abilities for t in state.setup.templates)
+
+
 def givers(state: Board, card: Card) -> tuple[int, ...]:
     """The slots of the attachments on the battlefield attached to ``card`` that give it an
     activated ability (``granted_abilities``)."""
