@@ -1151,11 +1151,10 @@ def scripts() -> tuple[Script, ...]:
                 A.CheckStateBasedActions(),
             ),
             tried=(
-                (0, A.ActivateAbility(player=1, source="bears", ability=0)),
                 (0, A.ActivateAbility(player=0, source="bears", ability=1)),
-                (3, A.ActivateAbility(player=0, source="giant", ability=0)),
-                (3, A.ActivateAbility(player=0, source="bears", ability=0)),
-                (6, A.ActivateAbility(player=1, source="giant", ability=0)),
+                (4, A.ActivateAbility(player=0, source="giant", ability=0)),
+                (4, A.ActivateAbility(player=0, source="bears", ability=0)),
+                (7, A.ActivateAbility(player=1, source="giant", ability=0)),
             ),
         ),
         Script(
