@@ -175,6 +175,16 @@ REFUSED = [
         ":8: events[0].activate.target: an equip ability needs a target",
         id="equip-without-target",
     ),
+    pytest.param(
+        HEAD.replace(
+            "  troll: {card: Uthden Troll, controller: A}",
+            "  rock: {types: [artifact], grants-abilities: [regenerate-self], controller: A}",
+        )
+        + "events: []\n",
+        ":5: permanents.rock.grants-abilities: only an Aura or Equipment gives its creature "
+        "abilities",
+        id="grants-abilities-without-attachment",
+    ),
 ]
 
 
