@@ -185,6 +185,16 @@ REFUSED = [
         "abilities",
         id="grants-abilities-without-attachment",
     ),
+    pytest.param(
+        HEAD.replace(
+            "  troll: {card: Uthden Troll, controller: A}",
+            "  kit: {types: [artifact], attachment: equipment, grants-abilities: [equip], "
+            "controller: A}",
+        )
+        + "events: []\n",
+        ":5: permanents.kit.grants-abilities[0]: an Aura or Equipment gives only regenerate-self",
+        id="grants-abilities-of-another-kind",
+    ),
 ]
 
 

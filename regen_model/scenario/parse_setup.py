@@ -226,6 +226,13 @@ def _grants_abilities(
             (*path, "grants-abilities"),
             "only an Aura or Equipment gives its creature abilities (give attachment:)",
         )
+    for k, a in enumerate(given):
+        if a.kind is not AbilityKind.REGENERATE_SELF or a.opponent_only or a.granted:
+            raise source.error(
+                (*path, "grants-abilities", k),
+                "an Aura or Equipment gives only regenerate-self (a rider allowed): "
+                '"{cost}: Regenerate this creature"',
+            )
     return given
 
 
