@@ -121,8 +121,8 @@ REGENERATORS = (
 # card or the unpreventable ability would shift every random case; it reaches other engines
 # through the scenario files and the cover witnesses.
 # Phasing (702.26) likewise, a creature that can block an additional creature, and the Auras
-# and Equipment that grant keywords or regenerate their host (Regeneration, Darksteel Plate;
-# Bonesplitter, drawn before, still is).
+# and Equipment that grant keywords or abilities or regenerate their host (Regeneration,
+# Darksteel Plate, Skeletal Grimace; Bonesplitter, drawn before, still is).
 _NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES | MULTI_BLOCK_FEATURES | ATTACHMENT_FEATURES
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
