@@ -175,6 +175,26 @@ REFUSED = [
         ":8: events[0].activate.target: an equip ability needs a target",
         id="equip-without-target",
     ),
+    pytest.param(
+        HEAD.replace(
+            "  troll: {card: Uthden Troll, controller: A}",
+            "  rock: {types: [artifact], grants-abilities: [regenerate-self], controller: A}",
+        )
+        + "events: []\n",
+        ":5: permanents.rock.grants-abilities: only an Aura or Equipment gives its creature "
+        "abilities",
+        id="grants-abilities-without-attachment",
+    ),
+    pytest.param(
+        HEAD.replace(
+            "  troll: {card: Uthden Troll, controller: A}",
+            "  kit: {types: [artifact], attachment: equipment, grants-abilities: [equip], "
+            "controller: A}",
+        )
+        + "events: []\n",
+        ":5: permanents.kit.grants-abilities[0]: an Aura or Equipment gives only regenerate-self",
+        id="grants-abilities-of-another-kind",
+    ),
 ]
 
 

@@ -1043,6 +1043,16 @@ def _scripts() -> tuple[GuideScript, ...]:
                 A.Destroy(targets=("aura",)),
             ),
         ),
+        # 613.1f, 602.2: Skeletal Grimace gives the Bears "{B}: Regenerate this creature",
+        # which their controller activates; it shields the Bears (113.7).
+        GuideScript(
+            ("attach.granted-ability",),
+            (
+                ScriptCard("bears", "Grizzly Bears", 0),
+                ScriptCard("grimace", "Skeletal Grimace", 0, attached_to="bears"),
+            ),
+            (A.ActivateAbility(player=0, source="bears", ability=0), *_pass(0, 1)),
+        ),
         # 509.1a with "can block an additional creature": Foriysian Brigade blocks both
         # attackers and divides its damage between them (510.1d). Three permanents, so these
         # are covered at a scope of three card slots (``wide_goals``).

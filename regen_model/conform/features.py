@@ -150,6 +150,12 @@ def _attachment_abilities(t: Transition) -> bool:
     return ability is not None and ability.kind in (AbilityKind.EQUIP, AbilityKind.REGENERATE_HOST)
 
 
+def _granted_abilities(t: Transition) -> bool:
+    """A creature activates an ability its Aura or Equipment gives it ("enchanted creature
+    has '{B}: Regenerate this creature'", 613.1f)."""
+    return any(e.kind is EventKind.NOTE and e.clause == "attach.granted-ability" for e in t[3])
+
+
 def _attachment_features() -> frozenset[str]:
     """Everything of abilities granted by and moving Auras and Equipment, for adapters that do
     not map them: the structural features, the attach action, and the built-in cards with a
@@ -158,10 +164,19 @@ def _attachment_features() -> frozenset[str]:
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
-        if t.grants or any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)
+        if t.grants
+        or t.grants_abilities
+        or any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)
     }
     return frozenset(
-        {"attaching", "granted-keywords", "attachment-abilities", "action:attach", *cards}
+        {
+            "attaching",
+            "granted-keywords",
+            "attachment-abilities",
+            "granted-abilities",
+            "action:attach",
+            *cards,
+        }
     )
 
 
@@ -343,6 +358,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "attachment-abilities": (
         'an equip or "Regenerate enchanted creature" ability is activated (702.6a)',
         _attachment_abilities,
+    ),
+    "granted-abilities": (
+        "a creature activates an ability its Aura or Equipment gives it (613.1f)",
+        _granted_abilities,
     ),
     "destroy-several": ("one destroy effect destroys several permanents at once", _destroy_several),
     "damage-rider": ('damage with a "can\'t be regenerated" rider as an effect', _damage_rider),

@@ -40,7 +40,7 @@ from regen_model.engine import EngineError, MissingChoice, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTemplate
-from regen_model.model.derived import controller, is_creature_on_battlefield, sba_pending
+from regen_model.model.derived import controller, givable, is_creature_on_battlefield, sba_pending
 from regen_model.model.enums import Attachment, CardType, Decision, Edition, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
@@ -121,8 +121,8 @@ REGENERATORS = (
 # card or the unpreventable ability would shift every random case; it reaches other engines
 # through the scenario files and the cover witnesses.
 # Phasing (702.26) likewise, a creature that can block an additional creature, and the Auras
-# and Equipment that grant keywords or regenerate their host (Regeneration, Darksteel Plate;
-# Bonesplitter, drawn before, still is).
+# and Equipment that grant keywords or abilities or regenerate their host (Regeneration,
+# Darksteel Plate, Skeletal Grimace; Bonesplitter, drawn before, still is).
 _NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES | MULTI_BLOCK_FEATURES | ATTACHMENT_FEATURES
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
@@ -451,10 +451,13 @@ def _candidates(
         spell = SPELLS[name]
         return [spell.cast(p, t) for t in spell_targets(state, name)]
     if category == "activate":
+        # the printed abilities, then one an attachment may give (613.1f): only on boards
+        # with a card that gives one, so the other boards draw what they drew before
+        given = 1 if givable(state) else 0
         sources = [
-            (state.setup.handles[x.slot], len(state.setup.templates[x.slot].abilities))
+            (state.setup.handles[x.slot], len(state.setup.templates[x.slot].abilities) + given)
             for x in state.cards
-            if x.on_battlefield and state.setup.templates[x.slot].abilities
+            if x.on_battlefield and (state.setup.templates[x.slot].abilities or given)
         ]
         if sources:
             return [
@@ -470,8 +473,10 @@ def _candidates(
 def _ability_targets(state: GameState, handle: str, index: int, who: int) -> list[str | None]:
     """An equip ability's targets: the creatures ``who`` controls (702.6a); the other
     abilities have none."""
-    ability = state.template(state.setup.slot_of(handle)).abilities[index]
-    if ability.kind is not AbilityKind.EQUIP:
+    abilities = state.template(state.setup.slot_of(handle)).abilities
+    if index >= len(abilities):  # one an attachment gives: "Regenerate this creature"
+        return [None]
+    if abilities[index].kind is not AbilityKind.EQUIP:
         return [None]
     return [
         state.setup.handles[c.slot]

@@ -24,7 +24,7 @@ from regen_model.engine import combat as cb
 from regen_model.engine.work import Work
 from regen_model.model import actions as A
 from regen_model.model.cards import SPELLS
-from regen_model.model.derived import controller, has, is_creature_on_battlefield
+from regen_model.model.derived import controller, givable, has, is_creature_on_battlefield
 from regen_model.model.effects import TargetRule
 from regen_model.model.enums import (
     Attachment,
@@ -217,7 +217,9 @@ def game_moves(state: GameState) -> list[A.Action]:
             moves.append(spell.cast(p, targets))
     for c in state.cards:
         if c.on_battlefield:
-            for i in range(len(state.setup.templates[c.slot].abilities)):
+            # the printed abilities, then the one an attachment may give it (613.1f)
+            count = len(state.setup.templates[c.slot].abilities) + (1 if givable(state) else 0)
+            for i in range(count):
                 moves.append(
                     A.ActivateAbility(player=p, source=state.setup.handles[c.slot], ability=i)
                 )

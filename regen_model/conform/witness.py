@@ -80,6 +80,9 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
         (prefix, ("attach", "change-type"), (), _ATTACH_CARDS)
         for prefix in ("attach.", "sba.equipment")
     ),
+    # An ability an Aura gives its creature (613.1f): a pass of its own (the last matching
+    # prefix wins), so the walks of the other attach clauses are what they were.
+    ("attach.granted-ability", ("attach",), (), ("Grizzly Bears", "Skeletal Grimace")),
 )
 
 

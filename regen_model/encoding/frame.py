@@ -157,6 +157,9 @@ class CardStatics:
     grants: tuple[Z3Ref, ...]
     host_regen: Z3Ref
     equip: Z3Ref
+    # An Aura's or Equipment's "enchanted creature has '{cost}: Regenerate this creature'"
+    # (``CardTemplate.grants_abilities``, 613.1f): the host has it after its printed abilities.
+    grant_regen: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -206,6 +209,7 @@ class Statics:
                     grants=tuple(mk_b(f"{p}.grants.{k.value}") for k in GRANTABLE),
                     host_regen=mk_b(f"{p}.host_regen"),
                     equip=mk_b(f"{p}.equip"),
+                    grant_regen=mk_b(f"{p}.grant_regen"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -269,7 +273,12 @@ class Statics:
                 # equip only on Equipment (702.6a).
                 z3.Implies(
                     c.attachment == _ord(Attachment.NONE),
-                    z3.And(z3.Not(c.host_regen), z3.Not(c.equip), *[z3.Not(g) for g in c.grants]),
+                    z3.And(
+                        z3.Not(c.host_regen),
+                        z3.Not(c.equip),
+                        z3.Not(c.grant_regen),
+                        *[z3.Not(g) for g in c.grants],
+                    ),
                 ),
                 z3.Implies(c.equip, c.attachment == _ord(Attachment.EQUIPMENT)),
             ]
@@ -304,6 +313,7 @@ class Statics:
                 *c.grants,
                 c.host_regen,
                 c.equip,
+                c.grant_regen,
             ]
         return out
 
@@ -332,6 +342,10 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: grants beyond {[k.value for k in GRANTABLE]} are not encoded"
     if template.grants and template.attachment is Attachment.NONE:
         return f"{template.name}: only an Aura or Equipment grants keywords"
+    if template.grants_abilities not in ((), (ActivatedAbility(AbilityKind.REGENERATE_SELF),)):
+        return f"{template.name}: only a plain granted 'Regenerate this creature' is encoded"
+    if template.grants_abilities and template.attachment is Attachment.NONE:
+        return f"{template.name}: only an Aura or Equipment gives its creature abilities"
     animates = AbilityKind.ANIMATE_SELF in kinds
     if animates != (template.animation is not None):
         return f"{template.name}: an animation needs exactly its own animation ability"
@@ -407,6 +421,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 *[(g, False) for g in c.grants],
                 (c.host_regen, False),
                 (c.equip, False),
+                (c.grant_regen, False),
             ):
                 put(var, value)
             continue
@@ -446,6 +461,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             *[(c.grant(k), k in t.grants) for k in GRANTABLE],
             (c.host_regen, any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)),
             (c.equip, any(a.kind is AbilityKind.EQUIP for a in t.abilities)),
+            (c.grant_regen, bool(t.grants_abilities)),
         ):
             put(var, value)
 
@@ -513,6 +529,9 @@ def read_statics(
                 damage_trigger=trigger,
                 attach_bonus=(_i(model, c.bonus_power), _i(model, c.bonus_toughness)),
                 grants=frozenset(k for k in GRANTABLE if _b(model, c.grant(k))),
+                grants_abilities=(ActivatedAbility(AbilityKind.REGENERATE_SELF),)
+                if _b(model, c.grant_regen)
+                else (),
                 colors=frozenset({Color.BLACK}) if _b(model, c.black) else frozenset(),
                 enters_plus=_i(model, c.enters_plus),
                 animation=Animation(

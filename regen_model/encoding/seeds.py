@@ -1129,6 +1129,35 @@ def scripts() -> tuple[Script, ...]:
             tried=((0, A.ActivateAbility(player=1, source="aura")),),
         ),
         Script(
+            "skeletal-grimace",
+            "Skeletal Grimace gives the creature it enchants '{B}: Regenerate this creature' "
+            "(613.1f): moved to B's Giant, the ability goes with it, so only B activates it "
+            "(602.2) and the Bears no longer have it; destroyed with the ability on the stack, "
+            "the ability still shields the Giant (113.7a), which then has no such ability",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("giant", "Hill Giant", 1),
+                Card("grimace", "Skeletal Grimace", 0, attached_to="bears"),
+            ),
+            (
+                A.ActivateAbility(player=0, source="bears", ability=0),
+                *_pass(0, 1),
+                A.Attach(attachment="grimace", target="giant"),
+                A.PassPriority(player=0),
+                A.ActivateAbility(player=1, source="giant", ability=0),
+                A.Destroy(targets=("grimace",)),
+                *_pass(1, 0),
+                A.Destroy(targets=("giant",)),
+                A.CheckStateBasedActions(),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="bears", ability=1)),
+                (4, A.ActivateAbility(player=0, source="giant", ability=0)),
+                (4, A.ActivateAbility(player=0, source="bears", ability=0)),
+                (7, A.ActivateAbility(player=1, source="giant", ability=0)),
+            ),
+        ),
+        Script(
             "attach-refusals",
             "attach effects and abilities of attachments the rules refuse or make do nothing: "
             "an Aura onto an Equipment (701.3b), equip onto a noncreature, a target for an "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from regen_model.encoding import effects as fx
-from regen_model.encoding import stack, turn
+from regen_model.encoding import granted, stack, turn
 from regen_model.encoding import typechange as types
 from regen_model.encoding.attachments import attach
 from regen_model.encoding.derived import (
@@ -252,20 +252,26 @@ def _activate(w: SymWork) -> None:
             b2i(st.host_regen),
             b2i(st.equip),
         )
-        w.require(and_(le(0, p.ability), lt(p.ability, count)), clause)
+        # 613.1f: after its printed abilities, the one an attachment gives it, if one does
+        given_by = granted.givers(w, i)
+        given = and_(or_(*given_by), eq(p.ability, count))
+        w.require(and_(le(0, p.ability), or_(lt(p.ability, count), given)), clause)
         anim = and_(animates, eq(p.ability, 0))
-        regen = and_(st.regen_ability, eq(p.ability, b2i(animates)))
+        own_regen = and_(st.regen_ability, eq(p.ability, b2i(animates)))
+        regen = or_(own_regen, given)
         host_regen = and_(st.host_regen, eq(p.ability, 0))
         equip = and_(st.equip, eq(p.ability, b2i(st.host_regen)))
         # 613.1f: a granted ability exists only while the animation that grants it applies
-        w.require(implies(and_(regen, animates), w[w.c(i).animated]), clause)
+        w.require(implies(and_(own_regen, animates), w[w.c(i).animated]), clause)
         # 602.5d, 702.6a: equip only as a sorcery
         main = or_(eq(w[f.step], ordinal(Step.MAIN1)), eq(w[f.step], ordinal(Step.MAIN2)))
         sorcery_ok = and_(main, eq(w[f.active], p.player), eq(w[f.stack_size], 0))
         w.require(implies(equip, sorcery_ok), "attach.equip")
         mine = or_(anim, regen, host_regen, equip)
         ctrl = controller(w, i)
-        w.require(ite(mine, eq(p.player, ctrl), ne(p.player, ctrl)), clause)
+        w.require(implies(not_(given), ite(mine, eq(p.player, ctrl), ne(p.player, ctrl))), clause)
+        # 602.2: the creature's controller activates what its attachment gives it
+        w.require(implies(given, granted.activator_ok(w, i, p.player, given_by)), granted.CLAUSE)
         # only equip has a target (its creature); the others act on their source or host
         w.require(implies(equip, eq(p.n_targets, 1)), "attach.equip")
         # "Regenerate enchanted creature" names no target: it acts on its source's host
@@ -290,7 +296,7 @@ def _activate(w: SymWork) -> None:
             kind=StackKind.ABILITY,
             controller=p.player,
             effect=ite(anim, ordinal(EffectKind.ANIMATE), effect),
-            rider=ite(regen, st.regen_rider, ordinal(Rider.NONE)),
+            rider=ite(own_regen, st.regen_rider, ordinal(Rider.NONE)),
             targets=((ite(eq(card, NONE), NONE, card), ite(eq(card, NONE), 0, card_gen), NONE),),
             n_targets=ite(eq(card, NONE), 0, 1),
             source=i,

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from regen_model.engine import effects as fx
-from regen_model.engine import turn
+from regen_model.engine import granted, turn
 from regen_model.engine import typechange as types
 from regen_model.engine.attachments import attach, equip_target_ok
 from regen_model.engine.destruction import destroy
@@ -22,8 +22,8 @@ from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
 from regen_model.model.cards import AbilityKind
 from regen_model.model.derived import (
+    ability_at,
     controller,
-    has_ability,
     is_creature_on_battlefield,
     keywords,
 )
@@ -261,12 +261,12 @@ def _activate(w: Work, a: A.Action) -> None:
     turn.require_priority(w, a.player, "stack.activate")
     slot = w.on_battlefield(a.source, "stack.activate", "source")
     card = w.cards[slot]
-    abilities = w.setup.templates[slot].abilities
-    if not has_ability(w, card, a.ability):
+    ability = ability_at(w, card, a.ability)
+    if ability is None:
         raise IllegalAction(
             f"{a.source} has no activated ability number {a.ability}", "stack.activate", "ability"
         )
-    ability = abilities[a.ability]
+    given = a.ability == len(w.setup.templates[slot].abilities)  # by an attachment
     if ability.sorcery_speed and not (
         w.step in (Step.MAIN1, Step.MAIN2) and w.active == a.player and not w.stack
     ):
@@ -277,7 +277,9 @@ def _activate(w: Work, a: A.Action) -> None:
             "player",
         )
     ctrl = controller(card)
-    if ability.opponent_only and a.player == ctrl:
+    if given:
+        granted.require_activator(w, slot, a.player)
+    elif ability.opponent_only and a.player == ctrl:
         raise IllegalAction(
             f"only an opponent of {a.source}'s controller may activate this ability",
             "stack.activate",
@@ -289,7 +291,7 @@ def _activate(w: Work, a: A.Action) -> None:
         )
     obj = StackObject(
         StackKind.ABILITY,
-        f"{a.source}: {ability.describe()}",
+        f"{a.source}: {ability.describe()}" + (" (granted by an attachment)" if given else ""),
         a.player,
         ability.effect(),
         _ability_targets(w, a, slot, ability.kind),
@@ -304,6 +306,8 @@ def _activate(w: Work, a: A.Action) -> None:
         by=w.pname(a.player),
         ability=ability.describe(),
     )
+    if given:
+        granted.note_activated(w, slot)
     w.passed = frozenset()
     turn.give_priority(w, a.player)  # 117.3c
 

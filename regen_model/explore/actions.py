@@ -51,6 +51,7 @@ from regen_model.model.cards import SPELLS, AbilityKind, SpellTemplate
 from regen_model.model.derived import (
     colors,
     controller,
+    givable,
     has_ability,
     is_creature_on_battlefield,
 )
@@ -251,6 +252,15 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
                     )
                 continue
             yield A.ActivateAbility(player=player, source=source, ability=index)
+        # after its printed abilities, the one an Aura or Equipment gives it (613.1f): offered
+        # only on boards with such an attachment, so other boards' candidates are unchanged
+        if givable(state):
+            given = len(abilities)
+            if prefilter and (not has_ability(state, card, given) or controller(card) != player):
+                continue
+            yield A.ActivateAbility(
+                player=player, source=state.setup.handles[card.slot], ability=given
+            )
 
 
 def attack_candidates(state: GameState) -> list[int]:

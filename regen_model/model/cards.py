@@ -149,7 +149,11 @@ class CardTemplate:
     (701.19b). ``attach_bonus`` is the power/toughness an Aura or Equipment gives the object it
     is attached to (a layer 7c static effect, 613.4c); ``grants`` the keywords it gives that
     object ("equipped creature has indestructible", a layer 6 static effect, 613.1f, which
-    applies to whatever it is attached to at each moment, 611.3a). ``enters_plus``: it enters the
+    applies to whatever it is attached to at each moment, 611.3a); ``grants_abilities`` the
+    activated abilities it gives that object ("enchanted creature has '{B}: Regenerate this
+    creature'", the same kind of effect, 613.1f, 113.10): the creature has them, so its
+    controller activates them and "this creature" is the creature (``derived.ability_at``).
+    ``enters_plus``: it enters the
     battlefield with that many +1/+1 counters (a replacement effect, 614.1c; Skeleton
     Scavengers). ``mana_cost`` and ``type_line`` are card data (None and "" for a scenario's
     inline cards); ``colors`` follow the mana cost for built-in cards. ``extra_block``: the
@@ -168,6 +172,7 @@ class CardTemplate:
     damage_trigger: DamageTrigger | None = None
     attach_bonus: tuple[int, int] = (0, 0)
     grants: frozenset[Keyword] = frozenset()
+    grants_abilities: tuple[ActivatedAbility, ...] = ()
     text: str = ""
     colors: frozenset[Color] = frozenset()
     enters_plus: int = 0
@@ -281,6 +286,7 @@ def _noncreature(
     bonus: tuple[int, int] = (0, 0),
     grants: frozenset[Keyword] = frozenset(),
     abilities: tuple[ActivatedAbility, ...] = (),
+    grants_abilities: tuple[ActivatedAbility, ...] = (),
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     return _card(
@@ -294,6 +300,7 @@ def _noncreature(
         attach_bonus=bonus,
         grants=grants,
         abilities=abilities,
+        grants_abilities=grants_abilities,
     )
 
 
@@ -658,6 +665,16 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             "Enchant creature\n{G}: Regenerate enchanted creature.",
             attachment=Attachment.AURA,
             abilities=(ActivatedAbility(AbilityKind.REGENERATE_HOST),),
+        ),
+        _noncreature(
+            "Skeletal Grimace",
+            "{1}{B}",
+            "Enchantment — Aura",
+            'Enchant creature\nEnchanted creature gets +1/+1 and has "{B}: Regenerate this '
+            'creature."',
+            attachment=Attachment.AURA,
+            bonus=(1, 1),
+            grants_abilities=(ActivatedAbility(AbilityKind.REGENERATE_SELF),),
         ),
         _noncreature(
             "Darksteel Plate",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from regen_model.model.cards import ActivatedAbility
 from regen_model.model.enums import Attachment, Color, Keyword
 from regen_model.model.state import Card, Player, Setup
 
@@ -107,10 +108,56 @@ def colors(state: Board, card: Card) -> frozenset[Color]:
 
 
 def has_ability(state: Board, card: Card, index: int) -> bool:
-    """It has its ``index``-th activated ability now: printed ones always, those its
-    animation grants only while that applies (613.1f)."""
+    """It has its ``index``-th activated ability now (``ability_at``)."""
+    return ability_at(state, card, index) is not None
+
+
+def ability_at(state: Board, card: Card, index: int) -> ActivatedAbility | None:
+    """Its ``index``-th activated ability now, or None: printed ones always, those its own
+    animation grants only while that applies (613.1f); after its printed ones, at index
+    ``len(printed)``, the ability its Auras and Equipment give it ("enchanted creature has
+    '{B}: Regenerate this creature'", 613.1f, 113.10), while one that gives it is attached
+    to it on the battlefield (611.3a). Two such Auras give two instances of the same
+    ability; costs are not paid, so activating either does the same, and the model offers
+    one (docs/rules-decisions.md)."""
     abilities = state.setup.templates[card.slot].abilities
-    return 0 <= index < len(abilities) and (card.animated or not abilities[index].granted)
+    if 0 <= index < len(abilities):
+        ability = abilities[index]
+        return ability if card.animated or not ability.granted else None
+    if index == len(abilities):
+        given = granted_abilities(state, card)
+        return given[0] if given else None
+    return None
+
+
+def granted_abilities(state: Board, card: Card) -> tuple[ActivatedAbility, ...]:
+    """The activated abilities the Auras and Equipment attached to ``card`` give it, in slot
+    order: only those on the battlefield, phased in, count (as ``granted_by_attachments``)."""
+    templates = state.setup.templates
+    out: list[ActivatedAbility] = []
+    for other in state.cards:
+        if other.attached_to == card.slot and other.on_battlefield:
+            out.extend(templates[other.slot].grants_abilities)
+    return tuple(out)
+
+
+def givable(state: Board) -> bool:
+    """Some card of the board gives the permanent it is attached to an activated ability
+    (the explorer offers that ability's index only on such boards)."""
+    return any(t.grants_abilities for t in state.setup.templates)
+
+
+def givers(state: Board, card: Card) -> tuple[int, ...]:
+    """The slots of the attachments on the battlefield attached to ``card`` that give it an
+    activated ability (``granted_abilities``)."""
+    templates = state.setup.templates
+    return tuple(
+        other.slot
+        for other in state.cards
+        if other.attached_to == card.slot
+        and other.on_battlefield
+        and templates[other.slot].grants_abilities
+    )
 
 
 def summoning_sick(state: Board, card: Card) -> bool:

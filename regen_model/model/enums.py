@@ -221,6 +221,7 @@ class Mutant(StrEnum):
     TARGET_RULE_CAST_ONLY = "target-rule-cast-only"
     # Auras and Equipment (issue 12 items 5-6):
     SHIELD_ON_ATTACHMENT = "shield-on-attachment"
+    GRANTED_ABILITY_AURA_CONTROLLER = "granted-ability-aura-controller"
 
 
 def ordinal(value: StrEnum) -> int:

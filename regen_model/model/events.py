@@ -187,6 +187,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "divides",
         "edition",
         "first_strikers",
+        "given_by",
         "keywords",
         "lethal",
         "made_by",

@@ -244,6 +244,13 @@ _INFO = (
         "with the attachment: lost when it leaves or falls off, moved when it moves.",
         ("attach.shields-stay", "attach.host-regen"),
     ),
+    MutantInfo(
+        Mutant.GRANTED_ABILITY_AURA_CONTROLLER,
+        "An ability an Aura or Equipment gives its creature (\"enchanted creature has '{B}: "
+        "Regenerate this creature'\") is activated by the attachment's controller, as if it "
+        "were the attachment's, not by the creature's controller.",
+        ("attach.granted-ability",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

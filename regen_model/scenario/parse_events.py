@@ -277,10 +277,24 @@ def _spell_target(n: Names, spell: SpellTemplate, raw: str, path: FieldPath) -> 
     return A.TargetChoice(card=card, player=player)
 
 
+GRANTED = "granted"
+
+
 def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
     source = n.handle(v["source"], (*p, "source"))
     abilities = n.template(source).abilities
     raw = v.get("ability", 0)
+    # "granted" (or the number after its printed ones): the ability an Aura or Equipment
+    # attached to it gives it (613.1f); whether one is attached then is the engine's to say
+    givable = any(t.grants_abilities for t in n.templates)
+    if raw == GRANTED or (givable and raw == len(abilities)):
+        return _fixed(
+            A.ActivateAbility(
+                player=n.player(v["player"], (*p, "player")),
+                source=source,
+                ability=len(abilities),
+            )
+        )
     if not abilities:
         raise n.error((*p, "source"), f"{source} has no activated abilities")
     if isinstance(raw, int):

@@ -54,6 +54,7 @@ CARD_FIELDS = (
     "attachment",
     "attach-bonus",
     "grants",
+    "grants-abilities",
     "colors",
     "text",
     "animation",
@@ -197,6 +198,7 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
         ),
         attach_bonus=(int(bonus.get("power", 0)), int(bonus.get("toughness", 0))),
         grants=_grants(source, path, raw),
+        grants_abilities=_grants_abilities(source, path, raw),
         text=str(raw.get("text", "")),
         colors=frozenset(Color(c) for c in raw.get("colors", ())),
         animation=_animation(raw.get("animation")),
@@ -211,6 +213,27 @@ def _grants(source: Source, path: FieldPath, raw: Mapping[str, Any]) -> frozense
             (*path, "grants"), "only an Aura or Equipment grants keywords (give attachment:)"
         )
     return grants
+
+
+def _grants_abilities(
+    source: Source, path: FieldPath, raw: Mapping[str, Any]
+) -> tuple[ActivatedAbility, ...]:
+    """An inline Aura's or Equipment's abilities it gives its host ("enchanted creature has
+    '{B}: Regenerate this creature'", 613.1f); only an attachment gives any."""
+    given = tuple(_ability(a) for a in raw.get("grants-abilities", ()))
+    if given and raw.get("attachment", Attachment.NONE.value) == Attachment.NONE.value:
+        raise source.error(
+            (*path, "grants-abilities"),
+            "only an Aura or Equipment gives its creature abilities (give attachment:)",
+        )
+    for k, a in enumerate(given):
+        if a.kind is not AbilityKind.REGENERATE_SELF or a.opponent_only or a.granted:
+            raise source.error(
+                (*path, "grants-abilities", k),
+                "an Aura or Equipment gives only regenerate-self (a rider allowed): "
+                '"{cost}: Regenerate this creature"',
+            )
+    return given
 
 
 def _animation(raw: Any) -> Animation | None:

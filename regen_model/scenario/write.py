@@ -24,7 +24,7 @@ from ruamel.yaml.scalarstring import FoldedScalarString
 
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
-from regen_model.model.cards import PERMANENT_CARDS, SPELLS, CardTemplate
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS, ActivatedAbility, CardTemplate
 from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import Attachment, CounterKind, Edition, Rider, Step, Zone
 
@@ -211,21 +211,7 @@ def _card(t: CardTemplate) -> dict[str, Any]:
     if t.extra_block:
         out["extra-block"] = True
     if t.abilities:
-        out["abilities"] = _flow(
-            [
-                a.kind.value
-                if a.rider is Rider.NONE and not a.opponent_only and not a.granted
-                else _flow(
-                    {
-                        "kind": a.kind.value,
-                        **({"rider": a.rider.value} if a.rider is not Rider.NONE else {}),
-                        **({"opponent-only": True} if a.opponent_only else {}),
-                        **({"granted": True} if a.granted else {}),
-                    }
-                )
-                for a in t.abilities
-            ]
-        )
+        out["abilities"] = _abilities(t.abilities)
     if t.damage_trigger is not None:
         trigger: dict[str, Any] = {"effect": t.damage_trigger.effect.value}
         if t.damage_trigger.combat_only:
@@ -248,7 +234,27 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         out["attach-bonus"] = _flow({"power": t.attach_bonus[0], "toughness": t.attach_bonus[1]})
     if t.grants:
         out["grants"] = _flow(sorted(k.value for k in t.grants))
+    if t.grants_abilities:
+        out["grants-abilities"] = _abilities(t.grants_abilities)
     return out
+
+
+def _abilities(abilities: Sequence[ActivatedAbility]) -> Any:
+    return _flow(
+        [
+            a.kind.value
+            if a.rider is Rider.NONE and not a.opponent_only and not a.granted
+            else _flow(
+                {
+                    "kind": a.kind.value,
+                    **({"rider": a.rider.value} if a.rider is not Rider.NONE else {}),
+                    **({"opponent-only": True} if a.opponent_only else {}),
+                    **({"granted": True} if a.granted else {}),
+                }
+            )
+            for a in abilities
+        ]
+    )
 
 
 # --- events -----------------------------------------------------------------------------------------

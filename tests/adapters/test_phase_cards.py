@@ -41,7 +41,8 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> CardDatabase:
 
 
 def _grants_regenerate(node: object) -> bool:
-    """A "GrantAbility" modification whose ability regenerates (a manland's animation)."""
+    """A "GrantAbility" modification whose ability regenerates (a manland's animation, an
+    Aura's static ability giving its creature one: Skeletal Grimace)."""
     if isinstance(node, dict):
         if node.get("type") == "GrantAbility":
             return "'Regenerate'" in repr(node)
@@ -69,9 +70,10 @@ def test_permanent_card_data_matches_the_model(name: str, database: CardDatabase
     assert card.keywords == template.keywords & KEYWORDS.keys()  # unpreventable is no keyword
     regenerates = any(
         (a.get("effect") or {}).get("type") == "Regenerate" for a in face["abilities"]
-    ) or any(map(_grants_regenerate, face["abilities"]))
+    ) or any(map(_grants_regenerate, [*face["abilities"], *face["static_abilities"]]))
     assert regenerates == any(
-        a.kind.value in ("regenerate-self", "regenerate-host") for a in template.abilities
+        a.kind.value in ("regenerate-self", "regenerate-host")
+        for a in (*template.abilities, *template.grants_abilities)
     )
     static = any(r.get("event") == "Destroy" for r in face["replacements"])
     assert static == template.static_regeneration

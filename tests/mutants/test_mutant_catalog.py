@@ -72,6 +72,9 @@ ONLY_BY_SCENARIO = {
     / "multi-blocked-attacker-regenerates-fdn.yaml",
     Mutant.TARGET_RULE_CAST_ONLY: SCENARIOS / "turn" / "cloudshift-control-changed.yaml",
     Mutant.SHIELD_ON_ATTACHMENT: SCENARIOS / "attach" / "aura-regenerates-enchanted-creature.yaml",
+    Mutant.GRANTED_ABILITY_AURA_CONTROLLER: SCENARIOS
+    / "attach"
+    / "granted-ability-not-the-auras-controllers.yaml",
 }
 
 

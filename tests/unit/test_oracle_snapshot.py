@@ -96,7 +96,15 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     assert frozenset(written) == card.keywords
     regen = [a for a in card.abilities if a.kind is AbilityKind.REGENERATE_SELF]
     host = re.search(r": Regenerate (enchanted|equipped) creature\.", text)
-    assert bool(regen) == (": Regenerate " in text and not host)
+    # "Enchanted creature ... has '{B}: Regenerate this creature.'": the Aura gives the
+    # ability to its host (613.1f); the Aura itself has no regeneration ability
+    given = re.search(
+        r'^(?:Enchanted|Equipped) creature .*has "\{[^}]+\}: Regenerate this', text, re.M
+    )
+    assert bool(regen) == (": Regenerate " in text and not host and not given)
+    assert [a.kind for a in card.grants_abilities] == (
+        [AbilityKind.REGENERATE_SELF] if given else []
+    )
     assert any(a.kind is AbilityKind.REGENERATE_HOST for a in card.abilities) == bool(host)
     equip = re.search(r"^Equip \{", text, re.MULTILINE)
     assert any(a.kind is AbilityKind.EQUIP for a in card.abilities) == bool(equip)

@@ -333,6 +333,14 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="not mapped yet: its ability (attachment-abilities) is declared lacking",
         ),
         PhaseCard(
+            "Skeletal Grimace",
+            "{1}{B}",
+            "Enchantment — Aura",
+            'Enchant creature\nEnchanted creature gets +1/+1 and has "{B}: Regenerate this '
+            'creature."',
+            note="not mapped yet: the ability it gives (granted-abilities) is declared lacking",
+        ),
+        PhaseCard(
             "Darksteel Plate",
             "{3}",
             "Artifact — Equipment",
