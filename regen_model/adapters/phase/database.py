@@ -152,13 +152,11 @@ def _check(card: PhaseCard, face: Any) -> CardStatus:
     if not card.type_line.split(" — ")[0].endswith(("Instant", "Sorcery")):
         # A permanent's sentence read as a spell's effect does nothing on the battlefield
         # (phase.rs 0.103 reads Excruciator's static ability so: divergence PH-23).
-        spell_like = [
-            str(a.get("description") or a.get("effect", {}).get("type"))
+        unimplemented.extend(
+            f"parsed as a spell ability: {a.get('effect', {}).get('type')}"
             for a in face.get("abilities") or ()
             if a.get("kind") == "Spell"
-        ]
-        if spell_like:
-            problems.append(f"parsed as a spell ability on a permanent: {spell_like}")
+        )
     for field, want in (("power", card.power), ("toughness", card.toughness)):
         value = (face.get(field) or {}).get("value")
         if want is not None and value != want:

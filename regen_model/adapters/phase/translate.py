@@ -542,6 +542,8 @@ def _describe_candidate(candidate: Json, handles: dict[int, str]) -> str:
     """``"static regeneration (troll)"``: a replacement candidate in our words, for messages."""
     kind = _candidate_kind(candidate)
     source = handles.get(int(candidate["source_id"]), str(candidate.get("source_name")))
+    if kind is None:
+        return f"a prevention effect ({source})"
     words = {
         ReplacementKind.SHIELD: "a regeneration shield",
         ReplacementKind.STATIC: "static regeneration",
@@ -551,8 +553,12 @@ def _describe_candidate(candidate: Json, handles: dict[int, str]) -> str:
     return f"{words[kind]} ({source})"
 
 
-def _candidate_kind(candidate: Json) -> ReplacementKind:
+def _candidate_kind(candidate: Json) -> ReplacementKind | None:
+    """Which of our replacement kinds a phase.rs candidate is; ``None`` for a prevention
+    effect (615), which no choice of ours names."""
     text = str(candidate.get("description") or "")
+    if text == "Prevent damage":
+        return None
     if text == "Regenerate":
         return ReplacementKind.SHIELD
     if "regenerate it" in text:
