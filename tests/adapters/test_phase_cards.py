@@ -233,9 +233,7 @@ def _resolve_on_bears(database: CardDatabase, spell: str) -> dict[str, object]:
     return found
 
 
-@pytest.mark.parametrize(
-    ("spell", "amount"), [("Mending Hands", 4), ("Shielded Passage", None)]
-)
+@pytest.mark.parametrize(("spell", "amount"), [("Mending Hands", 4), ("Shielded Passage", None)])
 def test_prevention_definition_matches_phase(
     database: CardDatabase, spell: str, amount: int | None
 ) -> None:

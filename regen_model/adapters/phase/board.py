@@ -188,7 +188,9 @@ def prevention_definition(amount: int | None) -> Json:
     """A prevention shield exactly as phase.rs writes it when Mending Hands (``amount``) or
     Shielded Passage (``None``: all damage) resolves (test_phase_cards checks this)."""
     shield = dict(PREVENTION_TEMPLATE)
-    shield["shield_kind"] = {"Prevention": {"amount": "All" if amount is None else {"Next": amount}}}
+    shield["shield_kind"] = {
+        "Prevention": {"amount": "All" if amount is None else {"Next": amount}}
+    }
     return shield
 
 

@@ -116,7 +116,9 @@ class Translator:
             {"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}},
         )
         if a.target is not None:  # equip's target creature (702.6a)
-            self._choose_targets(a.player, oid, [{"Object": self.oid(a.target)}], "ActivatedAbility")
+            self._choose_targets(
+                a.player, oid, [{"Object": self.oid(a.target)}], "ActivatedAbility"
+            )
 
     def _DeclareAttackers(self, a: A.DeclareAttackers) -> None:
         self._expect_prompt("DeclareAttackers", a.player)
