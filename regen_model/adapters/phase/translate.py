@@ -229,6 +229,16 @@ class Translator:
         (704.5m, 704.5n) waits for the next check, as in our effect."""
         oid = self._on_battlefield(a.attachment)
         host = self._on_battlefield(a.target)
+        target = self.pg.obj(host)
+        if host == oid or "Creature" not in target["card_types"]["core_types"]:
+            # The rules make such an attach do nothing (701.3b); Debug Attach is no rules
+            # effect and would attach it anyway.
+            raise Unexpressible(
+                "an attach effect the rules make do nothing (itself, or not a creature): "
+                "phase.rs's Debug Attach would attach it regardless"
+            )
+        if _attached_to(self.pg.obj(oid)) == host:
+            return  # already attached to it: nothing happens (701.3b), in phase.rs too
         mark = len(self.pg.events)
         self.pg.debug("Attach", object_id=oid, target={"type": "Object", "data": host})
         self._require_only(mark, oid, a.kind)
@@ -583,6 +593,14 @@ def _use_kind(use: str) -> ReplacementKind:
 def _is_prevention(definition: Json) -> bool:
     kind = definition.get("shield_kind")
     return isinstance(kind, dict) and "Prevention" in kind
+
+
+def _attached_to(obj: Json) -> int | None:
+    """The object an Aura or Equipment is attached to (``{"type": "Object", "data": id}``)."""
+    ref = obj.get("attached_to")
+    if isinstance(ref, dict) and ref.get("type") == "Object":
+        return int(ref["data"])
+    return None
 
 
 def _attached(obj: Json) -> list[int]:
