@@ -275,6 +275,21 @@ def _damage_to_shield_counter(t: Transition) -> bool:
     )
 
 
+def _damage_to_prevention(t: Transition) -> bool:
+    """An effect (not combat) deals damage to a permanent with a prevention effect (615): an
+    engine that marks effect damage directly would skip the prevention."""
+    action, state = t[1], t[0]
+    if not isinstance(action, A.DealDamage) or action.combat or state is None:
+        return False
+    handles = state.setup.handles
+    return any(
+        s.card in handles
+        and (state.card(s.card).prevent_next > 0 or state.card(s.card).prevent_all)
+        for s in action.shares
+        if s.card is not None
+    )
+
+
 def _triggers(t: Transition) -> bool:
     return any(e.kind is EventKind.TRIGGERED for e in t[3])
 
@@ -376,6 +391,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "damage-to-shield-counter": (
         "an effect (not combat) deals damage to a permanent with a shield counter (122.1c)",
         _damage_to_shield_counter,
+    ),
+    "damage-to-prevention": (
+        "an effect (not combat) deals damage to a permanent with a prevention effect (615)",
+        _damage_to_prevention,
     ),
     "keyword-removal": ("an effect takes a keyword away", _keyword_removal),
     "start-effects": ('"this turn" effects in the start state', _start_effects),

@@ -25,6 +25,7 @@ Matcher keys (all optional, all must hold):
 | ``fields`` | patterns for the differing fields this entry explains: ``cards.*.zone``, or ``{path, expected, observed}`` with values that must match too |
 | ``events`` | patterns for the event tokens it explains: ``-regenerated:*`` (expected, missing) or ``+destroyed:*`` (unexpected) |
 | ``rejected`` | a regular expression the engine's refusal must match (a divergence where the engine refused a legal action) |
+| ``requires`` | field patterns (as in ``fields``) that must each match a differing field of the step: a signature of the root cause when the clauses cited there say too little (a pass that only enters a step) |
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from ruamel.yaml import YAML
 from regen_model.conform.case import Divergence, KnownClassifier
 
 VERDICTS = ("phase.rs bug", "python-mtg bug", "gap in our spec", "modelling difference")
-_MATCHER_KEYS = frozenset({"action", "clauses", "fields", "events", "rejected"})
+_MATCHER_KEYS = frozenset({"action", "clauses", "fields", "events", "rejected", "requires"})
 _ENTRY_KEYS = frozenset(
     {"id", "title", "verdict", "rules", "scenario", "explanation", "match", "clauses"}
 )
@@ -77,13 +78,18 @@ class Matcher:
     fields: tuple[FieldPattern, ...] = ()
     events: tuple[str, ...] = ()  # "-kind:glob" (missing) or "+kind:glob" (unexpected)
     rejected: re.Pattern[str] | None = None
+    requires: tuple[FieldPattern, ...] = ()
 
     def applies(self, d: Divergence) -> bool:
-        """The step-level conditions: action kind, clauses, and the refusal if any."""
+        """The step-level conditions: action kind, clauses, the required differing fields,
+        and the refusal if any."""
         if self.actions and _action_kind(d) not in self.actions:
             return False
         if not self.clauses <= set(d.clauses):
             return False
+        for pattern in self.requires:
+            if not any(pattern.covers(x.path, x.expected, x.observed) for x in d.diffs):
+                return False
         if d.rejected:
             return self.rejected is not None and bool(self.rejected.search(d.rejected))
         return self.rejected is None
@@ -226,18 +232,8 @@ def _matcher(raw: Any, ident: str) -> Matcher:
     unknown = set(raw) - _MATCHER_KEYS
     if unknown:
         raise KnownListError(f"{ident}: unknown matcher keys {sorted(unknown)}")
-    fields: list[FieldPattern] = []
-    for f in raw.get("fields", []):
-        if isinstance(f, str):
-            fields.append(FieldPattern(f))
-        elif isinstance(f, Mapping) and isinstance(f.get("path"), str):
-            extra = set(f) - {"path", "expected", "observed"}
-            if extra:
-                raise KnownListError(f"{ident}: unknown field-pattern keys {sorted(extra)}")
-            values = tuple((side, f[side]) for side in ("expected", "observed") if side in f)
-            fields.append(FieldPattern(f["path"], values))
-        else:
-            raise KnownListError(f"{ident}: a field pattern is a string or {{path, ...}}: {f!r}")
+    fields = _field_patterns(raw.get("fields", []), ident)
+    requires = _field_patterns(raw.get("requires", []), ident)
     events = tuple(_strings(raw.get("events", []), ident, "events"))
     for e in events:
         if e[:1] not in ("-", "+"):
@@ -251,7 +247,26 @@ def _matcher(raw: Any, ident: str) -> Matcher:
         fields=tuple(fields),
         events=events,
         rejected=None if rejected is None else re.compile(str(rejected)),
+        requires=requires,
     )
+
+
+def _field_patterns(raw: Any, ident: str) -> tuple[FieldPattern, ...]:
+    if not isinstance(raw, list):
+        raise KnownListError(f"{ident}: field patterns are a list: {raw!r}")
+    out: list[FieldPattern] = []
+    for f in raw:
+        if isinstance(f, str):
+            out.append(FieldPattern(f))
+        elif isinstance(f, Mapping) and isinstance(f.get("path"), str):
+            extra = set(f) - {"path", "expected", "observed"}
+            if extra:
+                raise KnownListError(f"{ident}: unknown field-pattern keys {sorted(extra)}")
+            values = tuple((side, f[side]) for side in ("expected", "observed") if side in f)
+            out.append(FieldPattern(f["path"], values))
+        else:
+            raise KnownListError(f"{ident}: a field pattern is a string or {{path, ...}}: {f!r}")
+    return tuple(out)
 
 
 def _strings(value: Any, ident: str, key: str) -> Iterable[str]:

@@ -14,7 +14,7 @@ import json
 
 import phase
 
-from regen_model.adapters.phase.board import SHIELD_TEMPLATE
+from regen_model.adapters.phase.board import SHIELD_TEMPLATE, prevention_definition
 from regen_model.adapters.phase.carddata import (
     FILLER,
     KEYWORDS,
@@ -32,6 +32,8 @@ KNOWN_PARTIAL = {
     "Matopi Golem": "When it regenerates this way, put a -1/-1 counter on it",
     "Skeleton Scavengers": "When it regenerates this way, put a +1/+1 counter on it",
     "Knight of the Holy Nimbus": "Only any opponent may activate this ability",
+    # Its static ability read as a spell's effect, which does nothing on the battlefield (PH-23).
+    "Excruciator": "parsed as a spell ability: AddRestriction",
 }
 
 
@@ -192,6 +194,61 @@ def test_shield_template_is_what_phase_writes(database: CardDatabase) -> None:
     while game.stack():
         game.apply(game.priority_player(), {"type": "PassPriority"})
     assert game.object(bear)["replacement_definitions"] == [SHIELD_TEMPLATE]
+
+
+def _resolve_on_bears(database: CardDatabase, spell: str) -> dict[str, object]:
+    """phase.rs's Grizzly Bears after ``spell`` (cost {W}, one target: the Bears) resolved."""
+    cards = [MODEL_CARDS["Grizzly Bears"], MODEL_CARDS[spell], FILLER]
+    engine, _ = database.engine(cards)
+    game = engine.new_game(
+        player=["Grizzly Bears", spell] + ["Plains"] * 20,
+        opponent=["Plains"] * 22,
+        seed=1,
+        first_player=0,
+    )
+    for seat in (0, 1):
+        game.apply(seat, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+    st = game.state()
+    st["state"]["debug_mode"] = True
+    game = engine.load_game(st)
+    objects = game.state()["state"]["objects"]
+    bear = next(int(k) for k, o in objects.items() if o["name"] == "Grizzly Bears")
+    card = next(int(k) for k, o in objects.items() if o["name"] == spell)
+    for oid, zone in ((bear, "Battlefield"), (card, "Hand")):
+        game.apply(
+            0,
+            {
+                "type": "Debug",
+                "data": {"type": "MoveToZone", "data": {"object_id": oid, "to_zone": zone}},
+            },
+        )
+    game.apply(
+        0,
+        {"type": "Debug", "data": {"type": "AddMana", "data": {"player_id": 0, "mana": ["White"]}}},
+    )
+    game.apply(
+        0, {"type": "CastSpell", "data": {"object_id": card, "card_id": card, "targets": []}}
+    )
+    while game.stack():
+        game.apply(game.priority_player(), {"type": "PassPriority"})
+    found: dict[str, object] = game.object(bear)
+    return found
+
+
+@pytest.mark.parametrize(("spell", "amount"), [("Mending Hands", 4), ("Shielded Passage", None)])
+def test_prevention_definition_matches_phase(
+    database: CardDatabase, spell: str, amount: int | None
+) -> None:
+    """The prevention shield the adapter writes for a start's prevent-next / prevent-all
+    (615.7, 615.1) is byte for byte the one phase.rs makes when the spell resolves."""
+    bears = _resolve_on_bears(database, spell)
+    assert bears["replacement_definitions"] == [prevention_definition(amount)]
+
+
+def test_phase_status_matches_phase(database: CardDatabase) -> None:
+    """A phased-out permanent of the start gets the status phase.rs gives it (702.26b)."""
+    bears = _resolve_on_bears(database, "Galadriel's Dismissal")
+    assert bears["phase_status"] == {"status": "PhasedOut", "cause": "Directly"}
 
 
 @pytest.mark.parametrize("name", sorted(PERMANENT_CARDS) + sorted(SPELLS))

@@ -106,3 +106,24 @@ def test_effect_actions_map_without_early_state_based_actions(
     assert kinds is not None and "damage" not in kinds  # written by a state edit: unobserved
     assert got[4].events == ("regenerated:troll",)
     assert got[-1].cards["troll"] == {"zone": "graveyard"}
+
+
+def test_prevention_saves_the_bear(adapter: PhaseEngineAdapter) -> None:
+    """615.7: Mending Hands's 4 prevents all of Lightning Bolt's 3 in phase.rs too."""
+    bear = last_card(by_name("Mending Hands prevents Lightning Bolt's damage"), adapter, "bear")
+    assert bear["zone"] == "battlefield" and bear["damage"] == 0
+
+
+def test_a_phased_out_troll_keeps_its_shield(adapter: PhaseEngineAdapter) -> None:
+    """702.26d: phasing out is no zone change; the shield stays on the permanent."""
+    troll = last_card(by_name("a phased-out troll keeps its shield"), adapter, "troll")
+    assert troll["zone"] == "battlefield" and troll["shields"] == 1
+
+
+def test_equip_moves_the_bonus(adapter: PhaseEngineAdapter) -> None:
+    """702.6a, 301.5: equip attaches Bonesplitter to the target; a second equip moves it."""
+    sc = by_name("Bonesplitter is equipped, then moved by equip to another creature")
+    _, got = both(sc, adapter)
+    after_first, last = got[3].cards, got[-1].cards
+    assert after_first["bear"]["power"] == 4 and after_first["troll"]["power"] == 2
+    assert last["bear"]["power"] == 2 and last["troll"]["power"] == 4

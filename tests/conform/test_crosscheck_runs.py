@@ -108,6 +108,30 @@ def _pattern(path: str) -> FieldPattern:
     return FieldPattern(path)
 
 
+def test_a_matcher_applies_only_with_the_fields_it_requires() -> None:
+    """``requires``: a pass that only enters a step cites too few clauses to tell root causes
+    apart, so a matcher can demand a differing field as the signature (PH-22 of phase.rs)."""
+    from regen_model.conform.case import Divergence
+    from regen_model.conform.known import classify
+    from regen_model.conform.observe import FieldDiff, Observation
+
+    matcher = Matcher(
+        clauses=frozenset({"turn.steps"}),
+        fields=(_pattern("cards.*.damage"), FieldPattern("game.priority", (("expected", None),))),
+        requires=(FieldPattern("game.priority", (("expected", None),)),),
+    )
+    entry = KnownDivergence("T-2", "t", "phase.rs bug", (), "none", "test", (matcher,))
+    damage = FieldDiff("cards.giant.damage", 0, 1)
+    waits = FieldDiff("game.priority", None, "A")
+
+    def divergence(*diffs: FieldDiff) -> Divergence:
+        return Divergence(3, None, diffs, ("turn.steps",), Observation(), Observation())
+
+    assert classify(divergence(damage, waits), [entry]).ids == ("T-2",)
+    alone = classify(divergence(damage), [entry])
+    assert alone.ids == () and alone.unexplained == ("cards.giant.damage: expected 0, observed 1",)
+
+
 class _Follower(ReferenceAdapter):
     """Records what the framework says each step did."""
 

@@ -28,12 +28,6 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import (
-    ATTACHMENT_FEATURES,
-    MULTI_BLOCK_FEATURES,
-    PHASING_FEATURES,
-    PREVENTION_FEATURES,
-)
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -73,10 +67,9 @@ class PhaseEngineAdapter:
             "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
             "action:change-type",  # type changes (613.1d) are not mapped
             "card:Spawning Pool",  # its animation is parsed by phase.rs but not mapped yet
-            *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
-            *PHASING_FEATURES,  # phasing (702.26): not mapped yet
-            *MULTI_BLOCK_FEATURES,  # a creature blocking two attackers: not mapped yet
-            *ATTACHMENT_FEATURES,  # equip, attach effects, granted keywords: not mapped yet
+            "damage-to-prevention",  # direct damage would skip the prevention effect (615)
+            "granted-abilities",  # activating what an Aura gives the creature is not mapped
+            "card:Skeletal Grimace",  # its given ability is that
         }
     )
 

@@ -4,8 +4,8 @@ phase.rs has no "create this board" call; a game starts from two decks and openi
 quickest faithful route (found by our colleague's experiments, NOTES.md section 2) is: start a
 game whose decks hold exactly the cards we need, keep both hands, switch on debug mode, then move
 each card where it belongs with ``Debug`` actions, and finish with one state edit for what no
-Debug action sets (marked damage, deathtouch marks, regeneration shields, the turn number and
-priority). Cards the actions will cast wait in their owner's library (the "stock"), where they
+Debug action sets (marked damage, deathtouch marks, regeneration and prevention shields,
+phasing, the turn number and priority). Cards the actions will cast wait in their owner's library (the "stock"), where they
 affect nothing; library filler keeps both players from drawing from an empty library.
 """
 
@@ -21,7 +21,7 @@ from regen_model.adapters.phase.errors import AdapterError
 from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.model.derived import controller
 from regen_model.model.enums import Step, Zone
-from regen_model.model.state import GameState
+from regen_model.model.state import Card, GameState
 
 SEED = 1
 
@@ -75,6 +75,18 @@ SHIELD_TEMPLATE: Json = {
     "origin": "Resolution",
 }
 
+# A prevention shield as phase.rs writes it (615.7, 615.1); ``shield_kind`` is filled in.
+PREVENTION_TEMPLATE: Json = {
+    "condition": None,
+    "description": "Prevent damage",
+    "event": "DamageDone",
+    "execute": None,
+    "expiry": {"type": "EndOfTurn"},
+    "mode": {"type": "Mandatory"},
+    "origin": "Resolution",
+    "valid_card": {"type": "SelfRef"},
+}
+
 Stock = Counter[tuple[int, str]]  # (owner seat, card name) -> copies waiting in the library
 
 
@@ -110,7 +122,7 @@ def build_board(
             raise AdapterError(f"phase.rs did not create {name!r} for player {owner}")
         oid = ids[handle] = pool.pop(0)
         pg.debug("MoveToZone", object_id=oid, to_zone=ZONE_TO_PHASE[card.zone])
-        if not card.on_battlefield:
+        if not card.in_battlefield_zone:  # a phased-out permanent is set up too (702.26d)
             continue
         if controller(card) != owner:
             pg.debug("SetController", object_id=oid, controller=controller(card))
@@ -125,7 +137,7 @@ def build_board(
                 pg.debug("ModifyCounters", object_id=oid, counter_type=kind, delta=amount)
         pg.debug("SetSummoningSickness", object_id=oid, sick=card.sick)
     for slot, card in enumerate(state.cards):
-        if card.on_battlefield and card.attached_to is not None:
+        if card.in_battlefield_zone and card.attached_to is not None:
             host = ids[setup.handles[card.attached_to]]
             attachment = ids[setup.handles[slot]]
             pg.debug("Attach", object_id=attachment, target={"type": "Object", "data": host})
@@ -142,9 +154,10 @@ def build_board(
 
 
 def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
-    """What no Debug action sets: damage, deathtouch marks, shields, turn number, priority."""
+    """What no Debug action sets: damage, deathtouch marks, shields, prevention effects,
+    phasing, turn number, priority."""
     for slot, card in enumerate(state.cards):
-        if not card.on_battlefield:
+        if not card.in_battlefield_zone:
             continue
         obj = st["objects"][str(ids[state.handle(slot)])]
         obj["damage_marked"] = card.damage
@@ -152,6 +165,12 @@ def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
         obj["replacement_definitions"] = list(obj["replacement_definitions"]) + [
             shield_definition(used=s.used) for s in card.shields
         ]
+        if card.prevent_all:  # 615.1: "prevent all damage that would be dealt to it this turn"
+            obj["replacement_definitions"].append(prevention_definition(None))
+        if card.prevent_next:  # 615.7: what is left of "prevent the next N damage" shields
+            obj["replacement_definitions"].append(prevention_definition(card.prevent_next))
+        if card.phased_out is not None:
+            obj["phase_status"] = phase_status(state, card)
     st["turn_number"] = state.turn
     if state.priority is not None and state.priority != state.active:
         # Supported only as "the active player has passed" (see support.py).
@@ -163,6 +182,24 @@ def shield_definition(*, used: bool = False) -> Json:
     if used:
         shield["is_consumed"] = True
     return shield
+
+
+def prevention_definition(amount: int | None) -> Json:
+    """A prevention shield exactly as phase.rs writes it when Mending Hands (``amount``) or
+    Shielded Passage (``None``: all damage) resolves (test_phase_cards checks this)."""
+    shield = dict(PREVENTION_TEMPLATE)
+    shield["shield_kind"] = {
+        "Prevention": {"amount": "All" if amount is None else {"Next": amount}}
+    }
+    return shield
+
+
+def phase_status(state: GameState, card: Card) -> Json:
+    """phase.rs's phasing status of a phased-out permanent (702.26b): an Aura or Equipment
+    whose host phased out with it phased out indirectly (702.26g)."""
+    host = None if card.attached_to is None else state.cards[card.attached_to]
+    indirect = host is not None and host.phased_out is not None
+    return {"status": "PhasedOut", "cause": "Indirectly" if indirect else "Directly"}
 
 
 def set_priority(st: Json, seat: int, passes: list[int]) -> None:

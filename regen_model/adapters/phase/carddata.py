@@ -42,6 +42,7 @@ KEYWORDS: dict[Keyword, tuple[str, str]] = {
     Keyword.DEFENDER: ("Defender", "Defender"),
     Keyword.DOUBLE_STRIKE: ("Double strike", "DoubleStrike"),
     Keyword.LIFELINK: ("Lifelink", "Lifelink"),
+    Keyword.PHASING: ("Phasing", "Phasing"),
 }
 
 _REMINDER: dict[Keyword, str] = {
@@ -59,6 +60,7 @@ _REMINDER: dict[Keyword, str] = {
     Keyword.DEFENDER: "Defender",
     Keyword.DOUBLE_STRIKE: "Double strike",
     Keyword.LIFELINK: "Lifelink",
+    Keyword.PHASING: "Phasing",
 }
 
 
@@ -322,15 +324,15 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{1}",
             "Artifact — Equipment",
             "Equipped creature gets +2/+0.\nEquip {1}",
-            note="Equip {1} is kept: the adapter does not map equip yet (the feature "
-            "attachment-abilities is declared lacking), so no case of ours activates it",
+            note="equip is mapped to phase.rs's Equip ability (ActivateAbility with a target)",
         ),
         PhaseCard(
             "Regeneration",
             "{1}{G}",
             "Enchantment — Aura",
             "Enchant creature\n{G}: Regenerate enchanted creature.",
-            note="not mapped yet: its ability (attachment-abilities) is declared lacking",
+            note="its ability is matched to phase.rs's Regenerate ability whose target is the "
+            "enchanted creature",
         ),
         PhaseCard(
             "Skeletal Grimace",
@@ -346,7 +348,6 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Artifact — Equipment",
             "Indestructible\nEquipped creature has indestructible.\nEquip {2}",
             keywords=frozenset({_I}),
-            note="not mapped yet: its grant (granted-keywords) and equip are declared lacking",
         ),
         PhaseCard(
             "Spawning Pool",
@@ -366,7 +367,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             7,
             7,
             "Damage that would be dealt by this creature can't be prevented.",
-            note="not mapped yet: unpreventable damage (615.12) is declared lacking",
+            note="phase.rs 0.103 parses this static ability as a spell ability, so it does "
+            "nothing on the battlefield (divergence PH-23)",
         ),
         _creature(
             "Foriysian Brigade",
@@ -375,7 +377,6 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             2,
             4,
             "This creature can block an additional creature each combat.",
-            note="not mapped yet: a creature blocking two attackers is declared lacking",
         ),
         _creature(
             "Merfolk Raiders",
@@ -383,8 +384,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Creature — Merfolk Soldier",
             2,
             3,
-            note="islandwalk left out: the model has no landwalk; not mapped yet: phasing "
-            "(702.26) is declared lacking",
+            keywords=frozenset({Keyword.PHASING}),
+            note="islandwalk left out: the model has no landwalk",
         ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
@@ -400,7 +401,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Pinpoint Avalanche",
             "{3}{R}{R}",
             "Pinpoint Avalanche deals 4 damage to target creature. The damage can't be prevented.",
-            note="not mapped yet: unpreventable damage (615.12) is declared lacking",
+            note="phase.rs 0.103 parses this static ability as a spell ability, so it does "
+            "nothing on the battlefield (divergence PH-23)",
         ),
         _spell("Pyroclasm", "{1}{R}", "Pyroclasm deals 2 damage to each creature.", sorcery=True),
         _spell("Murder", "{1}{B}{B}", "Destroy target creature."),
@@ -428,21 +430,18 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Mending Hands",
             "{W}",
             "Prevent the next 4 damage that would be dealt to target creature this turn.",
-            note="any target left out: the model's target is a creature; not mapped yet "
-            "(prevention is declared lacking)",
+            note="any target left out: the model's target is a creature",
         ),
         _spell(
             "Galadriel's Dismissal",
             "{W}",
             "Target creature phases out.",
-            note="kicker left out: the model pays no costs; not mapped yet: phasing (702.26) is "
-            "declared lacking",
+            note="kicker left out: the model pays no costs",
         ),
         _spell(
             "Shielded Passage",
             "{W}",
             "Prevent all damage that would be dealt to target creature this turn.",
-            note="not mapped yet: prevention (615) is declared lacking",
         ),
         _spell("Giant Growth", "{G}", "Target creature gets +3/+3 until end of turn."),
         _spell("Last Gasp", "{1}{B}", "Target creature gets -3/-3 until end of turn."),
@@ -534,26 +533,36 @@ _DAMAGE_KINDS = (EffectKind.DAMAGE, EffectKind.DAMAGE_EACH_CREATURE)
 
 
 def _kw_words(effect: Effect) -> str:
-    return "".join(" " + KEYWORDS[k][1] for k in sorted(effect.keywords))
+    return "".join(
+        " " + ("Unpreventable" if k is Keyword.UNPREVENTABLE else KEYWORDS[k][1])
+        for k in sorted(effect.keywords)
+    )
+
+
+# 615.12: what phase.rs parses as "the damage can't be prevented" (Pinpoint Avalanche's words).
+_UNPREVENTABLE_TEXT = " The damage can't be prevented."
 
 
 def _harness_text(e: Effect) -> tuple[str, str]:
     """(name words, rules text with ``~`` for the name) for one effect."""
     k = e.kind
-    if k in _DAMAGE_KINDS and e.keywords - {_D, _W, _N}:
+    if k in _DAMAGE_KINDS and e.keywords - {_D, _W, _N, Keyword.UNPREVENTABLE}:
         raise NoHarness(f"a spell can't have {sorted(x.value for x in e.keywords)}")
+    unpreventable = _UNPREVENTABLE_TEXT if Keyword.UNPREVENTABLE in e.keywords else ""
     if k is EffectKind.DAMAGE:
         rider = " A creature dealt damage this way can't be regenerated this turn."
         return (
             f"Damage {e.amount}{_kw_words(e)}" + (" Unregenerable" if e.cant_regen else ""),
-            f"~ deals {e.amount} damage to any target." + (rider if e.cant_regen else ""),
+            f"~ deals {e.amount} damage to any target."
+            + unpreventable
+            + (rider if e.cant_regen else ""),
         )
     if k is EffectKind.DAMAGE_EACH_CREATURE:
         if e.cant_regen:
             raise NoHarness("damage to each creature with a can't-be-regenerated rider")
         return (
             f"Damage Each {e.amount}{_kw_words(e)}",
-            f"~ deals {e.amount} damage to each creature.",
+            f"~ deals {e.amount} damage to each creature." + unpreventable,
         )
     if k is EffectKind.DESTROY:
         rider = " It can't be regenerated." if e.cant_regen else ""
@@ -603,6 +612,15 @@ def _harness_text(e: Effect) -> tuple[str, str]:
             words += f" {KEYWORDS[kw][1]}"
             text += f" It gains {KEYWORDS[kw][0].lower()} until end of turn."
         return words, text
+    if k is EffectKind.PREVENT:  # 615.7, Mending Hands's words
+        return (
+            f"Prevent {e.amount}",
+            f"Prevent the next {e.amount} damage that would be dealt to target creature this turn.",
+        )
+    if k is EffectKind.PREVENT_ALL:  # 615.1, Shielded Passage's words
+        return "Prevent All", "Prevent all damage that would be dealt to target creature this turn."
+    if k is EffectKind.PHASE_OUT:  # 702.26b, Galadriel's Dismissal's words
+        return "Phase Out", "Target creature phases out."
     raise NoHarness(f"no spell text for a {k.value} effect")
 
 

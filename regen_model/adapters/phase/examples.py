@@ -175,6 +175,44 @@ def _agreeing() -> list[Scenario]:
         _combat(("giant", "Hill Giant"), ("troll", "Horned Troll"), shield_blocker=True),
         _combat(("rats", "Typhoid Rats"), ("troll", "Horned Troll"), shield_blocker=True),
         _combat(("ram", "Boggart Ram-Gang"), ("troll", "Horned Troll"), shield_blocker=True),
+        # Issue 12's mechanics as phase.rs has them (docs/phase-report.md).
+        Scenario(
+            "Mending Hands prevents Lightning Bolt's damage",
+            "615.7",
+            board(("bear", "Grizzly Bears", P1)),
+            (
+                cast(P0, "Mending Hands", "bear"),
+                *passes(P0, P1),
+                cast(P0, "Lightning Bolt", "bear"),
+                *passes(P0, P1),
+            ),
+        ),
+        Scenario(
+            "a phased-out troll keeps its shield",
+            "702.26b, 702.26d",
+            board(("troll", "Horned Troll", P0), active=P0),
+            (
+                activate(P0, "troll"),
+                *passes(P0, P1),
+                cast(P0, "Galadriel's Dismissal", "troll"),
+                *passes(P0, P1),
+            ),
+        ),
+        Scenario(
+            "Bonesplitter is equipped, then moved by equip to another creature",
+            "702.6a, 701.19a",
+            board(
+                ("bear", "Grizzly Bears", P0),
+                ("splitter", "Bonesplitter", P0),
+                ("troll", "Horned Troll", P0),
+            ),
+            (
+                A.ActivateAbility(player=P0, source="splitter", target="bear"),
+                *passes(P0, P1),
+                A.ActivateAbility(player=P0, source="splitter", target="troll"),
+                *passes(P0, P1),
+            ),
+        ),
     ]
     return out
 

@@ -12,9 +12,12 @@ The action matrix (docs/phase-adapter.md has the same table with the phase.rs si
   editions, since phase.rs implements the current (FDN) combat damage rules, nor is deathtouch
   in the pre-M10 edition (a trigger then; phase.rs has the current state-based form).
 * effects: shields without a rider, damage (no "can't be regenerated" rider, no recipient with a
-  damage trigger), destroying one permanent, sacrifice, exile, leave-and-return, control change,
-  P/T change, counters, keyword change, "can't be regenerated this turn" and the SBA check are
-  supported; a cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step),
+  damage trigger or a prevention effect), destroying one permanent, sacrifice, exile,
+  leave-and-return, control change, P/T change, counters, keyword change, attaching an Aura or
+  Equipment, "can't be regenerated this turn" and the SBA check are supported;
+* issue 12's mechanics: prevention and unpreventable damage (615), phasing (702.26), a blocker
+  of two attackers (509.1a), equip and "Regenerate enchanted creature" are phase.rs's own; a
+  start's prevention effects and phased-out permanents are written into its state (board.py); a cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step),
   nor are type changes (``change-type``, a manland's animation: Spawning Pool has no phase.rs
   card definition in the adapter).
 """

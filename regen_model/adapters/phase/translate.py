@@ -115,6 +115,10 @@ class Translator:
             a.player,
             {"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}},
         )
+        if a.target is not None:  # equip's target creature (702.6a)
+            self._choose_targets(
+                a.player, oid, [{"Object": self.oid(a.target)}], "ActivatedAbility"
+            )
 
     def _DeclareAttackers(self, a: A.DeclareAttackers) -> None:
         self._expect_prompt("DeclareAttackers", a.player)
@@ -178,8 +182,11 @@ class Translator:
         deathtouch = Keyword.DEATHTOUCH in keywords
         targets = [(self._on_battlefield(s.card), s.amount) for s in a.shares if s.card is not None]
         for oid, _ in targets:
-            if self.pg.obj(oid)["counters"].get(SHIELD):
+            obj = self.pg.obj(oid)
+            if obj["counters"].get(SHIELD):
                 raise Unexpressible("direct damage to a permanent with a shield counter (122.1c)")
+            if any(_is_prevention(r) for r in obj["replacement_definitions"]):
+                raise Unexpressible("direct damage to a permanent with a prevention effect (615)")
 
         def mark(st: Json) -> None:
             for oid, amount in targets:
@@ -214,6 +221,26 @@ class Translator:
         oid = self._on_battlefield(a.target)
         mark = len(self.pg.events)
         self.pg.debug("MoveToZone", object_id=oid, to_zone="Exile")
+        self._require_only(mark, oid, a.kind)
+
+    def _Attach(self, a: A.Attach) -> None:
+        """An effect attaches an Aura or Equipment (701.3a): phase.rs's ``Debug Attach``,
+        which moves it from any permanent it was attached to. What the move makes illegal
+        (704.5m, 704.5n) waits for the next check, as in our effect."""
+        oid = self._on_battlefield(a.attachment)
+        host = self._on_battlefield(a.target)
+        target = self.pg.obj(host)
+        if host == oid or "Creature" not in target["card_types"]["core_types"]:
+            # The rules make such an attach do nothing (701.3b); Debug Attach is no rules
+            # effect and would attach it anyway.
+            raise Unexpressible(
+                "an attach effect the rules make do nothing (itself, or not a creature): "
+                "phase.rs's Debug Attach would attach it regardless"
+            )
+        if _attached_to(self.pg.obj(oid)) == host:
+            return  # already attached to it: nothing happens (701.3b), in phase.rs too
+        mark = len(self.pg.events)
+        self.pg.debug("Attach", object_id=oid, target={"type": "Object", "data": host})
         self._require_only(mark, oid, a.kind)
 
     def _LeaveAndReturn(self, a: A.LeaveAndReturn) -> None:
@@ -358,24 +385,32 @@ class Translator:
             {"Player": t.player} if t.player is not None else {"Object": self.oid(t.card or "")}
             for t in targets
         ]
+        self._choose_targets(seat, oid, refs, "Spell", player_action=player_action)
+        return oid
+
+    def _choose_targets(
+        self, seat: int, oid: int, refs: list[Json], kind: str, *, player_action: bool = True
+    ) -> None:
+        """Answer phase.rs's target prompts for the spell or ability of ``oid`` with ``refs``
+        and check what is on the stack: phase.rs picks a lone legal target itself."""
+        send = self.pg.act if player_action else self.pg.apply
+        name = self.pg.obj(oid)["name"]
         pending = list(refs)
         while self.pg.waiting()["type"] == "TargetSelection":
             if not pending:
-                raise AdapterError(f"phase.rs wants more targets for {card.name}")
+                raise AdapterError(f"phase.rs wants more targets for {name}")
             send(seat, {"type": "ChooseTarget", "data": {"target": pending.pop(0)}})
-        # phase.rs picks a lone legal target itself without asking: check what it chose.
         chosen = [
             entry["kind"]["data"]["ability"]["targets"]
             for entry in self.pg.state()["stack"]
-            if entry["id"] == oid and entry["kind"]["type"] == "Spell"
+            if _stack_source(entry) == oid and entry["kind"]["type"] == kind
         ]
         if not chosen:
-            raise AdapterError(f"{card.name} is not on the stack after casting it")
-        if chosen[0] != refs:
+            raise AdapterError(f"{name}: no {kind} of it is on the stack")
+        if chosen[-1] != refs:
             # phase.rs picks a lone legal target itself: ours is not legal there.
             error = Rejected if player_action else AdapterError
-            raise error(f"phase.rs targeted {chosen[0]} with {card.name}, not {refs}")
-        return oid
+            raise error(f"phase.rs targeted {chosen[-1]} with {name}, not {refs}")
 
     def _take(self, seat: int, card: PhaseCard) -> int:
         """A copy of ``card`` owned by ``seat``, moved to its hand (spells are reused: a
@@ -482,19 +517,45 @@ _PHASE_KEYWORDS = {
 
 
 def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
+    """The index of phase.rs's activated ability that is our ``kind``: equip by its tag,
+    "Regenerate enchanted creature" by its target (the host, 702.5), "Regenerate this
+    creature" as the other regeneration, and the rest (Knight of the Holy Nimbus's {2}) as
+    the one that is none of these."""
     for index, ability in enumerate(abilities):
         if ability.get("kind") != "Activated":
             continue
-        is_regen = (ability.get("effect") or {}).get("type") == "Regenerate"
-        if is_regen == (kind is AbilityKind.REGENERATE_SELF):
+        effect = ability.get("effect") or {}
+        tag = (ability.get("ability_tag") or {}).get("type")
+        host = any(
+            p.get("type") in ("EnchantedBy", "EquippedBy")
+            for p in (effect.get("target") or {}).get("properties") or ()
+        )
+        regen = effect.get("type") == "Regenerate"
+        found = {
+            AbilityKind.EQUIP: tag == "Equip",
+            AbilityKind.REGENERATE_HOST: regen and host,
+            AbilityKind.REGENERATE_SELF: regen and not host,
+        }.get(kind, not regen and tag != "Equip")
+        if found:
             return index
     return None
+
+
+def _stack_source(entry: Json) -> int | None:
+    """The object a stack entry belongs to: the spell itself, or an ability's source."""
+    if entry["kind"]["type"] == "Spell":
+        return int(entry["id"])
+    data = entry["kind"].get("data") or {}
+    source = data.get("source_id", entry.get("source_id"))
+    return int(source) if isinstance(source, int) else None
 
 
 def _describe_candidate(candidate: Json, handles: dict[int, str]) -> str:
     """``"static regeneration (troll)"``: a replacement candidate in our words, for messages."""
     kind = _candidate_kind(candidate)
     source = handles.get(int(candidate["source_id"]), str(candidate.get("source_name")))
+    if kind is None:
+        return f"a prevention effect ({source})"
     words = {
         ReplacementKind.SHIELD: "a regeneration shield",
         ReplacementKind.STATIC: "static regeneration",
@@ -504,8 +565,12 @@ def _describe_candidate(candidate: Json, handles: dict[int, str]) -> str:
     return f"{words[kind]} ({source})"
 
 
-def _candidate_kind(candidate: Json) -> ReplacementKind:
+def _candidate_kind(candidate: Json) -> ReplacementKind | None:
+    """Which of our replacement kinds a phase.rs candidate is; ``None`` for a prevention
+    effect (615), which no choice of ours names."""
     text = str(candidate.get("description") or "")
+    if text == "Prevent damage":
+        return None
     if text == "Regenerate":
         return ReplacementKind.SHIELD
     if "regenerate it" in text:
@@ -523,6 +588,19 @@ def _use_kind(use: str) -> ReplacementKind:
     if use.startswith("umbra"):
         return ReplacementKind.UMBRA
     return ReplacementKind.STATIC
+
+
+def _is_prevention(definition: Json) -> bool:
+    kind = definition.get("shield_kind")
+    return isinstance(kind, dict) and "Prevention" in kind
+
+
+def _attached_to(obj: Json) -> int | None:
+    """The object an Aura or Equipment is attached to (``{"type": "Object", "data": id}``)."""
+    ref = obj.get("attached_to")
+    if isinstance(ref, dict) and ref.get("type") == "Object":
+        return int(ref["data"])
+    return None
 
 
 def _attached(obj: Json) -> list[int]:

@@ -95,10 +95,12 @@ LACKS = frozenset(
         "keyword:double-strike",
         "action:change-type",  # no effect ends a permanent's creature status (not mapped)
         "card:Spawning Pool",  # its animation is not mapped to python-mtg
-        *PREVENTION_FEATURES,  # prevention (615), unpreventable damage: not mapped yet
-        *PHASING_FEATURES,  # phasing (702.26): not mapped yet
-        *MULTI_BLOCK_FEATURES,  # a creature blocking two attackers: not mapped yet
-        *ATTACHMENT_FEATURES,  # equip, attach effects, granted keywords: not mapped yet
+        # Issue 12's mechanics, which python-mtg 0.1.1 does not have (docs/python-mtg-report.md
+        # gives the evidence from its sources):
+        *PREVENTION_FEATURES,  # 615: its bridge turns only Fog into an effect
+        *PHASING_FEATURES,  # 702.26: no code handles phase_out or the phasing keyword
+        *MULTI_BLOCK_FEATURES,  # 509.1a: can_block_additional is read by no rule
+        *ATTACHMENT_FEATURES,  # equip picks its own creature; no attach effect to a chosen one
     }
 )
 
