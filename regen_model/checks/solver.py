@@ -64,6 +64,7 @@ class Query:
     with different extra assumptions (e.g. the action kind of one obligation)."""
 
     budget: Budget = DEFAULT_BUDGET
+    options: tuple[tuple[str, Any], ...] = ()  # solver parameters, set on every attempt
     _plain: list[Z3Ref] = field(default_factory=list)
     _tracked: list[tuple[Z3Ref, Z3Ref]] = field(default_factory=list)  # (literal, formula)
     _labels: dict[int, str] = field(default_factory=dict)  # literal (its node) -> label
@@ -77,6 +78,8 @@ class Query:
             s.set("rlimit", self.budget.rlimit)
         s.set("unsat_core", True)
         s.set("core.minimize", self.budget.minimize_cores)
+        for name, value in self.options:
+            s.set(name, value)
         for f in self._plain:
             s.add(f)
         for lit, f in self._tracked:
