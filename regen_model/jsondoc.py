@@ -21,6 +21,7 @@ from regen_model.verdicts import Verdict
 
 VERSION = 1
 ENVELOPE_KEYS = ("format", "version", "verdict", "exit_code", "incomplete", "interrupted_by")
+PASSING = frozenset({Verdict.PROVED, Verdict.PASSED, Verdict.SKIPPED})
 
 
 def envelope(
@@ -32,7 +33,12 @@ def envelope(
     version: int = VERSION,
     **body: Any,
 ) -> dict[str, Any]:
-    """``{format, version, verdict, exit_code, incomplete, interrupted_by, **body}``."""
+    """``{format, version, verdict, exit_code, incomplete, interrupted_by, **body}``.
+
+    An interrupted run's verdict is never a passing one: what was not done is not known, so
+    a document whose finished parts all held says UNKNOWN (the rows say what did hold)."""
+    if interrupted and verdict in PASSING:
+        verdict = Verdict.UNKNOWN
     return {
         "format": f"regen-model/{command}",
         "version": version,

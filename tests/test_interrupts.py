@@ -122,3 +122,5 @@ def test_an_interrupted_prove_reports_the_results_known(
     assert doc["incomplete"] is True and doc["interrupted_by"] == "SIGTERM"
     assert doc["exit_code"] == 143
     assert len(doc["rows"]) == 1
+    # the one row done is proved, but the run is not: the rest is unknown
+    assert doc["rows"][0]["verdict"] == "PROVED" and doc["verdict"] == "UNKNOWN"
