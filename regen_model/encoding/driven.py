@@ -72,7 +72,7 @@ from regen_model.encoding.system import RegenStep, RegenSystem
 from regen_model.encoding.work import layout
 from regen_model.invariants import builtin
 from regen_model.invariants.spec import Kind
-from regen_model.invariants.symbolic import SymbolicView
+from regen_model.invariants.symbolic import SymbolicView, controller, creature_on_battlefield
 from regen_model.invariants.view import evaluate
 from regen_model.model.actions import Action
 from regen_model.model.enums import (
@@ -255,6 +255,24 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                     ),
                 ),
             ),
+            # 508.1a, 509.1a: the active player declares their own creatures as attackers,
+            # the defending player (the other one, two players) theirs as blockers; what
+            # ends that is a removal from combat (506.4: leaving the battlefield, a change of
+            # controller, phasing out, regenerating, stopping being a creature; both views)
+            (
+                f"c{i}: attacking only as a creature of the active player",
+                z3.Implies(
+                    c.attacking,
+                    z3.And(creature_on_battlefield(frame, i), controller(c) == frame.active),
+                ),
+            ),
+            (
+                f"c{i}: blocking only as a creature of the defending player",
+                z3.Implies(
+                    z3.Or(c.blocking != NONE, c.blocking_also != NONE),
+                    z3.And(creature_on_battlefield(frame, i), controller(c) != frame.active),
+                ),
+            ),
             (f"c{i}: blocked only if attacking", z3.Implies(c.blocked, c.attacking)),
             (f"c{i}: ordered only if attacking", z3.Implies(c.ordered, c.attacking)),
             (
@@ -269,6 +287,55 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                             for j, cj in enumerate(frame.cards)
                             if j != i
                         ],
+                    ),
+                ),
+            ),
+        ]
+    # 303.4, 301.5c, 701.3b: our Auras enchant and our Equipment equips creatures, never
+    # another Aura or Equipment (``attachments.can_attach``; no printed card is both, and a
+    # printed attachment kind never changes): without it the solver chose two Auras attached
+    # to each other, where the relation asks umbra armor one Aura deep
+    # (``destruction._umbra``) and the engine looped through both (issue 10)
+    for i, c in enumerate(frame.cards):
+        for j in range(len(frame.cards)):
+            if j != i:
+                out.append(
+                    (
+                        f"c{i}: attached to c{j} only if it is no Aura or Equipment",
+                        z3.Implies(
+                            c.attached_to == j,
+                            frame.statics.cards[j].attachment == ordinal(Attachment.NONE),
+                        ),
+                    )
+                )
+    # 508.1, 509.1: attackers are declared as the declare attackers step begins, blockers as
+    # the declare blockers step begins, each once; before that nothing attacks, or blocks
+    # (and no attacker has a damage assignment order, 509.2): without it the solver chose a
+    # creature already blocking while the blockers were still to be declared (issue 10)
+    before_attackers = z3.Or(
+        frame.step == ordinal(Step.BEGIN_COMBAT),
+        frame.decision == ordinal(Decision.DECLARE_ATTACKERS),
+    )
+    before_blockers = z3.Or(
+        before_attackers,
+        frame.step == ordinal(Step.DECLARE_ATTACKERS),
+        frame.decision == ordinal(Decision.DECLARE_BLOCKERS),
+    )
+    for i, c in enumerate(frame.cards):
+        out += [
+            (
+                f"c{i}: attacking only once attackers are declared",
+                z3.Implies(before_attackers, z3.Not(c.attacking)),
+            ),
+            (
+                f"c{i}: blocking or ordered only once blockers are declared",
+                z3.Implies(
+                    before_blockers,
+                    z3.And(
+                        c.blocking == NONE,
+                        c.blocking_also == NONE,
+                        z3.Not(c.blocked),
+                        z3.Not(c.ordered),
                     ),
                 ),
             ),

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 import z3
 
+from regen_model.encoding.agreement import check_agreement
 from regen_model.encoding.driven import (
     DRIVEN_SCOPE,
     EXTRAS_SCOPE,
@@ -42,7 +43,12 @@ from regen_model.encoding.probe import recording
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
 from regen_model.encoding.work import layout
-from regen_model.model.enums import Mutant
+from regen_model.engine import step as engine_step
+from regen_model.engine.errors import IllegalAction
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Attachment, Decision, Mutant, Step, ordinal
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import Verdict
 
@@ -149,6 +155,70 @@ def test_no_chosen_state_has_a_target_naming_nothing() -> None:
             solver.add(j < size, obj.n_targets > 0)
             solver.add(obj.target_card[0] == NONE, obj.target_player[0] == NONE)
             assert solver.check() == z3.unsat, f"slot {j} may name nothing"
+
+
+def _space_allows(scope: Scope, *wanted: z3.BoolRef | bool) -> bool:
+    """Whether a state of the driven space (with every candidate fact) has ``wanted``."""
+    system = RegenSystem(scope=scope)
+    frame = system.template.pre
+    solver = z3.Solver()
+    solver.add(*state_space(system, frame), *[f for _, f in well_formed(frame)], *wanted)
+    answer = solver.check()
+    assert answer != z3.unknown
+    return bool(answer == z3.sat)
+
+
+def test_no_chosen_state_has_a_creature_attacking_and_blocking() -> None:
+    """Issue 10: ``agree --driven --boundaries`` on ``declare-blockers`` chose states where a
+    creature attacks and blocks at once (even itself), or a noncreature or a creature of the
+    defending player attacks, and the views differed there (``order_pos``, a check of
+    state-based actions). The facts now say who attacks and blocks (508.1a, 509.1a: the
+    active player's creatures, the defending player's; 506.4 takes a creature out of combat
+    when that stops being so), which holds since a cleanup during combat is refused
+    (``test_the_cleanup_actions_are_refused_during_combat``)."""
+    frame = RegenSystem(scope=EXTRAS_SCOPE).template.pre
+    for i, c in enumerate(frame.cards):
+        assert not _space_allows(EXTRAS_SCOPE, c.attacking, c.blocking != NONE), i
+        assert not _space_allows(
+            EXTRAS_SCOPE, c.attacking, z3.Not(frame.statics.cards[i].creature), z3.Not(c.animated)
+        ), i
+        # blockers are declared once, as the declare blockers step begins (509.1)
+        assert not _space_allows(
+            EXTRAS_SCOPE, frame.decision == ordinal(Decision.DECLARE_BLOCKERS), c.blocking != NONE
+        ), i
+
+
+def test_no_chosen_state_has_an_aura_attached_to_an_aura() -> None:
+    """Issue 10: on ``destroy`` the solver chose two Auras attached to each other; the engine
+    then recursed through both one's umbra armor and the other's, which the relation asks
+    one Aura deep (``destruction._umbra``). No run attaches anything to an Aura or Equipment
+    (303.4, 301.5c, 701.3b), so a fact now says so."""
+    frame = RegenSystem(scope=EXTRAS_SCOPE).template.pre
+    st = frame.statics.cards
+    assert not _space_allows(
+        EXTRAS_SCOPE, frame.cards[0].attached_to == 1, st[1].attachment != ordinal(Attachment.NONE)
+    )
+
+
+def test_the_cleanup_actions_are_refused_during_combat() -> None:
+    """514.2's actions as an effect are refused by both views while a creature is in
+    combat (the game performs them in the cleanup step, after 511.3 ended combat): performed
+    then, the end of an "until end of turn" control change left an attacker in combat under
+    the defending player, who could then declare it as a blocker of itself (issue 10). With
+    no creature in combat they are still an action (in any step)."""
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    board = make_state(
+        ("A", "B"), [CardSpec("bears", bears, 1, controller=0)], step=Step.DECLARE_ATTACKERS
+    )
+    stolen = board.cards[0]._replace(control_eot=0, attacking=True, tapped=True)
+    in_combat = board._replace(cards=(stolen,))
+    with pytest.raises(IllegalAction, match="never while a creature is attacking"):
+        engine_step(in_combat, A.Cleanup())
+    result = check_agreement(in_combat, A.Cleanup(), CORRECT, DRIVEN_SCOPE)
+    assert result.agrees and result.engine_enabled is False and result.relation_enabled is False
+    after = in_combat._replace(cards=(board.cards[0]._replace(control_eot=0),))  # not attacking
+    result = check_agreement(after, A.Cleanup(), CORRECT, DRIVEN_SCOPE)
+    assert result.agrees and result.engine_enabled is True
 
 
 @pytest.mark.long
