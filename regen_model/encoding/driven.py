@@ -377,7 +377,16 @@ def _targets_name_something(frame: Any) -> list[tuple[str, Any]]:
     (``engine.effects.illegal_target``, ``deal_damage``): a stack object naming nothing is
     no game situation, and a rule for it would be invented, not the game's. Without this
     fact the boundaries of ``pass`` at two stack slots chose such states and the engine
-    crashed on them (issue 10, ``tests/encoding/test_driven.py``)."""
+    crashed on them (issue 10, ``tests/encoding/test_driven.py``).
+
+    Nor does a target name both (the engine's ``Target`` could: every engine construction
+    names one, ``engine.step._targets``, ``effects``, ``destruction``, and so does the
+    relation): on ``pass`` at two stack slots the solver chose a flicker whose target named
+    both a phased-out creature and a player. The engine's ``illegal_target`` took it for a
+    player target, legal, and the flicker moved the creature, which no run does (702.26b: a
+    phased-out permanent is treated as though it did not exist, so a target naming it is
+    illegal, 608.2b); the views then counted its departures differently (the ``left``
+    output, issue 10)."""
     out: list[tuple[str, Any]] = []
     for area, objs, size in (
         ("stack", frame.stack, frame.stack_size),
@@ -385,13 +394,18 @@ def _targets_name_something(frame: Any) -> list[tuple[str, Any]]:
     ):
         for j, obj in enumerate(objs):
             for t in range(frame.scope.targets):
-                named = z3.Or(obj.target_card[t] != NONE, obj.target_player[t] != NONE)
-                out.append(
+                card, player = obj.target_card[t] != NONE, obj.target_player[t] != NONE
+                here = z3.And(j < size, t < obj.n_targets)
+                out += [
                     (
                         f"{area} {j}: target {t} names a card or a player",
-                        z3.Implies(z3.And(j < size, t < obj.n_targets), named),
-                    )
-                )
+                        z3.Implies(here, z3.Or(card, player)),
+                    ),
+                    (
+                        f"{area} {j}: target {t} names not both a card and a player",
+                        z3.Implies(here, z3.Not(z3.And(card, player))),
+                    ),
+                ]
     return out
 
 

@@ -155,6 +155,11 @@ def test_no_chosen_state_has_a_target_naming_nothing() -> None:
             solver.add(j < size, obj.n_targets > 0)
             solver.add(obj.target_card[0] == NONE, obj.target_player[0] == NONE)
             assert solver.check() == z3.unsat, f"slot {j} may name nothing"
+            # nor both: the boundaries of ``pass`` chose a flicker whose target named a
+            # phased-out creature and a player, which the engine took for a legal player
+            # target (its ``left`` output then differed from the relation's, issue 10)
+            both = z3.And(obj.target_card[0] != NONE, obj.target_player[0] != NONE)
+            assert not _space_allows(EXTRAS_SCOPE, j < size, obj.n_targets > 0, both), j
 
 
 def _space_allows(scope: Scope, *wanted: z3.BoolRef | bool) -> bool:
