@@ -48,8 +48,10 @@ from regen_model.engine.errors import IllegalAction
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Attachment, Decision, Mutant, Step, ordinal
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import Attachment, Decision, Mutant, StackKind, Step, ordinal
 from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import StackObject, Target
 from regen_model.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -353,3 +355,36 @@ def test_an_encoding_only_change_is_caught(name: str, tmp_path: Path) -> None:
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["verdict"] == "FAILED", out
     assert any(c in found for found in out["clauses"] for c in clauses), out
+
+
+def test_a_host_ability_that_follows_its_aura_names_only_the_new_host() -> None:
+    """Issue 10: the boundaries of ``pass`` chose a "Regenerate enchanted creature" of an
+    Aura on the stack naming a player, below a spell attaching that Aura to a creature. The
+    engine gives the ability a new target naming the host (``_retarget_host_abilities``);
+    the relation set the card and kept the player, so the target named both. The relation
+    now clears the player too (``encoding.attachments.attach``)."""
+    regeneration = PERMANENT_CARDS["Regeneration"]
+    board = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
+            CardSpec("aura", regeneration, 0),
+        ],
+        priority=1,
+    )
+    host_ability = StackObject(
+        StackKind.SPELL,
+        "regenerate",
+        0,
+        Effect(EffectKind.REGENERATE),
+        (Target(player=1),),
+        source=1,
+    )
+    move = StackObject(
+        StackKind.SPELL, "attach", 0, Effect(EffectKind.ATTACH), (Target(card=0),), source=1
+    )
+    state = board._replace(stack=(host_ability, move), passed=frozenset({0}))
+    result = check_agreement(state, A.PassPriority(player=1), CORRECT, EXTRAS_SCOPE)
+    assert result.agrees, result.describe()
+    assert result.successor is not None
+    assert result.successor.stack[0].targets == (Target(card=0, gen=0),)
