@@ -158,12 +158,13 @@ def _check_sba(w: SymWork) -> None:
 
 def _cleanup(w: SymWork) -> None:
     """514.2's actions as an effect (``engine.step._cleanup``): refused while a creature is
-    in combat. The game performs them in the cleanup step only (514.1), after the combat
-    phase has ended and taken every creature out of combat (511.3); performed on a creature
-    still attacking or blocking, the end of a temporary control change or animation would
-    leave it in combat under the defending player or as a noncreature, a state no game has
-    (506.4 would remove it). Without this the driven check met such states: the defending
-    player declaring an attacker a blocker of itself (issue 10, docs/agreement.md)."""
+    in combat. The game performs them in the ending phase only (514.2, 500.1), after the
+    combat phase has ended and taken every creature out of combat (511.3); performed on a
+    creature still attacking or blocking, the end of a temporary control change or
+    animation would leave it in combat under the defending player or as a noncreature, a
+    state no game has (506.4 would remove it). Without this the driven check met such
+    states: the defending player declaring an attacker a blocker of itself (issue 10,
+    docs/agreement.md)."""
     w.require(not_(or_(*[in_combat(w, i) for i in range(w.n)])), "cleanup.simultaneous")
     cleanup_effects(w)
 
