@@ -77,8 +77,12 @@ def attach(w: SymWork, item: int, host: Val, clause: str) -> None:
             or_(not_(gt(w[obj.n_targets], 0)), ne(w[obj.target_card[0]], item)),
         )
         w.set_if(follows, obj.n_targets, 1, clause)
+        # the engine's ``_retarget_host_abilities`` names the host with a new card target,
+        # so a player the old one named is gone too (issue 10: the boundaries of ``pass``
+        # chose such an ability naming a player, and the views differed on it)
         w.set_if(follows, obj.target_card[0], host, clause)
         w.set_if(follows, obj.target_gen[0], host_gen, clause)
+        w.set_if(follows, obj.target_player[0], NONE, clause)
     if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
         _move_shields(w, item, w[key], host, moves)
     w.set_if(moves, key, host, clause)

@@ -72,7 +72,7 @@ from regen_model.encoding.system import RegenStep, RegenSystem
 from regen_model.encoding.work import layout
 from regen_model.invariants import builtin
 from regen_model.invariants.spec import Kind
-from regen_model.invariants.symbolic import SymbolicView
+from regen_model.invariants.symbolic import SymbolicView, controller, creature_on_battlefield
 from regen_model.invariants.view import evaluate
 from regen_model.model.actions import Action
 from regen_model.model.enums import (
@@ -255,6 +255,24 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                     ),
                 ),
             ),
+            # 508.1a, 509.1a: the active player declares their own creatures as attackers,
+            # the defending player (the other one, two players) theirs as blockers; what
+            # ends that is a removal from combat (506.4: leaving the battlefield, a change of
+            # controller, phasing out, regenerating, stopping being a creature; both views)
+            (
+                f"c{i}: attacking only as a creature of the active player",
+                z3.Implies(
+                    c.attacking,
+                    z3.And(creature_on_battlefield(frame, i), controller(c) == frame.active),
+                ),
+            ),
+            (
+                f"c{i}: blocking only as a creature of the defending player",
+                z3.Implies(
+                    z3.Or(c.blocking != NONE, c.blocking_also != NONE),
+                    z3.And(creature_on_battlefield(frame, i), controller(c) != frame.active),
+                ),
+            ),
             (f"c{i}: blocked only if attacking", z3.Implies(c.blocked, c.attacking)),
             (f"c{i}: ordered only if attacking", z3.Implies(c.ordered, c.attacking)),
             (
@@ -269,6 +287,55 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
                             for j, cj in enumerate(frame.cards)
                             if j != i
                         ],
+                    ),
+                ),
+            ),
+        ]
+    # 303.4, 301.5c, 701.3b: our Auras enchant and our Equipment equips creatures, never
+    # another Aura or Equipment (``attachments.can_attach``; no printed card is both, and a
+    # printed attachment kind never changes): without it the solver chose two Auras attached
+    # to each other, where the relation asks umbra armor one Aura deep
+    # (``destruction._umbra``) and the engine looped through both (issue 10)
+    for i, c in enumerate(frame.cards):
+        for j in range(len(frame.cards)):
+            if j != i:
+                out.append(
+                    (
+                        f"c{i}: attached to c{j} only if it is no Aura or Equipment",
+                        z3.Implies(
+                            c.attached_to == j,
+                            frame.statics.cards[j].attachment == ordinal(Attachment.NONE),
+                        ),
+                    )
+                )
+    # 508.1, 509.1: attackers are declared as the declare attackers step begins, blockers as
+    # the declare blockers step begins, each once; before that nothing attacks, or blocks
+    # (and no attacker has a damage assignment order, 509.2): without it the solver chose a
+    # creature already blocking while the blockers were still to be declared (issue 10)
+    before_attackers = z3.Or(
+        frame.step == ordinal(Step.BEGIN_COMBAT),
+        frame.decision == ordinal(Decision.DECLARE_ATTACKERS),
+    )
+    before_blockers = z3.Or(
+        before_attackers,
+        frame.step == ordinal(Step.DECLARE_ATTACKERS),
+        frame.decision == ordinal(Decision.DECLARE_BLOCKERS),
+    )
+    for i, c in enumerate(frame.cards):
+        out += [
+            (
+                f"c{i}: attacking only once attackers are declared",
+                z3.Implies(before_attackers, z3.Not(c.attacking)),
+            ),
+            (
+                f"c{i}: blocking or ordered only once blockers are declared",
+                z3.Implies(
+                    before_blockers,
+                    z3.And(
+                        c.blocking == NONE,
+                        c.blocking_also == NONE,
+                        z3.Not(c.blocked),
+                        z3.Not(c.ordered),
                     ),
                 ),
             ),
@@ -310,7 +377,16 @@ def _targets_name_something(frame: Any) -> list[tuple[str, Any]]:
     (``engine.effects.illegal_target``, ``deal_damage``): a stack object naming nothing is
     no game situation, and a rule for it would be invented, not the game's. Without this
     fact the boundaries of ``pass`` at two stack slots chose such states and the engine
-    crashed on them (issue 10, ``tests/encoding/test_driven.py``)."""
+    crashed on them (issue 10, ``tests/encoding/test_driven.py``).
+
+    Nor does a target name both (the engine's ``Target`` could: every engine construction
+    names one, ``engine.step._targets``, ``effects``, ``destruction``, and so does the
+    relation): on ``pass`` at two stack slots the solver chose a flicker whose target named
+    both a phased-out creature and a player. The engine's ``illegal_target`` took it for a
+    player target, legal, and the flicker moved the creature, which no run does (702.26b: a
+    phased-out permanent is treated as though it did not exist, so a target naming it is
+    illegal, 608.2b); the views then counted its departures differently (the ``left``
+    output, issue 10)."""
     out: list[tuple[str, Any]] = []
     for area, objs, size in (
         ("stack", frame.stack, frame.stack_size),
@@ -318,13 +394,18 @@ def _targets_name_something(frame: Any) -> list[tuple[str, Any]]:
     ):
         for j, obj in enumerate(objs):
             for t in range(frame.scope.targets):
-                named = z3.Or(obj.target_card[t] != NONE, obj.target_player[t] != NONE)
-                out.append(
+                card, player = obj.target_card[t] != NONE, obj.target_player[t] != NONE
+                here = z3.And(j < size, t < obj.n_targets)
+                out += [
                     (
                         f"{area} {j}: target {t} names a card or a player",
-                        z3.Implies(z3.And(j < size, t < obj.n_targets), named),
-                    )
-                )
+                        z3.Implies(here, z3.Or(card, player)),
+                    ),
+                    (
+                        f"{area} {j}: target {t} names not both a card and a player",
+                        z3.Implies(here, z3.Not(z3.And(card, player))),
+                    ),
+                ]
     return out
 
 

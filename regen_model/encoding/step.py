@@ -17,6 +17,7 @@ from regen_model.encoding.derived import (
     controller,
     creature_on_battlefield,
     has,
+    in_combat,
     on_battlefield,
 )
 from regen_model.encoding.destruction import destroy
@@ -153,6 +154,19 @@ def _grant_keyword(w: SymWork) -> None:
 
 def _check_sba(w: SymWork) -> None:
     run_sba_loop(w)
+
+
+def _cleanup(w: SymWork) -> None:
+    """514.2's actions as an effect (``engine.step._cleanup``): refused while a creature is
+    in combat. The game performs them in the ending phase only (514.2, 500.1), after the
+    combat phase has ended and taken every creature out of combat (511.3); performed on a
+    creature still attacking or blocking, the end of a temporary control change or
+    animation would leave it in combat under the defending player or as a noncreature, a
+    state no game has (506.4 would remove it). Without this the driven check met such
+    states: the defending player declaring an attacker a blocker of itself (issue 10,
+    docs/agreement.md)."""
+    w.require(not_(or_(*[in_combat(w, i) for i in range(w.n)])), "cleanup.simultaneous")
+    cleanup_effects(w)
 
 
 # --- game actions ----------------------------------------------------------------------------
@@ -360,7 +374,7 @@ HANDLERS: dict[str, Callable[[SymWork], None]] = {
     "change-type": _change_type,
     "make-unregenerable": _one_target("cant-regen.make", fx.make_unregenerable),
     "check-sba": _check_sba,
-    "cleanup": cleanup_effects,
+    "cleanup": _cleanup,
     "pass": turn.pass_priority,
     "cast": _cast,
     "activate": _activate,

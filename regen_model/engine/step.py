@@ -167,6 +167,18 @@ def _check_sba(w: Work, a: A.Action) -> None:
 
 
 def _cleanup(w: Work, a: A.Action) -> None:
+    """514.2's actions as an effect, refused while a creature is in combat: the game
+    performs them in the cleanup step of the ending phase only (514.2, 500.1), after the
+    combat phase has taken every creature out of combat (511.3). On a creature still
+    attacking or blocking, the end of a temporary control change or animation would leave
+    it in combat under the defending player or as a noncreature (506.4 would remove it), a
+    state no game has."""
+    if any(card.in_combat for card in w.cards):
+        raise IllegalAction(
+            "the cleanup step's actions happen after combat, never while a creature is "
+            "attacking or blocking (514.2, 511.3)",
+            "cleanup.simultaneous",
+        )
     cleanup_effects(w)
 
 
