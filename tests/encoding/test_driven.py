@@ -274,10 +274,13 @@ ENCODING_ONLY: dict[str, tuple[str, tuple[str, ...], dict[str, bool]]] = {
         ("regen.cant.rider", "replace.choice", "destroy.effect"),
         {},
     ),
+    # with the branches alone, whether a chosen state has an attacker changing controller is
+    # the solver's luck (a new printed-card field changed its models and the catch was lost);
+    # the boundaries of "the controller changed" drive one every time (0.6 s)
     "control-change-keeps-combat": (
         "change-control",
         ("control.change", "combat.removal"),
-        {},
+        {"extras": True},
     ),
     "triggers-reversed-apnap": ("pass", ("stack.triggers",), {"extras": True, "stack": True}),
     "lethal-ignores-marked-damage": (
