@@ -37,7 +37,7 @@ import z3
 
 from regen_model.checks.bmc import Found, violation
 from regen_model.checks.certificates import Certificate, Checker, certify, obligations
-from regen_model.checks.induction import Violation, inductive
+from regen_model.checks.induction import Violation, constants, inductive
 from regen_model.checks.property import Property
 from regen_model.checks.results import Method, Result
 from regen_model.checks.solver import Budget
@@ -53,24 +53,6 @@ def predicate_args(frame: Any) -> list[Z3Ref]:
     statics = getattr(frame, "statics", None)
     extra = list(statics.vars()) if statics is not None and hasattr(statics, "vars") else []
     return extra + list(frame.vars())
-
-
-def constants(formulas: list[Z3Ref]) -> list[Z3Ref]:
-    """The uninterpreted constants occurring in ``formulas`` (to quantify a Horn rule)."""
-    seen: dict[int, Z3Ref] = {}
-    visited: set[int] = set()
-    stack = list(formulas)
-    while stack:
-        e = stack.pop()
-        eid = e.get_id()
-        if eid in visited:
-            continue
-        visited.add(eid)
-        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            seen[eid] = e
-        else:
-            stack.extend(e.children())
-    return list(seen.values())
 
 
 def _rule(body: list[Z3Ref], head: Z3Ref) -> Z3Ref:

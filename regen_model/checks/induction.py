@@ -238,7 +238,9 @@ class _Consecution:
         """The names of the constants the negated goal of ``prop`` mentions."""
         found = self._cones.get(prop)
         if found is None:
-            found = self._cones[prop] = frozenset(constants(self.goal_formulas[prop]))
+            found = self._cones[prop] = frozenset(
+                c.decl().name() for c in constants([self.goal_formulas[prop]])
+            )
         return found
 
     def cti(self, answer: Answer, kind: str) -> CTI:
@@ -246,22 +248,23 @@ class _Consecution:
         return CTI(kind, run)
 
 
-def constants(term: Z3Ref) -> set[str]:
-    """The names of the uninterpreted constants in ``term`` (each shared node once)."""
-    seen: set[int] = set()
-    names: set[str] = set()
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        node = t.get_id()
-        if node in seen:
+def constants(formulas: Sequence[Z3Ref]) -> list[Z3Ref]:
+    """The uninterpreted constants occurring in ``formulas``, each shared node visited once
+    (a goal's cone of influence here; the variables of a Horn rule in ``chc.py``)."""
+    seen: dict[int, Z3Ref] = {}
+    visited: set[int] = set()
+    stack = list(formulas)
+    while stack:
+        e = stack.pop()
+        eid = e.get_id()
+        if eid in visited:
             continue
-        seen.add(node)
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            names.add(t.decl().name())
+        visited.add(eid)
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            seen[eid] = e
         else:
-            todo.extend(t.children())
-    return names
+            stack.extend(e.children())
+    return list(seen.values())
 
 
 def by_label(constraints: Iterable[Tracked]) -> list[Tracked]:

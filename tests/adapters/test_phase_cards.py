@@ -160,40 +160,7 @@ def test_card_data_json_is_written_to_the_cache(database: CardDatabase) -> None:
 
 def test_shield_template_is_what_phase_writes(database: CardDatabase) -> None:
     """The shield the adapter writes into states is byte for byte the one phase.rs makes."""
-    cards = [MODEL_CARDS["Grizzly Bears"], MODEL_CARDS["Death Ward"], FILLER]
-    engine, _ = database.engine(cards)
-    game = engine.new_game(
-        player=["Grizzly Bears", "Death Ward"] + ["Plains"] * 20,
-        opponent=["Plains"] * 22,
-        seed=1,
-        first_player=0,
-    )
-    for seat in (0, 1):
-        game.apply(seat, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
-    st = game.state()
-    st["state"]["debug_mode"] = True
-    game = engine.load_game(st)
-    objects = game.state()["state"]["objects"]
-    bear = next(int(k) for k, o in objects.items() if o["name"] == "Grizzly Bears")
-    ward = next(int(k) for k, o in objects.items() if o["name"] == "Death Ward")
-    for oid, zone in ((bear, "Battlefield"), (ward, "Hand")):
-        game.apply(
-            0,
-            {
-                "type": "Debug",
-                "data": {"type": "MoveToZone", "data": {"object_id": oid, "to_zone": zone}},
-            },
-        )
-    game.apply(
-        0,
-        {"type": "Debug", "data": {"type": "AddMana", "data": {"player_id": 0, "mana": ["White"]}}},
-    )
-    game.apply(
-        0, {"type": "CastSpell", "data": {"object_id": ward, "card_id": ward, "targets": []}}
-    )
-    while game.stack():
-        game.apply(game.priority_player(), {"type": "PassPriority"})
-    assert game.object(bear)["replacement_definitions"] == [SHIELD_TEMPLATE]
+    assert _resolve_on_bears(database, "Death Ward")["replacement_definitions"] == [SHIELD_TEMPLATE]
 
 
 def _resolve_on_bears(database: CardDatabase, spell: str) -> dict[str, object]:
