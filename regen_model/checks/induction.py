@@ -167,11 +167,12 @@ class _Consecution:
         UNSAT for every case (and the cases cover the domain, ``_cover``) is UNSAT, with
         the union of the cores; a SAT case is asked again with the whole relation of that
         case, so a counterexample's successor is complete."""
+        first = kind not in self._covered
         covered = self._cover(kind)
         if covered.status is not Status.UNSAT:
             return covered
         cone = self._cone(prop)
-        seconds = covered.seconds
+        seconds = covered.seconds if first else 0.0  # the coverage query is asked once
         core: set[str] = set()
         unknown: Answer | None = None
         for part in self.step.slices(kind):  # type: ignore[attr-defined]
@@ -180,9 +181,12 @@ class _Consecution:
             answer = self._ask(prop, kind, hyps, part.guards, effects, outputs)
             seconds += answer.seconds
             if answer.status is Status.SAT:
+                # the whole case relation decides (and gives a complete successor)
                 every = [t for ts in part.effects.values() for t in ts]
-                full = self._ask(prop, kind, hyps, part.guards, every, part.outputs.values())
-                return replace(full, seconds=seconds + full.seconds)
+                answer = self._ask(prop, kind, hyps, part.guards, every, part.outputs.values())
+                seconds += answer.seconds
+                if answer.status is Status.SAT:
+                    return replace(answer, seconds=seconds)
             if answer.status is Status.UNKNOWN:
                 unknown = unknown or answer
             core |= set(answer.core)
