@@ -9,9 +9,9 @@ case's relation keeps only the branches that case can take, and a proof obligati
 once per case.
 
 This is sound and complete when the cases cover the kind's domain: every predecessor the
-frame's domain allows has its pinned variables equal to one case's values. ``cover`` is that
-statement as a formula, and the prover (``checks.induction``) asks a solver to confirm it
-before it trusts an answer made of per-case answers: the split is checked, not assumed.
+frame's domain allows has its pinned variables equal to one case's values. The prover
+(``checks.induction``) asks a solver to confirm that, over the cases' ``condition``s, before it
+trusts an answer made of per-case answers: the split is checked, not assumed.
 """
 
 from __future__ import annotations
@@ -53,8 +53,3 @@ def condition(frame: Frame, case: Case) -> Any:
     """``case`` as a formula over ``frame``."""
     by_key = dict(zip(layout(frame.statics.scope).keys, frame.vars(), strict=True))
     return z3.And(*[by_key[k] == v for k, v in case]) if case else z3.BoolVal(True)
-
-
-def cover(frame: Frame, kind: str, scope: Scope) -> Any:
-    """Some case of ``kind`` holds on ``frame`` (valid under the frame's domain)."""
-    return z3.Or(*[condition(frame, c) for c in cases(kind, scope)])

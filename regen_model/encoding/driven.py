@@ -219,18 +219,13 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
     for i, c in enumerate(frame.cards):
         st = frame.statics.cards[i]
         off = c.zone != ordinal(Zone.BATTLEFIELD)
+        out_of_combat = z3.And(
+            z3.Not(c.attacking), c.blocking == NONE, c.blocking_also == NONE, z3.Not(c.blocked)
+        )
         out += [
             (
                 f"c{i}: off the battlefield, out of combat",
-                z3.Implies(
-                    off,
-                    z3.And(
-                        z3.Not(c.attacking),
-                        c.blocking == NONE,
-                        c.blocking_also == NONE,
-                        z3.Not(c.blocked),
-                    ),
-                ),
+                z3.Implies(off, out_of_combat),
             ),
             (
                 f"c{i}: off the battlefield, attached to nothing",
@@ -245,15 +240,7 @@ def well_formed(frame: Any) -> list[tuple[str, Any]]:
             ],
             (
                 f"c{i}: in combat only during combat",
-                z3.Implies(
-                    z3.Not(in_combat_step),
-                    z3.And(
-                        z3.Not(c.attacking),
-                        c.blocking == NONE,
-                        c.blocking_also == NONE,
-                        z3.Not(c.blocked),
-                    ),
-                ),
+                z3.Implies(z3.Not(in_combat_step), out_of_combat),
             ),
             # 508.1a, 509.1a: the active player declares their own creatures as attackers,
             # the defending player (the other one, two players) theirs as blockers; what

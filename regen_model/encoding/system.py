@@ -176,7 +176,7 @@ class RegenStep:
             return found
         n = self.system.scope.cards
         out_vars = self.output_vars()
-        post_names = [str(v) for v in self.post.vars()]
+        post_names = [v.decl().name() for v in self.post.vars()]
         keys = layout(self.system.scope).keys
         index = dict(zip(keys, post_names, strict=True))
         made = []
@@ -198,7 +198,7 @@ class RegenStep:
             defined = [out_vars[f][slot] for f in CARD_FIELDS for slot in range(n)]
             defined.append(out_vars["priority_given"][0])
             outputs = {
-                str(var): Tracked("outputs", var == term)
+                var.decl().name(): Tracked("outputs", var == term)
                 for var, term in zip(defined, terms[len(conj) :], strict=True)
             }
             made.append(
