@@ -153,7 +153,14 @@ def clause_goals(system: TransitionSystem) -> list[Goal]:
     """One goal per clause ID labelling a constraint of the relation, sorted (the labels
     ``branches`` gives conditions for)."""
     known = catalog()
-    probe = system.step(system.frame("cx0"), system.frame("cx1"), "cx")
+    # the rules' encoding has a step over its template frames, whose relation needs no
+    # substitution (only the labels are read here); other systems get a step of their own
+    template_step = getattr(system, "template_step", None)
+    probe = (
+        template_step()
+        if callable(template_step)
+        else system.step(system.frame("cx0"), system.frame("cx1"), "cx")
+    )
     labels = {
         t.label
         for kind in system.action_kinds()
@@ -892,14 +899,23 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("knight", "Knight of the Holy Nimbus", 0, shields=1),),
             (A.LeaveAndReturn(target="knight"),),
         ),
-        # 704.5h: deathtouch damage that is not lethal destroys at the next check.
+        # 704.5h: deathtouch damage that is not lethal destroys at the next check, which
+        # clears the record of it; the relation's branch is the destruction event (ghost
+        # counts), which the bears' shield replaces, so it is not overwritten by the new
+        # object of a zone change (400.7).
         GuideScript(
-            ("sba.deathtouch",),
-            (rats, bears),
+            ("sba.deathtouch", "sba.deathtouch-reset"),
+            (rats, ScriptCard("bears", "Grizzly Bears", 0, shields=1)),
             (
                 A.DealDamage(source="rats", shares=(A.DamageShare(amount=1, card="bears"),)),
                 A.CheckStateBasedActions(),
             ),
+        ),
+        # 704.5m: an Aura whose creature was sacrificed goes to the graveyard at the next check.
+        GuideScript(
+            ("sba.aura",),
+            (bears, ScriptCard("aura", "Holy Strength", 0, attached_to="bears")),
+            (A.Sacrifice(target="bears"), A.CheckStateBasedActions()),
         ),
         # Pre-M10 deathtouch triggers (502.63 of that era).
         GuideScript(

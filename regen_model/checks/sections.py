@@ -102,13 +102,14 @@ def verify_cover(options: VerifyOptions) -> list[Row]:
     catalog = load(user_paths(options.invariant_files))
     wide = wide_goals(COVER_SCOPE)
     elsewhere = {name for names in wide.values() for name in names}
-    clauses = [g for g in clause_goals(system) if g.name not in elsewhere]
+    every_clause = clause_goals(system)
+    clauses = [g for g in every_clause if g.name not in elsewhere]
     goals = clauses + invariant_goals(system, catalog)
     guides = guide_runs(COVER_SCOPE, wanted=[g.name for g in clauses])
     items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
     for scope, names in wide.items():
         items += _cover_wide(scope, names)
-    order = {g.name: k for k, g in enumerate(clause_goals(system))}
+    order = {g.name: k for k, g in enumerate(every_clause)}
     items.sort(key=lambda it: (it.kind != "clause", order.get(it.item, len(order))))
     return [_row(i) for i in items]
 

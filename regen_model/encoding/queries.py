@@ -55,14 +55,14 @@ def determinism(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) ->
     """One successor per (state, parameters): ``covering`` when the step's constraints have
     the shape it needs, else ``two_successors``."""
     started = time.perf_counter()
-    pre = system.frame(f"det.{kind}.pre")
-    post = system.frame(f"det.{kind}.post")
-    step = system.step(pre, post, f"det.{kind}")
+    step = system.template_step()  # the built relation itself: nothing to substitute
+    post = step.post
     split = _definitions(post, [t.formula for t in step.constraints(kind)])
     if split is None:
         return two_successors(system, kind, rlimit)
     defined, others = split
     open_cases = []
+    leaves: dict[int, frozenset[int] | None] = {}
     for var in post.vars():
         cases = defined.get(var.get_id())
         if cases is None:
@@ -73,7 +73,7 @@ def determinism(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) ->
                 time.perf_counter() - started,
                 f"no constraint defines the successor's {var}",
             )
-        if not any(z3.is_true(c) for c in cases) and not _covers(cases):
+        if not any(z3.is_true(c) for c in cases) and not _covers(cases, leaves):
             open_cases.append(z3.And(*[z3.Not(c) for c in cases]))
     if not open_cases:
         return QueryResult("determinism", kind, Verdict.PROVED, time.perf_counter() - started)
@@ -116,11 +116,13 @@ def _definitions(post: Any, formulas: list[Any]) -> tuple[dict[int, list[Any]], 
     return defined, others
 
 
-def _covers(cases: list[Any]) -> bool:
+def _covers(cases: list[Any], leaves: dict[int, frozenset[int] | None]) -> bool:
     """The conditions ``w == k1``, ``w == k2``, ... cover every case because ``w`` is an
     ``If`` tree whose leaves are all among the numerals ``k1, k2, ...`` (the relation's
     "which clause wrote this variable" terms): true for every state without asking the
-    solver. False when the conditions have another shape (the solver then decides)."""
+    solver. False when the conditions have another shape (the solver then decides).
+    ``leaves`` memoizes ``_leaf_codes`` over the calls of one query: the writer terms of a
+    kind's variables share most of their ``If`` nodes."""
     term: Any = None
     codes = set()
     for c in cases:
@@ -135,18 +137,47 @@ def _covers(cases: list[Any]) -> bool:
         elif not other.eq(term):
             return False
         codes.add(c.arg(side).as_long())
-    stack: list[Any] = [term]
-    seen: set[int] = set()
+    found = _leaf_codes(term, leaves)
+    return found is not None and found <= codes
+
+
+def _leaf_codes(term: Any, memo: dict[int, frozenset[int] | None]) -> frozenset[int] | None:
+    """The numerals at the leaves of ``term``'s ``If`` tree; None when some leaf is not a
+    numeral. Iterative (the trees are deep), each node once per ``memo``, on the C API's
+    raw ASTs (wrapping every node in an ``ExprRef`` was most of this query's Python time)."""
+    ctx = term.ctx.ref()
+    api = z3.z3core
+    memo_get = memo.get
+
+    def is_ite(ast: Any) -> bool:
+        return bool(
+            api.Z3_get_ast_kind(ctx, ast) == z3.Z3_APP_AST
+            and api.Z3_get_decl_kind(ctx, api.Z3_get_app_decl(ctx, api.Z3_to_app(ctx, ast)))
+            == z3.Z3_OP_ITE
+        )
+
+    root = term.as_ast()
+    stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
-        t = stack.pop()
-        if t.get_id() in seen:
+        ast, children_done = stack.pop()
+        key = api.Z3_get_ast_id(ctx, ast)
+        if not children_done and key in memo:
             continue
-        seen.add(t.get_id())
-        if z3.is_app_of(t, z3.Z3_OP_ITE):
-            stack += [t.arg(1), t.arg(2)]
-        elif not (z3.is_int_value(t) and t.as_long() in codes):
-            return False
-    return True
+        if is_ite(ast):
+            app = api.Z3_to_app(ctx, ast)
+            a, b = api.Z3_get_app_arg(ctx, app, 1), api.Z3_get_app_arg(ctx, app, 2)
+            ka, kb = api.Z3_get_ast_id(ctx, a), api.Z3_get_ast_id(ctx, b)
+            if not children_done:
+                stack.append((ast, True))
+                stack += [(x, False) for x, k in ((a, ka), (b, kb)) if k not in memo]
+                continue
+            left, right = memo_get(ka), memo_get(kb)
+            memo[key] = None if left is None or right is None else left | right
+        elif api.Z3_is_numeral_ast(ctx, ast):
+            memo[key] = frozenset((int(api.Z3_get_numeral_string(ctx, ast)),))
+        else:
+            memo[key] = None
+    return memo[api.Z3_get_ast_id(ctx, root)]
 
 
 def _defined_side(body: Any, ids: set[int]) -> int | None:
@@ -177,9 +208,8 @@ def two_successors(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT)
 
 def sba_bound(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) -> QueryResult:
     started = time.perf_counter()
-    pre = system.frame(f"bound.{kind}.pre")
-    post = system.frame(f"bound.{kind}.post")
-    step = system.step(pre, post, f"bound.{kind}")
+    step = system.template_step()  # the built relation itself: nothing to substitute
+    pre = step.pre
     obligations = [t.formula for t in step.obligations(kind)]
     if not obligations:
         return QueryResult(
@@ -189,10 +219,18 @@ def sba_bound(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) -> Q
             time.perf_counter() - started,
             "no state-based-action loop in this kind",
         )
-    formulas = [t.formula for t in system.domain(pre)]
-    formulas += [t.formula for t in step.constraints(kind)]
-    formulas.append(z3.Not(z3.And(*obligations)))
-    result, solver = _solve(formulas, rlimit)
+    domain = [t.formula for t in system.domain(pre)]
+    broken = z3.Not(z3.And(*obligations))
+    # First without the successor's definitions (the obligations are about the loop's
+    # intermediate values, not the successor): fewer conjuncts can only admit more models,
+    # so unsat there is unsat of the whole query. Anything else is asked again in full.
+    constraints = [t.formula for t in step.constraints(kind)]
+    rel = system.relation(kind)
+    # the parameter domains and the kind come first, then the kind's guards, then its effects
+    guards = constraints[: len(constraints) - len(rel.effects)]
+    result, solver = _solve([*domain, *guards, broken], rlimit)
+    if result != z3.unsat:
+        result, solver = _solve([*domain, *constraints, broken], rlimit)
     return _verdict(
         "sba-bound", kind, result, solver, started, "a step still pending after the bound"
     )

@@ -34,6 +34,10 @@ class _LooseSystem(RegenSystem):
         base = super().step(pre, post, tag)
         return _LooseStep(self, pre, post, tag, base.params)
 
+    def template_step(self) -> RegenStep:
+        t = self.template
+        return _LooseStep(self, t.pre, t.post, "T", t.params)
+
 
 def test_an_unconstrained_successor_is_not_deterministic() -> None:
     loose = _LooseSystem(scope=ONE_SLOT)
@@ -54,3 +58,27 @@ def test_the_covering_proof_and_the_direct_query_agree() -> None:
         assert two_successors(system, kind).verdict is Verdict.PROVED
     assert two_successors(loose, "destroy").verdict is Verdict.VIOLATED
     assert "fixes" in determinism(loose, "destroy").reason
+
+
+class _UnboundedStep(RegenStep):
+    """A step whose 704.3 loop, by its obligation, may stop with an action still pending."""
+
+    def obligations(self, kind: str | None = None) -> list[Tracked]:
+        import z3
+
+        return [Tracked("sba.loop", z3.BoolVal(False))]
+
+
+class _UnboundedSystem(RegenSystem):
+    def template_step(self) -> RegenStep:
+        t = self.template
+        return _UnboundedStep(self, t.pre, t.post, "T", t.params)
+
+
+def test_a_loop_that_may_stop_early_is_caught() -> None:
+    """The loop-bound query asks first without the successor's definitions; a model there
+    is asked again in full, so a broken bound is VIOLATED, not waved through."""
+    from regen_model.encoding.queries import sba_bound
+
+    assert sba_bound(_UnboundedSystem(scope=ONE_SLOT), "cleanup").verdict is Verdict.VIOLATED
+    assert sba_bound(RegenSystem(scope=ONE_SLOT), "check-sba").verdict is Verdict.PROVED
