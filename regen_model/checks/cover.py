@@ -924,10 +924,12 @@ def _scripts() -> tuple[GuideScript, ...]:
             (A.DealDamage(source="rats", shares=(A.DamageShare(amount=1, card="bears"),)),),
             edition="pre-M10",
         ),
-        # 110.2a: a flicker returns the card under the named player's control (sick, 302.6);
+        # 110.2a: a flicker returns the card under the named player's control (sick, 302.6,
+        # is the new object's reset there, so the combat.summoning-sickness branch is shown
+        # by the attack declarations of the explorer's combat board instead);
         # 614.1c: Skeleton Scavengers enters with its counter.
         GuideScript(
-            ("zone.return-control", "combat.summoning-sickness"),
+            ("zone.return-control",),
             (ScriptCard("bears", "Grizzly Bears", 1),),
             (A.LeaveAndReturn(target="bears", controller=0),),
         ),

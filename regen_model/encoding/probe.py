@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import CodeType
 from typing import Any, TypeVar
@@ -62,7 +63,10 @@ class Probe:
         site = caller_site(self._positions)
         if site is None:
             return
-        self.hits[site] = self.hits.get(site, 0) | (TRUE if cond else FALSE)
+        seen = self.hits.get(site, 0)
+        bit = TRUE if cond else FALSE
+        if not seen & bit:
+            self.hits[site] = seen | bit
         if clause is not None:
             self.clauses.setdefault(site, set()).add(clause)
 
@@ -117,10 +121,20 @@ def caller_site(positions: dict[tuple[CodeType, int], Site]) -> Site | None:
 
 def _site(code: CodeType, lasti: int) -> Site:
     """The source position of the call being executed at instruction offset ``lasti``."""
-    for k, (line, _end, col, _endcol) in enumerate(code.co_positions()):
-        if 2 * k == lasti:
-            return (Path(code.co_filename).name, line or code.co_firstlineno, col or 0)
-    return (Path(code.co_filename).name, code.co_firstlineno, 0)
+    found = _sites_of(code).get(lasti)
+    return found if found is not None else (Path(code.co_filename).name, code.co_firstlineno, 0)
+
+
+@cache
+def _sites_of(code: CodeType) -> dict[int, Site]:
+    """Instruction offset -> source position, for every instruction of ``code``: one pass
+    over its position table (a pure function of the code object, so memoised for the
+    process; each search's probe would otherwise scan the table again at every new site)."""
+    name = Path(code.co_filename).name
+    return {
+        2 * k: (name, line or code.co_firstlineno, col or 0)
+        for k, (line, _end, col, _endcol) in enumerate(code.co_positions())
+    }
 
 
 ACTIVE: ContextVar[Probe | None] = ContextVar("relation_probe", default=None)

@@ -193,5 +193,5 @@ def test_every_scripted_guide_witnesses_the_clauses_it_is_written_for() -> None:
             shown = _along(system, run, mine, BUDGET, pinned)
             checked += len(mine)
             missed += [f"{g.name} ({scope.cards} slots)" for g in mine if g.name not in shown]
-    assert checked >= 40  # every clause some script is written for (sba.aura among them)
+    assert checked >= 39  # every clause some script is written for (sba.aura among them)
     assert not missed, f"scripts that do not witness their clauses: {missed}"
