@@ -43,7 +43,7 @@ from regen_model.encoding.ops import (
 )
 from regen_model.encoding.work import SymWork
 from regen_model.encoding.zones import change_control, move_zone
-from regen_model.model.effects import EffectKind, TargetRule, rules_needing
+from regen_model.model.effects import STATUS_RULES, EffectKind, TargetRule, rules_needing
 from regen_model.model.enums import (
     CounterKind,
     Edition,
@@ -387,6 +387,8 @@ def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
         implies(needed("yours"), eq(controller(w, i), player)),
         implies(needed("nonartifact"), not_(w.st(i).artifact)),
         implies(needed("nonblack"), not_(black(w, i))),
+        implies(needed("attacking"), w[w.c(i).attacking]),
+        implies(needed("untapped"), not_(w[w.c(i).tapped])),
     )
 
 
@@ -403,6 +405,9 @@ def legal_card_target(w: SymWork, card: Val, gen: Val, rule: Val, player: Val) -
     if w.mutant(Mutant.TARGET_RULE_CAST_ONLY):
         creature = or_(*[eq(rule, ordinal(r)) for r in rules_needing("creature")])
         rule = ite(creature, ordinal(TargetRule.CREATURE), ordinal(TargetRule.NONE))
+    if w.mutant(Mutant.TARGET_STATUS_CAST_ONLY):
+        status = or_(*[eq(rule, ordinal(r)) for r in sorted(STATUS_RULES, key=ordinal)])
+        rule = ite(status, ordinal(TargetRule.CREATURE), rule)
     return or_(
         *[
             and_(same_object(w, i, card, gen), meets_target_needs(w, i, rule, player))

@@ -20,7 +20,7 @@ from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
-from regen_model.model.cards import AbilityKind
+from regen_model.model.cards import AbilityKind, ActivatedAbility
 from regen_model.model.derived import (
     ability_at,
     controller,
@@ -258,6 +258,8 @@ _NEEDS_TEXT: dict[TargetRule, str] = {
     TargetRule.CREATURE: "a creature",
     TargetRule.CREATURE_YOU_CONTROL: "a creature you control",
     TargetRule.NONARTIFACT_NONBLACK_CREATURE: "a nonartifact, nonblack creature",
+    TargetRule.ATTACKING_CREATURE: "an attacking creature",
+    TargetRule.UNTAPPED_CREATURE: "an untapped creature",
 }
 
 
@@ -306,9 +308,10 @@ def _activate(w: Work, a: A.Action) -> None:
         f"{a.source}: {ability.describe()}" + (" (granted by an attachment)" if given else ""),
         a.player,
         ability.effect(),
-        _ability_targets(w, a, slot, ability.kind),
+        _ability_targets(w, a, slot, ability),
         source=slot,
         source_gen=card.gen,
+        target_rule=ability.target_rule,  # re-checked as it resolves (608.2b)
     )
     w.stack.append(obj)
     w.emit(
@@ -325,12 +328,28 @@ def _activate(w: Work, a: A.Action) -> None:
 
 
 def _ability_targets(
-    w: Work, a: A.ActivateAbility, slot: int, kind: AbilityKind
+    w: Work, a: A.ActivateAbility, slot: int, ability: ActivatedAbility
 ) -> tuple[Target, ...]:
     """What the ability acts on: its source; for "Regenerate enchanted creature" the
     permanent its source is attached to now (none if it is attached to nothing; the stack
     object follows its source if that moves, ``attachments.attach``); for equip, its target,
-    a creature its controller controls (702.6a)."""
+    a creature its controller controls (702.6a); for "Regenerate target creature", its
+    target, a creature chosen as it is activated (602.2b, 601.2c; any creature, its source
+    included)."""
+    kind = ability.kind
+    if kind is AbilityKind.REGENERATE_TARGET:
+        if a.target is None:
+            raise IllegalAction(
+                f"{a.source}'s ability needs a target creature", "stack.ability-target", "target"
+            )
+        target = w.on_battlefield(a.target, "stack.ability-target", "target")
+        if fx.unmet_target_need(w, w.cards[target], ability.target_rule, a.player) is not None:
+            raise IllegalAction(
+                f"{a.source}'s ability targets a creature ({a.target} is not one)",
+                "stack.ability-target",
+                "target",
+            )
+        return (Target(card=target, gen=w.cards[target].gen),)
     if kind is AbilityKind.EQUIP:
         if a.target is None:
             raise IllegalAction(

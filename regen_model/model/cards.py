@@ -32,6 +32,9 @@ class AbilityKind(StrEnum):
     """Activated abilities the model knows."""
 
     REGENERATE_SELF = "regenerate-self"  # "{cost}: Regenerate this creature." (701.19a)
+    # "{cost}: Regenerate target creature." (Suture Spirit): a target chosen on activation
+    # (602.2b, 601.2c), checked again on resolution (608.2b)
+    REGENERATE_TARGET = "regenerate-target"
     MAKE_SELF_UNREGENERABLE = "make-self-unregenerable"  # Knight of the Holy Nimbus's {2} ability
     ANIMATE_SELF = "animate-self"  # "{cost}: This land becomes a ... creature until end of turn"
     # Abilities of Auras and Equipment (issue 12 items 5-6):
@@ -53,6 +56,17 @@ class ActivatedAbility:
     granted: bool = False
 
     @property
+    def target_rule(self) -> TargetRule:
+        """What its target must be, on activation and again on resolution (602.2b, 608.2b):
+        ``NONE`` for the abilities acting on their own permanent or its host (no target; only
+        the object's identity is checked), ``CREATURE`` for "Regenerate target creature".
+        Equip's "target creature you control" other than itself is checked by its own rule
+        (702.6a, ``turn.equip_still_legal``)."""
+        if self.kind is AbilityKind.REGENERATE_TARGET:
+            return TargetRule.CREATURE
+        return TargetRule.NONE
+
+    @property
     def sorcery_speed(self) -> bool:
         """Activated only as a sorcery (602.5d): equip is (702.6a)."""
         return self.kind is AbilityKind.EQUIP
@@ -61,7 +75,11 @@ class ActivatedAbility:
         """The effect the ability has when it resolves: applied to its source, except that
         ``REGENERATE_HOST`` regenerates the permanent its source is attached to and ``EQUIP``
         attaches its source to the ability's target."""
-        if self.kind in (AbilityKind.REGENERATE_SELF, AbilityKind.REGENERATE_HOST):
+        if self.kind in (
+            AbilityKind.REGENERATE_SELF,
+            AbilityKind.REGENERATE_HOST,
+            AbilityKind.REGENERATE_TARGET,
+        ):
             return Effect(EffectKind.REGENERATE, rider=self.rider)
         if self.kind is AbilityKind.EQUIP:
             return Effect(EffectKind.ATTACH)
@@ -78,6 +96,8 @@ class ActivatedAbility:
             return "Regenerate the permanent this is attached to" + suffix
         if self.kind is AbilityKind.EQUIP:
             return "Attach this to target creature you control (sorcery speed)"
+        if self.kind is AbilityKind.REGENERATE_TARGET:
+            return "Regenerate target creature"
         if self.kind is AbilityKind.ANIMATE_SELF:
             return "This permanent becomes a creature until end of turn"
         return "This permanent can't be regenerated this turn (opponents only)"
@@ -533,6 +553,20 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             keywords=frozenset({_KW.FIRST_STRIKE}),
         ),
         _creature(
+            "Suture Spirit",
+            "{1}{W}",
+            "Creature — Spirit",
+            1,
+            1,
+            "Flying\n{W/B}{W/B}{W/B}: Regenerate target creature.",
+            extra=(ActivatedAbility(AbilityKind.REGENERATE_TARGET),),
+            deviations=(
+                _keyword_left_out(
+                    "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+            ),
+        ),
+        _creature(
             "Vampire Nighthawk",
             "{1}{B}{B}",
             "Creature — Vampire Shaman",
@@ -763,6 +797,21 @@ SPELLS: dict[str, SpellTemplate] = {
             "Destroy target nonartifact, nonblack creature. It can't be regenerated.",
             Effect(EffectKind.DESTROY, cant_regen=True),
             TargetRule.NONARTIFACT_NONBLACK_CREATURE,
+        ),
+        _spell(
+            "Kill Shot",
+            "{2}{W}",
+            "Destroy target attacking creature.",
+            Effect(EffectKind.DESTROY),
+            TargetRule.ATTACKING_CREATURE,
+        ),
+        _spell(
+            "Asphyxiate",
+            "{1}{B}{B}",
+            "Destroy target untapped creature.",
+            Effect(EffectKind.DESTROY),
+            TargetRule.UNTAPPED_CREATURE,
+            sorcery=True,
         ),
         _spell(
             "Wrath of God",

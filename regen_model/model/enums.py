@@ -222,6 +222,8 @@ class Mutant(StrEnum):
     # Auras and Equipment (issue 12 items 5-6):
     SHIELD_ON_ATTACHMENT = "shield-on-attachment"
     GRANTED_ABILITY_AURA_CONTROLLER = "granted-ability-aura-controller"
+    # Targets whose legality regeneration changes (issue 13 item 4):
+    TARGET_STATUS_CAST_ONLY = "target-status-cast-only"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -237,6 +237,13 @@ _INFO = (
         "another player gained control of in response.",
         ("stack.target-legality",),
     ),
+    MutantInfo(
+        Mutant.TARGET_STATUS_CAST_ONLY,
+        'A target\'s combat or tap status ("target attacking creature", "target untapped '
+        'creature") is checked only as the spell is cast: Kill Shot still destroys a creature '
+        "a regeneration in response removed from combat, Asphyxiate one it tapped.",
+        ("stack.target-status",),
+    ),
     # Auras and Equipment (issue 12 items 5-6):
     MutantInfo(
         Mutant.SHIELD_ON_ATTACHMENT,

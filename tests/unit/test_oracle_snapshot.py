@@ -101,7 +101,10 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     given = re.search(
         r'^(?:Enchanted|Equipped) creature .*has "\{[^}]+\}: Regenerate this', text, re.M
     )
-    assert bool(regen) == (": Regenerate " in text and not host and not given)
+    target = re.search(r"^[^\n]*: Regenerate target creature\.", text, re.M)
+    assert bool(regen) == (": Regenerate " in text and not host and not given and not target)
+    # "{cost}: Regenerate target creature." (Suture Spirit): a targeted ability (602.2b)
+    assert any(a.kind is AbilityKind.REGENERATE_TARGET for a in card.abilities) == bool(target)
     assert [a.kind for a in card.grants_abilities] == (
         [AbilityKind.REGENERATE_SELF] if given else []
     )
@@ -170,6 +173,8 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     rules = {
         "target nonartifact, nonblack creature": TargetRule.NONARTIFACT_NONBLACK_CREATURE,
         "target creature you control": TargetRule.CREATURE_YOU_CONTROL,
+        "target attacking creature": TargetRule.ATTACKING_CREATURE,
+        "target untapped creature": TargetRule.UNTAPPED_CREATURE,
         "any target": TargetRule.ANY,
         "target creature": TargetRule.CREATURE,
     }
