@@ -265,6 +265,7 @@ def _activate(w: SymWork) -> None:
             b2i(st.unregen_ability),
             b2i(st.host_regen),
             b2i(st.equip),
+            b2i(st.target_regen),
         )
         # 613.1f: after its printed abilities, the one an attachment gives it, if one does
         given_by = granted.givers(w, i)
@@ -275,13 +276,15 @@ def _activate(w: SymWork) -> None:
         regen = or_(own_regen, given)
         host_regen = and_(st.host_regen, eq(p.ability, 0))
         equip = and_(st.equip, eq(p.ability, b2i(st.host_regen)))
+        # "Regenerate target creature", a creature's only ability (``frame.template_fits``)
+        targeted = and_(st.target_regen, eq(p.ability, 0))
         # 613.1f: a granted ability exists only while the animation that grants it applies
         w.require(implies(and_(own_regen, animates), w[w.c(i).animated]), clause)
         # 602.5d, 702.6a: equip only as a sorcery
         main = or_(eq(w[f.step], ordinal(Step.MAIN1)), eq(w[f.step], ordinal(Step.MAIN2)))
         sorcery_ok = and_(main, eq(w[f.active], p.player), eq(w[f.stack_size], 0))
         w.require(implies(equip, sorcery_ok), "attach.equip")
-        mine = or_(anim, regen, host_regen, equip)
+        mine = or_(anim, regen, host_regen, equip, targeted)
         ctrl = controller(w, i)
         w.require(implies(not_(given), ite(mine, eq(p.player, ctrl), ne(p.player, ctrl))), clause)
         # 602.2: the creature's controller activates what its attachment gives it
@@ -290,21 +293,31 @@ def _activate(w: SymWork) -> None:
         w.require(implies(equip, eq(p.n_targets, 1)), "attach.equip")
         # "Regenerate enchanted creature" names no target: it acts on its source's host
         w.require(implies(host_regen, eq(p.n_targets, 0)), "attach.host-regen")
-        w.require(implies(not_(or_(equip, host_regen)), eq(p.n_targets, 0)), clause)
+        w.require(implies(not_(or_(equip, host_regen, targeted)), eq(p.n_targets, 0)), clause)
         tgt = p.tgt_card[0]
         w.require(implies(equip, equip_target_ok(w, i, tgt, p.player)), "attach.equip")
+        # 602.2b, 601.2c: its target is a creature on the battlefield as it is activated
+        creature_rule = ordinal(TargetRule.CREATURE)
+        target_ok = or_(
+            *[
+                and_(eq(tgt, j), fx.meets_target_needs(w, j, creature_rule, p.player))
+                for j in range(w.n)
+            ]
+        )
+        w.require(implies(targeted, and_(eq(p.n_targets, 1), target_ok)), "stack.ability-target")
         gen = w[w.c(i).gen]
         host = w[w.c(i).attached_to]
         host_gen = select(host, [w[w.c(j).gen] for j in range(w.n)], 0)
         tgt_gen = select(tgt, [w[w.c(j).gen] for j in range(w.n)], 0)
         effect = ite(
-            or_(regen, host_regen),
+            or_(regen, host_regen, targeted),
             ordinal(EffectKind.REGENERATE),
             ordinal(EffectKind.UNREGENERABLE),
         )
         effect = ite(equip, ordinal(EffectKind.ATTACH), effect)
-        card = ite(host_regen, host, ite(equip, tgt, i))
-        card_gen = ite(host_regen, host_gen, ite(equip, tgt_gen, gen))
+        chosen = or_(equip, targeted)  # a target picked on activation
+        card = ite(host_regen, host, ite(chosen, tgt, i))
+        card_gen = ite(host_regen, host_gen, ite(chosen, tgt_gen, gen))
         obj = stack.entry(
             w,
             kind=StackKind.ABILITY,
@@ -315,6 +328,8 @@ def _activate(w: SymWork) -> None:
             n_targets=ite(eq(card, NONE), 0, 1),
             source=i,
             source_gen=gen,
+            # 608.2b: re-checked against "creature" as it resolves (``ability.target_rule``)
+            target_rule=ite(targeted, creature_rule, ordinal(TargetRule.NONE)),
         )
         stack.push(w, "stack", obj, clause)
         for q in range(turn.PLAYERS):
