@@ -323,6 +323,9 @@ def _activate(w: Work, a: A.Action) -> None:
     )
     if given:
         granted.note_activated(w, slot)
+    if ability.kind is AbilityKind.REGENERATE_TARGET:
+        # 602.2b: the target chosen as it was activated, re-checked as it resolves (608.2b)
+        w.emit(EventKind.NOTE, "stack.ability-target", w.name(obj.targets[0].card or 0))
     w.passed = frozenset()
     turn.give_priority(w, a.player)  # 117.3c
 
