@@ -45,6 +45,7 @@ from regen_model.encoding.work import SymWork
 from regen_model.encoding.zones import change_control, move_zone
 from regen_model.model.effects import STATUS_RULES, EffectKind, TargetRule, rules_needing
 from regen_model.model.enums import (
+    Attachment,
     CounterKind,
     Edition,
     Keyword,
@@ -416,6 +417,21 @@ def legal_card_target(w: SymWork, card: Val, gen: Val, rule: Val, player: Val) -
     )
 
 
+def _via(w: SymWork, source: Val, i: int) -> Val:
+    """``Shield.via`` of a shield made for card ``i`` by an ability of ``source``: the source
+    if it is an Aura or Equipment other than ``i`` ("Regenerate enchanted creature"), else
+    NONE (its own ability, a spell, or a creature's "Regenerate target creature";
+    ``engine.effects.apply_effect``)."""
+    attachment = or_(
+        *[
+            and_(eq(source, j), ne(w.st(j).attachment, ordinal(Attachment.NONE)))
+            for j in range(w.n)
+            if j != i
+        ]
+    )
+    return ite(attachment, source, NONE)
+
+
 def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
     """Apply a resolving object's effect to its targets whose ``legal`` flag holds, in
     order (``engine.effects.apply_effect``)."""
@@ -485,9 +501,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         ),
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
         EffectKind.REGENERATE: for_cards(
-            lambda w, i: create_shield(
-                w, i, obj.rider, ctrl, ite(eq(obj.source, i), NONE, obj.source)
-            )
+            lambda w, i: create_shield(w, i, obj.rider, ctrl, _via(w, obj.source, i))
         ),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),
         EffectKind.UNREGENERABLE: for_cards(make_unregenerable),

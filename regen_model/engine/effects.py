@@ -28,6 +28,7 @@ from regen_model.model.derived import (
 )
 from regen_model.model.effects import STATUS_RULES, TARGET_NEEDS, Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
+    Attachment,
     CardType,
     Color,
     CounterKind,
@@ -542,8 +543,15 @@ def apply_effect(
     elif k is EffectKind.REGENERATE:
         for slot in cards:
             # "Regenerate enchanted creature": the shield is the creature's (701.19a); the
-            # Aura that made it is only recorded (``Shield.via``).
-            via = source if source is not None and source != slot else None
+            # Aura that made it is only recorded (``Shield.via``). A creature's "Regenerate
+            # target creature" (Suture Spirit) at another creature records nothing.
+            via = (
+                source
+                if source is not None
+                and source != slot
+                and w.setup.templates[source].attachment is not Attachment.NONE
+                else None
+            )
             if via is not None:
                 w.emit(EventKind.NOTE, "attach.host-regen", w.name(slot), made_by=w.name(via))
             create_shield(w, slot, source_name, effect.rider, controller_, via)
