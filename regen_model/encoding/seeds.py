@@ -1160,18 +1160,17 @@ def scripts() -> tuple[Script, ...]:
         Script(
             "regenerate-target",
             "Suture Spirit's 'Regenerate target creature' (602.2b): its target picked on "
-            "activation, an opponent's Giant and then the Spirit itself, each shielded; aimed "
-            "at the Bears, which leave and return in response (a new object, 400.7), it does "
-            "nothing (608.2b); a Forest is no creature to target, B does not control the "
+            "activation, an opponent's Bears and then the Spirit itself, each shielded; aimed "
+            "at the Bears again, which leave and return in response (a new object, 400.7), it "
+            "does nothing (608.2b); a Forest is no creature to target, B does not control the "
             "Spirit, and the ability needs a target",
             (
                 Card("spirit", "Suture Spirit", 0),
-                Card("giant", "Hill Giant", 1),
-                Card("bears", "Grizzly Bears", 0),
+                Card("bears", "Grizzly Bears", 1),
                 Card("forest", "Forest", 0),
             ),
             (
-                A.ActivateAbility(player=0, source="spirit", target="giant"),
+                A.ActivateAbility(player=0, source="spirit", target="bears"),
                 *_pass(0, 1),
                 A.ActivateAbility(player=0, source="spirit", target="spirit"),
                 *_pass(0, 1),
@@ -1182,8 +1181,8 @@ def scripts() -> tuple[Script, ...]:
             tried=(
                 (0, A.ActivateAbility(player=0, source="spirit", target="forest")),
                 (0, A.ActivateAbility(player=0, source="spirit")),
-                (0, A.ActivateAbility(player=1, source="spirit", target="giant")),
-                (0, A.ActivateAbility(player=0, source="spirit", ability=1, target="giant")),
+                (0, A.ActivateAbility(player=1, source="spirit", target="bears")),
+                (0, A.ActivateAbility(player=0, source="spirit", ability=1, target="bears")),
             ),
         ),
         Script(
