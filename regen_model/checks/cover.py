@@ -1060,6 +1060,12 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("spirit", "Suture Spirit", 0), ScriptCard("bears", "Grizzly Bears", 1)),
             (A.ActivateAbility(player=0, source="spirit", target="bears"), *_pass(0, 1)),
         ),
+        # 601.2h, 302.6: Niall Silvain pays the {T} of its ability as it activates it.
+        GuideScript(
+            ("cost.tap",),
+            (ScriptCard("niall", "Niall Silvain", 0), ScriptCard("bears", "Grizzly Bears", 1)),
+            (A.ActivateAbility(player=0, source="niall", target="bears"), *_pass(0, 1)),
+        ),
         # 608.2b, 701.19a, 506.4: Kill Shot at an attacking Troll that regenerates in
         # response: no longer attacking, an illegal target.
         GuideScript(

@@ -201,6 +201,20 @@ def _target_status(t: Transition) -> bool:
     return any(e.kind is EventKind.NOTE and e.clause == "stack.target-status" for e in t[3])
 
 
+def _tap_costs(t: Transition) -> bool:
+    """A permanent pays a {T} cost of its ability (601.2h; Niall Silvain)."""
+    return any(e.kind is EventKind.BECAME_TAPPED and e.clause == "cost.tap" for e in t[3])
+
+
+def _cost_features() -> frozenset[str]:
+    """Everything of issue 13 item 3 the model has (a {T} cost), for adapters that do not map
+    it: the structural feature and the built-in cards with a {T} ability."""
+    cards = {
+        f"card:{n}" for n, t in PERMANENT_CARDS.items() if any(a.tap_cost for a in t.abilities)
+    }
+    return frozenset({"tap-costs", *cards})
+
+
 def _targeting_features() -> frozenset[str]:
     """Everything of issue 13 item 4, for adapters that do not map it: the structural
     features, the built-in spells whose target rule asks for a status, and the cards with a
@@ -416,6 +430,7 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         'a "Regenerate target creature" ability of a permanent is activated (602.2b)',
         _targeted_abilities,
     ),
+    "tap-costs": ("a permanent pays the {T} cost of its ability (601.2h)", _tap_costs),
     "target-status": (
         "a target is illegal on resolution for its combat or tap status (608.2b)",
         _target_status,
@@ -462,6 +477,7 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
 
 ATTACHMENT_FEATURES = _attachment_features()
 TARGETING_FEATURES = _targeting_features()
+COST_FEATURES = _cost_features()
 
 
 def vocabulary() -> dict[str, str]:

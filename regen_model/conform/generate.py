@@ -28,6 +28,7 @@ from typing import Any, Protocol, TypeVar
 from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
+    COST_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -124,13 +125,14 @@ REGENERATORS = (
 # Phasing (702.26) likewise, a creature that can block an additional creature, and the Auras
 # and Equipment that grant keywords or abilities or regenerate their host (Regeneration,
 # Darksteel Plate, Skeletal Grimace; Bonesplitter, drawn before, still is).
-# Issue 13 item 4's cards and spells (Suture Spirit, Kill Shot, Asphyxiate) likewise.
+# Issue 13's cards and spells (Suture Spirit, Kill Shot, Asphyxiate, Niall Silvain) likewise.
 _NOT_DRAWN = (
     PREVENTION_FEATURES
     | PHASING_FEATURES
     | MULTI_BLOCK_FEATURES
     | ATTACHMENT_FEATURES
     | TARGETING_FEATURES
+    | COST_FEATURES
 )
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)

@@ -88,6 +88,8 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # or tap status a regeneration in response makes illegal (Kill Shot, Asphyxiate).
     ("stack.ability-target", (), (), ("Suture Spirit", "Grizzly Bears")),
     ("stack.target-status", (), _spells_of(TARGETING_FEATURES), ("Horned Troll", "Hill Giant")),
+    # Issue 13 item 3: Niall Silvain's {T} cost.
+    ("cost.", (), (), ("Niall Silvain", "Grizzly Bears")),
 )
 
 

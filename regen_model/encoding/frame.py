@@ -164,6 +164,9 @@ class CardStatics:
     # ``AbilityKind.REGENERATE_TARGET``) as its only ability: a target chosen on activation
     # and its rule re-checked on resolution (602.2b, 608.2b).
     target_regen: Z3Ref
+    # Its cost includes {T} (Niall Silvain's, ``ActivatedAbility.tap_cost``): paid as it is
+    # activated (601.2h), by an untapped source not summoning sick (302.6).
+    tap_cost: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -215,6 +218,7 @@ class Statics:
                     equip=mk_b(f"{p}.equip"),
                     grant_regen=mk_b(f"{p}.grant_regen"),
                     target_regen=mk_b(f"{p}.target_regen"),
+                    tap_cost=mk_b(f"{p}.tap_cost"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -296,6 +300,7 @@ class Statics:
                         z3.Not(c.animate_ability),
                     ),
                 ),
+                z3.Implies(c.tap_cost, c.target_regen),  # the only {T} ability encoded
             ]
         return out
 
@@ -330,6 +335,7 @@ class Statics:
                 c.equip,
                 c.grant_regen,
                 c.target_regen,
+                c.tap_cost,
             ]
         return out
 
@@ -360,6 +366,8 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's 'Regenerate target creature' is encoded"
     if any(a.rider is not Rider.NONE for a in template.abilities if a.kind in _TARGETED):
         return f"{template.name}: 'Regenerate target creature' with a rider is not encoded"
+    if any(a.tap_cost and a.kind not in _TARGETED for a in template.abilities):
+        return f"{template.name}: only a {{T}} cost of 'Regenerate target creature' is encoded"
     if AbilityKind.EQUIP in kinds and template.attachment is not Attachment.EQUIPMENT:
         return f"{template.name}: only an Equipment has equip"
     if template.grants - set(GRANTABLE):
@@ -447,6 +455,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.equip, False),
                 (c.grant_regen, False),
                 (c.target_regen, False),
+                (c.tap_cost, False),
             ):
                 put(var, value)
             continue
@@ -488,6 +497,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.equip, any(a.kind is AbilityKind.EQUIP for a in t.abilities)),
             (c.grant_regen, bool(t.grants_abilities)),
             (c.target_regen, any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)),
+            (c.tap_cost, any(a.tap_cost for a in t.abilities)),
         ):
             put(var, value)
 
@@ -528,7 +538,9 @@ def read_statics(
         if _b(model, c.equip):
             abilities.append(ActivatedAbility(AbilityKind.EQUIP))
         if _b(model, c.target_regen):
-            abilities.append(ActivatedAbility(AbilityKind.REGENERATE_TARGET))
+            abilities.append(
+                ActivatedAbility(AbilityKind.REGENERATE_TARGET, tap_cost=_b(model, c.tap_cost))
+            )
         trig_kind = _i(model, c.trigger)
         trigger = None
         if trig_kind:

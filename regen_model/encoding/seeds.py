@@ -1186,6 +1186,27 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "tap-cost",
+            "Niall Silvain's '{T}: Regenerate target creature': the {T} is paid on activation "
+            "(601.2h), so Niall is tapped before the Giant's shield exists; once tapped it "
+            "can't pay again; a summoning-sick Niall can't pay it at all (302.6)",
+            (
+                Card("niall", "Niall Silvain", 0),
+                Card("fresh", "Niall Silvain", 0, sick=True),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                A.ActivateAbility(player=0, source="niall", target="giant"),
+                *_pass(0, 1),
+                A.Destroy(targets=("giant",)),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="fresh", target="giant")),
+                (1, A.ActivateAbility(player=0, source="niall", target="niall")),
+                (3, A.ActivateAbility(player=0, source="niall", target="giant")),
+            ),
+        ),
+        Script(
             "target-status-attacking",
             "Kill Shot at an attacking Troll that regenerates in response: removed from combat "
             "(701.19a, 506.4), it is no longer a legal target and Kill Shot does nothing "

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from regen_model.encoding import combat, granted, stack, turn
 from regen_model.encoding import effects as fx
-from regen_model.encoding import granted, stack, turn
 from regen_model.encoding import typechange as types
 from regen_model.encoding.attachments import attach
 from regen_model.encoding.derived import (
@@ -42,7 +42,7 @@ from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, Rider, StackKind, Step, ordinal
+from regen_model.model.enums import Attachment, Mutant, Rider, StackKind, Step, ordinal
 
 TARGETED = tuple(ordinal(k) for k in EffectKind if k in TARGETED_KINDS)
 
@@ -305,6 +305,19 @@ def _activate(w: SymWork) -> None:
             ]
         )
         w.require(implies(targeted, and_(eq(p.n_targets, 1), target_ok)), "stack.ability-target")
+        # 601.2h, 602.2b: then its {T} cost is paid, before it is on the stack (302.6: not by
+        # a summoning-sick creature; the mutant ``tap-cost-while-tapped``: also when tapped)
+        paying = and_(targeted, st.tap_cost)
+        tapped = w[w.c(i).tapped]
+        if not w.mutant(Mutant.TAP_COST_WHILE_TAPPED):
+            w.require(implies(paying, not_(tapped)), "cost.tap")
+        w.require(
+            implies(and_(paying, creature_on_battlefield(w, i)), not_(combat.sick(w, i))),
+            "cost.tap",
+        )
+        taps = and_(paying, not_(tapped))
+        w.set_if(taps, w.c(i).tapped, True, "cost.tap")
+        w.bump("other_taps", i, when=taps)
         gen = w[w.c(i).gen]
         host = w[w.c(i).attached_to]
         host_gen = select(host, [w[w.c(j).gen] for j in range(w.n)], 0)

@@ -26,9 +26,10 @@ from regen_model.model.derived import (
     controller,
     is_creature_on_battlefield,
     keywords,
+    summoning_sick,
 )
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, StackKind, Step
+from regen_model.model.enums import Attachment, Mutant, StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Hit, StackObject, Target
@@ -303,12 +304,15 @@ def _activate(w: Work, a: A.Action) -> None:
         raise IllegalAction(
             f"{w.pname(a.player)} does not control {a.source}", "stack.activate", "player"
         )
+    targets = _ability_targets(w, a, slot, ability)  # 601.2c: targets first
+    if ability.tap_cost:
+        _pay_tap(w, slot, a.source)  # 601.2h: then the costs, before it is on the stack
     obj = StackObject(
         StackKind.ABILITY,
         f"{a.source}: {ability.describe()}" + (" (granted by an attachment)" if given else ""),
         a.player,
         ability.effect(),
-        _ability_targets(w, a, slot, ability),
+        targets,
         source=slot,
         source_gen=card.gen,
         target_rule=ability.target_rule,  # re-checked as it resolves (608.2b)
@@ -328,6 +332,30 @@ def _activate(w: Work, a: A.Action) -> None:
         w.emit(EventKind.NOTE, "stack.ability-target", w.name(obj.targets[0].card or 0))
     w.passed = frozenset()
     turn.give_priority(w, a.player)  # 117.3c
+
+
+def _pay_tap(w: Work, slot: int, source: str) -> None:
+    """602.2b, 601.2h: a {T} cost is paid as the ability is activated, before the ability is on
+    the stack (so before any shield it makes exists): only an untapped permanent can pay it,
+    and a creature only if it has been under its controller's control since their most
+    recent turn began or has haste (302.6). The mutant ``tap-cost-while-tapped`` lets a
+    tapped permanent pay it."""
+    card = w.cards[slot]
+    if card.tapped and not w.mutant(Mutant.TAP_COST_WHILE_TAPPED):
+        raise IllegalAction(f"{source} is tapped: it can't pay {{T}}", "cost.tap", "source")
+    if (
+        is_creature_on_battlefield(w, card)
+        and summoning_sick(w, card)
+        and not w.mutant(Mutant.SUMMONING_SICKNESS_IGNORED)
+    ):
+        raise IllegalAction(
+            f"{source} is summoning sick: its {{T}} abilities can't be activated (302.6)",
+            "cost.tap",
+            "source",
+        )
+    if not card.tapped:
+        w.cards[slot] = card._replace(tapped=True)
+        w.emit(EventKind.BECAME_TAPPED, "cost.tap", source, by="cost")
 
 
 def _ability_targets(

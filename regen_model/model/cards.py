@@ -12,7 +12,7 @@ the model leaves out and why: a machine-readable list (``card_list`` exports it 
 that adapters of other engines and conformance vectors can read. ``text`` is the Oracle rules
 text without reminder text; ``tests/unit/test_oracle_snapshot.py`` checks every card against a
 checked-in snapshot, so a card that drifts from Oracle fails a test. Two deviations hold for
-every card and are not repeated on each: mana costs and other costs are not paid (only timing
+every card and are not repeated on each: mana costs and other costs but {T} are not paid (only timing
 and effects matter to regeneration), and cards in hand or library do not exist.
 """
 
@@ -48,12 +48,16 @@ class ActivatedAbility:
     controller may activate it (Knight of the Holy Nimbus). ``granted``: the permanent has it
     only while its own animation applies (Spawning Pool becomes a creature *with* "{B}:
     Regenerate this creature": an ability-adding effect of layer 6, 613.1f, with the same
-    duration as the type change)."""
+    duration as the type change). ``tap_cost``: its cost includes {T} (Niall Silvain), paid
+    as it is activated, before it is on the stack (602.2b, 601.2h): only while its source is
+    untapped, and for a creature only if it is not summoning sick (302.6). Other costs (mana)
+    are not paid."""
 
     kind: AbilityKind
     rider: Rider = Rider.NONE
     opponent_only: bool = False
     granted: bool = False
+    tap_cost: bool = False
 
     @property
     def target_rule(self) -> TargetRule:
@@ -97,7 +101,7 @@ class ActivatedAbility:
         if self.kind is AbilityKind.EQUIP:
             return "Attach this to target creature you control (sorcery speed)"
         if self.kind is AbilityKind.REGENERATE_TARGET:
-            return "Regenerate target creature"
+            return ("{T}: " if self.tap_cost else "") + "Regenerate target creature"
         if self.kind is AbilityKind.ANIMATE_SELF:
             return "This permanent becomes a creature until end of turn"
         return "This permanent can't be regenerated this turn (opponents only)"
@@ -567,6 +571,15 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             ),
         ),
         _creature(
+            "Niall Silvain",
+            "{G}{G}{G}",
+            "Creature — Ouphe",
+            2,
+            2,
+            "{G}{G}{G}{G}, {T}: Regenerate target creature.",
+            extra=(ActivatedAbility(AbilityKind.REGENERATE_TARGET, tap_cost=True),),
+        ),
+        _creature(
             "Vampire Nighthawk",
             "{1}{B}{B}",
             "Creature — Vampire Shaman",
@@ -942,7 +955,8 @@ class CardLibrary:
 
 CARD_LIST_FORMAT = "regen-model/cards"
 GLOBAL_DEVIATIONS: tuple[str, ...] = (
-    "Mana costs and other costs are not paid: only timing and effects matter to regeneration.",
+    "Mana costs and other costs are not paid, except {T} in an activated ability's cost "
+    "(Niall Silvain's): only timing and effects matter to regeneration.",
     "There is no hand or library: spells exist only on the stack, nothing is drawn.",
 )
 

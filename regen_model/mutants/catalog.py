@@ -244,6 +244,12 @@ _INFO = (
         "a regeneration in response removed from combat, Asphyxiate one it tapped.",
         ("stack.target-status",),
     ),
+    MutantInfo(
+        Mutant.TAP_COST_WHILE_TAPPED,
+        "An ability with {T} in its cost can be activated while its source is tapped (the cost "
+        "checked as mana only): Niall Silvain regenerates a second creature in one turn.",
+        ("cost.tap",),
+    ),
     # Auras and Equipment (issue 12 items 5-6):
     MutantInfo(
         Mutant.SHIELD_ON_ATTACHMENT,

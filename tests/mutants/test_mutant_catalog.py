@@ -76,6 +76,7 @@ ONLY_BY_SCENARIO = {
     / "attach"
     / "granted-ability-not-the-auras-controllers.yaml",
     Mutant.TARGET_STATUS_CAST_ONLY: SCENARIOS / "turn" / "kill-shot-regenerated-attacker.yaml",
+    Mutant.TAP_COST_WHILE_TAPPED: SCENARIOS / "costs" / "tap-cost-niall-silvain.yaml",
 }
 
 

@@ -105,6 +105,10 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     assert bool(regen) == (": Regenerate " in text and not host and not given and not target)
     # "{cost}: Regenerate target creature." (Suture Spirit): a targeted ability (602.2b)
     assert any(a.kind is AbilityKind.REGENERATE_TARGET for a in card.abilities) == bool(target)
+    # "{T}" in an ability's cost (602.2b, 601.2h): Niall Silvain's
+    # (a mana ability's "{T}: Add" is a listed deviation: no mana in the model)
+    tapping = re.search(r"\{T\}[,:](?! Add)", text)
+    assert any(a.tap_cost for a in card.abilities) == bool(tapping)
     assert [a.kind for a in card.grants_abilities] == (
         [AbilityKind.REGENERATE_SELF] if given else []
     )

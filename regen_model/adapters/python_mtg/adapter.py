@@ -56,6 +56,7 @@ from regen_model.conform.adapter import (
 )
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
+    COST_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -105,6 +106,7 @@ LACKS = frozenset(
         # Issue 13 item 4 (Suture Spirit's targeted ability, Kill Shot, Asphyxiate): not
         # mapped by this adapter's board and action translation.
         *TARGETING_FEATURES,
+        *COST_FEATURES,  # Niall Silvain's {T} ability: not mapped either
     }
 )
 
