@@ -341,8 +341,6 @@ def _pay_tap(w: Work, slot: int, source: str) -> None:
     recent turn began or has haste (302.6). The mutant ``tap-cost-while-tapped`` lets a
     tapped permanent pay it."""
     card = w.cards[slot]
-    if card.tapped and not w.mutant(Mutant.TAP_COST_WHILE_TAPPED):
-        raise IllegalAction(f"{source} is tapped: it can't pay {{T}}", "cost.tap", "source")
     if (
         is_creature_on_battlefield(w, card)
         and summoning_sick(w, card)
@@ -353,9 +351,12 @@ def _pay_tap(w: Work, slot: int, source: str) -> None:
             "cost.tap",
             "source",
         )
-    if not card.tapped:
-        w.cards[slot] = card._replace(tapped=True)
-        w.emit(EventKind.BECAME_TAPPED, "cost.tap", source, by="cost")
+    if card.tapped:
+        if w.mutant(Mutant.TAP_COST_WHILE_TAPPED):
+            return  # the mutant: a tapped permanent "pays" {T}, and stays tapped
+        raise IllegalAction(f"{source} is tapped: it can't pay {{T}}", "cost.tap", "source")
+    w.cards[slot] = card._replace(tapped=True)
+    w.emit(EventKind.BECAME_TAPPED, "cost.tap", source, by="cost")
 
 
 def _ability_targets(
