@@ -1071,6 +1071,45 @@ def _scripts() -> tuple[GuideScript, ...]:
             ),
             (A.ActivateAbility(player=0, source="bears", ability=0), *_pass(0, 1)),
         ),
+        # 602.2b, 608.2b: Suture Spirit's "Regenerate target creature" aimed at the Bears
+        # shields them (issue 13 item 4).
+        GuideScript(
+            ("stack.ability-target",),
+            (ScriptCard("spirit", "Suture Spirit", 0), ScriptCard("bears", "Grizzly Bears", 1)),
+            (A.ActivateAbility(player=0, source="spirit", target="bears"), *_pass(0, 1)),
+        ),
+        # 601.2h, 302.6: Niall Silvain pays the {T} of its ability as it activates it.
+        GuideScript(
+            ("cost.tap",),
+            (ScriptCard("niall", "Niall Silvain", 0), ScriptCard("bears", "Grizzly Bears", 1)),
+            (A.ActivateAbility(player=0, source="niall", target="bears"), *_pass(0, 1)),
+        ),
+        # 608.2b, 701.19a, 506.4: Kill Shot at an attacking Troll that regenerates in
+        # response: no longer attacking, an illegal target.
+        GuideScript(
+            ("stack.target-status",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("troll",)),
+                A.PassPriority(player=0),
+                SPELLS["Kill Shot"].cast(1, (A.TargetChoice(card="troll"),)),
+                A.Destroy(targets=("troll",)),
+                *_pass(1, 0),
+            ),
+            step="begin-combat",
+        ),
+        # 608.2b, 701.19a: Asphyxiate at an untapped Troll that regenerates in response:
+        # tapped, an illegal target.
+        GuideScript(
+            ("stack.target-status",),
+            (ScriptCard("troll", "Horned Troll", 1, shields=1),),
+            (
+                SPELLS["Asphyxiate"].cast(0, (A.TargetChoice(card="troll"),)),
+                A.Destroy(targets=("troll",)),
+                *_pass(0, 1),
+            ),
+        ),
         # 509.1a with "can block an additional creature": Foriysian Brigade blocks both
         # attackers and divides its damage between them (510.1d). Three permanents, so these
         # are covered at a scope of three card slots (``wide_goals``).

@@ -26,7 +26,7 @@ between two records plus output increments):
    being destroyed itself and regenerated), leave (sacrifice, exile), flicker, control change,
    toughness change, counters, keyword change, "can't be regenerated", phasing out, cleanup
    effects then maybe the untap step (its phasing, 502.1, then untap), untap, end of combat,
-   attacking, blocking. (A control change may also
+   attacking, blocking, paying a {T} cost (activate). (A control change may also
    untap x and give it keywords: Act of Treason.) A pass may resolve any
    spell or ability or start the next step, so it offers all of them.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
@@ -815,6 +815,13 @@ def attack(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     }
 
 
+def cost_tap(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """601.2h, 602.2b: x pays the {T} cost of an ability it is activating (Niall Silvain's):
+    it was untapped and on the battlefield, and only its tapped status changes."""
+    paid = z3.And(a.on_bf(), z3.Not(a["tapped"]), b["tapped"])
+    return [("cost.tap", paid), _same(a, b, but=["tapped"])], {"other_taps": z3.IntVal(1)}
+
+
 def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     """514.2: damage goes, "this turn" effects end (shields, can't be regenerated, until end
     of turn changes, so toughness and keywords may change), the ghost counters restart. It
@@ -1054,7 +1061,8 @@ EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
         ),
     ),
     "cast": (),
-    "activate": (),
+    # activating taps x if x pays the {T} cost of its own ability (601.2h)
+    "activate": ((nothing, cost_tap),),
     "declare-attackers": ((nothing, attack),),
     "declare-blockers": ((nothing, block),),
     "order-blockers": (),

@@ -28,7 +28,7 @@ from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind
 from regen_model.model.derived import controller, granted_by_attachments, keywords, sba_pending
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import STATUS_RULES, EffectKind
 from regen_model.model.enums import Attachment, Edition, Keyword, Rider, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
@@ -178,6 +178,54 @@ def _attachment_features() -> frozenset[str]:
             *cards,
         }
     )
+
+
+# --- targets whose legality regeneration changes (issue 13 item 4) ---
+
+
+def _targeted_abilities(t: Transition) -> bool:
+    """A "Regenerate target creature" ability of a permanent is activated (602.2b)."""
+    before, action = t[0], t[1]
+    if before is None or not isinstance(action, A.ActivateAbility):
+        return False
+    if action.source not in before.setup.handles:
+        return False
+    abilities = before.template(before.setup.slot_of(action.source)).abilities
+    ability = abilities[action.ability] if 0 <= action.ability < len(abilities) else None
+    return ability is not None and ability.kind is AbilityKind.REGENERATE_TARGET
+
+
+def _target_status(t: Transition) -> bool:
+    """A target is found illegal on resolution for its combat or tap status (608.2b: Kill
+    Shot's attacker removed from combat, Asphyxiate's creature tapped, by regenerating)."""
+    return any(e.kind is EventKind.NOTE and e.clause == "stack.target-status" for e in t[3])
+
+
+def _tap_costs(t: Transition) -> bool:
+    """A permanent pays a {T} cost of its ability (601.2h; Niall Silvain)."""
+    return any(e.kind is EventKind.BECAME_TAPPED and e.clause == "cost.tap" for e in t[3])
+
+
+def _cost_features() -> frozenset[str]:
+    """Everything of issue 13 item 3 the model has (a {T} cost), for adapters that do not map
+    it: the structural feature and the built-in cards with a {T} ability."""
+    cards = {
+        f"card:{n}" for n, t in PERMANENT_CARDS.items() if any(a.tap_cost for a in t.abilities)
+    }
+    return frozenset({"tap-costs", *cards})
+
+
+def _targeting_features() -> frozenset[str]:
+    """Everything of issue 13 item 4, for adapters that do not map it: the structural
+    features, the built-in spells whose target rule asks for a status, and the cards with a
+    "Regenerate target creature" ability."""
+    spells = {f"spell:{n}" for n, s in SPELLS.items() if s.targets in STATUS_RULES}
+    cards = {
+        f"card:{n}"
+        for n, t in PERMANENT_CARDS.items()
+        if any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)
+    }
+    return frozenset({"targeted-abilities", "target-status", *spells, *cards})
 
 
 def _borrowed(t: Transition) -> bool:
@@ -378,6 +426,15 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         "a creature activates an ability its Aura or Equipment gives it (613.1f)",
         _granted_abilities,
     ),
+    "targeted-abilities": (
+        'a "Regenerate target creature" ability of a permanent is activated (602.2b)',
+        _targeted_abilities,
+    ),
+    "tap-costs": ("a permanent pays the {T} cost of its ability (601.2h)", _tap_costs),
+    "target-status": (
+        "a target is illegal on resolution for its combat or tap status (608.2b)",
+        _target_status,
+    ),
     "destroy-several": ("one destroy effect destroys several permanents at once", _destroy_several),
     "damage-rider": ('damage with a "can\'t be regenerated" rider as an effect', _damage_rider),
     "damage-keywords": (
@@ -419,6 +476,8 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
 
 
 ATTACHMENT_FEATURES = _attachment_features()
+TARGETING_FEATURES = _targeting_features()
+COST_FEATURES = _cost_features()
 
 
 def vocabulary() -> dict[str, str]:

@@ -28,9 +28,11 @@ from typing import Any, Protocol, TypeVar
 from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
+    COST_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
+    TARGETING_FEATURES,
     lacked_in,
     transition_features,
 )
@@ -123,7 +125,15 @@ REGENERATORS = (
 # Phasing (702.26) likewise, a creature that can block an additional creature, and the Auras
 # and Equipment that grant keywords or abilities or regenerate their host (Regeneration,
 # Darksteel Plate, Skeletal Grimace; Bonesplitter, drawn before, still is).
-_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES | MULTI_BLOCK_FEATURES | ATTACHMENT_FEATURES
+# Issue 13's cards and spells (Suture Spirit, Kill Shot, Asphyxiate, Niall Silvain) likewise.
+_NOT_DRAWN = (
+    PREVENTION_FEATURES
+    | PHASING_FEATURES
+    | MULTI_BLOCK_FEATURES
+    | ATTACHMENT_FEATURES
+    | TARGETING_FEATURES
+    | COST_FEATURES
+)
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
 OTHERS = tuple(
@@ -191,7 +201,7 @@ def drawable(case: Case) -> bool:
         return False
     return not any(
         isinstance(a, A.ChangeType | A.Attach)
-        or (isinstance(a, A.ActivateAbility) and a.target is not None)  # equip
+        or (isinstance(a, A.ActivateAbility) and a.target is not None)  # equip, targeted
         for a in case.actions
     )
 
@@ -471,11 +481,15 @@ def _candidates(
 
 
 def _ability_targets(state: GameState, handle: str, index: int, who: int) -> list[str | None]:
-    """An equip ability's targets: the creatures ``who`` controls (702.6a); the other
-    abilities have none."""
+    """An equip ability's targets: the creatures ``who`` controls (702.6a); "Regenerate
+    target creature"'s: every creature (602.2b); the other abilities have none."""
     abilities = state.template(state.setup.slot_of(handle)).abilities
     if index >= len(abilities):  # one an attachment gives: "Regenerate this creature"
         return [None]
+    if abilities[index].kind is AbilityKind.REGENERATE_TARGET:
+        return [
+            state.setup.handles[c.slot] for c in state.cards if is_creature_on_battlefield(state, c)
+        ]
     if abilities[index].kind is not AbilityKind.EQUIP:
         return [None]
     return [

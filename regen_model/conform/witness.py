@@ -32,6 +32,7 @@ from regen_model.conform.features import (
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
+    TARGETING_FEATURES,
 )
 from regen_model.conform.generate import NOT_DRAWN_SPELLS, RandomChooser, draw_case, settle
 from regen_model.conform.shrink import shrink
@@ -83,6 +84,12 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # An ability an Aura gives its creature (613.1f): a pass of its own (the last matching
     # prefix wins), so the walks of the other attach clauses are what they were.
     ("attach.granted-ability", ("attach",), (), ("Grizzly Bears", "Skeletal Grimace")),
+    # Issue 13 item 4: "Regenerate target creature" on a permanent, and targets whose combat
+    # or tap status a regeneration in response makes illegal (Kill Shot, Asphyxiate).
+    ("stack.ability-target", (), (), ("Suture Spirit", "Grizzly Bears")),
+    ("stack.target-status", (), _spells_of(TARGETING_FEATURES), ("Horned Troll", "Hill Giant")),
+    # Issue 13 item 3: Niall Silvain's {T} cost.
+    ("cost.", (), (), ("Niall Silvain", "Grizzly Bears")),
 )
 
 

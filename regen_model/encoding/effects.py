@@ -43,8 +43,9 @@ from regen_model.encoding.ops import (
 )
 from regen_model.encoding.work import SymWork
 from regen_model.encoding.zones import change_control, move_zone
-from regen_model.model.effects import EffectKind, TargetRule, rules_needing
+from regen_model.model.effects import STATUS_RULES, EffectKind, TargetRule, rules_needing
 from regen_model.model.enums import (
+    Attachment,
     CounterKind,
     Edition,
     Keyword,
@@ -387,6 +388,8 @@ def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
         implies(needed("yours"), eq(controller(w, i), player)),
         implies(needed("nonartifact"), not_(w.st(i).artifact)),
         implies(needed("nonblack"), not_(black(w, i))),
+        implies(needed("attacking"), w[w.c(i).attacking]),
+        implies(needed("untapped"), not_(w[w.c(i).tapped])),
     )
 
 
@@ -403,12 +406,30 @@ def legal_card_target(w: SymWork, card: Val, gen: Val, rule: Val, player: Val) -
     if w.mutant(Mutant.TARGET_RULE_CAST_ONLY):
         creature = or_(*[eq(rule, ordinal(r)) for r in rules_needing("creature")])
         rule = ite(creature, ordinal(TargetRule.CREATURE), ordinal(TargetRule.NONE))
+    if w.mutant(Mutant.TARGET_STATUS_CAST_ONLY):
+        status = or_(*[eq(rule, ordinal(r)) for r in sorted(STATUS_RULES, key=ordinal)])
+        rule = ite(status, ordinal(TargetRule.CREATURE), rule)
     return or_(
         *[
             and_(same_object(w, i, card, gen), meets_target_needs(w, i, rule, player))
             for i in range(w.n)
         ]
     )
+
+
+def _via(w: SymWork, source: Val, i: int) -> Val:
+    """``Shield.via`` of a shield made for card ``i`` by an ability of ``source``: the source
+    if it is an Aura or Equipment other than ``i`` ("Regenerate enchanted creature"), else
+    NONE (its own ability, a spell, or a creature's "Regenerate target creature";
+    ``engine.effects.apply_effect``)."""
+    attachment = or_(
+        *[
+            and_(eq(source, j), ne(w.st(j).attachment, ordinal(Attachment.NONE)))
+            for j in range(w.n)
+            if j != i
+        ]
+    )
+    return ite(attachment, source, NONE)
 
 
 def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
@@ -480,9 +501,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         ),
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
         EffectKind.REGENERATE: for_cards(
-            lambda w, i: create_shield(
-                w, i, obj.rider, ctrl, ite(eq(obj.source, i), NONE, obj.source)
-            )
+            lambda w, i: create_shield(w, i, obj.rider, ctrl, _via(w, obj.source, i))
         ),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),
         EffectKind.UNREGENERABLE: for_cards(make_unregenerable),

@@ -160,6 +160,13 @@ class CardStatics:
     # An Aura's or Equipment's "enchanted creature has '{cost}: Regenerate this creature'"
     # (``CardTemplate.grants_abilities``, 613.1f): the host has it after its printed abilities.
     grant_regen: Z3Ref
+    # A creature's "{cost}: Regenerate target creature" (Suture Spirit,
+    # ``AbilityKind.REGENERATE_TARGET``) as its only ability: a target chosen on activation
+    # and its rule re-checked on resolution (602.2b, 608.2b).
+    target_regen: Z3Ref
+    # Its cost includes {T} (Niall Silvain's, ``ActivatedAbility.tap_cost``): paid as it is
+    # activated (601.2h), by an untapped source not summoning sick (302.6).
+    tap_cost: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -210,6 +217,8 @@ class Statics:
                     host_regen=mk_b(f"{p}.host_regen"),
                     equip=mk_b(f"{p}.equip"),
                     grant_regen=mk_b(f"{p}.grant_regen"),
+                    target_regen=mk_b(f"{p}.target_regen"),
+                    tap_cost=mk_b(f"{p}.tap_cost"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -281,6 +290,17 @@ class Statics:
                     ),
                 ),
                 z3.Implies(c.equip, c.attachment == _ord(Attachment.EQUIPMENT)),
+                # "Regenerate target creature": a creature's only ability (``template_fits``)
+                z3.Implies(
+                    c.target_regen,
+                    z3.And(
+                        c.creature,
+                        z3.Not(c.regen_ability),
+                        z3.Not(c.unregen_ability),
+                        z3.Not(c.animate_ability),
+                    ),
+                ),
+                z3.Implies(c.tap_cost, c.target_regen),  # the only {T} ability encoded
             ]
         return out
 
@@ -314,8 +334,13 @@ class Statics:
                 c.host_regen,
                 c.equip,
                 c.grant_regen,
+                c.target_regen,
+                c.tap_cost,
             ]
         return out
+
+
+_TARGETED = frozenset({AbilityKind.REGENERATE_TARGET})
 
 
 def template_fits(template: CardTemplate) -> str | None:
@@ -331,11 +356,18 @@ def template_fits(template: CardTemplate) -> str | None:
         [AbilityKind.REGENERATE_HOST],
         [AbilityKind.EQUIP],
         [AbilityKind.REGENERATE_HOST, AbilityKind.EQUIP],
+        [AbilityKind.REGENERATE_TARGET],
     ):
         return f"{template.name}: ability layout {kinds} is not representable"
     attaches = AbilityKind.REGENERATE_HOST in kinds or AbilityKind.EQUIP in kinds
     if attaches and template.attachment is Attachment.NONE:
         return f"{template.name}: only an Aura or Equipment has these abilities"
+    if AbilityKind.REGENERATE_TARGET in kinds and not template.is_creature:
+        return f"{template.name}: only a creature's 'Regenerate target creature' is encoded"
+    if any(a.rider is not Rider.NONE for a in template.abilities if a.kind in _TARGETED):
+        return f"{template.name}: 'Regenerate target creature' with a rider is not encoded"
+    if any(a.tap_cost and a.kind not in _TARGETED for a in template.abilities):
+        return f"{template.name}: only a {{T}} cost of 'Regenerate target creature' is encoded"
     if AbilityKind.EQUIP in kinds and template.attachment is not Attachment.EQUIPMENT:
         return f"{template.name}: only an Equipment has equip"
     if template.grants - set(GRANTABLE):
@@ -422,6 +454,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.host_regen, False),
                 (c.equip, False),
                 (c.grant_regen, False),
+                (c.target_regen, False),
+                (c.tap_cost, False),
             ):
                 put(var, value)
             continue
@@ -462,6 +496,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.host_regen, any(a.kind is AbilityKind.REGENERATE_HOST for a in t.abilities)),
             (c.equip, any(a.kind is AbilityKind.EQUIP for a in t.abilities)),
             (c.grant_regen, bool(t.grants_abilities)),
+            (c.target_regen, any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)),
+            (c.tap_cost, any(a.tap_cost for a in t.abilities)),
         ):
             put(var, value)
 
@@ -501,6 +537,10 @@ def read_statics(
             abilities.append(ActivatedAbility(AbilityKind.REGENERATE_HOST))
         if _b(model, c.equip):
             abilities.append(ActivatedAbility(AbilityKind.EQUIP))
+        if _b(model, c.target_regen):
+            abilities.append(
+                ActivatedAbility(AbilityKind.REGENERATE_TARGET, tap_cost=_b(model, c.tap_cost))
+            )
         trig_kind = _i(model, c.trigger)
         trigger = None
         if trig_kind:

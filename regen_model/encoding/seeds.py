@@ -1158,6 +1158,91 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "regenerate-target",
+            "Suture Spirit's 'Regenerate target creature' (602.2b): its target picked on "
+            "activation, an opponent's Bears and then the Spirit itself, each shielded; aimed "
+            "at the Bears again, which leave and return in response (a new object, 400.7), it "
+            "does nothing (608.2b); a Forest is no creature to target, B does not control the "
+            "Spirit, and the ability needs a target",
+            (
+                Card("spirit", "Suture Spirit", 0),
+                Card("bears", "Grizzly Bears", 1),
+                Card("forest", "Forest", 0),
+            ),
+            (
+                A.ActivateAbility(player=0, source="spirit", target="bears"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="spirit", target="spirit"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="spirit", target="bears"),
+                A.LeaveAndReturn(target="bears"),
+                *_pass(0, 1),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="spirit", target="forest")),
+                (0, A.ActivateAbility(player=0, source="spirit")),
+                (0, A.ActivateAbility(player=1, source="spirit", target="bears")),
+                (0, A.ActivateAbility(player=0, source="spirit", ability=1, target="bears")),
+            ),
+        ),
+        Script(
+            "tap-cost",
+            "Niall Silvain's '{T}: Regenerate target creature': the {T} is paid on activation "
+            "(601.2h), so Niall is tapped before the Giant's shield exists; once tapped it "
+            "can't pay again; a summoning-sick Niall can't pay it at all (302.6)",
+            (
+                Card("niall", "Niall Silvain", 0),
+                Card("fresh", "Niall Silvain", 0, sick=True),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                A.ActivateAbility(player=0, source="niall", target="giant"),
+                *_pass(0, 1),
+                A.Destroy(targets=("giant",)),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="fresh", target="giant")),
+                (1, A.ActivateAbility(player=0, source="niall", target="niall")),
+                (3, A.ActivateAbility(player=0, source="niall", target="giant")),
+            ),
+        ),
+        Script(
+            "target-status-attacking",
+            "Kill Shot at an attacking Troll that regenerates in response: removed from combat "
+            "(701.19a, 506.4), it is no longer a legal target and Kill Shot does nothing "
+            "(608.2b); Kill Shot can't target the Bears, which are not attacking (601.2c)",
+            (
+                Card("troll", "Horned Troll", 0, shields=((0, PLAIN), (0, PLAIN))),
+                Card("bears", "Grizzly Bears", 0),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "troll"),
+                A.PassPriority(player=0),
+                _cast(1, "Kill Shot", "troll"),
+                A.Destroy(targets=("troll",)),
+                *_pass(1, 0),
+            ),
+            tried=((5, _cast(1, "Kill Shot", "bears")),),
+        ),
+        Script(
+            "target-status-untapped",
+            "Asphyxiate at untapped Drudge Skeletons that regenerate in response: tapped "
+            "(701.19a), they are no longer a legal target and Asphyxiate does nothing "
+            "(608.2b); it can't target the tapped Giant (601.2c)",
+            (
+                Card("skel", "Drudge Skeletons", 1, shields=((1, PLAIN), (1, PLAIN))),
+                Card("giant", "Hill Giant", 1, tapped=True),
+            ),
+            (
+                _cast(0, "Asphyxiate", "skel"),
+                A.Destroy(targets=("skel",)),
+                *_pass(0, 1),
+            ),
+            tried=((0, _cast(0, "Asphyxiate", "giant")),),
+        ),
+        Script(
             "attach-refusals",
             "attach effects and abilities of attachments the rules refuse or make do nothing: "
             "an Aura onto an Equipment (701.3b), equip onto a noncreature, a target for an "

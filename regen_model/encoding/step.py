@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from regen_model.encoding import combat, granted, stack, turn
 from regen_model.encoding import effects as fx
-from regen_model.encoding import granted, stack, turn
 from regen_model.encoding import typechange as types
 from regen_model.encoding.attachments import attach
 from regen_model.encoding.derived import (
@@ -42,7 +42,7 @@ from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, Rider, StackKind, Step, ordinal
+from regen_model.model.enums import Attachment, Mutant, Rider, StackKind, Step, ordinal
 
 TARGETED = tuple(ordinal(k) for k in EffectKind if k in TARGETED_KINDS)
 
@@ -265,6 +265,7 @@ def _activate(w: SymWork) -> None:
             b2i(st.unregen_ability),
             b2i(st.host_regen),
             b2i(st.equip),
+            b2i(st.target_regen),
         )
         # 613.1f: after its printed abilities, the one an attachment gives it, if one does
         given_by = granted.givers(w, i)
@@ -275,13 +276,15 @@ def _activate(w: SymWork) -> None:
         regen = or_(own_regen, given)
         host_regen = and_(st.host_regen, eq(p.ability, 0))
         equip = and_(st.equip, eq(p.ability, b2i(st.host_regen)))
+        # "Regenerate target creature", a creature's only ability (``frame.template_fits``)
+        targeted = and_(st.target_regen, eq(p.ability, 0))
         # 613.1f: a granted ability exists only while the animation that grants it applies
         w.require(implies(and_(own_regen, animates), w[w.c(i).animated]), clause)
         # 602.5d, 702.6a: equip only as a sorcery
         main = or_(eq(w[f.step], ordinal(Step.MAIN1)), eq(w[f.step], ordinal(Step.MAIN2)))
         sorcery_ok = and_(main, eq(w[f.active], p.player), eq(w[f.stack_size], 0))
         w.require(implies(equip, sorcery_ok), "attach.equip")
-        mine = or_(anim, regen, host_regen, equip)
+        mine = or_(anim, regen, host_regen, equip, targeted)
         ctrl = controller(w, i)
         w.require(implies(not_(given), ite(mine, eq(p.player, ctrl), ne(p.player, ctrl))), clause)
         # 602.2: the creature's controller activates what its attachment gives it
@@ -290,21 +293,44 @@ def _activate(w: SymWork) -> None:
         w.require(implies(equip, eq(p.n_targets, 1)), "attach.equip")
         # "Regenerate enchanted creature" names no target: it acts on its source's host
         w.require(implies(host_regen, eq(p.n_targets, 0)), "attach.host-regen")
-        w.require(implies(not_(or_(equip, host_regen)), eq(p.n_targets, 0)), clause)
+        w.require(implies(not_(or_(equip, host_regen, targeted)), eq(p.n_targets, 0)), clause)
         tgt = p.tgt_card[0]
         w.require(implies(equip, equip_target_ok(w, i, tgt, p.player)), "attach.equip")
+        # 602.2b, 601.2c: its target is a creature on the battlefield as it is activated
+        creature_rule = ordinal(TargetRule.CREATURE)
+        target_ok = or_(
+            *[
+                and_(eq(tgt, j), fx.meets_target_needs(w, j, creature_rule, p.player))
+                for j in range(w.n)
+            ]
+        )
+        w.require(implies(targeted, and_(eq(p.n_targets, 1), target_ok)), "stack.ability-target")
+        # 601.2h, 602.2b: then its {T} cost is paid, before it is on the stack (302.6: not by
+        # a summoning-sick creature; the mutant ``tap-cost-while-tapped``: also when tapped)
+        paying = and_(targeted, st.tap_cost)
+        tapped = w[w.c(i).tapped]
+        if not w.mutant(Mutant.TAP_COST_WHILE_TAPPED):
+            w.require(implies(paying, not_(tapped)), "cost.tap")
+        w.require(
+            implies(and_(paying, creature_on_battlefield(w, i)), not_(combat.sick(w, i))),
+            "cost.tap",
+        )
+        taps = and_(paying, not_(tapped))
+        w.set_if(taps, w.c(i).tapped, True, "cost.tap")
+        w.bump("other_taps", i, when=taps)
         gen = w[w.c(i).gen]
         host = w[w.c(i).attached_to]
         host_gen = select(host, [w[w.c(j).gen] for j in range(w.n)], 0)
         tgt_gen = select(tgt, [w[w.c(j).gen] for j in range(w.n)], 0)
         effect = ite(
-            or_(regen, host_regen),
+            or_(regen, host_regen, targeted),
             ordinal(EffectKind.REGENERATE),
             ordinal(EffectKind.UNREGENERABLE),
         )
         effect = ite(equip, ordinal(EffectKind.ATTACH), effect)
-        card = ite(host_regen, host, ite(equip, tgt, i))
-        card_gen = ite(host_regen, host_gen, ite(equip, tgt_gen, gen))
+        chosen = or_(equip, targeted)  # a target picked on activation
+        card = ite(host_regen, host, ite(chosen, tgt, i))
+        card_gen = ite(host_regen, host_gen, ite(chosen, tgt_gen, gen))
         obj = stack.entry(
             w,
             kind=StackKind.ABILITY,
@@ -315,6 +341,8 @@ def _activate(w: SymWork) -> None:
             n_targets=ite(eq(card, NONE), 0, 1),
             source=i,
             source_gen=gen,
+            # 608.2b: re-checked against "creature" as it resolves (``ability.target_rule``)
+            target_rule=ite(targeted, creature_rule, ordinal(TargetRule.NONE)),
         )
         stack.push(w, "stack", obj, clause)
         for q in range(turn.PLAYERS):

@@ -17,6 +17,7 @@ from regen_model.encoding import stack
 from regen_model.encoding.attachments import equip_still_legal
 from regen_model.encoding.derived import (
     controller,
+    creature_on_battlefield,
     has,
     in_battlefield_zone,
     in_combat,
@@ -36,7 +37,7 @@ from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, n
 from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import SymWork
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
 
 PLAYERS = 2
@@ -153,12 +154,12 @@ def _resolve_spell(w: SymWork, obj: StackVars) -> None:
             ),
         )
         legal.append(ok)
-        _note_illegal(w, card, gen, and_(lt(j, obj.n_targets), not_(ok)))
+        _note_illegal(w, card, gen, obj.target_rule, and_(lt(j, obj.n_targets), not_(ok)))
     fizzles = and_(gt(obj.n_targets, 0), not_(or_(*legal)))  # 608.2b
     w.branch(fizzles, lambda w: None, lambda w: apply_effect(w, obj, legal))
 
 
-def _note_illegal(w: SymWork, card: Val, gen: Val, illegal: Val) -> None:
+def _note_illegal(w: SymWork, card: Val, gen: Val, rule: Val, illegal: Val) -> None:
     """Records 608.2b where a card target is found illegal while its object is still on the
     battlefield (its target rule no longer holds: the engine's ``stack.target-legality``
     note). The write changes nothing; it labels the step with the rule."""
@@ -166,6 +167,16 @@ def _note_illegal(w: SymWork, card: Val, gen: Val, illegal: Val) -> None:
         here = and_(illegal, same_object(w, i, card, gen))
         key = w.c(i).gen
         w.set_if(here, key, w[key], "stack.target-legality")
+        # the illegality is its combat or tap status (``engine.turn.resolve_top``'s note)
+        # (a creature still: a target no longer one is noted as that, its first unmet part)
+        status = and_(
+            creature_on_battlefield(w, i),
+            or_(
+                and_(eq(rule, ordinal(TargetRule.ATTACKING_CREATURE)), not_(w[w.c(i).attacking])),
+                and_(eq(rule, ordinal(TargetRule.UNTAPPED_CREATURE)), w[w.c(i).tapped]),
+            ),
+        )
+        w.set_if(and_(here, status), key, w[key], "stack.target-status")
 
 
 # --- steps ----------------------------------------------------------------------------------

@@ -26,8 +26,9 @@ from regen_model.model.derived import (
     is_creature_on_battlefield,
     keywords,
 )
-from regen_model.model.effects import TARGET_NEEDS, Effect, EffectKind, TargetRule
+from regen_model.model.effects import STATUS_RULES, TARGET_NEEDS, Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
+    Attachment,
     CardType,
     Color,
     CounterKind,
@@ -444,6 +445,10 @@ def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str
         return "artifact"
     if needs.nonblack and Color.BLACK in colors(w, card):
         return "black"
+    if needs.attacking and not card.attacking:
+        return "not-attacking"  # removed from combat (506.4), e.g. by regenerating (701.19a)
+    if needs.untapped and card.tapped:
+        return "tapped"  # e.g. tapped by regenerating (701.19a)
     return None
 
 
@@ -456,7 +461,8 @@ def illegal_target(w: Work, target: Target, rule: TargetRule, player: int) -> st
     ("Regenerate this creature", a manland's animation) has the rule ``NONE``: only that
     object, which may be a land. A player target stays legal (no player leaves the game in
     the model). The mutant ``target-rule-cast-only`` re-checks only the zone and the
-    creature type, as this model once did."""
+    creature type, as this model once did; ``target-status-cast-only`` all but the combat and
+    tap status (``effects.STATUS_RULES``)."""
     if target.player is not None:
         return None
     assert target.card is not None
@@ -465,7 +471,14 @@ def illegal_target(w: Work, target: Target, rule: TargetRule, player: int) -> st
         return "gone"
     if w.mutant(Mutant.TARGET_RULE_CAST_ONLY):
         rule = TargetRule.CREATURE if TARGET_NEEDS[rule].creature else TargetRule.NONE
+    if w.mutant(Mutant.TARGET_STATUS_CAST_ONLY) and rule in STATUS_RULES:
+        rule = TargetRule.CREATURE
     return unmet_target_need(w, card, rule, player)
+
+
+# What ``unmet_target_need`` says of a target whose combat or tap status no longer fits its
+# rule (``effects.STATUS_RULES``): the reasons of the clause ``stack.target-status``.
+STATUS_REASONS = frozenset({"not-attacking", "tapped"})
 
 
 def _absent(w: Work) -> None:
@@ -530,8 +543,15 @@ def apply_effect(
     elif k is EffectKind.REGENERATE:
         for slot in cards:
             # "Regenerate enchanted creature": the shield is the creature's (701.19a); the
-            # Aura that made it is only recorded (``Shield.via``).
-            via = source if source is not None and source != slot else None
+            # Aura that made it is only recorded (``Shield.via``). A creature's "Regenerate
+            # target creature" (Suture Spirit) at another creature records nothing.
+            via = (
+                source
+                if source is not None
+                and source != slot
+                and w.setup.templates[source].attachment is not Attachment.NONE
+                else None
+            )
             if via is not None:
                 w.emit(EventKind.NOTE, "attach.host-regen", w.name(slot), made_by=w.name(via))
             create_shield(w, slot, source_name, effect.rider, controller_, via)

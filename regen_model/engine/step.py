@@ -20,15 +20,16 @@ from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control
 from regen_model.model import actions as A
-from regen_model.model.cards import AbilityKind
+from regen_model.model.cards import AbilityKind, ActivatedAbility
 from regen_model.model.derived import (
     ability_at,
     controller,
     is_creature_on_battlefield,
     keywords,
+    summoning_sick,
 )
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, StackKind, Step
+from regen_model.model.enums import Attachment, Mutant, StackKind, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Hit, StackObject, Target
@@ -258,6 +259,8 @@ _NEEDS_TEXT: dict[TargetRule, str] = {
     TargetRule.CREATURE: "a creature",
     TargetRule.CREATURE_YOU_CONTROL: "a creature you control",
     TargetRule.NONARTIFACT_NONBLACK_CREATURE: "a nonartifact, nonblack creature",
+    TargetRule.ATTACKING_CREATURE: "an attacking creature",
+    TargetRule.UNTAPPED_CREATURE: "an untapped creature",
 }
 
 
@@ -301,14 +304,18 @@ def _activate(w: Work, a: A.Action) -> None:
         raise IllegalAction(
             f"{w.pname(a.player)} does not control {a.source}", "stack.activate", "player"
         )
+    targets = _ability_targets(w, a, slot, ability)  # 601.2c: targets first
+    if ability.tap_cost:
+        _pay_tap(w, slot, a.source)  # 601.2h: then the costs, before it is on the stack
     obj = StackObject(
         StackKind.ABILITY,
         f"{a.source}: {ability.describe()}" + (" (granted by an attachment)" if given else ""),
         a.player,
         ability.effect(),
-        _ability_targets(w, a, slot, ability.kind),
+        targets,
         source=slot,
         source_gen=card.gen,
+        target_rule=ability.target_rule,  # re-checked as it resolves (608.2b)
     )
     w.stack.append(obj)
     w.emit(
@@ -320,17 +327,61 @@ def _activate(w: Work, a: A.Action) -> None:
     )
     if given:
         granted.note_activated(w, slot)
+    if ability.kind is AbilityKind.REGENERATE_TARGET:
+        # 602.2b: the target chosen as it was activated, re-checked as it resolves (608.2b)
+        w.emit(EventKind.NOTE, "stack.ability-target", w.name(obj.targets[0].card or 0))
     w.passed = frozenset()
     turn.give_priority(w, a.player)  # 117.3c
 
 
+def _pay_tap(w: Work, slot: int, source: str) -> None:
+    """602.2b, 601.2h: a {T} cost is paid as the ability is activated, before the ability is on
+    the stack (so before any shield it makes exists): only an untapped permanent can pay it,
+    and a creature only if it has been under its controller's control since their most
+    recent turn began or has haste (302.6). The mutant ``tap-cost-while-tapped`` lets a
+    tapped permanent pay it."""
+    card = w.cards[slot]
+    if (
+        is_creature_on_battlefield(w, card)
+        and summoning_sick(w, card)
+        and not w.mutant(Mutant.SUMMONING_SICKNESS_IGNORED)
+    ):
+        raise IllegalAction(
+            f"{source} is summoning sick: its {{T}} abilities can't be activated (302.6)",
+            "cost.tap",
+            "source",
+        )
+    if card.tapped:
+        if w.mutant(Mutant.TAP_COST_WHILE_TAPPED):
+            return  # the mutant: a tapped permanent "pays" {T}, and stays tapped
+        raise IllegalAction(f"{source} is tapped: it can't pay {{T}}", "cost.tap", "source")
+    w.cards[slot] = card._replace(tapped=True)
+    w.emit(EventKind.BECAME_TAPPED, "cost.tap", source, by="cost")
+
+
 def _ability_targets(
-    w: Work, a: A.ActivateAbility, slot: int, kind: AbilityKind
+    w: Work, a: A.ActivateAbility, slot: int, ability: ActivatedAbility
 ) -> tuple[Target, ...]:
     """What the ability acts on: its source; for "Regenerate enchanted creature" the
     permanent its source is attached to now (none if it is attached to nothing; the stack
     object follows its source if that moves, ``attachments.attach``); for equip, its target,
-    a creature its controller controls (702.6a)."""
+    a creature its controller controls (702.6a); for "Regenerate target creature", its
+    target, a creature chosen as it is activated (602.2b, 601.2c; any creature, its source
+    included)."""
+    kind = ability.kind
+    if kind is AbilityKind.REGENERATE_TARGET:
+        if a.target is None:
+            raise IllegalAction(
+                f"{a.source}'s ability needs a target creature", "stack.ability-target", "target"
+            )
+        target = w.on_battlefield(a.target, "stack.ability-target", "target")
+        if fx.unmet_target_need(w, w.cards[target], ability.target_rule, a.player) is not None:
+            raise IllegalAction(
+                f"{a.source}'s ability targets a creature ({a.target} is not one)",
+                "stack.ability-target",
+                "target",
+            )
+        return (Target(card=target, gen=w.cards[target].gen),)
     if kind is AbilityKind.EQUIP:
         if a.target is None:
             raise IllegalAction(

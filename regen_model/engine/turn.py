@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from regen_model.engine import combat as cb
 from regen_model.engine.attachments import equip_target_ok
-from regen_model.engine.effects import Damage, apply_effect, deal_damage, illegal_target
+from regen_model.engine.effects import (
+    STATUS_REASONS,
+    Damage,
+    apply_effect,
+    deal_damage,
+    illegal_target,
+)
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import untap_step_phasing
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
@@ -108,6 +114,10 @@ def resolve_top(w: Work) -> None:
                     reason=why,
                     target_of=obj.name,
                 )
+                if why in STATUS_REASONS:
+                    # removed from combat or tapped since it was targeted (a regeneration in
+                    # response does both, 701.19a, 506.4)
+                    w.emit(EventKind.NOTE, "stack.target-status", w.name(t.card or 0), reason=why)
         if not legal:
             w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
             return

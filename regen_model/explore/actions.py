@@ -219,6 +219,10 @@ def spell_targets(
         slots = [s for s in slots if controller(state.cards[s]) == player]
     if rule is TargetRule.NONARTIFACT_NONBLACK_CREATURE and prefilter:
         slots = [s for s in slots if _nonartifact_nonblack(state, s)]
+    if rule is TargetRule.ATTACKING_CREATURE and prefilter:
+        slots = [s for s in slots if state.cards[s].attacking]
+    if rule is TargetRule.UNTAPPED_CREATURE and prefilter:
+        slots = [s for s in slots if not state.cards[s].tapped]
     out: list[tuple[A.TargetChoice, ...]] = [
         (A.TargetChoice(card=state.setup.handles[s]),) for s in slots
     ]
@@ -243,6 +247,17 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
                     if prefilter and not (
                         is_creature_on_battlefield(state, t) and controller(t) == player
                     ):
+                        continue
+                    yield A.ActivateAbility(
+                        player=player,
+                        source=source,
+                        ability=index,
+                        target=state.setup.handles[t.slot],
+                    )
+                continue
+            if ability.kind is AbilityKind.REGENERATE_TARGET:  # any creature (602.2b)
+                for t in state.cards:
+                    if prefilter and not is_creature_on_battlefield(state, t):
                         continue
                     yield A.ActivateAbility(
                         player=player,

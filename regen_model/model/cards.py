@@ -12,7 +12,7 @@ the model leaves out and why: a machine-readable list (``card_list`` exports it 
 that adapters of other engines and conformance vectors can read. ``text`` is the Oracle rules
 text without reminder text; ``tests/unit/test_oracle_snapshot.py`` checks every card against a
 checked-in snapshot, so a card that drifts from Oracle fails a test. Two deviations hold for
-every card and are not repeated on each: mana costs and other costs are not paid (only timing
+every card and are not repeated on each: mana costs and other costs but {T} are not paid (only timing
 and effects matter to regeneration), and cards in hand or library do not exist.
 """
 
@@ -32,6 +32,9 @@ class AbilityKind(StrEnum):
     """Activated abilities the model knows."""
 
     REGENERATE_SELF = "regenerate-self"  # "{cost}: Regenerate this creature." (701.19a)
+    # "{cost}: Regenerate target creature." (Suture Spirit): a target chosen on activation
+    # (602.2b, 601.2c), checked again on resolution (608.2b)
+    REGENERATE_TARGET = "regenerate-target"
     MAKE_SELF_UNREGENERABLE = "make-self-unregenerable"  # Knight of the Holy Nimbus's {2} ability
     ANIMATE_SELF = "animate-self"  # "{cost}: This land becomes a ... creature until end of turn"
     # Abilities of Auras and Equipment (issue 12 items 5-6):
@@ -45,12 +48,27 @@ class ActivatedAbility:
     controller may activate it (Knight of the Holy Nimbus). ``granted``: the permanent has it
     only while its own animation applies (Spawning Pool becomes a creature *with* "{B}:
     Regenerate this creature": an ability-adding effect of layer 6, 613.1f, with the same
-    duration as the type change)."""
+    duration as the type change). ``tap_cost``: its cost includes {T} (Niall Silvain), paid
+    as it is activated, before it is on the stack (602.2b, 601.2h): only while its source is
+    untapped, and for a creature only if it is not summoning sick (302.6). Other costs (mana)
+    are not paid."""
 
     kind: AbilityKind
     rider: Rider = Rider.NONE
     opponent_only: bool = False
     granted: bool = False
+    tap_cost: bool = False
+
+    @property
+    def target_rule(self) -> TargetRule:
+        """What its target must be, on activation and again on resolution (602.2b, 608.2b):
+        ``NONE`` for the abilities acting on their own permanent or its host (no target; only
+        the object's identity is checked), ``CREATURE`` for "Regenerate target creature".
+        Equip's "target creature you control" other than itself is checked by its own rule
+        (702.6a, ``turn.equip_still_legal``)."""
+        if self.kind is AbilityKind.REGENERATE_TARGET:
+            return TargetRule.CREATURE
+        return TargetRule.NONE
 
     @property
     def sorcery_speed(self) -> bool:
@@ -61,7 +79,11 @@ class ActivatedAbility:
         """The effect the ability has when it resolves: applied to its source, except that
         ``REGENERATE_HOST`` regenerates the permanent its source is attached to and ``EQUIP``
         attaches its source to the ability's target."""
-        if self.kind in (AbilityKind.REGENERATE_SELF, AbilityKind.REGENERATE_HOST):
+        if self.kind in (
+            AbilityKind.REGENERATE_SELF,
+            AbilityKind.REGENERATE_HOST,
+            AbilityKind.REGENERATE_TARGET,
+        ):
             return Effect(EffectKind.REGENERATE, rider=self.rider)
         if self.kind is AbilityKind.EQUIP:
             return Effect(EffectKind.ATTACH)
@@ -78,6 +100,8 @@ class ActivatedAbility:
             return "Regenerate the permanent this is attached to" + suffix
         if self.kind is AbilityKind.EQUIP:
             return "Attach this to target creature you control (sorcery speed)"
+        if self.kind is AbilityKind.REGENERATE_TARGET:
+            return ("{T}: " if self.tap_cost else "") + "Regenerate target creature"
         if self.kind is AbilityKind.ANIMATE_SELF:
             return "This permanent becomes a creature until end of turn"
         return "This permanent can't be regenerated this turn (opponents only)"
@@ -533,6 +557,29 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             keywords=frozenset({_KW.FIRST_STRIKE}),
         ),
         _creature(
+            "Suture Spirit",
+            "{1}{W}",
+            "Creature — Spirit",
+            1,
+            1,
+            "Flying\n{W/B}{W/B}{W/B}: Regenerate target creature.",
+            extra=(ActivatedAbility(AbilityKind.REGENERATE_TARGET),),
+            deviations=(
+                _keyword_left_out(
+                    "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+            ),
+        ),
+        _creature(
+            "Niall Silvain",
+            "{G}{G}{G}",
+            "Creature — Ouphe",
+            2,
+            2,
+            "{G}{G}{G}{G}, {T}: Regenerate target creature.",
+            extra=(ActivatedAbility(AbilityKind.REGENERATE_TARGET, tap_cost=True),),
+        ),
+        _creature(
             "Vampire Nighthawk",
             "{1}{B}{B}",
             "Creature — Vampire Shaman",
@@ -765,6 +812,21 @@ SPELLS: dict[str, SpellTemplate] = {
             TargetRule.NONARTIFACT_NONBLACK_CREATURE,
         ),
         _spell(
+            "Kill Shot",
+            "{2}{W}",
+            "Destroy target attacking creature.",
+            Effect(EffectKind.DESTROY),
+            TargetRule.ATTACKING_CREATURE,
+        ),
+        _spell(
+            "Asphyxiate",
+            "{1}{B}{B}",
+            "Destroy target untapped creature.",
+            Effect(EffectKind.DESTROY),
+            TargetRule.UNTAPPED_CREATURE,
+            sorcery=True,
+        ),
+        _spell(
             "Wrath of God",
             "{2}{W}{W}",
             "Destroy all creatures. They can't be regenerated.",
@@ -893,7 +955,8 @@ class CardLibrary:
 
 CARD_LIST_FORMAT = "regen-model/cards"
 GLOBAL_DEVIATIONS: tuple[str, ...] = (
-    "Mana costs and other costs are not paid: only timing and effects matter to regeneration.",
+    "Mana costs and other costs are not paid, except {T} in an activated ability's cost "
+    "(Niall Silvain's): only timing and effects matter to regeneration.",
     "There is no hand or library: spells exist only on the stack, nothing is drawn.",
 )
 

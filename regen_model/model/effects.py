@@ -61,6 +61,8 @@ class TargetRule(StrEnum):
     CREATURE = "creature"
     CREATURE_YOU_CONTROL = "creature-you-control"
     NONARTIFACT_NONBLACK_CREATURE = "nonartifact-nonblack-creature"  # Terror
+    ATTACKING_CREATURE = "attacking-creature"  # Kill Shot
+    UNTAPPED_CREATURE = "untapped-creature"  # Asphyxiate
 
 
 # The target rule a spell has when nothing more specific is said (scenario spells, generic casts).
@@ -85,14 +87,19 @@ class TargetNeeds(NamedTuple):
     ``yours``: controlled by the stack object's controller ("target creature you control",
     Cloudshift), so a control change in response makes the target illegal. ``nonartifact`` /
     ``nonblack``: Terror's "target nonartifact, nonblack creature" (an animation may give a
-    card a color, 613.1e). The part every card target needs, that it is still the same object
-    on the battlefield (400.7), is not listed: it holds under every rule.
+    card a color, 613.1e). ``attacking`` / ``untapped``: Kill Shot's "target attacking
+    creature" and Asphyxiate's "target untapped creature", parts a regeneration in response
+    makes fail (it removes the creature from combat and taps it, 701.19a, 506.4). The part
+    every card target needs, that it is still the same object on the battlefield (400.7), is
+    not listed: it holds under every rule.
     """
 
     creature: bool = False
     yours: bool = False
     nonartifact: bool = False
     nonblack: bool = False
+    attacking: bool = False
+    untapped: bool = False
 
 
 # ``NONE`` is the rule of an object with no target: an activated ability acting on its own
@@ -108,7 +115,18 @@ TARGET_NEEDS: dict[TargetRule, TargetNeeds] = {
     TargetRule.NONARTIFACT_NONBLACK_CREATURE: TargetNeeds(
         creature=True, nonartifact=True, nonblack=True
     ),
+    TargetRule.ATTACKING_CREATURE: TargetNeeds(creature=True, attacking=True),
+    TargetRule.UNTAPPED_CREATURE: TargetNeeds(creature=True, untapped=True),
 }
+
+
+# The target rules with a part that a regeneration in response can make fail: it removes the
+# creature from combat and taps it (701.19a, 506.4), so "target attacking creature" and
+# "target untapped creature" no longer hold on resolution (608.2b). The mutant
+# ``target-status-cast-only`` checks these parts only at casting.
+STATUS_RULES: frozenset[TargetRule] = frozenset(
+    {TargetRule.ATTACKING_CREATURE, TargetRule.UNTAPPED_CREATURE}
+)
 
 
 def rules_needing(part: str) -> tuple[TargetRule, ...]:

@@ -222,6 +222,10 @@ class Mutant(StrEnum):
     # Auras and Equipment (issue 12 items 5-6):
     SHIELD_ON_ATTACHMENT = "shield-on-attachment"
     GRANTED_ABILITY_AURA_CONTROLLER = "granted-ability-aura-controller"
+    # Targets whose legality regeneration changes (issue 13 item 4):
+    TARGET_STATUS_CAST_ONLY = "target-status-cast-only"
+    # Costs of activated abilities (issue 13 item 3):
+    TAP_COST_WHILE_TAPPED = "tap-cost-while-tapped"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -237,6 +237,19 @@ _INFO = (
         "another player gained control of in response.",
         ("stack.target-legality",),
     ),
+    MutantInfo(
+        Mutant.TARGET_STATUS_CAST_ONLY,
+        'A target\'s combat or tap status ("target attacking creature", "target untapped '
+        'creature") is checked only as the spell is cast: Kill Shot still destroys a creature '
+        "a regeneration in response removed from combat, Asphyxiate one it tapped.",
+        ("stack.target-status",),
+    ),
+    MutantInfo(
+        Mutant.TAP_COST_WHILE_TAPPED,
+        "An ability with {T} in its cost can be activated while its source is tapped (the cost "
+        "checked as mana only): Niall Silvain regenerates a second creature in one turn.",
+        ("cost.tap",),
+    ),
     # Auras and Equipment (issue 12 items 5-6):
     MutantInfo(
         Mutant.SHIELD_ON_ATTACHMENT,

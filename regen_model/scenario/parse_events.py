@@ -280,6 +280,10 @@ def _spell_target(n: Names, spell: SpellTemplate, raw: str, path: FieldPath) -> 
 GRANTED = "granted"
 
 
+# The activated abilities that take a target (equip 702.6a, "Regenerate target creature").
+_TARGETED_ABILITIES = frozenset({AbilityKind.EQUIP, AbilityKind.REGENERATE_TARGET})
+
+
 def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
     source = n.handle(v["source"], (*p, "source"))
     abilities = n.template(source).abilities
@@ -316,12 +320,14 @@ def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
     target = None
     if "target" in v:
         target = n.handle(v["target"], (*p, "target"))
-        if abilities[index].kind is not AbilityKind.EQUIP:
+        if abilities[index].kind not in _TARGETED_ABILITIES:
             raise n.error(
                 (*p, "target"), f"{source}'s {abilities[index].kind.value} ability has no target"
             )
     elif abilities[index].kind is AbilityKind.EQUIP:
         raise n.error((*p, "target"), "an equip ability needs a target: the creature to equip")
+    elif abilities[index].kind is AbilityKind.REGENERATE_TARGET:
+        raise n.error((*p, "target"), "a regenerate-target ability needs a target creature")
     return _fixed(
         A.ActivateAbility(
             player=n.player(v["player"], (*p, "player")),

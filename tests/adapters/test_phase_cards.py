@@ -74,7 +74,7 @@ def test_permanent_card_data_matches_the_model(name: str, database: CardDatabase
         (a.get("effect") or {}).get("type") == "Regenerate" for a in face["abilities"]
     ) or any(map(_grants_regenerate, [*face["abilities"], *face["static_abilities"]]))
     assert regenerates == any(
-        a.kind.value in ("regenerate-self", "regenerate-host")
+        a.kind.value in ("regenerate-self", "regenerate-host", "regenerate-target")
         for a in (*template.abilities, *template.grants_abilities)
     )
     static = any(r.get("event") == "Destroy" for r in face["replacements"])

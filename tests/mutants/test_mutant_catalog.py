@@ -75,6 +75,8 @@ ONLY_BY_SCENARIO = {
     Mutant.GRANTED_ABILITY_AURA_CONTROLLER: SCENARIOS
     / "attach"
     / "granted-ability-not-the-auras-controllers.yaml",
+    Mutant.TARGET_STATUS_CAST_ONLY: SCENARIOS / "turn" / "kill-shot-regenerated-attacker.yaml",
+    Mutant.TAP_COST_WHILE_TAPPED: SCENARIOS / "costs" / "tap-cost-niall-silvain.yaml",
 }
 
 

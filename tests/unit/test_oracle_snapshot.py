@@ -101,7 +101,14 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     given = re.search(
         r'^(?:Enchanted|Equipped) creature .*has "\{[^}]+\}: Regenerate this', text, re.M
     )
-    assert bool(regen) == (": Regenerate " in text and not host and not given)
+    target = re.search(r"^[^\n]*: Regenerate target creature\.", text, re.M)
+    assert bool(regen) == (": Regenerate " in text and not host and not given and not target)
+    # "{cost}: Regenerate target creature." (Suture Spirit): a targeted ability (602.2b)
+    assert any(a.kind is AbilityKind.REGENERATE_TARGET for a in card.abilities) == bool(target)
+    # "{T}" in an ability's cost (602.2b, 601.2h): Niall Silvain's
+    # (a mana ability's "{T}: Add" is a listed deviation: no mana in the model)
+    tapping = re.search(r"\{T\}[,:](?! Add)", text)
+    assert any(a.tap_cost for a in card.abilities) == bool(tapping)
     assert [a.kind for a in card.grants_abilities] == (
         [AbilityKind.REGENERATE_SELF] if given else []
     )
@@ -170,6 +177,8 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     rules = {
         "target nonartifact, nonblack creature": TargetRule.NONARTIFACT_NONBLACK_CREATURE,
         "target creature you control": TargetRule.CREATURE_YOU_CONTROL,
+        "target attacking creature": TargetRule.ATTACKING_CREATURE,
+        "target untapped creature": TargetRule.UNTAPPED_CREATURE,
         "any target": TargetRule.ANY,
         "target creature": TargetRule.CREATURE,
     }

@@ -28,6 +28,7 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
+from regen_model.conform.features import COST_FEATURES, TARGETING_FEATURES
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -70,6 +71,10 @@ class PhaseEngineAdapter:
             "damage-to-prevention",  # direct damage would skip the prevention effect (615)
             "granted-abilities",  # activating what an Aura gives the creature is not mapped
             "card:Skeletal Grimace",  # its given ability is that
+            # Issue 13 item 4: not mapped yet (no card data for Suture Spirit, Kill Shot or
+            # Asphyxiate; a targeted activation is mapped for equip only)
+            *TARGETING_FEATURES,
+            *COST_FEATURES,  # Niall Silvain: no card data yet
         }
     )
 

@@ -283,6 +283,26 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             keywords=frozenset({_D, Keyword.LIFELINK}),
             note="flying left out: the model has no flying",
         ),
+        # Issue 13 items 3-4: card data only, the features they need are declared lacking
+        # (adapter.py), so no case with them reaches phase.rs yet
+        _creature(
+            "Suture Spirit",
+            "{1}{W}",
+            "Creature — Spirit",
+            1,
+            1,
+            "{W/B}{W/B}{W/B}: Regenerate target creature.",
+            note="flying left out: the model has no flying; not mapped yet (targeted-abilities)",
+        ),
+        _creature(
+            "Niall Silvain",
+            "{G}{G}{G}",
+            "Creature — Ouphe",
+            2,
+            2,
+            "{G}{G}{G}{G}, {T}: Regenerate target creature.",
+            note="not mapped yet (tap-costs, targeted-abilities)",
+        ),
         _creature(
             "Boros Swiftblade",
             "{R}{W}",
@@ -406,6 +426,19 @@ MODEL_CARDS: dict[str, PhaseCard] = {
         ),
         _spell("Pyroclasm", "{1}{R}", "Pyroclasm deals 2 damage to each creature.", sorcery=True),
         _spell("Murder", "{1}{B}{B}", "Destroy target creature."),
+        _spell(
+            "Kill Shot",
+            "{2}{W}",
+            "Destroy target attacking creature.",
+            note="not mapped yet (target-status)",
+        ),
+        _spell(
+            "Asphyxiate",
+            "{1}{B}{B}",
+            "Destroy target untapped creature.",
+            sorcery=True,
+            note="not mapped yet (target-status)",
+        ),
         _spell(
             "Terror",
             "{1}{B}",

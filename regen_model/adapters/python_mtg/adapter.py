@@ -56,9 +56,11 @@ from regen_model.conform.adapter import (
 )
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
+    COST_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
+    TARGETING_FEATURES,
 )
 from regen_model.conform.observe import Observation
 from regen_model.model import actions as A
@@ -101,6 +103,10 @@ LACKS = frozenset(
         *PHASING_FEATURES,  # 702.26: no code handles phase_out or the phasing keyword
         *MULTI_BLOCK_FEATURES,  # 509.1a: can_block_additional is read by no rule
         *ATTACHMENT_FEATURES,  # equip picks its own creature; no attach effect to a chosen one
+        # Issue 13 item 4 (Suture Spirit's targeted ability, Kill Shot, Asphyxiate): not
+        # mapped by this adapter's board and action translation.
+        *TARGETING_FEATURES,
+        *COST_FEATURES,  # Niall Silvain's {T} ability: not mapped either
     }
 )
 
