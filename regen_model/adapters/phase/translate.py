@@ -174,10 +174,15 @@ class Translator:
 
     def _DealDamage(self, a: A.DealDamage) -> frozenset[str]:
         keywords = set(a.keywords)
+        gainer = a.controller  # who gains life from lifelink: the source's controller
         if a.source in self.ids:
             source = self.pg.obj(self.ids[a.source])
             if source["zone"] == "Battlefield":
                 keywords |= {k for k, v in _PHASE_KEYWORDS.items() if v in source["keywords"]}
+                if gainer is None:
+                    gainer = int(source["controller"])
+            elif gainer is None:
+                gainer = self.setup.owners[self.setup.slot_of(a.source)]
         as_counters = bool(keywords & {Keyword.WITHER, Keyword.INFECT})
         deathtouch = Keyword.DEATHTOUCH in keywords
         targets = [(self._on_battlefield(s.card), s.amount) for s in a.shares if s.card is not None]
@@ -207,6 +212,11 @@ class Translator:
                     player["poison_counters"] += share.amount
                 else:
                     player["life"] -= share.amount
+            if Keyword.LIFELINK in keywords:
+                # 702.15b: part of the damage event, also for damage dealt as counters; the
+                # edit skips phase.rs's damage code, so its lifelink is applied here too.
+                dealt = sum(s.amount for s in a.shares if s.amount > 0)
+                st["players"][0 if gainer is None else gainer]["life"] += dealt
 
         self.pg.edit(mark)
         return DAMAGE_KINDS  # marked by an edit: phase.rs emits no damage event
@@ -308,8 +318,15 @@ class Translator:
     def _ChangeControl(self, a: A.ChangeControl) -> None:
         self._resolve_effect(a, a.target, a.player)
 
+    def _ChangeType(self, a: A.ChangeType) -> None:
+        """A type change until end of turn (613.1d), by a harness spell phase.rs parses into its
+        own layer-4 effect (``carddata.type_change_card``). Removing a permanent that stops
+        being a creature from combat (506.4) is part of the effect, so events about the target
+        are allowed after the spell."""
+        self._resolve_effect(a, a.target, None)
+
     def _resolve_effect(self, a: A.Action, target: str, caster: int | None) -> None:
-        card = effect_card(a)
+        card = effect_card(a, self.setup)
         assert card is not None
         oid = self._on_battlefield(target)
         waiting = self.pg.waiting()
@@ -324,6 +341,8 @@ class Translator:
         # What the effect itself may move, destroy or regenerate: only a destroyed target and
         # the Auras and Equipment that umbra armor or the zone change concern.
         allowed = {oid, *(_attached(self.pg.obj(oid)))} if isinstance(a, A.Destroy) else set()
+        if isinstance(a, A.ChangeType):
+            allowed = {oid}
         saved = priority_of(self.pg.state())
         seat = saved[0] if caster is None else caster
         if seat != saved[0]:
@@ -513,6 +532,7 @@ _PHASE_KEYWORDS = {
     Keyword.DEATHTOUCH: "Deathtouch",
     Keyword.WITHER: "Wither",
     Keyword.INFECT: "Infect",
+    Keyword.LIFELINK: "Lifelink",
 }
 
 
