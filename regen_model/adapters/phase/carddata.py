@@ -659,6 +659,11 @@ def type_change_card(template: CardTemplate, *, creature: bool) -> PhaseCard:
     * a printed creature that an effect made stop being one: it becomes a creature again, its
       printed characteristics untouched (a later timestamp wins in layer 4, 613.7).
 
+    The two "becomes a creature" spells say "target card on the battlefield", not "target
+    permanent": a Grizzly Bears that isn't a creature has no card type left, and phase.rs's
+    ``Permanent`` target filter then refuses it, although it is still a permanent (110.4c).
+    Every permanent of the model is a card, so the two say the same there.
+
     Raises ``NoHarness`` for a permanent with nothing to become a creature with (the model
     rejects that ChangeType) or an animation granting an ability we have no words for.
     """
@@ -678,8 +683,8 @@ def type_change_card(template: CardTemplate, *, creature: bool) -> PhaseCard:
             "Harness Become Creature",
             "{0}",
             "Instant",
-            "Target permanent becomes a creature in addition to its other types until end of "
-            "turn.",
+            "Target card on the battlefield becomes a creature in addition to its other types "
+            "until end of turn.",
             note="harness spell for a type change (a printed creature is one again)",
         )
     granted = [a for a in template.abilities if a.granted]
@@ -698,7 +703,7 @@ def type_change_card(template: CardTemplate, *, creature: bool) -> PhaseCard:
         name,
         "{0}",
         "Instant",
-        f"Until end of turn, target permanent becomes a {pt} {adjective}creature"
+        f"Until end of turn, target card on the battlefield becomes a {pt} {adjective}creature"
         + (f" with {with_}" if with_ else "")
         + " in addition to its other types.",
         note="harness spell for a type change (a permanent's own animation, 613.1d-f, 613.4b)",

@@ -111,6 +111,12 @@ def check_state(state: GameState) -> Unsupported | None:
             return Unsupported(f"{template.name!r} is not a built-in card")
         if template.name not in MODEL_CARDS:  # pragma: no cover - every built-in card has one
             return Unsupported(f"{template.name!r} has no phase.rs card definition in the adapter")
+        if card.animated and card.noncreature and (card.damage or card.deathtouched):
+            return Unsupported(
+                "an animated permanent that stopped being a creature, with damage marked: "
+                "phase.rs would destroy it while its animation is set up, before the type "
+                "change that ends it"
+            )
         if card.in_combat or card.blocked:
             return Unsupported("a permanent in combat cannot be set up in phase.rs")
         if any(s.rider is not Rider.NONE for s in card.shields):
