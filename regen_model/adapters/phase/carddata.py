@@ -357,8 +357,10 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             + _REGEN
             + "\" until end of turn. It's still a land.",
             note="This land enters tapped. and {T}: Add {B}. left out: the model runs neither "
-            "(no mana; it enters only through a flicker, untapped); the adapter does not map "
-            "it yet (support.py)",
+            "(no mana; it enters only through a flicker, untapped); phase.rs parses the "
+            "animation as an until-end-of-turn effect on itself (SetPower/SetToughness 1/1, "
+            "SetColor Black, AddType Creature, GrantAbility Regenerate) and 'It's still a "
+            "land' as AddType Land",
         ),
         _creature(
             "Excruciator",
