@@ -96,6 +96,20 @@ def test_a_creature_stops_being_one_and_becomes_one_again(adapter: PhaseEngineAd
     assert (got[2].cards["bear"]["power"], got[2].cards["bear"]["toughness"]) == (2, 2)
 
 
+def test_a_permanent_with_no_card_type_left_can_be_targeted(adapter: PhaseEngineAdapter) -> None:
+    """A Grizzly Bears that isn't a creature has no card type, yet is a permanent (110.4c): the
+    type-change spells still find it (phase.rs's "target permanent" would not)."""
+    state = _start(CardSpec("bear", PERMANENT_CARDS["Grizzly Bears"], P0, noncreature=True))
+    actions = (
+        A.ChangeType(target="bear", creature=False),
+        A.ChangeType(target="bear", creature=True),
+    )
+    ref = on_reference(state, actions)
+    got = on_phase(state, actions, adapter)
+    assert step_diffs(ref, got) == {}
+    assert "power" not in got[1].cards["bear"] and got[2].cards["bear"]["power"] == 2
+
+
 def test_a_change_type_animates_spawning_pool(adapter: PhaseEngineAdapter) -> None:
     """The effect gives it its animation: a 1/1 (613.4b) that Lightning Bolt destroys."""
     state = board(("pool", "Spawning Pool", P0))

@@ -652,19 +652,19 @@ def type_change_card(template: CardTemplate, *, creature: bool) -> PhaseCard:
     """A cost-{0} instant for our ``ChangeType`` effect on a permanent with ``template``
     (layer 4, 613.1d), in words phase.rs parses into its own type-changing effects:
 
-    * ``creature=False``: "Target permanent isn't a creature until end of turn." (a
-      ``RemoveType Creature`` continuous effect, the words of the Theros gods' "isn't a
-      creature");
+    * ``creature=False``: "Target card on the battlefield isn't a creature until end of
+      turn." (a ``RemoveType Creature`` continuous effect, the words of the Theros gods' "isn't
+      a creature");
     * a permanent with its own animation (a manland): it becomes the animation's creature, its
       base power and toughness (613.4b), colors (613.1e) and the abilities the animation grants
       (613.1f), "in addition to its other types" (Spawning Pool's "It's still a land");
     * a printed creature that an effect made stop being one: it becomes a creature again, its
       printed characteristics untouched (a later timestamp wins in layer 4, 613.7).
 
-    The two "becomes a creature" spells say "target card on the battlefield", not "target
-    permanent": a Grizzly Bears that isn't a creature has no card type left, and phase.rs's
-    ``Permanent`` target filter then refuses it, although it is still a permanent (110.4c).
-    Every permanent of the model is a card, so the two say the same there.
+    The three say "target card on the battlefield", not "target permanent": a Grizzly Bears
+    that isn't a creature has no card type left, and phase.rs's ``Permanent`` target filter
+    then refuses it, although it is still a permanent (110.4c). Every permanent of the model is
+    a card, so the two say the same there.
 
     Raises ``NoHarness`` for a permanent with nothing to become a creature with (the model
     rejects that ChangeType) or an animation granting an ability we have no words for.
@@ -674,7 +674,7 @@ def type_change_card(template: CardTemplate, *, creature: bool) -> PhaseCard:
             "Harness Not Creature",
             "{0}",
             "Instant",
-            "Target permanent isn't a creature until end of turn.",
+            "Target card on the battlefield isn't a creature until end of turn.",
             note="harness spell for a type change (stops being a creature)",
         )
     animation = template.animation

@@ -329,6 +329,14 @@ class Translator:
         card = effect_card(a, self.setup)
         assert card is not None
         oid = self._on_battlefield(target)
+        if not self.pg.obj(oid)["card_types"]["core_types"] and not isinstance(a, A.ChangeType):
+            # A permanent with no card type left (a Grizzly Bears that isn't a creature) is
+            # still a permanent (110.4c), but phase.rs's "target permanent" finds no legal
+            # target then; the type-change spells say "target card on the battlefield".
+            raise Unexpressible(
+                f"phase.rs's 'target permanent' refuses a permanent with no card type (110.4c), "
+                f"so no harness spell can stand for the {a.kind} effect"
+            )
         waiting = self.pg.waiting()
         if waiting["type"] != "Priority":
             raise Unexpressible(f"phase.rs is waiting for {waiting['type']}: no spell can be cast")
