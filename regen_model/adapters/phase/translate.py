@@ -489,7 +489,8 @@ class Translator:
 
     def _settle(self, choices: Sequence[A.ReplacementChoice]) -> None:
         """Answer the prompts our actions have no counterpart for: a replacement choice (from
-        the action's choices, 616.1) and declarations with nothing to declare."""
+        the action's choices, 616.1), the order of a player's triggers (603.3b) and
+        declarations with nothing to declare."""
         for _ in range(MAX_PROMPTS):
             waiting = self.pg.waiting()
             kind, data = waiting["type"], waiting.get("data") or {}
@@ -498,6 +499,12 @@ class Translator:
                 self.pg.apply(
                     data["player"], {"type": "ChooseReplacement", "data": {"index": index}}
                 )
+            elif kind == "OrderTriggers":
+                # 603.3b lets a player order their triggers; ours commute (life and damage to
+                # their controller), so the model puts them on the stack in the order they
+                # triggered and asks nothing (engine.sba._triggers_to_stack). That order.
+                order = list(range(len(data.get("triggers") or ())))
+                self.pg.apply(data["player"], {"type": "OrderTriggers", "data": {"order": order}})
             elif kind == "ChooseLegend":
                 raise Unexpressible(
                     "phase.rs applies the legend rule (704.5j), which the model leaves out"
