@@ -500,10 +500,11 @@ class Translator:
                     data["player"], {"type": "ChooseReplacement", "data": {"index": index}}
                 )
             elif kind == "OrderTriggers":
-                # 603.3b lets a player order their triggers; ours commute (life and damage to
-                # their controller), so the model puts them on the stack in the order they
-                # triggered and asks nothing (engine.sba._triggers_to_stack). That order.
-                order = list(range(len(data.get("triggers") or ())))
+                # 603.3b lets a player order their triggers; the model asks nothing and puts
+                # them on the stack in the order they triggered (engine.sba._triggers_to_stack,
+                # the last one on top). phase.rs's reversed list gives that order (checked by
+                # tests/adapters/test_phase_triggers.py: two Jackal Pup triggers of 2 and 1).
+                order = list(reversed(range(len(data.get("triggers") or ()))))
                 self.pg.apply(data["player"], {"type": "OrderTriggers", "data": {"order": order}})
             elif kind == "ChooseLegend":
                 raise Unexpressible(
