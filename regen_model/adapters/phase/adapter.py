@@ -66,8 +66,6 @@ class PhaseEngineAdapter:
             "start-effects",  # "this turn" effects of a start are made with spells
             "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
             "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
-            "action:change-type",  # type changes (613.1d) are not mapped
-            "card:Spawning Pool",  # its animation is parsed by phase.rs but not mapped yet
             "damage-to-prevention",  # direct damage would skip the prevention effect (615)
             "granted-abilities",  # activating what an Aura gives the creature is not mapped
             "card:Skeletal Grimace",  # its given ability is that
@@ -119,12 +117,12 @@ class PhaseEngineAdapter:
             if problem is not None:
                 return Unsupported(problem)
         for effect in start_effects(state):
-            card = _action_card(effect)
+            card = _action_card(effect, state)
             problem = None if card is None else self._card_problem(card, strict=True)
             if problem is not None:
                 return Unsupported(f"an until-end-of-turn effect at the start: {problem}")
         for index, action in enumerate(actions):
-            card = _action_card(action)
+            card = _action_card(action, state)
             if card is not None and card.name not in MODEL_CARDS:
                 # Harness spells are our instrument, not the subject: they must parse fully.
                 problem = self._card_problem(card, strict=True)
@@ -150,7 +148,7 @@ class PhaseEngineAdapter:
         self._cards[FILLER.name] = FILLER
         self._setup = start_effects(state)
         for action in (*self._setup, *actions):
-            card = _action_card(action)
+            card = _action_card(action, state)
             if card is None:
                 continue
             self._cards[card.name] = card
@@ -315,10 +313,10 @@ def _answer(asked: list[list[str]], forced: Sequence[int]) -> str:
     return ", then ".join(picks)
 
 
-def _action_card(action: A.Action) -> PhaseCard | None:
+def _action_card(action: A.Action, state: GameState) -> PhaseCard | None:
     try:
         if isinstance(action, A.CastSpell):
             return spell_card(action)
-        return effect_card(action)
+        return effect_card(action, state.setup)
     except NoHarness:
         return None

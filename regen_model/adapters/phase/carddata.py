@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTemplate
 from regen_model.model.effects import Effect, EffectKind
-from regen_model.model.enums import CounterKind, Keyword, Rider
+from regen_model.model.enums import Color, CounterKind, Keyword, Rider
 
 _COLOURS = ("W", "U", "B", "R", "G")
 
@@ -377,8 +377,10 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             + _REGEN
             + "\" until end of turn. It's still a land.",
             note="This land enters tapped. and {T}: Add {B}. left out: the model runs neither "
-            "(no mana; it enters only through a flicker, untapped); the adapter does not map "
-            "it yet (support.py)",
+            "(no mana; it enters only through a flicker, untapped); phase.rs parses the "
+            "animation as an until-end-of-turn effect on itself (SetPower/SetToughness 1/1, "
+            "SetColor Black, AddType Creature, GrantAbility Regenerate) and 'It's still a "
+            "land' as AddType Land",
         ),
         _creature(
             "Excruciator",
@@ -669,4 +671,75 @@ def keyword_grant_card(keyword: Keyword, *, remove: bool) -> PhaseCard:
         "Instant",
         f"Target creature {verb} {spelled} until end of turn.",
         note="harness spell for a keyword change",
+    )
+
+
+# Words of the abilities an animation gives (613.1f) in the harness text: the cost is the one
+# Spawning Pool's animation grants; costs are not modelled, and the adapter pays whatever
+# phase.rs's ability asks for.
+_GRANTED_TEXT = {AbilityKind.REGENERATE_SELF: '"{B}: Regenerate this creature."'}
+_COLOUR_ORDER = (Color.WHITE, Color.BLUE, Color.BLACK, Color.RED, Color.GREEN)
+
+
+def type_change_card(template: CardTemplate, *, creature: bool) -> PhaseCard:
+    """A cost-{0} instant for our ``ChangeType`` effect on a permanent with ``template``
+    (layer 4, 613.1d), in words phase.rs parses into its own type-changing effects:
+
+    * ``creature=False``: "Target card on the battlefield isn't a creature until end of
+      turn." (a ``RemoveType Creature`` continuous effect, the words of the Theros gods' "isn't
+      a creature");
+    * a permanent with its own animation (a manland): it becomes the animation's creature, its
+      base power and toughness (613.4b), colors (613.1e) and the abilities the animation grants
+      (613.1f), "in addition to its other types" (Spawning Pool's "It's still a land");
+    * a printed creature that an effect made stop being one: it becomes a creature again, its
+      printed characteristics untouched (a later timestamp wins in layer 4, 613.7).
+
+    The three say "target card on the battlefield", not "target permanent": a Grizzly Bears
+    that isn't a creature has no card type left, and phase.rs's ``Permanent`` target filter
+    then refuses it, although it is still a permanent (110.4c). Every permanent of the model is
+    a card, so the two say the same there.
+
+    Raises ``NoHarness`` for a permanent with nothing to become a creature with (the model
+    rejects that ChangeType) or an animation granting an ability we have no words for.
+    """
+    if not creature:
+        return PhaseCard(
+            "Harness Not Creature",
+            "{0}",
+            "Instant",
+            "Target card on the battlefield isn't a creature until end of turn.",
+            note="harness spell for a type change (stops being a creature)",
+        )
+    animation = template.animation
+    if animation is None:
+        if not template.is_creature:
+            raise NoHarness(f"{template.name} has no creature characteristics to become one with")
+        return PhaseCard(
+            "Harness Become Creature",
+            "{0}",
+            "Instant",
+            "Target card on the battlefield becomes a creature in addition to its other types "
+            "until end of turn.",
+            note="harness spell for a type change (a printed creature is one again)",
+        )
+    granted = [a for a in template.abilities if a.granted]
+    missing = [a.kind.value for a in granted if a.kind not in _GRANTED_TEXT]
+    if missing:
+        raise NoHarness(f"an animation granting {', '.join(missing)} has no harness text")
+    colours = [c.value for c in _COLOUR_ORDER if c in animation.colors]
+    adjective = " ".join(colours) + (" " if colours else "")
+    with_ = " and ".join(_GRANTED_TEXT[a.kind] for a in granted)
+    pt = f"{animation.power}/{animation.toughness}"
+    words = "".join(c.value.title() for c in _COLOUR_ORDER if c in animation.colors)
+    name = f"Harness Animate {pt}{' ' + words if words else ''}"
+    if granted:
+        name += " " + " ".join(a.kind.value.title().replace("-", "") for a in granted)
+    return PhaseCard(
+        name,
+        "{0}",
+        "Instant",
+        f"Until end of turn, target card on the battlefield becomes a {pt} {adjective}creature"
+        + (f" with {with_}" if with_ else "")
+        + " in addition to its other types.",
+        note="harness spell for a type change (a permanent's own animation, 613.1d-f, 613.4b)",
     )

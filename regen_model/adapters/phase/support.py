@@ -17,9 +17,11 @@ The action matrix (docs/phase-adapter.md has the same table with the phase.rs si
   Equipment, "can't be regenerated this turn" and the SBA check are supported;
 * issue 12's mechanics: prevention and unpreventable damage (615), phasing (702.26), a blocker
   of two attackers (509.1a), equip and "Regenerate enchanted creature" are phase.rs's own; a
-  start's prevention effects and phased-out permanents are written into its state (board.py); a cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step),
-  nor are type changes (``change-type``, a manland's animation: Spawning Pool has no phase.rs
-  card definition in the adapter).
+  start's prevention effects and phased-out permanents are written into its state (board.py); a
+  cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step);
+* type changes (613.1d): a ``change-type`` effect and a start's ``animated`` / ``noncreature``
+  are harness spells phase.rs parses into its own layer-4 effects (``type_change_card``);
+  Spawning Pool's own animation is its phase.rs card's ability.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from regen_model.adapters.phase.carddata import (
     PhaseCard,
     harness_card,
     keyword_grant_card,
+    type_change_card,
 )
 from regen_model.conform.adapter import Unsupported
 from regen_model.model import actions as A
@@ -40,7 +43,7 @@ from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.derived import controller, has, sba_pending
 from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import Decision, Edition, Keyword, Rider
-from regen_model.model.state import Combat, GameState
+from regen_model.model.state import Combat, GameState, Setup
 
 
 def spell_card(action: A.CastSpell) -> PhaseCard:
@@ -59,8 +62,14 @@ def spell_card(action: A.CastSpell) -> PhaseCard:
     return harness_card(action.effect, sorcery=action.sorcery)
 
 
-def effect_card(action: A.Action) -> PhaseCard | None:
-    """The harness spell an effect action is performed with, if it needs one."""
+def effect_card(action: A.Action, setup: Setup) -> PhaseCard | None:
+    """The harness spell an effect action is performed with, if it needs one (``setup``: the
+    game's cards, for a type change, whose words depend on what its target can become)."""
+    if isinstance(action, A.ChangeType):
+        if action.target not in setup.handles:
+            raise NoHarness(f"unknown card {action.target!r}")
+        template = setup.templates[setup.slot_of(action.target)]
+        return type_change_card(template, creature=action.creature)
     if isinstance(action, A.Destroy):
         effect = Effect(EffectKind.DESTROY, cant_regen=action.cant_be_regenerated)
         return harness_card(effect, permanent=True)
@@ -102,10 +111,11 @@ def check_state(state: GameState) -> Unsupported | None:
             return Unsupported(f"{template.name!r} is not a built-in card")
         if template.name not in MODEL_CARDS:  # pragma: no cover - every built-in card has one
             return Unsupported(f"{template.name!r} has no phase.rs card definition in the adapter")
-        if card.animated or card.noncreature or template.animation is not None:
+        if card.animated and card.noncreature and (card.damage or card.deathtouched):
             return Unsupported(
-                "type changes are not mapped (phase.rs parses Spawning Pool's animation, but "
-                "the adapter does not check it yet)"
+                "an animated permanent that stopped being a creature, with damage marked: "
+                "phase.rs would destroy it while its animation is set up, before the type "
+                "change that ends it"
             )
         if card.in_combat or card.blocked:
             return Unsupported("a permanent in combat cannot be set up in phase.rs")
@@ -125,7 +135,7 @@ def check_state(state: GameState) -> Unsupported | None:
     effects = start_effects(state)
     for action in effects:
         try:
-            effect_card(action)
+            effect_card(action, state.setup)
         except NoHarness as exc:
             return Unsupported(f"an until-end-of-turn effect at the start: {exc}")
     if effects and sba_pending(state):
@@ -141,8 +151,12 @@ def start_effects(state: GameState) -> tuple[A.Action, ...]:
 
     phase.rs has no way to write an until-end-of-turn effect into its state, so the adapter
     resolves the same harness spells the effect actions use (control first, as the later
-    effects are cast by the permanent's controller in phase.rs too). Their order does not
-    matter otherwise: these effects do not depend on each other (613 layers apply to all).
+    effects are cast by the permanent's controller in phase.rs too). Type changes (613.1d)
+    come next and last: an animation (``animated``) before the effects that target a creature
+    (P/T, keywords), and "it stops being a creature" (``noncreature``) after them and after the
+    animation, since in our ``Card`` the latest type change is the one that made it stop (a
+    later timestamp wins within layer 4, 613.7). The order does not matter otherwise: the
+    other effects do not depend on each other (613 layers apply to all).
     """
     out: list[A.Action] = []
     for slot, card in enumerate(state.cards):
@@ -153,6 +167,9 @@ def start_effects(state: GameState) -> tuple[A.Action, ...]:
             out.append(
                 A.ChangeControl(target=handle, player=card.control_eot, until_end_of_turn=True)
             )
+    for slot, card in enumerate(state.cards):
+        if card.on_battlefield and card.animated:
+            out.append(A.ChangeType(target=state.handle(slot), creature=True))
     for slot, card in enumerate(state.cards):
         if not card.on_battlefield:
             continue
@@ -169,6 +186,9 @@ def start_effects(state: GameState) -> tuple[A.Action, ...]:
             out.append(A.GrantKeyword(target=handle, keyword=keyword, remove=True))
         if card.cant_regen:
             out.append(A.MakeUnregenerable(target=handle))
+    for slot, card in enumerate(state.cards):
+        if card.on_battlefield and card.noncreature:
+            out.append(A.ChangeType(target=state.handle(slot), creature=False))
     return tuple(out)
 
 
@@ -182,7 +202,7 @@ def check_action(state: GameState, index: int, action: A.Action) -> Unsupported 
         if isinstance(action, A.CastSpell):
             spell_card(action)
         else:
-            effect_card(action)
+            effect_card(action, state.setup)
     except NoHarness as exc:
         return no(str(exc))
     if isinstance(action, A.OrderBlockers):
@@ -195,8 +215,6 @@ def check_action(state: GameState, index: int, action: A.Action) -> Unsupported 
         return no(f"phase.rs implements FDN combat damage, not {state.edition.value}")
     if isinstance(action, A.Cleanup):
         return no("phase.rs performs cleanup only in its cleanup step")
-    if isinstance(action, A.ChangeType):
-        return no("type changes (613.1d) are not mapped to phase.rs")
     if isinstance(action, A.CreateShield) and action.rider is not Rider.NONE:
         return no("phase.rs shields carry no rider")
     if isinstance(action, A.Destroy) and len(action.targets) != 1:

@@ -174,10 +174,15 @@ class Translator:
 
     def _DealDamage(self, a: A.DealDamage) -> frozenset[str]:
         keywords = set(a.keywords)
+        gainer = a.controller  # who gains life from lifelink: the source's controller
         if a.source in self.ids:
             source = self.pg.obj(self.ids[a.source])
             if source["zone"] == "Battlefield":
                 keywords |= {k for k, v in _PHASE_KEYWORDS.items() if v in source["keywords"]}
+                if gainer is None:
+                    gainer = int(source["controller"])
+            elif gainer is None:
+                gainer = self.setup.owners[self.setup.slot_of(a.source)]
         as_counters = bool(keywords & {Keyword.WITHER, Keyword.INFECT})
         deathtouch = Keyword.DEATHTOUCH in keywords
         targets = [(self._on_battlefield(s.card), s.amount) for s in a.shares if s.card is not None]
@@ -207,6 +212,11 @@ class Translator:
                     player["poison_counters"] += share.amount
                 else:
                     player["life"] -= share.amount
+            if Keyword.LIFELINK in keywords:
+                # 702.15b: part of the damage event, also for damage dealt as counters; the
+                # edit skips phase.rs's damage code, so its lifelink is applied here too.
+                dealt = sum(s.amount for s in a.shares if s.amount > 0)
+                st["players"][0 if gainer is None else gainer]["life"] += dealt
 
         self.pg.edit(mark)
         return DAMAGE_KINDS  # marked by an edit: phase.rs emits no damage event
@@ -308,10 +318,25 @@ class Translator:
     def _ChangeControl(self, a: A.ChangeControl) -> None:
         self._resolve_effect(a, a.target, a.player)
 
+    def _ChangeType(self, a: A.ChangeType) -> None:
+        """A type change until end of turn (613.1d), by a harness spell phase.rs parses into its
+        own layer-4 effect (``carddata.type_change_card``). Removing a permanent that stops
+        being a creature from combat (506.4) is part of the effect, so events about the target
+        are allowed after the spell."""
+        self._resolve_effect(a, a.target, None)
+
     def _resolve_effect(self, a: A.Action, target: str, caster: int | None) -> None:
-        card = effect_card(a)
+        card = effect_card(a, self.setup)
         assert card is not None
         oid = self._on_battlefield(target)
+        if not self.pg.obj(oid)["card_types"]["core_types"] and not isinstance(a, A.ChangeType):
+            # A permanent with no card type left (a Grizzly Bears that isn't a creature) is
+            # still a permanent (110.4c), but phase.rs's "target permanent" finds no legal
+            # target then; the type-change spells say "target card on the battlefield".
+            raise Unexpressible(
+                f"phase.rs's 'target permanent' refuses a permanent with no card type (110.4c), "
+                f"so no harness spell can stand for the {a.kind} effect"
+            )
         waiting = self.pg.waiting()
         if waiting["type"] != "Priority":
             raise Unexpressible(f"phase.rs is waiting for {waiting['type']}: no spell can be cast")
@@ -324,6 +349,8 @@ class Translator:
         # What the effect itself may move, destroy or regenerate: only a destroyed target and
         # the Auras and Equipment that umbra armor or the zone change concern.
         allowed = {oid, *(_attached(self.pg.obj(oid)))} if isinstance(a, A.Destroy) else set()
+        if isinstance(a, A.ChangeType):
+            allowed = {oid}
         saved = priority_of(self.pg.state())
         seat = saved[0] if caster is None else caster
         if seat != saved[0]:
@@ -462,7 +489,8 @@ class Translator:
 
     def _settle(self, choices: Sequence[A.ReplacementChoice]) -> None:
         """Answer the prompts our actions have no counterpart for: a replacement choice (from
-        the action's choices, 616.1) and declarations with nothing to declare."""
+        the action's choices, 616.1), the order of a player's triggers (603.3b) and
+        declarations with nothing to declare."""
         for _ in range(MAX_PROMPTS):
             waiting = self.pg.waiting()
             kind, data = waiting["type"], waiting.get("data") or {}
@@ -471,6 +499,13 @@ class Translator:
                 self.pg.apply(
                     data["player"], {"type": "ChooseReplacement", "data": {"index": index}}
                 )
+            elif kind == "OrderTriggers":
+                # 603.3b lets a player order their triggers; the model asks nothing and puts
+                # them on the stack in the order they triggered (engine.sba._triggers_to_stack,
+                # the last one on top). phase.rs's reversed list gives that order (checked by
+                # tests/adapters/test_phase_triggers.py: two Jackal Pup triggers of 2 and 1).
+                order = list(reversed(range(len(data.get("triggers") or ()))))
+                self.pg.apply(data["player"], {"type": "OrderTriggers", "data": {"order": order}})
             elif kind == "ChooseLegend":
                 raise Unexpressible(
                     "phase.rs applies the legend rule (704.5j), which the model leaves out"
@@ -513,6 +548,7 @@ _PHASE_KEYWORDS = {
     Keyword.DEATHTOUCH: "Deathtouch",
     Keyword.WITHER: "Wither",
     Keyword.INFECT: "Infect",
+    Keyword.LIFELINK: "Lifelink",
 }
 
 
