@@ -222,6 +222,9 @@ class Mutant(StrEnum):
     # Auras and Equipment (issue 12 items 5-6):
     SHIELD_ON_ATTACHMENT = "shield-on-attachment"
     GRANTED_ABILITY_AURA_CONTROLLER = "granted-ability-aura-controller"
+    # Counting what was destroyed (issue 13 item 7):
+    REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
+    TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
 
 
 def ordinal(value: StrEnum) -> int:

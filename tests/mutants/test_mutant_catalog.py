@@ -75,6 +75,12 @@ ONLY_BY_SCENARIO = {
     Mutant.GRANTED_ABILITY_AURA_CONTROLLER: SCENARIOS
     / "attach"
     / "granted-ability-not-the-auras-controllers.yaml",
+    Mutant.REGENERATED_COUNTED_AS_DESTROYED: SCENARIOS
+    / "destroy"
+    / "fumigate-counts-destroyed.yaml",
+    Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE: SCENARIOS
+    / "effects"
+    / "disintegrate-prevented-still-unregenerable.yaml",
 }
 
 
