@@ -28,6 +28,7 @@ from typing import Any, Protocol, TypeVar
 from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
+    COUNTED_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -123,7 +124,14 @@ REGENERATORS = (
 # Phasing (702.26) likewise, a creature that can block an additional creature, and the Auras
 # and Equipment that grant keywords or abilities or regenerate their host (Regeneration,
 # Darksteel Plate, Skeletal Grimace; Bonesplitter, drawn before, still is).
-_NOT_DRAWN = PREVENTION_FEATURES | PHASING_FEATURES | MULTI_BLOCK_FEATURES | ATTACHMENT_FEATURES
+# Fumigate and Disintegrate (issue 13 item 7) too: new spells would shift every random case.
+_NOT_DRAWN = (
+    PREVENTION_FEATURES
+    | PHASING_FEATURES
+    | MULTI_BLOCK_FEATURES
+    | ATTACHMENT_FEATURES
+    | COUNTED_FEATURES
+)
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
 OTHERS = tuple(

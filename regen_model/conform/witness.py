@@ -29,6 +29,7 @@ from functools import lru_cache
 from regen_model.clauses import catalog
 from regen_model.conform.case import Case
 from regen_model.conform.features import (
+    COUNTED_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -83,6 +84,9 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # An ability an Aura gives its creature (613.1f): a pass of its own (the last matching
     # prefix wins), so the walks of the other attach clauses are what they were.
     ("attach.granted-ability", ("attach",), (), ("Grizzly Bears", "Skeletal Grimace")),
+    # Counting what was destroyed (issue 13 item 7): Fumigate, and Disintegrate at a creature.
+    ("destroy.counted", (), _spells_of(COUNTED_FEATURES), ()),
+    ("cant-regen.damage-target", (), _spells_of(COUNTED_FEATURES), ()),
 )
 
 

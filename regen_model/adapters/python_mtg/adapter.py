@@ -56,6 +56,7 @@ from regen_model.conform.adapter import (
 )
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
+    COUNTED_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -101,6 +102,9 @@ LACKS = frozenset(
         *PHASING_FEATURES,  # 702.26: no code handles phase_out or the phasing keyword
         *MULTI_BLOCK_FEATURES,  # 509.1a: can_block_additional is read by no rule
         *ATTACHMENT_FEATURES,  # equip picks its own creature; no attach effect to a chosen one
+        # Issue 13 item 7: neither a "destroyed this way" count nor Disintegrate's target
+        # restriction is in its bridge (not mapped, not tested there).
+        *COUNTED_FEATURES,
     }
 )
 
