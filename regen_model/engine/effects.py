@@ -553,8 +553,10 @@ def apply_effect(
                 and card.ghost.destructions != reached
             ):
                 destroyed += 1
-        if effect.amount and destroyed:
-            set_life(w, controller_, effect.amount * destroyed, "destroy.counted")
+        if effect.amount:
+            w.emit(EventKind.NOTE, "destroy.counted", None, destroyed_this_way=destroyed)
+            if destroyed:
+                set_life(w, controller_, effect.amount * destroyed, "destroy.counted")
     elif k is EffectKind.REGENERATE:
         for slot in cards:
             # "Regenerate enchanted creature": the shield is the creature's (701.19a); the
