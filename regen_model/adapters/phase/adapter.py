@@ -71,7 +71,7 @@ class PhaseEngineAdapter:
             "damage-to-prevention",  # direct damage would skip the prevention effect (615)
             "granted-abilities",  # activating what an Aura gives the creature is not mapped
             "card:Skeletal Grimace",  # its given ability is that
-            *COUNTED_FEATURES,  # Fumigate's count and Disintegrate's target are not mapped yet
+            *(COUNTED_FEATURES - {"destroyed-count", "spell:Fumigate"}),  # Disintegrate
         }
     )
 
