@@ -28,7 +28,6 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import COUNTED_FEATURES
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -71,7 +70,6 @@ class PhaseEngineAdapter:
             "damage-to-prevention",  # direct damage would skip the prevention effect (615)
             "granted-abilities",  # activating what an Aura gives the creature is not mapped
             "card:Skeletal Grimace",  # its given ability is that
-            *(COUNTED_FEATURES - {"destroyed-count", "spell:Fumigate"}),  # Disintegrate
         }
     )
 

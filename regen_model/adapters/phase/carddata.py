@@ -419,6 +419,14 @@ MODEL_CARDS: dict[str, PhaseCard] = {
         ),
         _spell("Day of Judgment", "{2}{W}{W}", "Destroy all creatures.", sorcery=True),
         _spell(
+            "Disintegrate",
+            "{3}{R}",
+            "Disintegrate deals 3 damage to any target. If it's a creature, it can't be "
+            "regenerated this turn.",
+            sorcery=True,
+            note="X fixed at 3 and the exile-instead-of-dying left out, as the model runs it",
+        ),
+        _spell(
             "Fumigate",
             "{3}{W}{W}",
             "Destroy all creatures. You gain 1 life for each creature destroyed this way.",
