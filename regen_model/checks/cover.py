@@ -1128,6 +1128,30 @@ def _scripts() -> tuple[GuideScript, ...]:
             ),
             step="begin-combat",
         ),
+        # 608.2c, 615.6: Disintegrate's "if it's a creature, it can't be regenerated this turn"
+        # reaches its target although all the damage is prevented (X = 2 for the scope).
+        GuideScript(
+            ("cant-regen.damage-target",),
+            (troll,),
+            (
+                prevent_spell("troll", True),
+                *_pass(0, 1),
+                A.CastSpell(
+                    player=0,
+                    name="disintegrate",
+                    effect=Effect(EffectKind.DAMAGE, amount=2, cant_regen_target=True),
+                    targets=(A.TargetChoice(card="troll"),),
+                    sorcery=True,
+                ),
+                *_pass(0, 1),
+            ),
+        ),
+        # 701.8a, 614.6: Fumigate counts the bears it destroyed, not the troll its shield saved.
+        GuideScript(
+            ("destroy.counted",),
+            (bears, ScriptCard("troll", "Horned Troll", 1, shields=1)),
+            (SPELLS["Fumigate"].cast(0), *_pass(0, 1)),
+        ),
         # 506.4, 509.1h: the creature blocking two attackers regenerates; both stay blocked.
         GuideScript(
             ("combat.removal.multi-blocked",),

@@ -226,6 +226,39 @@ def _targeting_features() -> frozenset[str]:
         if any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)
     }
     return frozenset({"targeted-abilities", "target-status", *spells, *cards})
+# --- counting what was destroyed (issue 13 item 7) ---
+
+
+def _destroyed_count(t: Transition) -> bool:
+    """A "destroy all creatures; gain life for each creature destroyed this way" spell is on
+    the stack (Fumigate; 701.8a, 614.6: only those really destroyed count)."""
+    return any(
+        o.effect is not None
+        and o.effect.kind is EffectKind.DESTROY_ALL_CREATURES
+        and o.effect.amount != 0
+        for o in t[2].stack
+    )
+
+
+def _damage_target_cant_regen(t: Transition) -> bool:
+    """A damage spell whose creature target can't be regenerated this turn whatever the
+    damage does is on the stack (Disintegrate; 608.2c)."""
+    return any(o.effect is not None and o.effect.cant_regen_target for o in t[2].stack)
+
+
+def _counted_features() -> frozenset[str]:
+    """Everything of item 7: the structural features and the built-in spells that have them,
+    for adapters that do not map them to declare them lacking at once."""
+    spells = {
+        f"spell:{n}"
+        for n, s in SPELLS.items()
+        if s.effect.cant_regen_target
+        or (s.effect.kind is EffectKind.DESTROY_ALL_CREATURES and s.effect.amount != 0)
+    }
+    return frozenset({"destroyed-count", "damage-target-cant-regen", *spells})
+
+
+COUNTED_FEATURES = _counted_features()
 
 
 def _borrowed(t: Transition) -> bool:
@@ -437,6 +470,15 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     ),
     "destroy-several": ("one destroy effect destroys several permanents at once", _destroy_several),
     "damage-rider": ('damage with a "can\'t be regenerated" rider as an effect', _damage_rider),
+    "destroyed-count": (
+        'a "destroy all creatures; gain life for each creature destroyed this way" spell is cast',
+        _destroyed_count,
+    ),
+    "damage-target-cant-regen": (
+        "a damage spell whose creature target can't be regenerated this turn, damage dealt or "
+        "not (Disintegrate), is cast",
+        _damage_target_cant_regen,
+    ),
     "damage-keywords": (
         "an effect (not combat) deals damage with deathtouch, wither or infect",
         _damage_keywords,

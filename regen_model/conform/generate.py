@@ -29,6 +29,7 @@ from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
     COST_FEATURES,
+    COUNTED_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -126,6 +127,7 @@ REGENERATORS = (
 # and Equipment that grant keywords or abilities or regenerate their host (Regeneration,
 # Darksteel Plate, Skeletal Grimace; Bonesplitter, drawn before, still is).
 # Issue 13's cards and spells (Suture Spirit, Kill Shot, Asphyxiate, Niall Silvain) likewise.
+# Fumigate and Disintegrate (issue 13 item 7) too: new spells would shift every random case.
 _NOT_DRAWN = (
     PREVENTION_FEATURES
     | PHASING_FEATURES
@@ -133,6 +135,7 @@ _NOT_DRAWN = (
     | ATTACHMENT_FEATURES
     | TARGETING_FEATURES
     | COST_FEATURES
+    | COUNTED_FEATURES
 )
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)

@@ -29,6 +29,7 @@ from functools import lru_cache
 from regen_model.clauses import catalog
 from regen_model.conform.case import Case
 from regen_model.conform.features import (
+    COUNTED_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -90,6 +91,9 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     ("stack.target-status", (), _spells_of(TARGETING_FEATURES), ("Horned Troll", "Hill Giant")),
     # Issue 13 item 3: Niall Silvain's {T} cost.
     ("cost.", (), (), ("Niall Silvain", "Grizzly Bears")),
+    # Counting what was destroyed (issue 13 item 7): Fumigate, and Disintegrate at a creature.
+    ("destroy.counted", (), _spells_of(COUNTED_FEATURES), ()),
+    ("cant-regen.damage-target", (), _spells_of(COUNTED_FEATURES), ()),
 )
 
 

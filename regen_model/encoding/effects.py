@@ -456,7 +456,14 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             Share(ok, kws, ctrl, obj.amount, card, gen, player, obj.source)
             for ok, card, gen, player in targets
         ]
-        deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
+        # mutant ``target-cant-regen-needs-damage``: Disintegrate read as Incinerate's rider
+        needs_damage = w.mutant(Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE)
+        rider = or_(obj.cant_regen, obj.cant_regen_target) if needs_damage else obj.cant_regen
+        deal_damage(w, shares, combat=False, cant_regen=rider)
+        if not needs_damage:
+            for ok, card, gen, _ in targets:
+                for i in range(w.n):
+                    _target_unregenerable(w, i, and_(obj.cant_regen_target, ok, eq(card, i)), gen)
 
     def damage_each(w: SymWork) -> None:
         absent(w)
@@ -476,6 +483,8 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
 
     def destroy_all(w: SymWork) -> None:
         victims = [creature_on_battlefield(w, i) for i in range(w.n)]
+        gens = [w[w.c(i).gen] for i in range(w.n)]
+        reached = [w[w.c(i).ghost.destructions] for i in range(w.n)]
         absent(w)
         for i in range(w.n):
             w.branch(
@@ -484,6 +493,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
                     destroy, i=i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
                 ),
             )
+        _gain_for_destroyed(w, obj, victims, gens, reached)
 
     def life(w: SymWork) -> None:
         for ok, _, _, player in targets:
@@ -518,6 +528,40 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.ATTACH: for_cards(lambda w, j: _equip(w, obj, j)),
     }
     _dispatch(w, kind, list(by_kind.items()))
+
+
+def _target_unregenerable(w: SymWork, i: int, aimed: Val, gen: Val) -> None:
+    """Disintegrate's "if it's a creature, it can't be regenerated this turn" on card ``i``
+    when ``aimed`` (its legal target is ``i``): still that object and a creature, whatever the
+    damage did (608.2c, 615.6; ``engine.effects.target_unregenerable``)."""
+    c = w.c(i)
+    cond = and_(aimed, eq(w[c.gen], gen), creature_on_battlefield(w, i), not_(w[c.cant_regen]))
+    w.set_if(cond, c.cant_regen, True, "cant-regen.damage-target")
+
+
+def _gain_for_destroyed(
+    w: SymWork, obj: StackVars, victims: list[Val], gens: list[Val], reached: list[Val]
+) -> None:
+    """Fumigate: the effect's controller gains ``amount`` for each victim the destruction put
+    into the graveyard (a new object now); one a replacement saved or an indestructible one
+    was not destroyed (701.8a, 614.6; the mutant ``regenerated-counted-as-destroyed`` counts
+    every victim a destruction reached)."""
+    loose = w.mutant(Mutant.REGENERATED_COUNTED_AS_DESTROYED)
+    counted = [
+        and_(
+            victims[i],
+            or_(
+                ne(w[w.c(i).gen], gens[i]),
+                ne(w[w.c(i).ghost.destructions], reached[i]) if loose else False,
+            ),
+        )
+        for i in range(w.n)
+    ]
+    gained = add(*[ite(k, obj.amount, 0) for k in counted]) if counted else 0
+    for q in range(w.ctx.scope.players):
+        key = w.f.players[q].life
+        cond = and_(eq(obj.controller, q), ne(gained, 0))
+        w.set_if(cond, key, add(w[key], gained), "destroy.counted")
 
 
 def _equip(w: SymWork, obj: StackVars, target: int) -> None:

@@ -709,6 +709,7 @@ class StackVars:
     toughness: Z3Ref
     keywords: tuple[Z3Ref, ...]
     cant_regen: Z3Ref
+    cant_regen_target: Z3Ref  # damage: its creature target can't be regenerated (Disintegrate)
     rider: Z3Ref
     counter: Z3Ref
     until_eot: Z3Ref
@@ -780,6 +781,7 @@ class Frame:
                 toughness=mk_i(f"{p}.toughness"),
                 keywords=tuple(mk_b(f"{p}.kw.{k.value}") for k in KEYWORDS),
                 cant_regen=mk_b(f"{p}.cant_regen"),
+                cant_regen_target=mk_b(f"{p}.cant_regen_target"),
                 rider=mk_i(f"{p}.rider"),
                 counter=mk_i(f"{p}.counter"),
                 until_eot=mk_b(f"{p}.until_eot"),
@@ -1088,6 +1090,7 @@ def _stack_vars(obj: StackVars) -> list[Z3Ref]:
         obj.toughness,
         *obj.keywords,
         obj.cant_regen,
+        obj.cant_regen_target,
         obj.rider,
         obj.counter,
         obj.until_eot,
@@ -1152,6 +1155,7 @@ def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
         (obj.toughness, 0),
         *[(k, False) for k in obj.keywords],
         (obj.cant_regen, False),
+        (obj.cant_regen_target, False),
         (obj.rider, 0),
         (obj.counter, 0),
         (obj.until_eot, False),
@@ -1353,6 +1357,7 @@ def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> N
     for k, var in zip(KEYWORDS, sv.keywords, strict=True):
         put(var, k in e.keywords)
     put(sv.cant_regen, e.cant_regen)
+    put(sv.cant_regen_target, e.cant_regen_target)
     put(sv.rider, _ord(e.rider))
     put(sv.counter, _ord(e.counter))
     put(sv.until_eot, e.until_end_of_turn)
@@ -1559,6 +1564,7 @@ def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObj
         toughness=_i(model, sv.toughness),
         keywords=frozenset(k for k, v in zip(KEYWORDS, sv.keywords, strict=True) if _b(model, v)),
         cant_regen=_b(model, sv.cant_regen),
+        cant_regen_target=_b(model, sv.cant_regen_target),
         rider=list(Rider)[_i(model, sv.rider)],
         counter=list(CounterKind)[_i(model, sv.counter)],
         until_end_of_turn=_b(model, sv.until_eot),

@@ -1292,6 +1292,32 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
             ),
         ),
+        Script(
+            "destroyed-this-way",
+            "Disintegrate's target can't be regenerated although all its damage is prevented "
+            "(cant-regen.damage-target), twice, and at a player; Fumigate counts the bears and "
+            "the unregenerable troll but not Mossbridge Troll, which regenerates, then counts "
+            "nothing (destroy.counted)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("troll", "Horned Troll", 1, shields=((1, PLAIN),)),
+                Card("mossbridge", "Mossbridge Troll", 1),
+            ),
+            (
+                _prevent(0, "troll", every=True),
+                *_pass(0, 1),
+                _cast(0, "Disintegrate", "troll"),
+                *_pass(0, 1),
+                _cast(0, "Disintegrate", "troll"),
+                *_pass(0, 1),
+                _cast(0, "Disintegrate", 1),
+                *_pass(0, 1),
+                _cast(0, "Fumigate"),
+                *_pass(0, 1),
+                _cast(0, "Fumigate"),
+                *_pass(0, 1),
+            ),
+        ),
     )
 
 

@@ -226,6 +226,7 @@ def _cast(w: SymWork) -> None:
         toughness=p.eff_toughness,
         keywords=p.eff_keywords,
         cant_regen=p.eff_cant_regen,
+        cant_regen_target=p.eff_cant_regen_target,
         rider=p.eff_rider,
         counter=p.eff_counter,
         until_eot=p.eff_until_eot,

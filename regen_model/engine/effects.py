@@ -375,6 +375,18 @@ def grant_keyword(w: Work, slot: int, keyword: Keyword, remove: bool) -> None:
     )
 
 
+def target_unregenerable(w: Work, slot: int, gen: int, source: str) -> None:
+    """Disintegrate's "if it's a creature, it can't be regenerated this turn": an instruction
+    of the spell of its own (608.2c), so it applies to the target, still that object and a
+    creature, whether or not the damage reached it (615.6); clause
+    ``cant-regen.damage-target``."""
+    card = w.cards[slot]
+    if card.gen != gen or not is_creature_on_battlefield(w, card) or card.cant_regen:
+        return
+    w.cards[slot] = card._replace(cant_regen=True)
+    w.emit(EventKind.UNREGENERABLE, "cant-regen.damage-target", w.name(slot), source=source)
+
+
 def make_unregenerable(w: Work, slot: int) -> None:
     """701.19c: shields can still be made, but none applies to it this turn."""
     card = w.cards[slot]
@@ -515,7 +527,13 @@ def apply_effect(
             )
             for t in targets
         ]
-        deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
+        # mutant ``target-cant-regen-needs-damage``: Disintegrate read as Incinerate's rider
+        needs_damage = effect.cant_regen_target and w.mutant(Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE)
+        deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen or needs_damage)
+        if effect.cant_regen_target and not needs_damage:
+            for t in targets:
+                if t.card is not None:
+                    target_unregenerable(w, t.card, t.gen, source_name)
     elif k is EffectKind.DAMAGE_EACH_CREATURE:
         shares = [
             Damage(
@@ -538,8 +556,20 @@ def apply_effect(
         _absent(w)
         if len(victims) > 1:
             w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(victims))
+        destroyed = 0
         for slot in victims:
+            gen, reached = w.cards[slot].gen, w.cards[slot].ghost.destructions
             destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
+            card = w.cards[slot]
+            if card.gen != gen or (
+                w.mutant(Mutant.REGENERATED_COUNTED_AS_DESTROYED)
+                and card.ghost.destructions != reached
+            ):
+                destroyed += 1
+        if effect.amount:
+            w.emit(EventKind.NOTE, "destroy.counted", None, destroyed_this_way=destroyed)
+            if destroyed:
+                set_life(w, controller_, effect.amount * destroyed, "destroy.counted")
     elif k is EffectKind.REGENERATE:
         for slot in cards:
             # "Regenerate enchanted creature": the shield is the creature's (701.19a); the

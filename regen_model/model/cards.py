@@ -841,6 +841,34 @@ SPELLS: dict[str, SpellTemplate] = {
             sorcery=True,
         ),
         _spell(
+            "Fumigate",
+            "{3}{W}{W}",
+            "Destroy all creatures. You gain 1 life for each creature destroyed this way.",
+            Effect(EffectKind.DESTROY_ALL_CREATURES, amount=1),
+            sorcery=True,
+        ),
+        _spell(
+            "Disintegrate",
+            "{X}{R}",
+            "Disintegrate deals X damage to any target. If it's a creature, it can't be "
+            "regenerated this turn, and if it would die this turn, exile it instead.",
+            Effect(EffectKind.DAMAGE, amount=3, cant_regen_target=True),
+            TargetRule.ANY,
+            sorcery=True,
+            deviations=(
+                Deviation(
+                    "X",
+                    "the model casts spells without paying costs, so X is fixed: it is always "
+                    "cast with X = 3 (107.3)",
+                ),
+                Deviation(
+                    "if it would die this turn, exile it instead",
+                    "death replacements (614.6) are not modelled: a creature it damaged that "
+                    "dies this turn goes to its owner's graveyard, not to exile",
+                ),
+            ),
+        ),
+        _spell(
             "Death Ward",
             "{W}",
             "Regenerate target creature.",

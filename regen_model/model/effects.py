@@ -141,7 +141,16 @@ class Effect:
 
     ``cant_regen`` means, for ``DESTROY``/``DESTROY_ALL_CREATURES``, the rider "it can't be
     regenerated" (that destruction only, 608.2c); for damage, "a creature dealt damage this way
-    can't be regenerated this turn" (Incinerate).
+    can't be regenerated this turn" (Incinerate): only a creature the damage reaches.
+    ``cant_regen_target`` (damage only) is the unconditional form, "if it's a creature, it
+    can't be regenerated this turn" (Disintegrate): the targeted creature, still a legal target
+    as the spell resolves, can't be regenerated this turn whether or not any damage is dealt
+    to it (701.19c, 608.2c; clause ``cant-regen.damage-target``).
+
+    ``amount``, for ``DESTROY_ALL_CREATURES``, is the life the effect's controller gains for
+    each creature destroyed this way (Fumigate): a creature a replacement saved (a shield,
+    static regeneration, umbra armor, a shield counter) or an indestructible one was not
+    destroyed (701.8a, 701.19a, 614.6; clause ``destroy.counted``).
 
     ``keywords`` are, for damage, the keywords of the damage's source (a spell with deathtouch);
     for ``GAIN_CONTROL``, keywords the creature gains until end of turn (Act of Treason's haste).
@@ -156,6 +165,7 @@ class Effect:
     toughness: int = 0
     keywords: frozenset[Keyword] = frozenset()
     cant_regen: bool = False
+    cant_regen_target: bool = False
     rider: Rider = Rider.NONE
     counter: CounterKind = CounterKind.PLUS
     until_end_of_turn: bool = False
@@ -167,12 +177,17 @@ class Effect:
         k = self.kind
         if k is EffectKind.DAMAGE:
             extra = "; dealt damage -> can't be regenerated this turn" if self.cant_regen else ""
+            if self.cant_regen_target:
+                extra += "; its creature target can't be regenerated this turn"
             return f"{self.amount} damage{_kw(self.keywords)}{extra}"
         if k is EffectKind.DAMAGE_EACH_CREATURE:
             return f"{self.amount} damage to each creature{_kw(self.keywords)}"
         if k in (EffectKind.DESTROY, EffectKind.DESTROY_ALL_CREATURES):
             what = "destroy" if k is EffectKind.DESTROY else "destroy all creatures"
-            return what + ("; can't be regenerated" if self.cant_regen else "")
+            what += "; can't be regenerated" if self.cant_regen else ""
+            if k is EffectKind.DESTROY_ALL_CREATURES and self.amount:
+                what += f"; {self.amount:+d} life for each creature destroyed this way"
+            return what
         if k is EffectKind.REGENERATE:
             return "regenerate" + ("" if self.rider is Rider.NONE else f" (rider {self.rider})")
         if k is EffectKind.PUMP:

@@ -226,6 +226,9 @@ class Mutant(StrEnum):
     TARGET_STATUS_CAST_ONLY = "target-status-cast-only"
     # Costs of activated abilities (issue 13 item 3):
     TAP_COST_WHILE_TAPPED = "tap-cost-while-tapped"
+    # Counting what was destroyed (issue 13 item 7):
+    REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
+    TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -184,6 +184,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "deathtouch",
         "deathtouch_record",
         "deathtouch_recorded",
+        "destroyed_this_way",
         "divides",
         "edition",
         "first_strikers",

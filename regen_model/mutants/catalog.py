@@ -264,6 +264,18 @@ _INFO = (
         "were the attachment's, not by the creature's controller.",
         ("attach.granted-ability",),
     ),
+    MutantInfo(
+        Mutant.REGENERATED_COUNTED_AS_DESTROYED,
+        'A "destroyed this way" count includes the creatures a replacement (a regeneration '
+        "shield, static regeneration, umbra armor, a shield counter) saved.",
+        ("destroy.counted",),
+    ),
+    MutantInfo(
+        Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE,
+        "A damage spell's \"if it's a creature, it can't be regenerated this turn\" applies only "
+        "when damage is dealt, so prevented damage leaves the target regenerable.",
+        ("cant-regen.damage-target",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -78,10 +78,12 @@ BATTLEFIELD_ONLY = (
 
 # Which spell fields mean something for which effect (anything else is a mistake).
 EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
-    EffectKind.DAMAGE: frozenset({"amount", "keywords", "cant-be-regenerated"}),
+    EffectKind.DAMAGE: frozenset(
+        {"amount", "keywords", "cant-be-regenerated", "target-cant-be-regenerated"}
+    ),
     EffectKind.DAMAGE_EACH_CREATURE: frozenset({"amount", "keywords", "cant-be-regenerated"}),
     EffectKind.DESTROY: frozenset({"cant-be-regenerated"}),
-    EffectKind.DESTROY_ALL_CREATURES: frozenset({"cant-be-regenerated"}),
+    EffectKind.DESTROY_ALL_CREATURES: frozenset({"cant-be-regenerated", "life-for-each-destroyed"}),
     EffectKind.REGENERATE: frozenset({"rider"}),
     EffectKind.PUMP: frozenset({"power", "toughness"}),
     EffectKind.UNREGENERABLE: frozenset(),
@@ -137,11 +139,14 @@ def spell_template(
             raise source.error((*path, key), f"{key!r} means nothing for a {kind.value} effect")
     effect = Effect(
         kind,
-        amount=int(raw.get("amount", 1 if kind is EffectKind.COUNTERS else 0)),
+        amount=int(raw.get("amount", 1 if kind is EffectKind.COUNTERS else 0))
+        if kind is not EffectKind.DESTROY_ALL_CREATURES
+        else int(raw.get("life-for-each-destroyed", 0)),
         power=int(raw.get("power", 0)),
         toughness=int(raw.get("toughness", 0)),
         keywords=frozenset(Keyword(k) for k in raw.get("keywords", ())),
         cant_regen=bool(raw.get("cant-be-regenerated", False)),
+        cant_regen_target=bool(raw.get("target-cant-be-regenerated", False)),
         rider=Rider(raw.get("rider", Rider.NONE.value)),
         counter=CounterKind(raw.get("counter", CounterKind.PLUS.value)),
         until_end_of_turn=bool(raw.get("until-end-of-turn", False)),

@@ -417,6 +417,10 @@ def _spell(name: str, e: Effect, sorcery: bool, targeted: bool) -> dict[str, Any
         out["keywords"] = _flow(sorted(x.value for x in e.keywords))
     if e.cant_regen:
         out["cant-be-regenerated"] = True
+    if e.cant_regen_target:
+        out["target-cant-be-regenerated"] = True
+    if k is EffectKind.DESTROY_ALL_CREATURES and e.amount:
+        out["life-for-each-destroyed"] = e.amount
     if e.rider is not Rider.NONE:
         out["rider"] = e.rider.value
     if k is EffectKind.COUNTERS:

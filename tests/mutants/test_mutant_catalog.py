@@ -77,6 +77,12 @@ ONLY_BY_SCENARIO = {
     / "granted-ability-not-the-auras-controllers.yaml",
     Mutant.TARGET_STATUS_CAST_ONLY: SCENARIOS / "turn" / "kill-shot-regenerated-attacker.yaml",
     Mutant.TAP_COST_WHILE_TAPPED: SCENARIOS / "costs" / "tap-cost-niall-silvain.yaml",
+    Mutant.REGENERATED_COUNTED_AS_DESTROYED: SCENARIOS
+    / "destroy"
+    / "fumigate-counts-destroyed.yaml",
+    Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE: SCENARIOS
+    / "effects"
+    / "disintegrate-prevented-still-unregenerable.yaml",
 }
 
 

@@ -188,7 +188,9 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
         expected = TargetRule.CREATURE  # a declared deviation: creatures only
     assert spell.targets is expected
     effect = spell.effect
-    assert effect.cant_regen == ("can't be regenerated" in text)
+    unconditional = "If it's a creature, it can't be regenerated" in text  # Disintegrate
+    assert effect.cant_regen == ("can't be regenerated" in text and not unconditional)
+    assert effect.cant_regen_target == unconditional
     kinds = {
         "Prevent the next": EffectKind.PREVENT,
         "Prevent all damage": EffectKind.PREVENT_ALL,
@@ -212,6 +214,9 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     prevents = re.search(r"Prevent the next (\d+) damage", text)
     if prevents:
         assert effect.amount == int(prevents.group(1))
+    counted = re.search(r"gain (\d+) life for each creature destroyed this way", text)
+    if kind is EffectKind.DESTROY_ALL_CREATURES:
+        assert effect.amount == (int(counted.group(1)) if counted else 0)
     assert effect.until_end_of_turn == (kind is EffectKind.GAIN_CONTROL and "until end" in text)
 
 

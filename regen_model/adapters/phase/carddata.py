@@ -453,6 +453,20 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             sorcery=True,
         ),
         _spell("Day of Judgment", "{2}{W}{W}", "Destroy all creatures.", sorcery=True),
+        _spell(
+            "Disintegrate",
+            "{3}{R}",
+            "Disintegrate deals 3 damage to any target. If it's a creature, it can't be "
+            "regenerated this turn.",
+            sorcery=True,
+            note="X fixed at 3 and the exile-instead-of-dying left out, as the model runs it",
+        ),
+        _spell(
+            "Fumigate",
+            "{3}{W}{W}",
+            "Destroy all creatures. You gain 1 life for each creature destroyed this way.",
+            sorcery=True,
+        ),
         _spell("Death Ward", "{W}", "Regenerate target creature."),
         _spell("Regenerate", "{1}{G}", "Regenerate target creature."),
         _spell(
@@ -581,6 +595,10 @@ _UNPREVENTABLE_TEXT = " The damage can't be prevented."
 def _harness_text(e: Effect) -> tuple[str, str]:
     """(name words, rules text with ``~`` for the name) for one effect."""
     k = e.kind
+    if e.cant_regen_target:
+        raise NoHarness("Disintegrate's unconditional can't-be-regenerated is not mapped")
+    if k is EffectKind.DESTROY_ALL_CREATURES and e.amount:
+        raise NoHarness('"gain life for each creature destroyed this way" is not mapped')
     if k in _DAMAGE_KINDS and e.keywords - {_D, _W, _N, Keyword.UNPREVENTABLE}:
         raise NoHarness(f"a spell can't have {sorted(x.value for x in e.keywords)}")
     unpreventable = _UNPREVENTABLE_TEXT if Keyword.UNPREVENTABLE in e.keywords else ""

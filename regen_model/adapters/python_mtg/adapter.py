@@ -57,6 +57,7 @@ from regen_model.conform.adapter import (
 from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
     COST_FEATURES,
+    COUNTED_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -107,6 +108,9 @@ LACKS = frozenset(
         # mapped by this adapter's board and action translation.
         *TARGETING_FEATURES,
         *COST_FEATURES,  # Niall Silvain's {T} ability: not mapped either
+        # Issue 13 item 7: neither a "destroyed this way" count nor Disintegrate's target
+        # restriction is in its bridge (not mapped, not tested there).
+        *COUNTED_FEATURES,
     }
 )
 
