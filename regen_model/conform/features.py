@@ -226,6 +226,8 @@ def _targeting_features() -> frozenset[str]:
         if any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)
     }
     return frozenset({"targeted-abilities", "target-status", *spells, *cards})
+
+
 # --- counting what was destroyed (issue 13 item 7) ---
 
 

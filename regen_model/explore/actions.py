@@ -242,22 +242,15 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
             if prefilter and not has_ability(state, card, index):
                 continue
             source = state.setup.handles[card.slot]
-            if ability.kind is AbilityKind.EQUIP:  # 702.6a: target creature you control
+            if ability.kind in (AbilityKind.EQUIP, AbilityKind.REGENERATE_TARGET):
+                # equip: target creature you control (702.6a); "Regenerate target creature":
+                # any creature (602.2b)
+                own = ability.kind is AbilityKind.EQUIP
                 for t in state.cards:
                     if prefilter and not (
-                        is_creature_on_battlefield(state, t) and controller(t) == player
+                        is_creature_on_battlefield(state, t)
+                        and (not own or controller(t) == player)
                     ):
-                        continue
-                    yield A.ActivateAbility(
-                        player=player,
-                        source=source,
-                        ability=index,
-                        target=state.setup.handles[t.slot],
-                    )
-                continue
-            if ability.kind is AbilityKind.REGENERATE_TARGET:  # any creature (602.2b)
-                for t in state.cards:
-                    if prefilter and not is_creature_on_battlefield(state, t):
                         continue
                     yield A.ActivateAbility(
                         player=player,
