@@ -30,9 +30,32 @@ def _mutant(m: Mutant) -> Callable[[], EngineAdapter]:
     return lambda: ReferenceAdapter(Rules(frozenset({m})))
 
 
+# Mutants that only let an engine accept an action the rules refuse, with nothing else in the
+# game changed: the cross-checker sends only the actions the specification accepts (case.py),
+# so it cannot see them. Each is killed by the scenario given, which expects the refusal.
+ACCEPTS_MORE: dict[Mutant, tuple[str, str]] = {
+    Mutant.TAP_COST_WHILE_TAPPED: (
+        "costs/tap-cost-niall-silvain.yaml",
+        "a tapped permanent paying {T} again is only ever an extra action",
+    ),
+}
+
 BUGS: list[tuple[str, Callable[[], EngineAdapter]]] = [
-    (f"mutant {m.value}", _mutant(m)) for m in Mutant
+    (f"mutant {m.value}", _mutant(m)) for m in Mutant if m not in ACCEPTS_MORE
 ] + [(f"bug {cls.__name__}: {cls.bug}", cls) for cls in BUG_ADAPTERS]
+
+
+@pytest.mark.parametrize("mutant", list(ACCEPTS_MORE), ids=[m.value for m in ACCEPTS_MORE])
+def test_a_mutant_only_a_refusal_shows_is_killed_by_its_scenario(mutant: Mutant) -> None:
+    from pathlib import Path
+
+    from regen_model.scenario import load_scenario, run_scenario
+    from regen_model.verdicts import Verdict
+
+    path = Path(__file__).parents[1] / "scenarios" / ACCEPTS_MORE[mutant][0]
+    scenario = load_scenario(path)
+    assert run_scenario(scenario).verdict is Verdict.PASSED
+    assert run_scenario(scenario, Rules(frozenset({mutant}))).verdict is Verdict.FAILED
 
 
 def test_every_buggy_engine_is_caught_with_a_small_case(
