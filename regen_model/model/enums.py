@@ -226,6 +226,7 @@ class Mutant(StrEnum):
     TARGET_STATUS_CAST_ONLY = "target-status-cast-only"
     # Costs of activated abilities (issue 13 item 3):
     TAP_COST_WHILE_TAPPED = "tap-cost-while-tapped"
+    SACRIFICED_AURA_NO_SHIELD = "sacrificed-aura-no-shield"
 
 
 def ordinal(value: StrEnum) -> int:
