@@ -77,6 +77,9 @@ ONLY_BY_SCENARIO = {
     / "granted-ability-not-the-auras-controllers.yaml",
     Mutant.TARGET_STATUS_CAST_ONLY: SCENARIOS / "turn" / "kill-shot-regenerated-attacker.yaml",
     Mutant.TAP_COST_WHILE_TAPPED: SCENARIOS / "costs" / "tap-cost-niall-silvain.yaml",
+    Mutant.SACRIFICED_AURA_NO_SHIELD: SCENARIOS
+    / "costs"
+    / "sacrifice-carapace-regenerates-its-last-host.yaml",
 }
 
 
