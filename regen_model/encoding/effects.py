@@ -437,14 +437,16 @@ def _regenerate(w: SymWork, obj: StackVars, i: int) -> None:
     creature" this is has left since (it was sacrificed to pay for it, 113.7a, 608.2h). The
     mutant ``sacrificed-aura-no-shield`` makes none once that Aura is gone."""
     via = _via(w, obj.source, i)
-    if not w.mutant(Mutant.SACRIFICED_AURA_NO_SHIELD):
-        create_shield(w, i, obj.rider, obj.controller, via)
+    if w.mutant(Mutant.SACRIFICED_AURA_NO_SHIELD):
+        here = or_(
+            *[and_(eq(obj.source, j), eq(w[w.c(j).gen], obj.source_gen)) for j in range(w.n)]
+        )
+        w.branch(
+            or_(eq(via, NONE), here),
+            lambda w: create_shield(w, i, obj.rider, obj.controller, via),
+        )
         return
-    here = or_(*[and_(eq(obj.source, j), eq(w[w.c(j).gen], obj.source_gen)) for j in range(w.n)])
-    w.branch(
-        or_(eq(via, NONE), here),
-        lambda w: create_shield(w, i, obj.rider, obj.controller, via),
-    )
+    create_shield(w, i, obj.rider, obj.controller, via)
 
 
 def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
