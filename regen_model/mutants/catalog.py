@@ -254,7 +254,8 @@ _INFO = (
         Mutant.SACRIFICED_AURA_NO_SHIELD,
         "An Aura sacrificed to pay for its 'Regenerate enchanted creature' makes no shield: the "
         "ability looks for the creature on the Aura as it resolves instead of using what the "
-        "Aura last enchanted (Carapace's ability does nothing).",
+        "Aura last enchanted (Carapace's ability does nothing; so does Regeneration's once the "
+        "Aura is destroyed in response).",
         ("cost.sacrifice", "attach.host-regen"),
     ),
     # Auras and Equipment (issue 12 items 5-6):
