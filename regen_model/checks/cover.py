@@ -1084,6 +1084,16 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("niall", "Niall Silvain", 0), ScriptCard("bears", "Grizzly Bears", 1)),
             (A.ActivateAbility(player=0, source="niall", target="bears"), *_pass(0, 1)),
         ),
+        # 601.2h, 608.2h: Carapace is sacrificed as its ability is activated, and the ability
+        # still shields the Bears it enchanted.
+        GuideScript(
+            ("cost.sacrifice",),
+            (
+                ScriptCard("bears", "Grizzly Bears", 0),
+                ScriptCard("carapace", "Carapace", 0, attached_to="bears"),
+            ),
+            (A.ActivateAbility(player=0, source="carapace"), *_pass(0, 1)),
+        ),
         # 608.2b, 701.19a, 506.4: Kill Shot at an attacking Troll that regenerates in
         # response: no longer attacking, an illegal target.
         GuideScript(

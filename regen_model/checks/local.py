@@ -26,9 +26,9 @@ between two records plus output increments):
    being destroyed itself and regenerated), leave (sacrifice, exile), flicker, control change,
    toughness change, counters, keyword change, "can't be regenerated", phasing out, cleanup
    effects then maybe the untap step (its phasing, 502.1, then untap), untap, end of combat,
-   attacking, blocking, paying a {T} cost (activate). (A control change may also
-   untap x and give it keywords: Act of Treason.) A pass may resolve any
-   spell or ability or start the next step, so it offers all of them.
+   attacking, blocking, paying a {T} cost or being sacrificed to pay a cost (activate). (A
+   control change may also untap x and give it keywords: Act of Treason.) A pass may resolve
+   any spell or ability or start the next step, so it offers all of them.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,
@@ -822,6 +822,16 @@ def cost_tap(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     return [("cost.tap", paid), _same(a, b, but=["tapped"])], {"other_taps": z3.IntVal(1)}
 
 
+def cost_sacrifice(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """601.2h, 701.21a: x pays the "Sacrifice this" cost of an ability it is activating
+    (Carapace's, Vigilant Martyr's): it was on the battlefield and is a new object in the
+    graveyard (400.7); the ability it leaves on the stack is no part of x."""
+    return (
+        [("cost.sacrifice", a.on_bf()), *new_object(a, b, st, z3.IntVal(GY), 1)],
+        {"left": z3.IntVal(1)},
+    )
+
+
 def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     """514.2: damage goes, "this turn" effects end (shields, can't be regenerated, until end
     of turn changes, so toughness and keywords may change), the ghost counters restart. It
@@ -1061,8 +1071,9 @@ EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
         ),
     ),
     "cast": (),
-    # activating taps x if x pays the {T} cost of its own ability (601.2h)
-    "activate": ((nothing, cost_tap),),
+    # activating taps x if x pays the {T} cost of its own ability, or moves x to the
+    # graveyard if x is sacrificed to pay for it (601.2h)
+    "activate": ((nothing, cost_tap, cost_sacrifice),),
     "declare-attackers": ((nothing, attack),),
     "declare-blockers": ((nothing, block),),
     "order-blockers": (),

@@ -206,13 +206,22 @@ def _tap_costs(t: Transition) -> bool:
     return any(e.kind is EventKind.BECAME_TAPPED and e.clause == "cost.tap" for e in t[3])
 
 
+def _sacrifice_costs(t: Transition) -> bool:
+    """A permanent is sacrificed to pay for its own ability (601.2h; Carapace, Vigilant
+    Martyr)."""
+    return any(e.kind is EventKind.ZONE_CHANGE and e.clause == "cost.sacrifice" for e in t[3])
+
+
 def _cost_features() -> frozenset[str]:
-    """Everything of issue 13 item 3 the model has (a {T} cost), for adapters that do not map
-    it: the structural feature and the built-in cards with a {T} ability."""
+    """Everything of issue 13 item 3 the model has (a {T} cost, a "Sacrifice this" cost), for
+    adapters that do not map it: the structural features and the built-in cards with such an
+    ability."""
     cards = {
-        f"card:{n}" for n, t in PERMANENT_CARDS.items() if any(a.tap_cost for a in t.abilities)
+        f"card:{n}"
+        for n, t in PERMANENT_CARDS.items()
+        if any(a.tap_cost or a.sacrifice_cost for a in t.abilities)
     }
-    return frozenset({"tap-costs", *cards})
+    return frozenset({"tap-costs", "sacrifice-costs", *cards})
 
 
 def _targeting_features() -> frozenset[str]:
@@ -466,6 +475,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         _targeted_abilities,
     ),
     "tap-costs": ("a permanent pays the {T} cost of its ability (601.2h)", _tap_costs),
+    "sacrifice-costs": (
+        "a permanent is sacrificed to pay for its own ability (601.2h)",
+        _sacrifice_costs,
+    ),
     "target-status": (
         "a target is illegal on resolution for its combat or tap status (608.2b)",
         _target_status,

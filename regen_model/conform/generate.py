@@ -126,7 +126,8 @@ REGENERATORS = (
 # Phasing (702.26) likewise, a creature that can block an additional creature, and the Auras
 # and Equipment that grant keywords or abilities or regenerate their host (Regeneration,
 # Darksteel Plate, Skeletal Grimace; Bonesplitter, drawn before, still is).
-# Issue 13's cards and spells (Suture Spirit, Kill Shot, Asphyxiate, Niall Silvain) likewise.
+# Issue 13's cards and spells (Suture Spirit, Kill Shot, Asphyxiate, Niall Silvain, Carapace,
+# Vigilant Martyr) likewise.
 # Fumigate and Disintegrate (issue 13 item 7) too: new spells would shift every random case.
 _NOT_DRAWN = (
     PREVENTION_FEATURES

@@ -89,11 +89,13 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # or tap status a regeneration in response makes illegal (Kill Shot, Asphyxiate).
     ("stack.ability-target", (), (), ("Suture Spirit", "Grizzly Bears")),
     ("stack.target-status", (), _spells_of(TARGETING_FEATURES), ("Horned Troll", "Hill Giant")),
-    # Issue 13 item 3: Niall Silvain's {T} cost.
+    # Issue 13 item 3: Niall Silvain's {T} cost,
     ("cost.", (), (), ("Niall Silvain", "Grizzly Bears")),
     # Counting what was destroyed (issue 13 item 7): Fumigate, and Disintegrate at a creature.
     ("destroy.counted", (), _spells_of(COUNTED_FEATURES), ()),
     ("cant-regen.damage-target", (), _spells_of(COUNTED_FEATURES), ()),
+    # and a "Sacrifice this" cost (Vigilant Martyr's; a pass of its own, the last match wins)
+    ("cost.sacrifice", (), (), ("Vigilant Martyr", "Grizzly Bears")),
 )
 
 

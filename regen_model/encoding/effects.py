@@ -432,6 +432,23 @@ def _via(w: SymWork, source: Val, i: int) -> Val:
     return ite(attachment, source, NONE)
 
 
+def _regenerate(w: SymWork, obj: StackVars, i: int) -> None:
+    """701.19a: a shield for card ``i``, also when the Aura whose "Regenerate enchanted
+    creature" this is has left since (it was sacrificed to pay for it, 113.7a, 608.2h). The
+    mutant ``sacrificed-aura-no-shield`` makes none once that Aura is gone."""
+    via = _via(w, obj.source, i)
+    if w.mutant(Mutant.SACRIFICED_AURA_NO_SHIELD):
+        here = or_(
+            *[and_(eq(obj.source, j), eq(w[w.c(j).gen], obj.source_gen)) for j in range(w.n)]
+        )
+        w.branch(
+            or_(eq(via, NONE), here),
+            lambda w: create_shield(w, i, obj.rider, obj.controller, via),
+        )
+        return
+    create_shield(w, i, obj.rider, obj.controller, via)
+
+
 def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
     """Apply a resolving object's effect to its targets whose ``legal`` flag holds, in
     order (``engine.effects.apply_effect``)."""
@@ -510,9 +527,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             )
         ),
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
-        EffectKind.REGENERATE: for_cards(
-            lambda w, i: create_shield(w, i, obj.rider, ctrl, _via(w, obj.source, i))
-        ),
+        EffectKind.REGENERATE: for_cards(lambda w, i: _regenerate(w, obj, i)),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),
         EffectKind.UNREGENERABLE: for_cards(make_unregenerable),
         EffectKind.COUNTERS: for_cards(lambda w, i: add_counters(w, i, obj.counter, obj.amount)),

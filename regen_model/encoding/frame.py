@@ -167,6 +167,10 @@ class CardStatics:
     # Its cost includes {T} (Niall Silvain's, ``ActivatedAbility.tap_cost``): paid as it is
     # activated (601.2h), by an untapped source not summoning sick (302.6).
     tap_cost: Z3Ref
+    # Its "Regenerate enchanted creature" or "Regenerate target creature" costs "Sacrifice
+    # this" (Carapace's, Vigilant Martyr's, ``ActivatedAbility.sacrifice_cost``): the source
+    # goes to the graveyard as it is activated (601.2h), the ability keeps the host (608.2h).
+    sac_cost: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -219,6 +223,7 @@ class Statics:
                     grant_regen=mk_b(f"{p}.grant_regen"),
                     target_regen=mk_b(f"{p}.target_regen"),
                     tap_cost=mk_b(f"{p}.tap_cost"),
+                    sac_cost=mk_b(f"{p}.sac_cost"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -301,6 +306,8 @@ class Statics:
                     ),
                 ),
                 z3.Implies(c.tap_cost, c.target_regen),  # the only {T} ability encoded
+                # the only abilities encoded with "Sacrifice this" in their cost
+                z3.Implies(c.sac_cost, z3.Or(c.host_regen, c.target_regen)),
             ]
         return out
 
@@ -336,6 +343,7 @@ class Statics:
                 c.grant_regen,
                 c.target_regen,
                 c.tap_cost,
+                c.sac_cost,
             ]
         return out
 
@@ -368,6 +376,9 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: 'Regenerate target creature' with a rider is not encoded"
     if any(a.tap_cost and a.kind not in _TARGETED for a in template.abilities):
         return f"{template.name}: only a {{T}} cost of 'Regenerate target creature' is encoded"
+    sacrificing = (AbilityKind.REGENERATE_HOST, *_TARGETED)
+    if any(a.sacrifice_cost and a.kind not in sacrificing for a in template.abilities):
+        return f"{template.name}: only a 'Sacrifice this' cost of a regenerating ability is encoded"
     if AbilityKind.EQUIP in kinds and template.attachment is not Attachment.EQUIPMENT:
         return f"{template.name}: only an Equipment has equip"
     if template.grants - set(GRANTABLE):
@@ -456,6 +467,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.grant_regen, False),
                 (c.target_regen, False),
                 (c.tap_cost, False),
+                (c.sac_cost, False),
             ):
                 put(var, value)
             continue
@@ -498,6 +510,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.grant_regen, bool(t.grants_abilities)),
             (c.target_regen, any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)),
             (c.tap_cost, any(a.tap_cost for a in t.abilities)),
+            (c.sac_cost, any(a.sacrifice_cost for a in t.abilities)),
         ):
             put(var, value)
 
@@ -533,13 +546,18 @@ def read_statics(
             abilities.append(
                 ActivatedAbility(AbilityKind.MAKE_SELF_UNREGENERABLE, opponent_only=True)
             )
+        sac = _b(model, c.sac_cost)
         if _b(model, c.host_regen):
-            abilities.append(ActivatedAbility(AbilityKind.REGENERATE_HOST))
+            abilities.append(ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_cost=sac))
         if _b(model, c.equip):
             abilities.append(ActivatedAbility(AbilityKind.EQUIP))
         if _b(model, c.target_regen):
             abilities.append(
-                ActivatedAbility(AbilityKind.REGENERATE_TARGET, tap_cost=_b(model, c.tap_cost))
+                ActivatedAbility(
+                    AbilityKind.REGENERATE_TARGET,
+                    tap_cost=_b(model, c.tap_cost),
+                    sacrifice_cost=sac,
+                )
             )
         trig_kind = _i(model, c.trigger)
         trigger = None

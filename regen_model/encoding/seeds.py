@@ -1207,6 +1207,50 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "sacrifice-aura-cost",
+            "Carapace's 'Sacrifice this Aura: Regenerate enchanted creature': the Aura goes to "
+            "the graveyard as the ability is activated (601.2h), and the ability still shields "
+            "the creature the Aura last enchanted (113.7a, 608.2h); only the Aura's controller "
+            "activates it, and a sacrificed Aura can't be sacrificed again",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("carapace", "Carapace", 0, attached_to="bears"),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                A.ActivateAbility(player=0, source="carapace"),
+                *_pass(0, 1),
+                A.Destroy(targets=("bears",)),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=1, source="carapace")),
+                (1, A.ActivateAbility(player=0, source="carapace")),
+            ),
+        ),
+        Script(
+            "sacrifice-creature-cost",
+            "Vigilant Martyr's 'Sacrifice this creature: Regenerate target creature': the target "
+            "is chosen, then the Martyr is sacrificed (601.2c, 601.2h); aimed at the Bears it "
+            "shields them, aimed at itself its target is a new object in the graveyard (400.7) "
+            "and the ability does nothing (608.2b)",
+            (
+                Card("martyr", "Vigilant Martyr", 0),
+                Card("self", "Vigilant Martyr", 0),
+                Card("bears", "Grizzly Bears", 0),
+            ),
+            (
+                A.ActivateAbility(player=0, source="martyr", target="bears"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="self", target="self"),
+                *_pass(0, 1),
+                A.Destroy(targets=("bears",)),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=1, source="martyr", target="bears")),
+                (3, A.ActivateAbility(player=0, source="martyr", target="bears")),
+            ),
+        ),
+        Script(
             "target-status-attacking",
             "Kill Shot at an attacking Troll that regenerates in response: removed from combat "
             "(701.19a, 506.4), it is no longer a legal target and Kill Shot does nothing "

@@ -40,9 +40,9 @@ from regen_model.encoding.ops import (
 )
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.work import Context, SymWork
-from regen_model.encoding.zones import change_control
+from regen_model.encoding.zones import change_control, move_zone
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, Mutant, Rider, StackKind, Step, ordinal
+from regen_model.model.enums import Attachment, Mutant, Rider, StackKind, Step, Zone, ordinal
 
 TARGETED = tuple(ordinal(k) for k in EffectKind if k in TARGETED_KINDS)
 
@@ -344,6 +344,12 @@ def _activate(w: SymWork) -> None:
             source_gen=gen,
             # 608.2b: re-checked against "creature" as it resolves (``ability.target_rule``)
             target_rule=ite(targeted, creature_rule, ordinal(TargetRule.NONE)),
+        )
+        # 601.2h, 701.21a: "Sacrifice this" (Carapace, Vigilant Martyr) moves the source to
+        # the graveyard now, after its target and host were read above: the stack object keeps
+        # the old object's identity and host (113.7a, 608.2h); a self-target is gone (400.7)
+        move_zone(
+            w, i, Zone.GRAVEYARD, "cost.sacrifice", and_(or_(host_regen, targeted), st.sac_cost)
         )
         stack.push(w, "stack", obj, clause)
         for q in range(turn.PLAYERS):

@@ -582,6 +582,11 @@ def apply_effect(
                 and w.setup.templates[source].attachment is not Attachment.NONE
                 else None
             )
+            # the Aura has left (sacrificed to pay for this): its last known host still gets
+            # the shield (113.7a, 608.2h); the mutant's path under its own 'if w.mutant'
+            if via is not None and w.cards[via].gen != source_gen:  # noqa: SIM102
+                if w.mutant(Mutant.SACRIFICED_AURA_NO_SHIELD):
+                    continue  # the mutant: "enchanted creature" looked up on the gone Aura
             if via is not None:
                 w.emit(EventKind.NOTE, "attach.host-regen", w.name(slot), made_by=w.name(via))
             create_shield(w, slot, source_name, effect.rider, controller_, via)

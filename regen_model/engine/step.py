@@ -18,7 +18,7 @@ from regen_model.engine.destruction import destroy
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.work import Work
-from regen_model.engine.zones import change_control
+from regen_model.engine.zones import change_control, move_zone
 from regen_model.model import actions as A
 from regen_model.model.cards import AbilityKind, ActivatedAbility
 from regen_model.model.derived import (
@@ -29,7 +29,7 @@ from regen_model.model.derived import (
     summoning_sick,
 )
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, Mutant, StackKind, Step
+from regen_model.model.enums import Attachment, Mutant, StackKind, Step, Zone
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Hit, StackObject, Target
@@ -307,6 +307,12 @@ def _activate(w: Work, a: A.Action) -> None:
     targets = _ability_targets(w, a, slot, ability)  # 601.2c: targets first
     if ability.tap_cost:
         _pay_tap(w, slot, a.source)  # 601.2h: then the costs, before it is on the stack
+    if ability.sacrifice_cost:
+        # 601.2h, 701.21a: "Sacrifice this" moves the source to the graveyard now; the ability
+        # keeps the old object's identity (``source_gen``) and, for "Regenerate enchanted
+        # creature", the host it had (its target, taken above): last known information,
+        # 113.7a, 608.2h. A source that is its own target is a new object now (400.7).
+        move_zone(w, slot, Zone.GRAVEYARD, "cost.sacrifice", "sacrificed")
     obj = StackObject(
         StackKind.ABILITY,
         f"{a.source}: {ability.describe()}" + (" (granted by an attachment)" if given else ""),

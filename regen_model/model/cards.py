@@ -12,8 +12,9 @@ the model leaves out and why: a machine-readable list (``card_list`` exports it 
 that adapters of other engines and conformance vectors can read. ``text`` is the Oracle rules
 text without reminder text; ``tests/unit/test_oracle_snapshot.py`` checks every card against a
 checked-in snapshot, so a card that drifts from Oracle fails a test. Two deviations hold for
-every card and are not repeated on each: mana costs and other costs but {T} are not paid (only timing
-and effects matter to regeneration), and cards in hand or library do not exist.
+every card and are not repeated on each: mana costs and other costs but {T} and "Sacrifice
+this" are not paid (only timing and effects matter to regeneration), and cards in hand or
+library do not exist.
 """
 
 from __future__ import annotations
@@ -50,14 +51,18 @@ class ActivatedAbility:
     Regenerate this creature": an ability-adding effect of layer 6, 613.1f, with the same
     duration as the type change). ``tap_cost``: its cost includes {T} (Niall Silvain), paid
     as it is activated, before it is on the stack (602.2b, 601.2h): only while its source is
-    untapped, and for a creature only if it is not summoning sick (302.6). Other costs (mana)
-    are not paid."""
+    untapped, and for a creature only if it is not summoning sick (302.6). ``sacrifice_cost``:
+    its cost is "Sacrifice this" (Carapace, Vigilant Martyr): its source goes to the graveyard
+    as it is activated, after its target is chosen (601.2c, 601.2h, 602.2b); the ability then
+    exists on its own (113.7a), and an Aura's "Regenerate enchanted creature" acts on the
+    creature the Aura was attached to as it left (608.2h). Other costs (mana) are not paid."""
 
     kind: AbilityKind
     rider: Rider = Rider.NONE
     opponent_only: bool = False
     granted: bool = False
     tap_cost: bool = False
+    sacrifice_cost: bool = False
 
     @property
     def target_rule(self) -> TargetRule:
@@ -95,13 +100,14 @@ class ActivatedAbility:
         if self.kind is AbilityKind.REGENERATE_SELF:
             suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
             return "Regenerate this permanent" + suffix
+        sac = "Sacrifice this: " if self.sacrifice_cost else ""
         if self.kind is AbilityKind.REGENERATE_HOST:
             suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
-            return "Regenerate the permanent this is attached to" + suffix
+            return sac + "Regenerate the permanent this is attached to" + suffix
         if self.kind is AbilityKind.EQUIP:
             return "Attach this to target creature you control (sorcery speed)"
         if self.kind is AbilityKind.REGENERATE_TARGET:
-            return ("{T}: " if self.tap_cost else "") + "Regenerate target creature"
+            return sac + ("{T}: " if self.tap_cost else "") + "Regenerate target creature"
         if self.kind is AbilityKind.ANIMATE_SELF:
             return "This permanent becomes a creature until end of turn"
         return "This permanent can't be regenerated this turn (opponents only)"
@@ -580,6 +586,24 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             extra=(ActivatedAbility(AbilityKind.REGENERATE_TARGET, tap_cost=True),),
         ),
         _creature(
+            "Vigilant Martyr",
+            "{W}",
+            "Creature — Human Cleric",
+            1,
+            1,
+            "Sacrifice this creature: Regenerate target creature.\n{W}{W}, {T}, Sacrifice this "
+            "creature: Counter target spell that targets an enchantment.",
+            extra=(ActivatedAbility(AbilityKind.REGENERATE_TARGET, sacrifice_cost=True),),
+            deviations=(
+                Deviation(
+                    "{W}{W}, {T}, Sacrifice this creature: Counter target spell that targets an "
+                    "enchantment.",
+                    "countering spells is not modelled, and no spell of the model targets an "
+                    "enchantment",
+                ),
+            ),
+        ),
+        _creature(
             "Vampire Nighthawk",
             "{1}{B}{B}",
             "Creature — Vampire Shaman",
@@ -712,6 +736,16 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             "Enchant creature\n{G}: Regenerate enchanted creature.",
             attachment=Attachment.AURA,
             abilities=(ActivatedAbility(AbilityKind.REGENERATE_HOST),),
+        ),
+        _noncreature(
+            "Carapace",
+            "{G}",
+            "Enchantment — Aura",
+            "Enchant creature\nEnchanted creature gets +0/+2.\nSacrifice this Aura: Regenerate "
+            "enchanted creature.",
+            attachment=Attachment.AURA,
+            bonus=(0, 2),
+            abilities=(ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_cost=True),),
         ),
         _noncreature(
             "Skeletal Grimace",
@@ -983,8 +1017,9 @@ class CardLibrary:
 
 CARD_LIST_FORMAT = "regen-model/cards"
 GLOBAL_DEVIATIONS: tuple[str, ...] = (
-    "Mana costs and other costs are not paid, except {T} in an activated ability's cost "
-    "(Niall Silvain's): only timing and effects matter to regeneration.",
+    "Mana costs and other costs are not paid, except {T} and sacrificing the ability's own "
+    "source in an activated ability's cost (Niall Silvain's, Carapace's, Vigilant Martyr's): "
+    "only timing and effects matter to regeneration.",
     "There is no hand or library: spells exist only on the stack, nothing is drawn.",
 )
 

@@ -229,6 +229,7 @@ class Mutant(StrEnum):
     # Counting what was destroyed (issue 13 item 7):
     REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
     TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
+    SACRIFICED_AURA_NO_SHIELD = "sacrificed-aura-no-shield"
 
 
 def ordinal(value: StrEnum) -> int:

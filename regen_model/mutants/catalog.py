@@ -250,6 +250,14 @@ _INFO = (
         "checked as mana only): Niall Silvain regenerates a second creature in one turn.",
         ("cost.tap",),
     ),
+    MutantInfo(
+        Mutant.SACRIFICED_AURA_NO_SHIELD,
+        "An Aura sacrificed to pay for its 'Regenerate enchanted creature' makes no shield: the "
+        "ability looks for the creature on the Aura as it resolves instead of using what the "
+        "Aura last enchanted (Carapace's ability does nothing; so does Regeneration's once the "
+        "Aura is destroyed in response).",
+        ("cost.sacrifice", "attach.host-regen"),
+    ),
     # Auras and Equipment (issue 12 items 5-6):
     MutantInfo(
         Mutant.SHIELD_ON_ATTACHMENT,

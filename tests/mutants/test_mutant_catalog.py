@@ -83,6 +83,9 @@ ONLY_BY_SCENARIO = {
     Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE: SCENARIOS
     / "effects"
     / "disintegrate-prevented-still-unregenerable.yaml",
+    Mutant.SACRIFICED_AURA_NO_SHIELD: SCENARIOS
+    / "costs"
+    / "sacrifice-carapace-regenerates-its-last-host.yaml",
 }
 
 

@@ -107,8 +107,14 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     assert any(a.kind is AbilityKind.REGENERATE_TARGET for a in card.abilities) == bool(target)
     # "{T}" in an ability's cost (602.2b, 601.2h): Niall Silvain's
     # (a mana ability's "{T}: Add" is a listed deviation: no mana in the model)
-    tapping = re.search(r"\{T\}[,:](?! Add)", text)
+    # (text listed among the deviations is not run: Vigilant Martyr's counterspell ability)
+    run = "\n".join(line for line in text.split("\n") if line not in deviations)
+    tapping = re.search(r"\{T\}[,:](?! Add)", run)
     assert any(a.tap_cost for a in card.abilities) == bool(tapping)
+    # "Sacrifice this <permanent>:" as an ability's cost (601.2h, 602.2b): Carapace's,
+    # Vigilant Martyr's; the source itself, not "Sacrifice a creature" (not modelled)
+    sacrificing = re.search(r"^Sacrifice this (?:Aura|creature): ", run, re.M)
+    assert any(a.sacrifice_cost for a in card.abilities) == bool(sacrificing)
     assert [a.kind for a in card.grants_abilities] == (
         [AbilityKind.REGENERATE_SELF] if given else []
     )

@@ -72,7 +72,7 @@ class PhaseEngineAdapter:
             # Issue 13 item 4: not mapped yet (no card data for Suture Spirit, Kill Shot or
             # Asphyxiate; a targeted activation is mapped for equip only)
             *TARGETING_FEATURES,
-            *COST_FEATURES,  # Niall Silvain: no card data yet
+            *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr: not mapped yet
         }
     )
 

@@ -304,6 +304,16 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="not mapped yet (tap-costs, targeted-abilities)",
         ),
         _creature(
+            "Vigilant Martyr",
+            "{W}",
+            "Creature — Human Cleric",
+            1,
+            1,
+            "Sacrifice this creature: Regenerate target creature.",
+            note="the counterspell ability is left out: the model does not know it; not mapped "
+            "yet (sacrifice-costs, targeted-abilities)",
+        ),
+        _creature(
             "Boros Swiftblade",
             "{R}{W}",
             "Creature — Human Soldier",
@@ -353,6 +363,14 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Enchant creature\n{G}: Regenerate enchanted creature.",
             note="its ability is matched to phase.rs's Regenerate ability whose target is the "
             "enchanted creature",
+        ),
+        PhaseCard(
+            "Carapace",
+            "{G}",
+            "Enchantment — Aura",
+            "Enchant creature\nEnchanted creature gets +0/+2.\nSacrifice this Aura: Regenerate "
+            "enchanted creature.",
+            note="not mapped yet (sacrifice-costs)",
         ),
         PhaseCard(
             "Skeletal Grimace",
