@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from regen_model.engine.errors import IllegalAction, MissingChoice
 from regen_model.engine.work import Work
-from regen_model.engine.zones import change_control, move_zone, remove_from_combat
+from regen_model.engine.zones import change_control, dies_trigger, move_zone, remove_from_combat
 from regen_model.model.derived import controller, has
 from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
@@ -295,6 +295,9 @@ def _regenerate(w: Work, slot: int) -> None:
         w.pending = [p for p in w.pending if p not in kept]
     elif kept:
         w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
+    if w.mutant(Mutant.REGEN_TRIGGERS_DIES):
+        # Mutant: regeneration treated as dying, so "when this creature dies" triggers.
+        dies_trigger(w, slot, w.cards[slot])
 
 
 def _stays_in_combat(w: Work, card: Card) -> bool:

@@ -229,6 +229,8 @@ class Mutant(StrEnum):
     # Counting what was destroyed (issue 13 item 7):
     REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
     TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
+    # Triggered abilities beyond damage triggers (issue 13 item 5):
+    REGEN_TRIGGERS_DIES = "regen-triggers-dies"
 
 
 def ordinal(value: StrEnum) -> int:
