@@ -167,6 +167,9 @@ class CardStatics:
     # Its cost includes {T} (Niall Silvain's, ``ActivatedAbility.tap_cost``): paid as it is
     # activated (601.2h), by an untapped source not summoning sick (302.6).
     tap_cost: Z3Ref
+    # "When this creature dies, you gain N life" (Onulet, ``CardTemplate.dies_life``): N, 0
+    # for none (603.6c, 700.4).
+    dies_life: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -219,6 +222,7 @@ class Statics:
                     grant_regen=mk_b(f"{p}.grant_regen"),
                     target_regen=mk_b(f"{p}.target_regen"),
                     tap_cost=mk_b(f"{p}.tap_cost"),
+                    dies_life=mk_i(f"{p}.dies_life"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -244,6 +248,8 @@ class Statics:
                 c.bonus_toughness <= sc.max_amount,
                 c.enters_plus >= 0,
                 c.enters_plus <= sc.max_amount,
+                c.dies_life >= 0,
+                c.dies_life <= sc.max_amount,
                 # Auras and Equipment are not creatures; only they give a bonus; only Auras
                 # have umbra armor; only creatures have abilities or triggers of our kinds.
                 z3.Implies(c.attachment != _ord(Attachment.NONE), z3.Not(c.creature)),
@@ -258,6 +264,7 @@ class Statics:
                         z3.Implies(c.regen_ability, c.animate_ability),
                         z3.Not(c.unregen_ability),
                         c.trigger == 0,
+                        c.dies_life == 0,
                         z3.Not(c.static_regen),
                     ),
                 ),
@@ -336,6 +343,7 @@ class Statics:
                 c.grant_regen,
                 c.target_regen,
                 c.tap_cost,
+                c.dies_life,
             ]
         return out
 
@@ -394,6 +402,8 @@ def template_fits(template: CardTemplate) -> str | None:
             return f"{template.name}: an opponents-only regeneration ability is not modelled"
     if template.types - {CardType.CREATURE, CardType.ARTIFACT, CardType.ENCHANTMENT, CardType.LAND}:
         return f"{template.name}: unknown card type"
+    if template.dies_life and not template.is_creature:
+        return f"{template.name}: only a creature's 'when this creature dies' is encoded"
     return None
 
 
@@ -456,6 +466,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.grant_regen, False),
                 (c.target_regen, False),
                 (c.tap_cost, False),
+                (c.dies_life, 0),
             ):
                 put(var, value)
             continue
@@ -498,6 +509,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.grant_regen, bool(t.grants_abilities)),
             (c.target_regen, any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)),
             (c.tap_cost, any(a.tap_cost for a in t.abilities)),
+            (c.dies_life, t.dies_life),
         ):
             put(var, value)
 
@@ -582,6 +594,7 @@ def read_statics(
                 if animates
                 else None,
                 extra_block=_b(model, c.extra_block),
+                dies_life=_i(model, c.dies_life),
             )
         )
         owners.append(_i(model, c.owner))
