@@ -276,6 +276,12 @@ _INFO = (
         "when damage is dealt, so prevented damage leaves the target regenerable.",
         ("cant-regen.damage-target",),
     ),
+    MutantInfo(
+        Mutant.REGEN_TRIGGERS_DIES,
+        "A creature that regenerates triggers its \"when this creature dies\" ability, as if "
+        "regenerating were dying.",
+        ("trigger.dies", "regen.same-object"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -83,6 +83,7 @@ ONLY_BY_SCENARIO = {
     Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE: SCENARIOS
     / "effects"
     / "disintegrate-prevented-still-unregenerable.yaml",
+    Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
 }
 
 
