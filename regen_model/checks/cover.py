@@ -844,6 +844,13 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("pup", "Jackal Pup", 0),),
             (A.DealDamage(source="pup", shares=(A.DamageShare(amount=1, card="pup"),)),),
         ),
+        # 700.4, 603.6c: Onulet is destroyed with no shield and dies; "when this creature dies"
+        # triggers (the explorer's boards have no card with such an ability).
+        GuideScript(
+            ("trigger.dies",),
+            (ScriptCard("onulet", "Onulet", 0),),
+            (A.Destroy(targets=("onulet",)),),
+        ),
         # 704.5a: a player at 0 life loses.
         GuideScript(
             ("sba.player-loses",),

@@ -278,7 +278,7 @@ _INFO = (
     ),
     MutantInfo(
         Mutant.REGEN_TRIGGERS_DIES,
-        "A creature that regenerates triggers its \"when this creature dies\" ability, as if "
+        'A creature that regenerates triggers its "when this creature dies" ability, as if '
         "regenerating were dying.",
         ("trigger.dies", "regen.same-object"),
     ),
