@@ -304,6 +304,15 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="not mapped yet (tap-costs, targeted-abilities)",
         ),
         _creature(
+            "Onulet",
+            "{3}",
+            "Artifact Creature — Construct",
+            2,
+            2,
+            "When this creature dies, you gain 2 life.",
+            note="not mapped yet (dies-trigger)",
+        ),
+        _creature(
             "Boros Swiftblade",
             "{R}{W}",
             "Creature — Human Soldier",
