@@ -187,7 +187,10 @@ class CardTemplate:
     a leaves-the-battlefield ability (603.6c) that looks back in time (603.10a): it triggers
     when the creature is put into a graveyard from the battlefield (700.4), never when it
     regenerates (the same object stays, 701.19a), and its controller is the creature's as it
-    last existed (603.3a).
+    last existed (603.3a). ``tapped_opponent_life``: "Whenever this creature becomes tapped,
+    target opponent gains N life" (Soldevi Steam Beast): it triggers when the untapped creature
+    is tapped (603.2e), by attacking, a {T} cost or a regeneration (701.19a), never by making a
+    shield.
     """
 
     name: str
@@ -211,6 +214,7 @@ class CardTemplate:
     animation: Animation | None = None
     extra_block: bool = False
     dies_life: int = 0
+    tapped_opponent_life: int = 0
 
     @property
     def is_creature(self) -> bool:
@@ -284,6 +288,7 @@ def _creature(
     enters_plus: int = 0,
     extra_block: bool = False,
     dies_life: int = 0,
+    tapped_opponent_life: int = 0,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
@@ -304,6 +309,7 @@ def _creature(
         enters_plus=enters_plus,
         extra_block=extra_block,
         dies_life=dies_life,
+        tapped_opponent_life=tapped_opponent_life,
     )
 
 
@@ -528,6 +534,17 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             2,
             "When this creature dies, you gain 2 life.",
             dies_life=2,
+        ),
+        _creature(
+            "Soldevi Steam Beast",
+            "{5}",
+            "Artifact Creature — Beast",
+            4,
+            2,
+            "Whenever this creature becomes tapped, target opponent gains 2 life.\n"
+            "{2}: Regenerate this creature.",
+            regen=Rider.NONE,
+            tapped_opponent_life=2,
         ),
         _creature(
             "Typhoid Rats",
