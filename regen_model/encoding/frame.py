@@ -170,6 +170,9 @@ class CardStatics:
     # "When this creature dies, you gain N life" (Onulet, ``CardTemplate.dies_life``): N, 0
     # for none (603.6c, 700.4).
     dies_life: Z3Ref
+    # "Whenever this creature becomes tapped, target opponent gains N life" (Soldevi Steam
+    # Beast, ``CardTemplate.tapped_opponent_life``): N, 0 for none (603.2e).
+    tapped_opponent_life: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -223,6 +226,7 @@ class Statics:
                     target_regen=mk_b(f"{p}.target_regen"),
                     tap_cost=mk_b(f"{p}.tap_cost"),
                     dies_life=mk_i(f"{p}.dies_life"),
+                    tapped_opponent_life=mk_i(f"{p}.tapped_opponent_life"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -250,6 +254,8 @@ class Statics:
                 c.enters_plus <= sc.max_amount,
                 c.dies_life >= 0,
                 c.dies_life <= sc.max_amount,
+                c.tapped_opponent_life >= 0,
+                c.tapped_opponent_life <= sc.max_amount,
                 # Auras and Equipment are not creatures; only they give a bonus; only Auras
                 # have umbra armor; only creatures have abilities or triggers of our kinds.
                 z3.Implies(c.attachment != _ord(Attachment.NONE), z3.Not(c.creature)),
@@ -265,6 +271,7 @@ class Statics:
                         z3.Not(c.unregen_ability),
                         c.trigger == 0,
                         c.dies_life == 0,
+                        c.tapped_opponent_life == 0,
                         z3.Not(c.static_regen),
                     ),
                 ),
@@ -344,6 +351,7 @@ class Statics:
                 c.target_regen,
                 c.tap_cost,
                 c.dies_life,
+                c.tapped_opponent_life,
             ]
         return out
 
@@ -404,6 +412,8 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: unknown card type"
     if template.dies_life and not template.is_creature:
         return f"{template.name}: only a creature's 'when this creature dies' is encoded"
+    if template.tapped_opponent_life and not template.is_creature:
+        return f"{template.name}: only a creature's 'whenever this becomes tapped' is encoded"
     return None
 
 
@@ -467,6 +477,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.target_regen, False),
                 (c.tap_cost, False),
                 (c.dies_life, 0),
+                (c.tapped_opponent_life, 0),
             ):
                 put(var, value)
             continue
@@ -510,6 +521,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.target_regen, any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)),
             (c.tap_cost, any(a.tap_cost for a in t.abilities)),
             (c.dies_life, t.dies_life),
+            (c.tapped_opponent_life, t.tapped_opponent_life),
         ):
             put(var, value)
 
@@ -595,6 +607,7 @@ def read_statics(
                 else None,
                 extra_block=_b(model, c.extra_block),
                 dies_life=_i(model, c.dies_life),
+                tapped_opponent_life=_i(model, c.tapped_opponent_life),
             )
         )
         owners.append(_i(model, c.owner))

@@ -1356,6 +1356,31 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
             ),
         ),
+        Script(
+            "tapped-triggers",
+            "'Whenever this creature becomes tapped' (Soldevi Steam Beast, trigger.tapped): "
+            "making a shield triggers nothing; the regeneration's tap does (701.19a); an "
+            "already tapped Beast regenerating does not; attacking taps and triggers (508.1f); "
+            "a stolen Beast's trigger is its new controller's (603.3a)",
+            (
+                Card("beast", "Soldevi Steam Beast", 0),
+                Card("stolen", "Soldevi Steam Beast", 1, controller=0),
+            ),
+            (
+                A.ActivateAbility(player=0, source="beast"),
+                *_pass(0, 1),
+                A.Destroy(targets=("beast",)),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="beast"),
+                *_pass(0, 1),
+                A.Destroy(targets=("beast",)),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("stolen",)),
+                *_pass(0, 1),
+            ),
+            step=Step.MAIN1,
+        ),
     )
 
 

@@ -270,6 +270,8 @@ def _regenerate(w: Work, slot: int) -> None:
     if not w.mutant(Mutant.REGEN_DOES_NOT_TAP):
         if card.tapped:
             w.emit(EventKind.NOTE, "regen.apply.tap", name, already_tapped=True)
+            # Mutant: the regeneration's tap counts as becoming tapped although it was tapped.
+            became_tapped = w.mutant(Mutant.TAPPED_REGEN_BECOMES_TAPPED)
         else:
             became_tapped = True
             w.cards[slot] = card._replace(tapped=True)

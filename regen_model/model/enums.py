@@ -231,6 +231,7 @@ class Mutant(StrEnum):
     TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
     # Triggered abilities beyond damage triggers (issue 13 item 5):
     REGEN_TRIGGERS_DIES = "regen-triggers-dies"
+    TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -84,6 +84,7 @@ ONLY_BY_SCENARIO = {
     / "effects"
     / "disintegrate-prevented-still-unregenerable.yaml",
     Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
+    Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
 }
 
 
