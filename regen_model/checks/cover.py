@@ -851,6 +851,13 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("onulet", "Onulet", 0),),
             (A.Destroy(targets=("onulet",)),),
         ),
+        # 603.2e, 701.19a: Soldevi Steam Beast's shield is used and the regeneration taps it;
+        # "whenever this creature becomes tapped" triggers.
+        GuideScript(
+            ("trigger.tapped",),
+            (ScriptCard("beast", "Soldevi Steam Beast", 0, shields=1),),
+            (A.Destroy(targets=("beast",)),),
+        ),
         # 704.5a: a player at 0 life loses.
         GuideScript(
             ("sba.player-loses",),

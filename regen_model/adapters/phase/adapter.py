@@ -73,7 +73,7 @@ class PhaseEngineAdapter:
             # Asphyxiate; a targeted activation is mapped for equip only)
             *TARGETING_FEATURES,
             *COST_FEATURES,  # Niall Silvain: no card data yet
-            *DIES_FEATURES,  # issue 13 item 5: no card data for Onulet yet
+            *DIES_FEATURES,  # issue 13 item 5: Onulet, Soldevi Steam Beast not mapped yet
         }
     )
 

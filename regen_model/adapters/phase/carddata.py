@@ -313,6 +313,16 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="not mapped yet (dies-trigger)",
         ),
         _creature(
+            "Soldevi Steam Beast",
+            "{5}",
+            "Artifact Creature — Beast",
+            4,
+            2,
+            "Whenever this creature becomes tapped, target opponent gains 2 life.\n"
+            "{2}: Regenerate this creature.",
+            note="not mapped yet (tapped-trigger)",
+        ),
+        _creature(
             "Boros Swiftblade",
             "{R}{W}",
             "Creature — Human Soldier",

@@ -112,8 +112,9 @@ LACKS = frozenset(
         # Issue 13 item 7: neither a "destroyed this way" count nor Disintegrate's target
         # restriction is in its bridge (not mapped, not tested there).
         *COUNTED_FEATURES,
-        # Issue 13 item 5: Onulet's "when this creature dies" is not mapped (and its triggers
-        # fire in its own windows, see "triggers").
+        # Issue 13 item 5: Onulet's "when this creature dies" and Soldevi Steam Beast's
+        # "whenever this creature becomes tapped" are not mapped (and its triggers fire in its
+        # own windows, see "triggers").
         *DIES_FEATURES,
     }
 )
