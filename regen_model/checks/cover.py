@@ -844,6 +844,20 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("pup", "Jackal Pup", 0),),
             (A.DealDamage(source="pup", shares=(A.DamageShare(amount=1, card="pup"),)),),
         ),
+        # 700.4, 603.6c: Onulet is destroyed with no shield and dies; "when this creature dies"
+        # triggers (the explorer's boards have no card with such an ability).
+        GuideScript(
+            ("trigger.dies",),
+            (ScriptCard("onulet", "Onulet", 0),),
+            (A.Destroy(targets=("onulet",)),),
+        ),
+        # 603.2e, 701.19a: Soldevi Steam Beast's shield is used and the regeneration taps it;
+        # "whenever this creature becomes tapped" triggers.
+        GuideScript(
+            ("trigger.tapped",),
+            (ScriptCard("beast", "Soldevi Steam Beast", 0, shields=1),),
+            (A.Destroy(targets=("beast",)),),
+        ),
         # 704.5a: a player at 0 life loses.
         GuideScript(
             ("sba.player-loses",),

@@ -272,6 +272,29 @@ def _counted_features() -> frozenset[str]:
 COUNTED_FEATURES = _counted_features()
 
 
+def _dies(t: Transition) -> bool:
+    """A "when this creature dies" ability triggers (trigger.dies, 700.4)."""
+    return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.dies" for e in t[3])
+
+
+def _tapped(t: Transition) -> bool:
+    """A "whenever this creature becomes tapped" ability triggers (trigger.tapped, 603.2e)."""
+    return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.tapped" for e in t[3])
+
+
+def _dies_features() -> frozenset[str]:
+    """Issue 13 item 5's triggers ("when this creature dies", "whenever this creature becomes
+    tapped"): the structural features and the built-in cards with such an ability, for
+    adapters that do not map them to declare them lacking at once."""
+    cards = {
+        f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.dies_life or t.tapped_opponent_life
+    }
+    return frozenset({"dies-trigger", "tapped-trigger", *cards})
+
+
+DIES_FEATURES = _dies_features()
+
+
 def _borrowed(t: Transition) -> bool:
     state = t[2]
     return any(controller(c) != state.setup.owners[c.slot] for c in state.cards if c.on_battlefield)
@@ -517,6 +540,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         _effect_with_sba,
     ),
     "triggers": ("a triggered ability triggers", _triggers),
+    "dies-trigger": ('a "when this creature dies" ability triggers (700.4)', _dies),
+    "tapped-trigger": (
+        'a "whenever this creature becomes tapped" ability triggers (603.2e)',
+        _tapped,
+    ),
     "responses": ("a spell or ability is put on the stack above another one", _responses),
     "legend-duplicates": (
         "two legendary permanents of one name under one controller",

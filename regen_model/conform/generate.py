@@ -30,6 +30,7 @@ from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
     COST_FEATURES,
     COUNTED_FEATURES,
+    DIES_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -129,6 +130,7 @@ REGENERATORS = (
 # Issue 13's cards and spells (Suture Spirit, Kill Shot, Asphyxiate, Niall Silvain, Carapace,
 # Vigilant Martyr) likewise.
 # Fumigate and Disintegrate (issue 13 item 7) too: new spells would shift every random case.
+# Onulet (issue 13 item 5, "when this creature dies") too.
 _NOT_DRAWN = (
     PREVENTION_FEATURES
     | PHASING_FEATURES
@@ -137,6 +139,7 @@ _NOT_DRAWN = (
     | TARGETING_FEATURES
     | COST_FEATURES
     | COUNTED_FEATURES
+    | DIES_FEATURES
 )
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)

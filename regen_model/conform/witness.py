@@ -96,6 +96,9 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     ("cant-regen.damage-target", (), _spells_of(COUNTED_FEATURES), ()),
     # and a "Sacrifice this" cost (Vigilant Martyr's; a pass of its own, the last match wins)
     ("cost.sacrifice", (), (), ("Vigilant Martyr", "Grizzly Bears")),
+    # Issue 13 item 5: "when this creature dies" (Onulet), with a creature beside it.
+    ("trigger.dies", (), (), ("Onulet", "Grizzly Bears")),
+    ("trigger.tapped", (), (), ("Soldevi Steam Beast", "Grizzly Bears")),
 )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from regen_model.encoding import stack
-from regen_model.encoding.derived import controller, has, on_battlefield
+from regen_model.encoding.derived import controller, has, is_creature, on_battlefield
 from regen_model.encoding.frame import NONE
 from regen_model.encoding.ops import (
     Val,
@@ -37,8 +37,14 @@ from regen_model.encoding.ops import (
     sub,
 )
 from regen_model.encoding.params import Use
+from regen_model.encoding.triggers import tapped_trigger
 from regen_model.encoding.work import Label, SymWork
-from regen_model.encoding.zones import change_control, move_zone, remove_from_combat
+from regen_model.encoding.zones import (
+    change_control,
+    move_zone,
+    push_dies_trigger,
+    remove_from_combat,
+)
 from regen_model.model.effects import EffectKind
 from regen_model.model.enums import (
     Attachment,
@@ -287,6 +293,7 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
     c = w.c(i)
     if not w.mutant(Mutant.REGEN_KEEPS_DAMAGE):
         w.set_if(when, c.damage, 0, "regen.apply.remove-damage")
+    untapped: Val = False
     if not w.mutant(Mutant.REGEN_DOES_NOT_TAP):
         untapped = and_(when, not_(w[c.tapped]))
         w.set_if(untapped, c.tapped, True, "regen.apply.tap")
@@ -302,6 +309,12 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
                 )
     if w.mutant(Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN):
         _drop_damage_triggers(w, i, when)
+    if w.mutant(Mutant.TAPPED_REGEN_BECOMES_TAPPED) and not w.mutant(Mutant.REGEN_DOES_NOT_TAP):
+        untapped = when  # wrongly: an already tapped creature "becomes tapped" too
+    tapped_trigger(w, i, untapped)  # 603.2e, after the rest as in the engine
+    if w.mutant(Mutant.REGEN_TRIGGERS_DIES):  # wrongly treated as dying (700.4)
+        dies = and_(when, is_creature(w, i), gt(w.st(i).dies_life, 0))
+        push_dies_trigger(w, i, controller(w, i), w[c.gen], dies)
 
 
 def _stays(w: SymWork, i: int) -> Val:

@@ -41,6 +41,7 @@ from regen_model.encoding.ops import (
     select,
     sub,
 )
+from regen_model.encoding.triggers import tapped_trigger
 from regen_model.encoding.work import SymWork
 from regen_model.encoding.zones import change_control, move_zone
 from regen_model.model.effects import STATUS_RULES, EffectKind, TargetRule, rules_needing
@@ -90,6 +91,7 @@ def create_shield(w: SymWork, i: int, rider: Val, creator: Val, via: Val = NONE)
         untapped = not_(w[c.tapped])
         w.set_if(untapped, c.tapped, True, clause)
         w.bump("other_taps", i, when=untapped)
+        tapped_trigger(w, i, untapped)
     if w.mutant(Mutant.RIDER_ON_CREATE):
         apply_rider(w, i, rider, creator, ne(rider, NO_RIDER))
 

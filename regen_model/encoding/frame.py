@@ -171,6 +171,12 @@ class CardStatics:
     # this" (Carapace's, Vigilant Martyr's, ``ActivatedAbility.sacrifice_cost``): the source
     # goes to the graveyard as it is activated (601.2h), the ability keeps the host (608.2h).
     sac_cost: Z3Ref
+    # "When this creature dies, you gain N life" (Onulet, ``CardTemplate.dies_life``): N, 0
+    # for none (603.6c, 700.4).
+    dies_life: Z3Ref
+    # "Whenever this creature becomes tapped, target opponent gains N life" (Soldevi Steam
+    # Beast, ``CardTemplate.tapped_opponent_life``): N, 0 for none (603.2e).
+    tapped_opponent_life: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -224,6 +230,8 @@ class Statics:
                     target_regen=mk_b(f"{p}.target_regen"),
                     tap_cost=mk_b(f"{p}.tap_cost"),
                     sac_cost=mk_b(f"{p}.sac_cost"),
+                    dies_life=mk_i(f"{p}.dies_life"),
+                    tapped_opponent_life=mk_i(f"{p}.tapped_opponent_life"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -249,6 +257,10 @@ class Statics:
                 c.bonus_toughness <= sc.max_amount,
                 c.enters_plus >= 0,
                 c.enters_plus <= sc.max_amount,
+                c.dies_life >= 0,
+                c.dies_life <= sc.max_amount,
+                c.tapped_opponent_life >= 0,
+                c.tapped_opponent_life <= sc.max_amount,
                 # Auras and Equipment are not creatures; only they give a bonus; only Auras
                 # have umbra armor; only creatures have abilities or triggers of our kinds.
                 z3.Implies(c.attachment != _ord(Attachment.NONE), z3.Not(c.creature)),
@@ -263,6 +275,8 @@ class Statics:
                         z3.Implies(c.regen_ability, c.animate_ability),
                         z3.Not(c.unregen_ability),
                         c.trigger == 0,
+                        c.dies_life == 0,
+                        c.tapped_opponent_life == 0,
                         z3.Not(c.static_regen),
                     ),
                 ),
@@ -344,6 +358,8 @@ class Statics:
                 c.target_regen,
                 c.tap_cost,
                 c.sac_cost,
+                c.dies_life,
+                c.tapped_opponent_life,
             ]
         return out
 
@@ -405,6 +421,10 @@ def template_fits(template: CardTemplate) -> str | None:
             return f"{template.name}: an opponents-only regeneration ability is not modelled"
     if template.types - {CardType.CREATURE, CardType.ARTIFACT, CardType.ENCHANTMENT, CardType.LAND}:
         return f"{template.name}: unknown card type"
+    if template.dies_life and not template.is_creature:
+        return f"{template.name}: only a creature's 'when this creature dies' is encoded"
+    if template.tapped_opponent_life and not template.is_creature:
+        return f"{template.name}: only a creature's 'whenever this becomes tapped' is encoded"
     return None
 
 
@@ -468,6 +488,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.target_regen, False),
                 (c.tap_cost, False),
                 (c.sac_cost, False),
+                (c.dies_life, 0),
+                (c.tapped_opponent_life, 0),
             ):
                 put(var, value)
             continue
@@ -511,6 +533,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.target_regen, any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)),
             (c.tap_cost, any(a.tap_cost for a in t.abilities)),
             (c.sac_cost, any(a.sacrifice_cost for a in t.abilities)),
+            (c.dies_life, t.dies_life),
+            (c.tapped_opponent_life, t.tapped_opponent_life),
         ):
             put(var, value)
 
@@ -600,6 +624,8 @@ def read_statics(
                 if animates
                 else None,
                 extra_block=_b(model, c.extra_block),
+                dies_life=_i(model, c.dies_life),
+                tapped_opponent_life=_i(model, c.tapped_opponent_life),
             )
         )
         owners.append(_i(model, c.owner))

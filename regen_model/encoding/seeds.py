@@ -1362,6 +1362,69 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
             ),
         ),
+        Script(
+            "dies-triggers",
+            "'When this creature dies' (Onulet, trigger.dies): a regenerated Onulet triggers "
+            "nothing (701.19a); destroyed with no shield, sacrificed or shrunk to toughness 0 "
+            "it triggers, controlled by its controller as it last existed (603.3a, 603.10a: "
+            "B for A's stolen Onulet); two dying at once trigger for both players (603.3b); "
+            "exile is not dying",
+            (
+                Card("onulet", "Onulet", 0, shields=((0, PLAIN),)),
+                Card("stolen", "Onulet", 0, controller=1),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                A.Destroy(targets=("onulet",)),
+                *_pass(0, 1),
+                A.Destroy(targets=("onulet", "stolen")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "dies-by-sacrifice-and-toughness",
+            "Onulet dies by sacrifice and by toughness 0 (704.5f), and is exiled (not dying)",
+            (
+                Card("onulet", "Onulet", 0),
+                Card("shrunk", "Onulet", 1),
+                Card("exiled", "Onulet", 1),
+            ),
+            (
+                A.Sacrifice(target="onulet"),
+                *_pass(0, 1),
+                _cast(0, "Last Gasp", "shrunk"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                A.Exile(target="exiled"),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "tapped-triggers",
+            "'Whenever this creature becomes tapped' (Soldevi Steam Beast, trigger.tapped): "
+            "making a shield triggers nothing; the regeneration's tap does (701.19a); an "
+            "already tapped Beast regenerating does not; attacking taps and triggers (508.1f); "
+            "a stolen Beast's trigger is its new controller's (603.3a)",
+            (
+                Card("beast", "Soldevi Steam Beast", 0),
+                Card("stolen", "Soldevi Steam Beast", 1, controller=0),
+            ),
+            (
+                A.ActivateAbility(player=0, source="beast"),
+                *_pass(0, 1),
+                A.Destroy(targets=("beast",)),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="beast"),
+                *_pass(0, 1),
+                A.Destroy(targets=("beast",)),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("stolen",)),
+                *_pass(0, 1),
+            ),
+            step=Step.MAIN1,
+        ),
     )
 
 

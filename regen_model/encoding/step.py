@@ -39,6 +39,7 @@ from regen_model.encoding.ops import (
     select,
 )
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
+from regen_model.encoding.triggers import tapped_trigger
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control, move_zone
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
@@ -319,6 +320,7 @@ def _activate(w: SymWork) -> None:
         taps = and_(paying, not_(tapped))
         w.set_if(taps, w.c(i).tapped, True, "cost.tap")
         w.bump("other_taps", i, when=taps)
+        tapped_trigger(w, i, taps)
         gen = w[w.c(i).gen]
         host = w[w.c(i).attached_to]
         host_gen = select(host, [w[w.c(j).gen] for j in range(w.n)], 0)

@@ -36,6 +36,7 @@ from regen_model.encoding.frame import KEYWORDS, NONE, StackVars
 from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, ne, not_, or_, sub
 from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
+from regen_model.encoding.triggers import tapped_trigger
 from regen_model.encoding.work import SymWork
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
@@ -356,6 +357,7 @@ def _declare_attackers(w: SymWork, chosen: list[Val], clause: str) -> None:
             w.set(c.attacking, True, "combat.declare-attackers")
             w.set(c.tapped, True, "combat.declare-attackers")
             w.bump("other_taps", i)
+            tapped_trigger(w, i, True)
 
         w.branch(chosen[i], attack)
     w.set(w.f.declared, True, clause)

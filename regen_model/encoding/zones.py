@@ -8,7 +8,9 @@ relation small; on concrete values ``when`` is a plain bool and nothing changes.
 
 from __future__ import annotations
 
-from regen_model.encoding.derived import controller, has, in_combat, on_battlefield
+from regen_model.encoding import stack
+from regen_model.encoding.derived import controller, has, in_combat, is_creature, on_battlefield
+from regen_model.encoding.derived import controller as controller_of
 from regen_model.encoding.frame import KEYWORDS, NONE, ShieldVars
 from regen_model.encoding.ops import Val, add, and_, b2i, eq, gt, ite, ne, not_, or_, sub
 from regen_model.encoding.work import SymWork
@@ -143,6 +145,13 @@ def move_zone(
         return
     c = w.c(i)
     was_bf = on_battlefield(w, i)
+    # 700.4, 603.10a: it dies, read from the object as it last existed on the battlefield
+    dies = (
+        and_(when, was_bf, is_creature(w, i), gt(w.st(i).dies_life, 0))
+        if to is Zone.GRAVEYARD
+        else False
+    )
+    dies_controller = controller_of(w, i)
     record_lki(w, i, and_(when, was_bf))
     if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
         drop_shields_made_by(w, i, and_(when, was_bf))
@@ -158,6 +167,7 @@ def move_zone(
             w.set_if(when, s.via, NONE, clause)
     entering = to is Zone.BATTLEFIELD
     owner = w.st(i).owner
+    gen = w[c.gen]
     w.set_if(when, c.zone, ordinal(to), clause)
     w.set_if(when, c.gen, add(w[c.gen], 1), clause)
     if entering and not (type(controller) is int and controller == NONE):
@@ -196,6 +206,7 @@ def move_zone(
     for key in (*c.kw_granted, *c.kw_removed):
         w.set_if(when, key, False, clause)
     w.bump("left", i, when=and_(when, was_bf))
+    push_dies_trigger(w, i, dies_controller, gen, dies)
     if entering:
         w.bump("returned", i, when=when)
     for j in range(w.n):
@@ -207,6 +218,25 @@ def move_zone(
                 NONE,
                 "zone.new-object",
             )
+
+
+def push_dies_trigger(w: SymWork, i: int, who: Val, gen: Val, when: Val) -> None:
+    """ "When this creature dies, you gain N life" triggers (``engine.zones.dies_trigger``):
+    controlled by ``who``, the creature's controller as it last existed (603.3a, 603.10a),
+    its source the old object (incarnation ``gen``)."""
+    if w.skip(when):
+        return
+    obj = stack.entry(
+        w,
+        kind=StackKind.TRIGGER,
+        controller=who,
+        effect=ordinal(EffectKind.LIFE),
+        amount=w.st(i).dies_life,
+        targets=((NONE, 0, who),),
+        source=i,
+        source_gen=gen,
+    )
+    stack.push(w, "pending", obj, "trigger.dies", when=when)
 
 
 def record_lki(w: SymWork, i: int, when: Val) -> None:

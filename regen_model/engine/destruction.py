@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from regen_model.engine.errors import IllegalAction, MissingChoice
+from regen_model.engine.triggers import tapped_trigger
 from regen_model.engine.work import Work
-from regen_model.engine.zones import change_control, move_zone, remove_from_combat
+from regen_model.engine.zones import change_control, dies_trigger, move_zone, remove_from_combat
 from regen_model.model.derived import controller, has
 from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
@@ -265,10 +266,14 @@ def _regenerate(w: Work, slot: int) -> None:
     if not w.mutant(Mutant.REGEN_KEEPS_DAMAGE):
         _remove_damage(w, slot, "regen.apply.remove-damage")
     card = w.cards[slot]
+    became_tapped = False
     if not w.mutant(Mutant.REGEN_DOES_NOT_TAP):
         if card.tapped:
             w.emit(EventKind.NOTE, "regen.apply.tap", name, already_tapped=True)
+            # Mutant: the regeneration's tap counts as becoming tapped although it was tapped.
+            became_tapped = w.mutant(Mutant.TAPPED_REGEN_BECOMES_TAPPED)
         else:
+            became_tapped = True
             w.cards[slot] = card._replace(tapped=True)
             w.emit(
                 EventKind.BECAME_TAPPED,
@@ -295,6 +300,12 @@ def _regenerate(w: Work, slot: int) -> None:
         w.pending = [p for p in w.pending if p not in kept]
     elif kept:
         w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
+    if became_tapped:
+        # 603.2e: "whenever this creature becomes tapped" triggers (it waits with the rest)
+        tapped_trigger(w, slot)
+    if w.mutant(Mutant.REGEN_TRIGGERS_DIES):
+        # Mutant: regeneration treated as dying, so "when this creature dies" triggers.
+        dies_trigger(w, slot, w.cards[slot])
 
 
 def _stays_in_combat(w: Work, card: Card) -> bool:

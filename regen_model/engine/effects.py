@@ -15,6 +15,7 @@ from regen_model.engine.attachments import attach
 from regen_model.engine.destruction import apply_rider, destroy, shield_counter_removed
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import phase_out
+from regen_model.engine.triggers import tapped_trigger
 from regen_model.engine.typechange import become_creature
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone
@@ -68,6 +69,7 @@ def create_shield(
     if w.mutant(Mutant.CREATE_TAPS) and not card.tapped:
         w.cards[slot] = w.cards[slot]._replace(tapped=True)
         w.emit(EventKind.BECAME_TAPPED, "regen.shield.create", name, by="mutant")
+        tapped_trigger(w, slot)
     if w.mutant(Mutant.RIDER_ON_CREATE) and rider is not Rider.NONE:
         apply_rider(w, slot, rider, creator, origin)
 

@@ -17,6 +17,7 @@ from regen_model.engine.attachments import attach, equip_target_ok
 from regen_model.engine.destruction import destroy
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
+from regen_model.engine.triggers import tapped_trigger
 from regen_model.engine.work import Work
 from regen_model.engine.zones import change_control, move_zone
 from regen_model.model import actions as A
@@ -363,6 +364,7 @@ def _pay_tap(w: Work, slot: int, source: str) -> None:
         raise IllegalAction(f"{source} is tapped: it can't pay {{T}}", "cost.tap", "source")
     w.cards[slot] = card._replace(tapped=True)
     w.emit(EventKind.BECAME_TAPPED, "cost.tap", source, by="cost")
+    tapped_trigger(w, slot)
 
 
 def _ability_targets(

@@ -21,6 +21,7 @@ from regen_model.engine.effects import (
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import untap_step_phasing
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
+from regen_model.engine.triggers import tapped_trigger
 from regen_model.engine.work import Work
 from regen_model.model.derived import (
     controller,
@@ -248,6 +249,7 @@ def _declare_attackers(w: Work, slots: list[int]) -> None:
         c = w.cards[slot]
         w.cards[slot] = c._replace(attacking=True, tapped=True)
         w.emit(EventKind.BECAME_TAPPED, "combat.declare-attackers", w.name(slot), by="attacking")
+        tapped_trigger(w, slot)
     w.combat = w.combat._replace(declared=True)
     w.emit(
         EventKind.ATTACKERS_DECLARED,

@@ -12,11 +12,17 @@ from dataclasses import replace
 
 from regen_model.engine.attachments import shields_when_leaving
 from regen_model.engine.work import Work
-from regen_model.model.derived import blocks_now, controller, declared_for, keywords
-from regen_model.model.effects import EffectKind
+from regen_model.model.derived import (
+    blocks_now,
+    controller,
+    declared_for,
+    is_creature,
+    keywords,
+)
+from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import CounterKind, Keyword, Mutant, StackKind, Zone
 from regen_model.model.events import EventKind
-from regen_model.model.state import Card, Shield, SourceLKI, StackObject
+from regen_model.model.state import Card, Shield, SourceLKI, StackObject, Target
 
 
 def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
@@ -85,6 +91,8 @@ def move_zone(
     """
     card = w.cards[slot]
     was = card.zone
+    # 700.4: put into a graveyard from the battlefield; 603.10a: as it last existed there
+    dies = card.on_battlefield and to is Zone.GRAVEYARD and is_creature(w, card)
     if card.on_battlefield:
         record_lki(w, slot)
     if card.on_battlefield:
@@ -110,6 +118,8 @@ def move_zone(
         cause=cause,
         new_object=True,
     )
+    if dies:
+        dies_trigger(w, slot, card)
     if entering:
         w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(slot), summoning_sick=True)
     if entering and controller is not None and controller != owner:
@@ -139,6 +149,29 @@ def move_zone(
             if other.attached_to == slot and i != slot:
                 w.cards[i] = other._replace(attached_to=None)
                 w.emit(EventKind.UNATTACHED, "zone.new-object", w.name(i), origin=w.name(slot))
+
+
+def dies_trigger(w: Work, slot: int, card: Card) -> None:
+    """ "When this creature dies, you gain N life" (Onulet) triggers: a leaves-the-battlefield
+    ability (603.6c) that looks back in time (603.10a), so it triggers from the creature as it
+    last existed on the battlefield (``card``, the old object) and is controlled by that
+    object's controller (603.3a), who gains the life when it resolves. Regeneration is not
+    dying (the same object stays, 701.19a): only ``move_zone`` calls this, except under the
+    mutant ``regen-triggers-dies``."""
+    life = w.setup.templates[slot].dies_life
+    if not life:
+        return
+    who = controller(card)
+    obj = StackObject(
+        kind=StackKind.TRIGGER,
+        name=f"dies trigger of {w.name(slot)}",
+        controller=who,
+        effect=Effect(EffectKind.LIFE, amount=life),
+        targets=(Target(player=who),),
+        source=slot,
+        source_gen=card.gen,
+    )
+    w.trigger(obj, "trigger.dies", w.name(slot), life=life)
 
 
 def record_lki(w: Work, slot: int) -> None:

@@ -189,6 +189,14 @@ class CardTemplate:
     inline cards); ``colors`` follow the mana cost for built-in cards. ``extra_block``: the
     static ability "this creature can block an additional creature each combat" (it may be
     declared blocking two attackers, 509.1a as changed by the card, 101.1; Foriysian Brigade).
+    ``dies_life``: the triggered ability "When this creature dies, you gain N life" (Onulet),
+    a leaves-the-battlefield ability (603.6c) that looks back in time (603.10a): it triggers
+    when the creature is put into a graveyard from the battlefield (700.4), never when it
+    regenerates (the same object stays, 701.19a), and its controller is the creature's as it
+    last existed (603.3a). ``tapped_opponent_life``: "Whenever this creature becomes tapped,
+    target opponent gains N life" (Soldevi Steam Beast): it triggers when the untapped creature
+    is tapped (603.2e), by attacking, a {T} cost or a regeneration (701.19a), never by making a
+    shield.
     """
 
     name: str
@@ -211,6 +219,8 @@ class CardTemplate:
     deviations: tuple[Deviation, ...] = ()
     animation: Animation | None = None
     extra_block: bool = False
+    dies_life: int = 0
+    tapped_opponent_life: int = 0
 
     @property
     def is_creature(self) -> bool:
@@ -283,6 +293,8 @@ def _creature(
     trigger: DamageTrigger | None = None,
     enters_plus: int = 0,
     extra_block: bool = False,
+    dies_life: int = 0,
+    tapped_opponent_life: int = 0,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
@@ -302,6 +314,8 @@ def _creature(
         damage_trigger=trigger,
         enters_plus=enters_plus,
         extra_block=extra_block,
+        dies_life=dies_life,
+        tapped_opponent_life=tapped_opponent_life,
     )
 
 
@@ -517,6 +531,26 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             1,
             "Whenever this creature is dealt damage, it deals that much damage to you.",
             trigger=DamageTrigger(TriggerEffect.DAMAGE_YOU),
+        ),
+        _creature(
+            "Onulet",
+            "{3}",
+            "Artifact Creature — Construct",
+            2,
+            2,
+            "When this creature dies, you gain 2 life.",
+            dies_life=2,
+        ),
+        _creature(
+            "Soldevi Steam Beast",
+            "{5}",
+            "Artifact Creature — Beast",
+            4,
+            2,
+            "Whenever this creature becomes tapped, target opponent gains 2 life.\n"
+            "{2}: Regenerate this creature.",
+            regen=Rider.NONE,
+            tapped_opponent_life=2,
         ),
         _creature(
             "Typhoid Rats",

@@ -230,6 +230,9 @@ class Mutant(StrEnum):
     REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
     TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
     SACRIFICED_AURA_NO_SHIELD = "sacrificed-aura-no-shield"
+    # Triggered abilities beyond damage triggers (issue 13 item 5):
+    REGEN_TRIGGERS_DIES = "regen-triggers-dies"
+    TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"
 
 
 def ordinal(value: StrEnum) -> int:

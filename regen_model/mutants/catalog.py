@@ -284,6 +284,18 @@ _INFO = (
         "when damage is dealt, so prevented damage leaves the target regenerable.",
         ("cant-regen.damage-target",),
     ),
+    MutantInfo(
+        Mutant.REGEN_TRIGGERS_DIES,
+        'A creature that regenerates triggers its "when this creature dies" ability, as if '
+        "regenerating were dying.",
+        ("trigger.dies", "regen.same-object"),
+    ),
+    MutantInfo(
+        Mutant.TAPPED_REGEN_BECOMES_TAPPED,
+        'A creature that is already tapped when it regenerates triggers its "whenever this '
+        'creature becomes tapped" ability, as if the regeneration had tapped it.',
+        ("trigger.tapped", "regen.apply.tap"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

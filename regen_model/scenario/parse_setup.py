@@ -51,6 +51,8 @@ CARD_FIELDS = (
     "extra-block",
     "abilities",
     "damage-trigger",
+    "dies-life",
+    "tapped-opponent-life",
     "attachment",
     "attach-bonus",
     "grants",
@@ -202,6 +204,8 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
             TriggerEffect(trigger["effect"]), combat_only=bool(trigger.get("combat-only", False))
         ),
         attach_bonus=(int(bonus.get("power", 0)), int(bonus.get("toughness", 0))),
+        dies_life=int(raw.get("dies-life", 0)),
+        tapped_opponent_life=int(raw.get("tapped-opponent-life", 0)),
         grants=_grants(source, path, raw),
         grants_abilities=_grants_abilities(source, path, raw),
         text=str(raw.get("text", "")),

@@ -217,6 +217,10 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         if t.damage_trigger.combat_only:
             trigger["combat-only"] = True
         out["damage-trigger"] = _flow(trigger)
+    if t.dies_life:
+        out["dies-life"] = t.dies_life
+    if t.tapped_opponent_life:
+        out["tapped-opponent-life"] = t.tapped_opponent_life
     if t.animation is not None:
         out["animation"] = _flow(
             {

@@ -86,6 +86,8 @@ ONLY_BY_SCENARIO = {
     Mutant.SACRIFICED_AURA_NO_SHIELD: SCENARIOS
     / "costs"
     / "sacrifice-carapace-regenerates-its-last-host.yaml",
+    Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
+    Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
 }
 
 

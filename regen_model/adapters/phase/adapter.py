@@ -28,7 +28,7 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import COST_FEATURES, TARGETING_FEATURES
+from regen_model.conform.features import COST_FEATURES, DIES_FEATURES, TARGETING_FEATURES
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -73,6 +73,7 @@ class PhaseEngineAdapter:
             # Asphyxiate; a targeted activation is mapped for equip only)
             *TARGETING_FEATURES,
             *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr: not mapped yet
+            *DIES_FEATURES,  # issue 13 item 5: Onulet, Soldevi Steam Beast not mapped yet
         }
     )
 

@@ -314,6 +314,25 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "yet (sacrifice-costs, targeted-abilities)",
         ),
         _creature(
+            "Onulet",
+            "{3}",
+            "Artifact Creature — Construct",
+            2,
+            2,
+            "When this creature dies, you gain 2 life.",
+            note="not mapped yet (dies-trigger)",
+        ),
+        _creature(
+            "Soldevi Steam Beast",
+            "{5}",
+            "Artifact Creature — Beast",
+            4,
+            2,
+            "Whenever this creature becomes tapped, target opponent gains 2 life.\n"
+            "{2}: Regenerate this creature.",
+            note="not mapped yet (tapped-trigger)",
+        ),
+        _creature(
             "Boros Swiftblade",
             "{R}{W}",
             "Creature — Human Soldier",

@@ -58,6 +58,7 @@ from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
     COST_FEATURES,
     COUNTED_FEATURES,
+    DIES_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -111,6 +112,10 @@ LACKS = frozenset(
         # Issue 13 item 7: neither a "destroyed this way" count nor Disintegrate's target
         # restriction is in its bridge (not mapped, not tested there).
         *COUNTED_FEATURES,
+        # Issue 13 item 5: Onulet's "when this creature dies" and Soldevi Steam Beast's
+        # "whenever this creature becomes tapped" are not mapped (and its triggers fire in its
+        # own windows, see "triggers").
+        *DIES_FEATURES,
     }
 )
 
