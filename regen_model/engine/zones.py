@@ -12,7 +12,13 @@ from dataclasses import replace
 
 from regen_model.engine.attachments import shields_when_leaving
 from regen_model.engine.work import Work
-from regen_model.model.derived import blocks_now, controller, declared_for, keywords
+from regen_model.model.derived import (
+    blocks_now,
+    controller,
+    declared_for,
+    is_creature_on_battlefield,
+    keywords,
+)
 from regen_model.model.effects import EffectKind
 from regen_model.model.enums import CounterKind, Keyword, Mutant, StackKind, Zone
 from regen_model.model.events import EventKind
@@ -69,6 +75,13 @@ def _note_multi_blocks(w: Work, slot: int, declared: tuple[int, ...]) -> None:
                 )
 
 
+def dies_exiled(w: Work, card: Card) -> bool:
+    """Whether a move of this card to the graveyard is a death that a "if it would die this
+    turn, exile it instead" effect replaces: it is a creature on the battlefield (700.4) and
+    the effect applies to it (``Card.exile_if_dies``)."""
+    return card.exile_if_dies and is_creature_on_battlefield(w, card)
+
+
 def move_zone(
     w: Work, slot: int, to: Zone, clause: str, cause: str, controller: int | None = None
 ) -> None:
@@ -85,6 +98,12 @@ def move_zone(
     """
     card = w.cards[slot]
     was = card.zone
+    if to is Zone.GRAVEYARD and dies_exiled(w, card):
+        # 614.6, 700.4: "if it would die this turn, exile it instead" (Disintegrate) replaces
+        # this move, whatever causes it (destruction, 0 toughness, sacrifice): it never reaches
+        # the graveyard, so nothing sees it die.
+        w.emit(EventKind.REPLACED, "replace.exile-instead", w.name(slot), by="exile-instead")
+        to = Zone.EXILE
     if card.on_battlefield:
         record_lki(w, slot)
     if card.on_battlefield:
