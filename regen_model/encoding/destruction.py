@@ -38,7 +38,7 @@ from regen_model.encoding.ops import (
 )
 from regen_model.encoding.params import Use
 from regen_model.encoding.work import Label, SymWork
-from regen_model.encoding.zones import change_control, move_zone, remove_from_combat
+from regen_model.encoding.zones import change_control, dies_exiled, move_zone, remove_from_combat
 from regen_model.model.effects import EffectKind
 from regen_model.model.enums import (
     Attachment,
@@ -110,6 +110,10 @@ def _would_be_destroyed(
     w.bump("destroyed", i, when=destroyed)
     move_zone(w, i, Zone.GRAVEYARD, "zone.new-object", destroyed)
     w.branch(replaced, lambda w: choose_and_apply(w, i, options))
+    if w.mutant(Mutant.EXILED_THOUGH_REGENERATED):
+        # Mutant: "exile it instead" applied although a replacement saved it from dying.
+        saved = and_(replaced, dies_exiled(w, i))
+        move_zone(w, i, Zone.GRAVEYARD, "replace.exile-instead", saved)
 
 
 def applicable_options(

@@ -8,7 +8,13 @@ relation small; on concrete values ``when`` is a plain bool and nothing changes.
 
 from __future__ import annotations
 
-from regen_model.encoding.derived import controller, has, in_combat, on_battlefield
+from regen_model.encoding.derived import (
+    controller,
+    creature_on_battlefield,
+    has,
+    in_combat,
+    on_battlefield,
+)
 from regen_model.encoding.frame import KEYWORDS, NONE, ShieldVars
 from regen_model.encoding.ops import Val, add, and_, b2i, eq, gt, ite, ne, not_, or_, sub
 from regen_model.encoding.work import SymWork
@@ -127,6 +133,12 @@ def keep_unused_shields(w: SymWork, i: int, clause: str, when: Val = True) -> No
     write_shields(w, shields, compact(w, shields, keep), clause, when)
 
 
+def dies_exiled(w: SymWork, i: int) -> Val:
+    """A move of card ``i`` to the graveyard now is a death that its "if it would die this
+    turn, exile it instead" replaces: a creature on the battlefield with the effect (700.4)."""
+    return and_(w[w.c(i).exile_if_dies], creature_on_battlefield(w, i))
+
+
 def move_zone(
     w: SymWork, i: int, to: Zone, clause: str, when: Val = True, controller: Val = NONE
 ) -> None:
@@ -143,6 +155,9 @@ def move_zone(
         return
     c = w.c(i)
     was_bf = on_battlefield(w, i)
+    # 614.6, 700.4: "if it would die this turn, exile it instead" replaces a creature's move
+    # to the graveyard from the battlefield, whatever causes it (``engine.zones.move_zone``)
+    exiled = and_(dies_exiled(w, i), to is Zone.GRAVEYARD)
     record_lki(w, i, and_(when, was_bf))
     if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
         drop_shields_made_by(w, i, and_(when, was_bf))
@@ -158,7 +173,8 @@ def move_zone(
             w.set_if(when, s.via, NONE, clause)
     entering = to is Zone.BATTLEFIELD
     owner = w.st(i).owner
-    w.set_if(when, c.zone, ordinal(to), clause)
+    w.set_if(and_(when, not_(exiled)), c.zone, ordinal(to), clause)
+    w.set_if(and_(when, exiled), c.zone, ordinal(Zone.EXILE), "replace.exile-instead")
     w.set_if(when, c.gen, add(w[c.gen], 1), clause)
     if entering and not (type(controller) is int and controller == NONE):
         named = and_(when, ne(controller, NONE), ne(controller, owner))
@@ -182,6 +198,7 @@ def move_zone(
         (c.power_eot, 0),
         (c.toughness_eot, 0),
         (c.cant_regen, False),
+        (c.exile_if_dies, False),
         (c.animated, False),
         (c.noncreature, False),
         (c.phased_out, NONE),

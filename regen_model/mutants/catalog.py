@@ -276,6 +276,13 @@ _INFO = (
         "when damage is dealt, so prevented damage leaves the target regenerable.",
         ("cant-regen.damage-target",),
     ),
+    MutantInfo(
+        Mutant.EXILED_THOUGH_REGENERATED,
+        "\"If it would die this turn, exile it instead\" exiles a creature whose destruction a "
+        "shield, static regeneration, umbra armor or a shield counter replaced, as an engine "
+        "that treats the exile effect as a rider of the destruction does.",
+        ("replace.exile-instead",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}
