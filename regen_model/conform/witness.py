@@ -94,6 +94,8 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # Counting what was destroyed (issue 13 item 7): Fumigate, and Disintegrate at a creature.
     ("destroy.counted", (), _spells_of(COUNTED_FEATURES), ()),
     ("cant-regen.damage-target", (), _spells_of(COUNTED_FEATURES), ()),
+    # Issue 13 item 6: Disintegrate's "if it would die this turn, exile it instead".
+    ("replace.exile-instead", (), _spells_of(COUNTED_FEATURES), ()),
 )
 
 

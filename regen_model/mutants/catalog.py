@@ -278,7 +278,7 @@ _INFO = (
     ),
     MutantInfo(
         Mutant.EXILED_THOUGH_REGENERATED,
-        "\"If it would die this turn, exile it instead\" exiles a creature whose destruction a "
+        '"If it would die this turn, exile it instead" exiles a creature whose destruction a '
         "shield, static regeneration, umbra armor or a shield counter replaced, as an engine "
         "that treats the exile effect as a rider of the destruction does.",
         ("replace.exile-instead",),
