@@ -1321,7 +1321,8 @@ def scripts() -> tuple[Script, ...]:
         Script(
             "exile-instead",
             "Disintegrate's 'if it would die this turn, exile it instead' meets umbra armor (the "
-            "cubs stay, the Aura goes), a regeneration shield (a spell with the instruction "
+            "cubs stay, the Aura goes) and then 0 toughness (Disfigure: the cubs are exiled, no "
+            "destruction), a regeneration shield (a spell with the instruction "
             "alone: River Boa regenerates and stays), then the unregenerable Boa's destruction "
             "(it is exiled, not put into the graveyard; replace.exile-instead)",
             (
@@ -1331,6 +1332,8 @@ def scripts() -> tuple[Script, ...]:
             ),
             (
                 _cast(0, "Disintegrate", "cubs"),
+                *_pass(0, 1),
+                _cast(0, "Disfigure", "cubs"),
                 *_pass(0, 1),
                 A.CastSpell(
                     player=0,

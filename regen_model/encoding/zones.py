@@ -133,6 +133,11 @@ def keep_unused_shields(w: SymWork, i: int, clause: str, when: Val = True) -> No
     write_shields(w, shields, compact(w, shields, keep), clause, when)
 
 
+# The clauses of the moves to the graveyard that are a destruction's (``destruction.destroy``);
+# the same set as ``engine.zones.DESTRUCTION_MOVES`` (mutant ``exile-instead-only-if-destroyed``).
+DESTRUCTION_MOVES = frozenset({"zone.new-object", "replace.exile-instead"})
+
+
 def dies_exiled(w: SymWork, i: int) -> Val:
     """A move of card ``i`` to the graveyard now is a death that its "if it would die this
     turn, exile it instead" replaces: a creature on the battlefield with the effect (700.4)."""
@@ -158,6 +163,8 @@ def move_zone(
     # 614.6, 700.4: "if it would die this turn, exile it instead" replaces a creature's move
     # to the graveyard from the battlefield, whatever causes it (``engine.zones.move_zone``)
     exiled = and_(dies_exiled(w, i), to is Zone.GRAVEYARD)
+    if w.mutant(Mutant.EXILE_ONLY_IF_DESTROYED) and clause not in DESTRUCTION_MOVES:
+        exiled = False  # mutant: only a destruction's move is replaced
     record_lki(w, i, and_(when, was_bf))
     if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
         drop_shields_made_by(w, i, and_(when, was_bf))

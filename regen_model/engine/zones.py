@@ -82,6 +82,17 @@ def dies_exiled(w: Work, card: Card) -> bool:
     return card.exile_if_dies and is_creature_on_battlefield(w, card)
 
 
+def _only_destruction(w: Work, clause: str) -> bool:
+    """Mutant ``exile-instead-only-if-destroyed``: the exile effect (wrongly) replaces only a
+    destruction's move, so 0 toughness or a sacrifice still puts the creature into the
+    graveyard."""
+    return w.mutant(Mutant.EXILE_ONLY_IF_DESTROYED) and clause not in DESTRUCTION_MOVES
+
+
+# The clauses of the moves to the graveyard that are a destruction's (``destruction.destroy``).
+DESTRUCTION_MOVES = frozenset({"zone.new-object", "replace.exile-instead"})
+
+
 def move_zone(
     w: Work, slot: int, to: Zone, clause: str, cause: str, controller: int | None = None
 ) -> None:
@@ -98,7 +109,7 @@ def move_zone(
     """
     card = w.cards[slot]
     was = card.zone
-    if to is Zone.GRAVEYARD and dies_exiled(w, card):
+    if to is Zone.GRAVEYARD and dies_exiled(w, card) and not _only_destruction(w, clause):
         # 614.6, 700.4: "if it would die this turn, exile it instead" (Disintegrate) replaces
         # this move, whatever causes it (destruction, 0 toughness, sacrifice): it never reaches
         # the graveyard, so nothing sees it die.

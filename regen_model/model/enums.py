@@ -230,6 +230,7 @@ class Mutant(StrEnum):
     REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
     TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
     EXILED_THOUGH_REGENERATED = "exiled-though-regenerated"
+    EXILE_ONLY_IF_DESTROYED = "exile-instead-only-if-destroyed"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -283,6 +283,13 @@ _INFO = (
         "that treats the exile effect as a rider of the destruction does.",
         ("replace.exile-instead",),
     ),
+    MutantInfo(
+        Mutant.EXILE_ONLY_IF_DESTROYED,
+        '"If it would die this turn, exile it instead" replaces only a destruction, so a '
+        "creature put into the graveyard by 0 toughness or a sacrifice is not exiled, as an "
+        "engine that hooks the exile effect to destruction does.",
+        ("replace.exile-instead",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}
