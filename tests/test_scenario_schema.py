@@ -133,6 +133,7 @@ events:
         blocked: false
         blocks-now: []
         cant-be-regenerated: false
+        exile-if-dies: false
         prevent-next: 0
         prevent-all: false
         phased-out: false

@@ -1170,6 +1170,22 @@ def _scripts() -> tuple[GuideScript, ...]:
                 *_pass(0, 1),
             ),
         ),
+        # 614.6, 700.4: Disintegrate's "if it would die this turn, exile it instead" sends the
+        # bears its damage destroys to exile, not to the graveyard (X = 2 for the scope).
+        GuideScript(
+            ("replace.exile-instead",),
+            (bears,),
+            (
+                A.CastSpell(
+                    player=0,
+                    name="disintegrate",
+                    effect=Effect(EffectKind.DAMAGE, amount=2, exile_if_dies=True),
+                    targets=(A.TargetChoice(card="bears"),),
+                    sorcery=True,
+                ),
+                *_pass(0, 1),
+            ),
+        ),
         # 701.8a, 614.6: Fumigate counts the bears it destroyed, not the troll its shield saved.
         GuideScript(
             ("destroy.counted",),

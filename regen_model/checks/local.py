@@ -41,7 +41,8 @@ between two records plus output increments):
 an unused shield or static regeneration unless "can't be regenerated" covers it (the rider
 is a free input; this-turn comes from x), umbra armor (free input: an Aura of x has it;
 then x's damage is removed and its toughness may change, the Aura being gone), a shield
-counter; if none applies, x is destroyed (a new object in the graveyard).
+counter; if none applies, x is destroyed (a new object in the graveyard, or in exile when
+"if it would die this turn, exile it instead" applies to it: a free input, 614.6).
 
 Why it is sound for any number of permanents: every way another permanent influences x in
 the engine goes through a free input here (whether x is among the targets or the recipients,
@@ -685,12 +686,16 @@ def destruction(
     none_applies = z3.And(
         *[z3.Not(u) for u in usable], z3.Not(static_ok), z3.Not(umbra), z3.Not(counter_ok)
     )
+    # the graveyard, or exile when "if it would die this turn, exile it instead" applies to x
+    # (614.6; a free input: the record does not keep that effect)
+    dest = fresh("dest", z3.IntSort())
     alts.append(
         (
             [
                 ("destroy.effect", alive),
                 ("replace.choice", none_applies),
-                *new_object(a, b, st, z3.IntVal(GY), 1),
+                ("replace.exile-instead", z3.Or(dest == GY, dest == EX)),
+                *new_object(a, b, st, dest, 1),
             ],
             {"destroyed": z3.IntVal(1), "left": z3.IntVal(1), "would_destroy": z3.IntVal(1)},
         )

@@ -257,6 +257,15 @@ def _damage_target_cant_regen(t: Transition) -> bool:
     return any(o.effect is not None and o.effect.cant_regen_target for o in t[2].stack)
 
 
+def _exile_if_dies(t: Transition) -> bool:
+    """A damage spell with "if it would die this turn, exile it instead" for its creature
+    target is on the stack, or a creature has that effect (Disintegrate; 614.6, 700.4)."""
+    state = t[2]
+    return any(o.effect is not None and o.effect.exile_if_dies for o in state.stack) or any(
+        c.exile_if_dies for c in state.cards
+    )
+
+
 def _counted_features() -> frozenset[str]:
     """Everything of item 7: the structural features and the built-in spells that have them,
     for adapters that do not map them to declare them lacking at once."""
@@ -264,9 +273,10 @@ def _counted_features() -> frozenset[str]:
         f"spell:{n}"
         for n, s in SPELLS.items()
         if s.effect.cant_regen_target
+        or s.effect.exile_if_dies
         or (s.effect.kind is EffectKind.DESTROY_ALL_CREATURES and s.effect.amount != 0)
     }
-    return frozenset({"destroyed-count", "damage-target-cant-regen", *spells})
+    return frozenset({"destroyed-count", "damage-target-cant-regen", "exile-if-dies", *spells})
 
 
 COUNTED_FEATURES = _counted_features()
@@ -516,6 +526,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         "a damage spell whose creature target can't be regenerated this turn, damage dealt or "
         "not (Disintegrate), is cast",
         _damage_target_cant_regen,
+    ),
+    "exile-if-dies": (
+        'a damage spell\'s "if it would die this turn, exile it instead" for its creature '
+        "target is cast or applies (Disintegrate)",
+        _exile_if_dies,
     ),
     "damage-keywords": (
         "an effect (not combat) deals damage with deathtouch, wither or infect",

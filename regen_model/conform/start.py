@@ -220,6 +220,8 @@ class Start:
                 raise NotExpressible(f"{setup.handles[card.slot]} has until-end-of-turn effects")
             if card.kw_removed or card.in_combat or card.blocked:
                 raise NotExpressible(f"{setup.handles[card.slot]} is in combat or lost a keyword")
+            if card.exile_if_dies:
+                raise NotExpressible(f"{setup.handles[card.slot]} would be exiled if it died")
             specs.append(
                 CardSpec(
                     handle=setup.handles[card.slot],

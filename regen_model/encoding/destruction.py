@@ -41,6 +41,7 @@ from regen_model.encoding.triggers import tapped_trigger
 from regen_model.encoding.work import Label, SymWork
 from regen_model.encoding.zones import (
     change_control,
+    dies_exiled,
     move_zone,
     push_dies_trigger,
     remove_from_combat,
@@ -116,6 +117,10 @@ def _would_be_destroyed(
     w.bump("destroyed", i, when=destroyed)
     move_zone(w, i, Zone.GRAVEYARD, "zone.new-object", destroyed)
     w.branch(replaced, lambda w: choose_and_apply(w, i, options))
+    if w.mutant(Mutant.EXILED_THOUGH_REGENERATED):
+        # Mutant: "exile it instead" applied although a replacement saved it from dying.
+        saved = and_(replaced, dies_exiled(w, i))
+        move_zone(w, i, Zone.GRAVEYARD, "replace.exile-instead", saved)
 
 
 def applicable_options(

@@ -483,6 +483,9 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             for ok, card, gen, _ in targets:
                 for i in range(w.n):
                     _target_unregenerable(w, i, and_(obj.cant_regen_target, ok, eq(card, i)), gen)
+        for ok, card, gen, _ in targets:
+            for i in range(w.n):
+                _target_exiled_if_dies(w, i, and_(obj.exile_if_dies, ok, eq(card, i)), gen)
 
     def damage_each(w: SymWork) -> None:
         absent(w)
@@ -554,6 +557,15 @@ def _target_unregenerable(w: SymWork, i: int, aimed: Val, gen: Val) -> None:
     c = w.c(i)
     cond = and_(aimed, eq(w[c.gen], gen), creature_on_battlefield(w, i), not_(w[c.cant_regen]))
     w.set_if(cond, c.cant_regen, True, "cant-regen.damage-target")
+
+
+def _target_exiled_if_dies(w: SymWork, i: int, aimed: Val, gen: Val) -> None:
+    """Disintegrate's "if it would die this turn, exile it instead" on card ``i`` when
+    ``aimed``: still that object and a creature, whatever the damage did (608.2c, 615.6,
+    614.6; applied by ``zones.move_zone``; ``engine.effects.target_exiled_if_dies``)."""
+    c = w.c(i)
+    cond = and_(aimed, eq(w[c.gen], gen), creature_on_battlefield(w, i), not_(w[c.exile_if_dies]))
+    w.set_if(cond, c.exile_if_dies, True, "replace.exile-instead")
 
 
 def _gain_for_destroyed(

@@ -677,6 +677,7 @@ class CardVars:
     kw_granted: tuple[Z3Ref, ...]
     kw_removed: tuple[Z3Ref, ...]
     cant_regen: Z3Ref
+    exile_if_dies: Z3Ref  # "if it would die this turn, exile it instead" (``Card``)
     attached_to: Z3Ref  # NONE or a slot
     shields: tuple[ShieldVars, ...]
     attacking: Z3Ref
@@ -719,6 +720,7 @@ class CardVars:
             *self.kw_granted,
             *self.kw_removed,
             self.cant_regen,
+            self.exile_if_dies,
             self.attached_to,
             self.attacking,
             self.blocking,
@@ -754,6 +756,7 @@ class StackVars:
     keywords: tuple[Z3Ref, ...]
     cant_regen: Z3Ref
     cant_regen_target: Z3Ref  # damage: its creature target can't be regenerated (Disintegrate)
+    exile_if_dies: Z3Ref  # damage: if its creature target would die this turn, exile it
     rider: Z3Ref
     counter: Z3Ref
     until_eot: Z3Ref
@@ -826,6 +829,7 @@ class Frame:
                 keywords=tuple(mk_b(f"{p}.kw.{k.value}") for k in KEYWORDS),
                 cant_regen=mk_b(f"{p}.cant_regen"),
                 cant_regen_target=mk_b(f"{p}.cant_regen_target"),
+                exile_if_dies=mk_b(f"{p}.exile_if_dies"),
                 rider=mk_i(f"{p}.rider"),
                 counter=mk_i(f"{p}.counter"),
                 until_eot=mk_b(f"{p}.until_eot"),
@@ -869,6 +873,7 @@ class Frame:
                     kw_granted=tuple(mk_b(f"{p}.granted.{k.value}") for k in KEYWORDS),
                     kw_removed=tuple(mk_b(f"{p}.removed.{k.value}") for k in KEYWORDS),
                     cant_regen=mk_b(f"{p}.cant_regen"),
+                    exile_if_dies=mk_b(f"{p}.exile_if_dies"),
                     attached_to=mk_i(f"{p}.attached_to"),
                     shields=tuple(
                         ShieldVars(
@@ -1135,6 +1140,7 @@ def _stack_vars(obj: StackVars) -> list[Z3Ref]:
         *obj.keywords,
         obj.cant_regen,
         obj.cant_regen_target,
+        obj.exile_if_dies,
         obj.rider,
         obj.counter,
         obj.until_eot,
@@ -1200,6 +1206,7 @@ def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
         *[(k, False) for k in obj.keywords],
         (obj.cant_regen, False),
         (obj.cant_regen_target, False),
+        (obj.exile_if_dies, False),
         (obj.rider, 0),
         (obj.counter, 0),
         (obj.until_eot, False),
@@ -1333,6 +1340,7 @@ def _assign(
         for k, var in zip(KEYWORDS, cv.kw_removed, strict=True):
             put(var, k in card.kw_removed)
         put(cv.cant_regen, card.cant_regen)
+        put(cv.exile_if_dies, card.exile_if_dies)
         put(cv.attached_to, NONE if card.attached_to is None else card.attached_to)
         for j, sv in enumerate(cv.shields):
             if j < len(card.shields):
@@ -1402,6 +1410,7 @@ def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> N
         put(var, k in e.keywords)
     put(sv.cant_regen, e.cant_regen)
     put(sv.cant_regen_target, e.cant_regen_target)
+    put(sv.exile_if_dies, e.exile_if_dies)
     put(sv.rider, _ord(e.rider))
     put(sv.counter, _ord(e.counter))
     put(sv.until_eot, e.until_end_of_turn)
@@ -1497,6 +1506,7 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                     k for k, v in zip(KEYWORDS, cv.kw_removed, strict=True) if _b(model, v)
                 ),
                 cant_regen=_b(model, cv.cant_regen),
+                exile_if_dies=_b(model, cv.exile_if_dies),
                 attached_to=None if att == NONE else att,
                 shields=shields,
                 attacking=_b(model, cv.attacking),
@@ -1609,6 +1619,7 @@ def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObj
         keywords=frozenset(k for k, v in zip(KEYWORDS, sv.keywords, strict=True) if _b(model, v)),
         cant_regen=_b(model, sv.cant_regen),
         cant_regen_target=_b(model, sv.cant_regen_target),
+        exile_if_dies=_b(model, sv.exile_if_dies),
         rider=list(Rider)[_i(model, sv.rider)],
         counter=list(CounterKind)[_i(model, sv.counter)],
         until_end_of_turn=_b(model, sv.until_eot),

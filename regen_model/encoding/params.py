@@ -103,6 +103,7 @@ class Params:
     eff_keywords: tuple[Val, ...]
     eff_cant_regen: Val
     eff_cant_regen_target: Val
+    eff_exile_if_dies: Val
     eff_rider: Val
     eff_counter: Val
     eff_until_eot: Val
@@ -174,6 +175,7 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
         eff_keywords=tuple(mk_b(f"eff_kw.{k.value}") for k in KEYWORDS),
         eff_cant_regen=mk_b("eff_cant_regen"),
         eff_cant_regen_target=mk_b("eff_cant_regen_target"),
+        eff_exile_if_dies=mk_b("eff_exile_if_dies"),
         eff_rider=mk_i("eff_rider"),
         eff_counter=mk_i("eff_counter"),
         eff_until_eot=mk_b("eff_until_eot"),
@@ -475,6 +477,7 @@ def _cast(v: dict[str, int | bool], nm: _Names, a: A.CastSpell, scope: Scope) ->
         v[f"eff_kw.{k.value}"] = True
     v["eff_cant_regen"] = e.cant_regen
     v["eff_cant_regen_target"] = e.cant_regen_target
+    v["eff_exile_if_dies"] = e.exile_if_dies
     v["eff_rider"] = ordinal(e.rider)
     v["eff_counter"] = ordinal(e.counter)
     v["eff_until_eot"] = e.until_end_of_turn
@@ -702,6 +705,7 @@ def _cast_of(v: dict[str, int | bool], h: Any, scope: Scope, common: dict[str, A
         keywords=frozenset(k for k in KEYWORDS if v[f"eff_kw.{k.value}"]),
         cant_regen=bool(v["eff_cant_regen"]),
         cant_regen_target=bool(v["eff_cant_regen_target"]),
+        exile_if_dies=bool(v["eff_exile_if_dies"]),
         rider=list(Rider)[int(v["eff_rider"])],
         counter=list(CounterKind)[int(v["eff_counter"])],
         until_end_of_turn=bool(v["eff_until_eot"]),

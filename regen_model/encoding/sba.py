@@ -249,6 +249,7 @@ def cleanup_effects(w: SymWork) -> None:
                 w.set(key, False, clause)
             if not keep_cant:
                 w.set(c.cant_regen, False, "regen.cant.this-turn")
+            w.set(c.exile_if_dies, False, "replace.exile-instead")  # 514.2: "this turn" ends
             w.set(c.animated, False, "type.until-end-of-turn")
             w.set(c.noncreature, False, "type.until-end-of-turn")
             w.set(c.prevent_next, 0, "prevent.next")

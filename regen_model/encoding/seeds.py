@@ -1425,6 +1425,35 @@ def scripts() -> tuple[Script, ...]:
             ),
             step=Step.MAIN1,
         ),
+        Script(
+            "exile-instead",
+            "Disintegrate's 'if it would die this turn, exile it instead' meets umbra armor (the "
+            "cubs stay, the Aura goes) and then 0 toughness (Disfigure: the cubs are exiled, no "
+            "destruction), a regeneration shield (a spell with the instruction "
+            "alone: River Boa regenerates and stays), then the unregenerable Boa's destruction "
+            "(it is exiled, not put into the graveyard; replace.exile-instead)",
+            (
+                Card("cubs", "Grizzly Bears", 1),
+                Card("umbra", "Snake Umbra", 1, attached_to="cubs"),
+                Card("boa", "River Boa", 1, shields=((1, PLAIN),)),
+            ),
+            (
+                _cast(0, "Disintegrate", "cubs"),
+                *_pass(0, 1),
+                _cast(0, "Disfigure", "cubs"),
+                *_pass(0, 1),
+                A.CastSpell(
+                    player=0,
+                    name="spear",
+                    effect=Effect(EffectKind.DAMAGE, amount=2, exile_if_dies=True),
+                    targets=(A.TargetChoice(card="boa"),),
+                    sorcery=True,
+                ),
+                *_pass(0, 1),
+                _cast(0, "Disintegrate", "boa"),
+                *_pass(0, 1),
+            ),
+        ),
     )
 
 

@@ -228,6 +228,7 @@ def _cast(w: SymWork) -> None:
         keywords=p.eff_keywords,
         cant_regen=p.eff_cant_regen,
         cant_regen_target=p.eff_cant_regen_target,
+        exile_if_dies=p.eff_exile_if_dies,
         rider=p.eff_rider,
         counter=p.eff_counter,
         until_eot=p.eff_until_eot,

@@ -9,7 +9,14 @@ relation small; on concrete values ``when`` is a plain bool and nothing changes.
 from __future__ import annotations
 
 from regen_model.encoding import stack
-from regen_model.encoding.derived import controller, has, in_combat, is_creature, on_battlefield
+from regen_model.encoding.derived import (
+    controller,
+    creature_on_battlefield,
+    has,
+    in_combat,
+    is_creature,
+    on_battlefield,
+)
 from regen_model.encoding.derived import controller as controller_of
 from regen_model.encoding.frame import KEYWORDS, NONE, ShieldVars
 from regen_model.encoding.ops import Val, add, and_, b2i, eq, gt, ite, ne, not_, or_, sub
@@ -129,6 +136,17 @@ def keep_unused_shields(w: SymWork, i: int, clause: str, when: Val = True) -> No
     write_shields(w, shields, compact(w, shields, keep), clause, when)
 
 
+# The clauses of the moves to the graveyard that are a destruction's (``destruction.destroy``);
+# the same set as ``engine.zones.DESTRUCTION_MOVES`` (mutant ``exile-instead-only-if-destroyed``).
+DESTRUCTION_MOVES = frozenset({"zone.new-object", "replace.exile-instead"})
+
+
+def dies_exiled(w: SymWork, i: int) -> Val:
+    """A move of card ``i`` to the graveyard now is a death that its "if it would die this
+    turn, exile it instead" replaces: a creature on the battlefield with the effect (700.4)."""
+    return and_(w[w.c(i).exile_if_dies], creature_on_battlefield(w, i))
+
+
 def move_zone(
     w: SymWork, i: int, to: Zone, clause: str, when: Val = True, controller: Val = NONE
 ) -> None:
@@ -145,9 +163,15 @@ def move_zone(
         return
     c = w.c(i)
     was_bf = on_battlefield(w, i)
-    # 700.4, 603.10a: it dies, read from the object as it last existed on the battlefield
+    # 614.6, 700.4: "if it would die this turn, exile it instead" replaces a creature's move
+    # to the graveyard from the battlefield, whatever causes it (``engine.zones.move_zone``)
+    exiled = and_(dies_exiled(w, i), to is Zone.GRAVEYARD)
+    if w.mutant(Mutant.EXILE_ONLY_IF_DESTROYED) and clause not in DESTRUCTION_MOVES:
+        exiled = False  # mutant: only a destruction's move is replaced
+    # 700.4, 603.10a: it dies (put into the graveyard, so not when exiled instead), read from
+    # the object as it last existed on the battlefield
     dies = (
-        and_(when, was_bf, is_creature(w, i), gt(w.st(i).dies_life, 0))
+        and_(when, was_bf, not_(exiled), is_creature(w, i), gt(w.st(i).dies_life, 0))
         if to is Zone.GRAVEYARD
         else False
     )
@@ -168,7 +192,8 @@ def move_zone(
     entering = to is Zone.BATTLEFIELD
     owner = w.st(i).owner
     gen = w[c.gen]
-    w.set_if(when, c.zone, ordinal(to), clause)
+    w.set_if(and_(when, not_(exiled)), c.zone, ordinal(to), clause)
+    w.set_if(and_(when, exiled), c.zone, ordinal(Zone.EXILE), "replace.exile-instead")
     w.set_if(when, c.gen, add(w[c.gen], 1), clause)
     if entering and not (type(controller) is int and controller == NONE):
         named = and_(when, ne(controller, NONE), ne(controller, owner))
@@ -192,6 +217,7 @@ def move_zone(
         (c.power_eot, 0),
         (c.toughness_eot, 0),
         (c.cant_regen, False),
+        (c.exile_if_dies, False),
         (c.animated, False),
         (c.noncreature, False),
         (c.phased_out, NONE),

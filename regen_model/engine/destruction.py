@@ -22,7 +22,13 @@ from typing import NamedTuple
 from regen_model.engine.errors import IllegalAction, MissingChoice
 from regen_model.engine.triggers import tapped_trigger
 from regen_model.engine.work import Work
-from regen_model.engine.zones import change_control, dies_trigger, move_zone, remove_from_combat
+from regen_model.engine.zones import (
+    change_control,
+    dies_exiled,
+    dies_trigger,
+    move_zone,
+    remove_from_combat,
+)
 from regen_model.model.derived import controller, has
 from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
@@ -82,6 +88,9 @@ def destroy(w: Work, slot: int, *, cant_regen: bool, by_effect: bool, clause: st
         return
     option = choose(w, slot, options)
     apply_option(w, slot, option)
+    if w.mutant(Mutant.EXILED_THOUGH_REGENERATED) and dies_exiled(w, w.cards[slot]):
+        # Mutant: "exile it instead" applied although a replacement saved it from dying.
+        move_zone(w, slot, Zone.GRAVEYARD, "replace.exile-instead", "exiled though saved")
 
 
 def applicable_options(w: Work, slot: int, *, cant_regen: bool, by_effect: bool) -> list[Option]:

@@ -389,6 +389,19 @@ def target_unregenerable(w: Work, slot: int, gen: int, source: str) -> None:
     w.emit(EventKind.UNREGENERABLE, "cant-regen.damage-target", w.name(slot), source=source)
 
 
+def target_exiled_if_dies(w: Work, slot: int, gen: int, source: str) -> None:
+    """Disintegrate's "if it would die this turn, exile it instead": like its "can't be
+    regenerated", an instruction of its own (608.2c), so it covers the target, still that
+    object and a creature, whatever the damage did (615.6). It creates a replacement effect
+    of the move to the graveyard that lasts the turn (614.1a, 614.6, 700.4; applied by
+    ``zones.move_zone``); clause ``replace.exile-instead``."""
+    card = w.cards[slot]
+    if card.gen != gen or not is_creature_on_battlefield(w, card) or card.exile_if_dies:
+        return
+    w.cards[slot] = card._replace(exile_if_dies=True)
+    w.emit(EventKind.NOTE, "replace.exile-instead", w.name(slot), source=source, exile_if_dies=True)
+
+
 def make_unregenerable(w: Work, slot: int) -> None:
     """701.19c: shields can still be made, but none applies to it this turn."""
     card = w.cards[slot]
@@ -536,6 +549,10 @@ def apply_effect(
             for t in targets:
                 if t.card is not None:
                     target_unregenerable(w, t.card, t.gen, source_name)
+        if effect.exile_if_dies:
+            for t in targets:
+                if t.card is not None:
+                    target_exiled_if_dies(w, t.card, t.gen, source_name)
     elif k is EffectKind.DAMAGE_EACH_CREATURE:
         shares = [
             Damage(

@@ -167,6 +167,8 @@ def cleanup_effects(w: Work) -> None:
             w.emit(EventKind.EFFECTS_ENDED, "regen.cant.this-turn", name, unregenerable=False)
         if card.animated or card.noncreature:
             w.emit(EventKind.EFFECTS_ENDED, "type.until-end-of-turn", name, type_change=False)
+        if card.exile_if_dies:  # 514.2: "this turn" ends
+            w.emit(EventKind.EFFECTS_ENDED, "replace.exile-instead", name, exile_if_dies=False)
         for ends, clause in (
             (card.prevent_next > 0, "prevent.next"),
             (card.prevent_all, "prevent.all"),
@@ -181,6 +183,7 @@ def cleanup_effects(w: Work) -> None:
             kw_removed=frozenset(),
             control_eot=None,
             cant_regen=keep_cant,
+            exile_if_dies=False,
             animated=False,
             noncreature=False,
             prevent_next=0,

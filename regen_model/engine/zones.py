@@ -17,6 +17,7 @@ from regen_model.model.derived import (
     controller,
     declared_for,
     is_creature,
+    is_creature_on_battlefield,
     keywords,
 )
 from regen_model.model.effects import Effect, EffectKind
@@ -75,6 +76,24 @@ def _note_multi_blocks(w: Work, slot: int, declared: tuple[int, ...]) -> None:
                 )
 
 
+def dies_exiled(w: Work, card: Card) -> bool:
+    """Whether a move of this card to the graveyard is a death that a "if it would die this
+    turn, exile it instead" effect replaces: it is a creature on the battlefield (700.4) and
+    the effect applies to it (``Card.exile_if_dies``)."""
+    return card.exile_if_dies and is_creature_on_battlefield(w, card)
+
+
+def _only_destruction(w: Work, clause: str) -> bool:
+    """Mutant ``exile-instead-only-if-destroyed``: the exile effect (wrongly) replaces only a
+    destruction's move, so 0 toughness or a sacrifice still puts the creature into the
+    graveyard."""
+    return w.mutant(Mutant.EXILE_ONLY_IF_DESTROYED) and clause not in DESTRUCTION_MOVES
+
+
+# The clauses of the moves to the graveyard that are a destruction's (``destruction.destroy``).
+DESTRUCTION_MOVES = frozenset({"zone.new-object", "replace.exile-instead"})
+
+
 def move_zone(
     w: Work, slot: int, to: Zone, clause: str, cause: str, controller: int | None = None
 ) -> None:
@@ -91,7 +110,14 @@ def move_zone(
     """
     card = w.cards[slot]
     was = card.zone
-    # 700.4: put into a graveyard from the battlefield; 603.10a: as it last existed there
+    if to is Zone.GRAVEYARD and dies_exiled(w, card) and not _only_destruction(w, clause):
+        # 614.6, 700.4: "if it would die this turn, exile it instead" (Disintegrate) replaces
+        # this move, whatever causes it (destruction, 0 toughness, sacrifice): it never reaches
+        # the graveyard, so nothing sees it die.
+        w.emit(EventKind.REPLACED, "replace.exile-instead", w.name(slot), by="exile-instead")
+        to = Zone.EXILE
+    # 700.4: put into a graveyard from the battlefield (so not when exiled instead);
+    # 603.10a: as it last existed there
     dies = card.on_battlefield and to is Zone.GRAVEYARD and is_creature(w, card)
     if card.on_battlefield:
         record_lki(w, slot)

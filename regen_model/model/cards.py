@@ -920,7 +920,7 @@ SPELLS: dict[str, SpellTemplate] = {
             "{X}{R}",
             "Disintegrate deals X damage to any target. If it's a creature, it can't be "
             "regenerated this turn, and if it would die this turn, exile it instead.",
-            Effect(EffectKind.DAMAGE, amount=3, cant_regen_target=True),
+            Effect(EffectKind.DAMAGE, amount=3, cant_regen_target=True, exile_if_dies=True),
             TargetRule.ANY,
             sorcery=True,
             deviations=(
@@ -928,11 +928,6 @@ SPELLS: dict[str, SpellTemplate] = {
                     "X",
                     "the model casts spells without paying costs, so X is fixed: it is always "
                     "cast with X = 3 (107.3)",
-                ),
-                Deviation(
-                    "if it would die this turn, exile it instead",
-                    "death replacements (614.6) are not modelled: a creature it damaged that "
-                    "dies this turn goes to its owner's graveyard, not to exile",
                 ),
             ),
         ),

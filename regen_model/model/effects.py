@@ -146,6 +146,10 @@ class Effect:
     can't be regenerated this turn" (Disintegrate): the targeted creature, still a legal target
     as the spell resolves, can't be regenerated this turn whether or not any damage is dealt
     to it (701.19c, 608.2c; clause ``cant-regen.damage-target``).
+    ``exile_if_dies`` (damage only) is Disintegrate's last instruction, "if it would die this
+    turn, exile it instead": the same targeted creature, whatever the damage did, is exiled
+    instead of being put into its owner's graveyard from the battlefield until the turn ends
+    (614.6, 700.4; clause ``replace.exile-instead``).
 
     ``amount``, for ``DESTROY_ALL_CREATURES``, is the life the effect's controller gains for
     each creature destroyed this way (Fumigate): a creature a replacement saved (a shield,
@@ -166,6 +170,7 @@ class Effect:
     keywords: frozenset[Keyword] = frozenset()
     cant_regen: bool = False
     cant_regen_target: bool = False
+    exile_if_dies: bool = False
     rider: Rider = Rider.NONE
     counter: CounterKind = CounterKind.PLUS
     until_end_of_turn: bool = False
@@ -179,6 +184,8 @@ class Effect:
             extra = "; dealt damage -> can't be regenerated this turn" if self.cant_regen else ""
             if self.cant_regen_target:
                 extra += "; its creature target can't be regenerated this turn"
+            if self.exile_if_dies:
+                extra += "; if it would die this turn, exile it instead"
             return f"{self.amount} damage{_kw(self.keywords)}{extra}"
         if k is EffectKind.DAMAGE_EACH_CREATURE:
             return f"{self.amount} damage to each creature{_kw(self.keywords)}"

@@ -233,6 +233,8 @@ class Mutant(StrEnum):
     # Triggered abilities beyond damage triggers (issue 13 item 5):
     REGEN_TRIGGERS_DIES = "regen-triggers-dies"
     TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"
+    EXILED_THOUGH_REGENERATED = "exiled-though-regenerated"
+    EXILE_ONLY_IF_DESTROYED = "exile-instead-only-if-destroyed"
 
 
 def ordinal(value: StrEnum) -> int:

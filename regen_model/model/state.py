@@ -127,6 +127,7 @@ class Card(NamedTuple):
     kw_granted: frozenset[Keyword] = frozenset()
     kw_removed: frozenset[Keyword] = frozenset()
     cant_regen: bool = False
+    exile_if_dies: bool = False
     attached_to: int | None = None
     shields: tuple[Shield, ...] = ()
     attacking: bool = False

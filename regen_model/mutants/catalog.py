@@ -296,6 +296,20 @@ _INFO = (
         'creature becomes tapped" ability, as if the regeneration had tapped it.',
         ("trigger.tapped", "regen.apply.tap"),
     ),
+    MutantInfo(
+        Mutant.EXILED_THOUGH_REGENERATED,
+        '"If it would die this turn, exile it instead" exiles a creature whose destruction a '
+        "shield, static regeneration, umbra armor or a shield counter replaced, as an engine "
+        "that treats the exile effect as a rider of the destruction does.",
+        ("replace.exile-instead",),
+    ),
+    MutantInfo(
+        Mutant.EXILE_ONLY_IF_DESTROYED,
+        '"If it would die this turn, exile it instead" replaces only a destruction, so a '
+        "creature put into the graveyard by 0 toughness or a sacrifice is not exiled, as an "
+        "engine that hooks the exile effect to destruction does.",
+        ("replace.exile-instead",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -81,7 +81,13 @@ BATTLEFIELD_ONLY = (
 # Which spell fields mean something for which effect (anything else is a mistake).
 EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
     EffectKind.DAMAGE: frozenset(
-        {"amount", "keywords", "cant-be-regenerated", "target-cant-be-regenerated"}
+        {
+            "amount",
+            "keywords",
+            "cant-be-regenerated",
+            "target-cant-be-regenerated",
+            "exile-if-dies",
+        }
     ),
     EffectKind.DAMAGE_EACH_CREATURE: frozenset({"amount", "keywords", "cant-be-regenerated"}),
     EffectKind.DESTROY: frozenset({"cant-be-regenerated"}),
@@ -149,6 +155,7 @@ def spell_template(
         keywords=frozenset(Keyword(k) for k in raw.get("keywords", ())),
         cant_regen=bool(raw.get("cant-be-regenerated", False)),
         cant_regen_target=bool(raw.get("target-cant-be-regenerated", False)),
+        exile_if_dies=bool(raw.get("exile-if-dies", False)),
         rider=Rider(raw.get("rider", Rider.NONE.value)),
         counter=CounterKind(raw.get("counter", CounterKind.PLUS.value)),
         until_end_of_turn=bool(raw.get("until-end-of-turn", False)),

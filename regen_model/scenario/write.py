@@ -423,6 +423,8 @@ def _spell(name: str, e: Effect, sorcery: bool, targeted: bool) -> dict[str, Any
         out["cant-be-regenerated"] = True
     if e.cant_regen_target:
         out["target-cant-be-regenerated"] = True
+    if e.exile_if_dies:
+        out["exile-if-dies"] = True
     if k is EffectKind.DESTROY_ALL_CREATURES and e.amount:
         out["life-for-each-destroyed"] = e.amount
     if e.rider is not Rider.NONE:

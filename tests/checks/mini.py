@@ -218,6 +218,7 @@ class MiniStep:
                 *[z3.Not(r) for r in b.kw_removed],
                 b.control_eot == NONE,
                 z3.Not(b.cant_regen),
+                z3.Not(b.exile_if_dies),  # "this turn" exile-instead ends (514.2)
                 z3.Not(b.animated),  # type changes until end of turn end (514.2)
                 z3.Not(b.noncreature),
                 b.prevent_next == 0,  # and prevention effects (615.3)
@@ -242,6 +243,7 @@ class MiniStep:
                         *b.kw_removed,
                         b.control_eot,
                         b.cant_regen,
+                        b.exile_if_dies,
                         b.animated,
                         b.noncreature,
                         b.prevent_next,
@@ -272,6 +274,7 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.power_eot, 0),
         (b.toughness_eot, 0),
         (b.cant_regen, False),
+        (b.exile_if_dies, False),
         (b.animated, False),
         (b.noncreature, False),
         (b.prevent_next, 0),

@@ -54,6 +54,8 @@ ONLY_BY_SCENARIO = {
     / "combat"
     / "double-striker-regenerated-fdn.yaml",
     Mutant.LIFELINK_ON_PREVENTED: SCENARIOS / "replace" / "lifelink-shield-counter.yaml",
+    Mutant.EXILED_THOUGH_REGENERATED: SCENARIOS / "replace" / "exile-instead-after-shield.yaml",
+    Mutant.EXILE_ONLY_IF_DESTROYED: SCENARIOS / "replace" / "exile-instead-after-shield.yaml",
     Mutant.DAMAGE_CLEARED_ON_TYPE_CHANGE: SCENARIOS
     / "types"
     / "damage-stays-when-not-a-creature.yaml",

@@ -197,6 +197,7 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     unconditional = "If it's a creature, it can't be regenerated" in text  # Disintegrate
     assert effect.cant_regen == ("can't be regenerated" in text and not unconditional)
     assert effect.cant_regen_target == unconditional
+    assert effect.exile_if_dies == ("if it would die this turn, exile it instead" in text)
     kinds = {
         "Prevent the next": EffectKind.PREVENT,
         "Prevent all damage": EffectKind.PREVENT_ALL,

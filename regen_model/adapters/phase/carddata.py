@@ -494,9 +494,9 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Disintegrate",
             "{3}{R}",
             "Disintegrate deals 3 damage to any target. If it's a creature, it can't be "
-            "regenerated this turn.",
+            "regenerated this turn, and if it would die this turn, exile it instead.",
             sorcery=True,
-            note="X fixed at 3 and the exile-instead-of-dying left out, as the model runs it",
+            note="X fixed at 3, as the model runs it",
         ),
         _spell(
             "Fumigate",
@@ -634,6 +634,10 @@ def _harness_text(e: Effect) -> tuple[str, str]:
     k = e.kind
     if e.cant_regen_target:
         raise NoHarness("Disintegrate's unconditional can't-be-regenerated is not mapped")
+    if e.exile_if_dies:
+        raise NoHarness(
+            "Disintegrate's 'if it would die this turn, exile it instead' is not mapped"
+        )
     if k is EffectKind.DESTROY_ALL_CREATURES and e.amount:
         raise NoHarness('"gain life for each creature destroyed this way" is not mapped')
     if k in _DAMAGE_KINDS and e.keywords - {_D, _W, _N, Keyword.UNPREVENTABLE}:
