@@ -361,6 +361,8 @@ class MiniSystem:
                 z3.Not(st.regen_ability),
                 z3.Not(st.unregen_ability),
                 st.trigger == 0,
+                st.dies_life == 0,  # no "when this creature dies" (the mini system has no
+                st.tapped_opponent_life == 0,  # triggers), nor "becomes tapped" triggers
             ]
         return [Tracked("init", z3.And(*game))]
 
