@@ -8,7 +8,6 @@ relation small; on concrete values ``when`` is a plain bool and nothing changes.
 
 from __future__ import annotations
 
-from regen_model.encoding import stack
 from regen_model.encoding.derived import (
     controller,
     creature_on_battlefield,
@@ -20,6 +19,7 @@ from regen_model.encoding.derived import (
 from regen_model.encoding.derived import controller as controller_of
 from regen_model.encoding.frame import KEYWORDS, NONE, ShieldVars
 from regen_model.encoding.ops import Val, add, and_, b2i, eq, gt, ite, ne, not_, or_, sub
+from regen_model.encoding.triggers import push_life_trigger
 from regen_model.encoding.work import SymWork
 from regen_model.model.effects import EffectKind
 from regen_model.model.enums import Mutant, StackKind, Zone, ordinal
@@ -250,19 +250,7 @@ def push_dies_trigger(w: SymWork, i: int, who: Val, gen: Val, when: Val) -> None
     """ "When this creature dies, you gain N life" triggers (``engine.zones.dies_trigger``):
     controlled by ``who``, the creature's controller as it last existed (603.3a, 603.10a),
     its source the old object (incarnation ``gen``)."""
-    if w.skip(when):
-        return
-    obj = stack.entry(
-        w,
-        kind=StackKind.TRIGGER,
-        controller=who,
-        effect=ordinal(EffectKind.LIFE),
-        amount=w.st(i).dies_life,
-        targets=((NONE, 0, who),),
-        source=i,
-        source_gen=gen,
-    )
-    stack.push(w, "pending", obj, "trigger.dies", when=when)
+    push_life_trigger(w, i, who, gen, w.st(i).dies_life, who, "trigger.dies", when)
 
 
 def record_lki(w: SymWork, i: int, when: Val) -> None:

@@ -15,7 +15,26 @@ from regen_model.engine.work import Work
 from regen_model.model.derived import controller
 from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import StackKind
-from regen_model.model.state import StackObject, Target
+from regen_model.model.state import Card, StackObject, Target
+
+
+def life_trigger(
+    w: Work, slot: int, card: Card, life: int, gainer: int, what: str, clause: str
+) -> None:
+    """A triggered ability of the permanent in ``slot`` (as ``card``, the object it triggered
+    from) whose effect is "``gainer`` gains ``life`` life" triggers: it waits to be put on the
+    stack (603.3), controlled by that object's controller (603.3a). ``what`` names it
+    ("tapped", "dies"); ``clause`` is the rule it triggers under."""
+    obj = StackObject(
+        kind=StackKind.TRIGGER,
+        name=f"{what} trigger of {w.name(slot)}",
+        controller=controller(card),
+        effect=Effect(EffectKind.LIFE, amount=life),
+        targets=(Target(player=gainer),),
+        source=slot,
+        source_gen=card.gen,
+    )
+    w.trigger(obj, clause, w.name(slot), life=life)
 
 
 def tapped_trigger(w: Work, slot: int) -> None:
@@ -26,14 +45,4 @@ def tapped_trigger(w: Work, slot: int) -> None:
     if not life:
         return
     card = w.cards[slot]
-    who = controller(card)
-    obj = StackObject(
-        kind=StackKind.TRIGGER,
-        name=f"tapped trigger of {w.name(slot)}",
-        controller=who,
-        effect=Effect(EffectKind.LIFE, amount=life),
-        targets=(Target(player=1 - who),),
-        source=slot,
-        source_gen=card.gen,
-    )
-    w.trigger(obj, "trigger.tapped", w.name(slot), life=life)
+    life_trigger(w, slot, card, life, 1 - controller(card), "tapped", "trigger.tapped")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from regen_model.engine.attachments import shields_when_leaving
+from regen_model.engine.triggers import life_trigger
 from regen_model.engine.work import Work
 from regen_model.model.derived import (
     blocks_now,
@@ -20,10 +21,10 @@ from regen_model.model.derived import (
     is_creature_on_battlefield,
     keywords,
 )
-from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.effects import EffectKind
 from regen_model.model.enums import CounterKind, Keyword, Mutant, StackKind, Zone
 from regen_model.model.events import EventKind
-from regen_model.model.state import Card, Shield, SourceLKI, StackObject, Target
+from regen_model.model.state import Card, Shield, SourceLKI, StackObject
 
 
 def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
@@ -187,17 +188,7 @@ def dies_trigger(w: Work, slot: int, card: Card) -> None:
     life = w.setup.templates[slot].dies_life
     if not life:
         return
-    who = controller(card)
-    obj = StackObject(
-        kind=StackKind.TRIGGER,
-        name=f"dies trigger of {w.name(slot)}",
-        controller=who,
-        effect=Effect(EffectKind.LIFE, amount=life),
-        targets=(Target(player=who),),
-        source=slot,
-        source_gen=card.gen,
-    )
-    w.trigger(obj, "trigger.dies", w.name(slot), life=life)
+    life_trigger(w, slot, card, life, controller(card), "dies", "trigger.dies")
 
 
 def record_lki(w: Work, slot: int) -> None:
