@@ -522,6 +522,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.sac_cost, False),
                 (c.dies_life, 0),
                 (c.tapped_opponent_life, 0),
+                (c.land, False),
+                (c.remove_damage_ability, False),
             ):
                 put(var, value)
             continue
