@@ -633,7 +633,9 @@ def read_statics(
         artifact = _b(model, c.artifact)
         land = [CardType.LAND] if _b(model, c.land) else []
         if _b(model, c.creature):
-            types = frozenset({CardType.CREATURE, *([CardType.ARTIFACT] if artifact else []), *land})
+            types = frozenset(
+                {CardType.CREATURE, *([CardType.ARTIFACT] if artifact else []), *land}
+            )
         elif attachment is Attachment.AURA:
             types = frozenset({CardType.ENCHANTMENT})
         elif land:

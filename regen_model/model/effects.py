@@ -224,7 +224,9 @@ class Effect:
         if k is EffectKind.ATTACH:
             return "attach it to the target"
         if k is EffectKind.REMOVE_DAMAGE_INSTEAD:
-            return "the next time it would be destroyed this turn, remove all damage from it instead"
+            return (
+                "the next time it would be destroyed this turn, remove all damage from it instead"
+            )
         if k is EffectKind.FLICKER:
             return "exile and return" + (" under your control" if self.under_you else "")
         text = "gain control" + (" until end of turn" if self.until_end_of_turn else "")

@@ -312,7 +312,7 @@ _INFO = (
     ),
     MutantInfo(
         Mutant.REMOVE_DAMAGE_REGENERATES,
-        'Pyramids\' "the next time it would be destroyed this turn, remove all damage marked on '
+        "Pyramids' \"the next time it would be destroyed this turn, remove all damage marked on "
         'it instead" also taps the permanent and removes it from combat, as an engine that '
         "implements it as a regeneration shield does.",
         ("replace.remove-damage",),
