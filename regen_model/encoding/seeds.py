@@ -1498,9 +1498,9 @@ def scripts() -> tuple[Script, ...]:
                 A.Cleanup(),
             ),
             tried=(
-                (2, A.ActivateAbility(player=0, source="pyr", target="bears")),
-                (2, A.ActivateAbility(player=0, source="pyr")),
-                (2, A.ActivateAbility(player=1, source="pyr", target="pool")),
+                (3, A.ActivateAbility(player=0, source="pyr", target="bears")),
+                (3, A.ActivateAbility(player=0, source="pyr")),
+                (3, A.ActivateAbility(player=1, source="pyr", target="pool")),
                 (17, A.PassPriority(player=1)),
             ),
         ),
