@@ -425,9 +425,10 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Pyramids",
             "{6}",
             "Artifact",
-            "{2}: Choose one —\n• Destroy target Aura attached to a land.\n• The next time "
-            "target land would be destroyed this turn, remove all damage marked on it instead.",
-            note="not mapped yet (remove-damage-instead); the first mode is not modelled",
+            "{2}: The next time target land would be destroyed this turn, remove all damage "
+            "marked on it instead.",
+            note="the first mode (Destroy target Aura attached to a land) left out: the model "
+            "does not run it; not mapped yet (remove-damage-instead)",
         ),
         _creature(
             "Excruciator",
