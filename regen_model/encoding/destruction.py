@@ -268,7 +268,8 @@ def _apply(w: SymWork, i: int, options: list[Option], picked: list[Val]) -> None
             # 614.1a, 614.5: used up; only the damage is removed (no tap, no removal from
             # combat, unlike 701.19a); the mutant ``remove-damage-regenerates`` regenerates
             clause = "replace.remove-damage"
-            w.set_if(f, c.remove_damage, sub(w[c.remove_damage], 1), clause)
+            if not w.mutant(Mutant.REMOVE_DAMAGE_NOT_USED_UP):
+                w.set_if(f, c.remove_damage, sub(w[c.remove_damage], 1), clause)
             w.set_if(f, g.by_other, add(w[g.by_other], 1), clause)
             if w.mutant(Mutant.REMOVE_DAMAGE_REGENERATES):
                 regenerate(w, i, f)

@@ -258,7 +258,9 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
         # only "remove all damage marked on it": no tap, no removal from combat (unlike
         # regeneration, 701.19a, 614.8), the same object stays
         ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
-        w.cards[slot] = card._replace(remove_damage=card.remove_damage - 1, ghost=ghost)
+        # the mutant ``remove-damage-not-used-up``: it replaces every destruction this turn
+        spent = 0 if w.mutant(Mutant.REMOVE_DAMAGE_NOT_USED_UP) else 1
+        w.cards[slot] = card._replace(remove_damage=card.remove_damage - spent, ghost=ghost)
         w.emit(EventKind.REPLACED, "replace.remove-damage", name, by="remove-damage")
         if w.mutant(Mutant.REMOVE_DAMAGE_REGENERATES):
             _regenerate(w, slot)  # the mutant: treated like a regeneration shield

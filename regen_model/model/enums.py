@@ -241,6 +241,7 @@ class Mutant(StrEnum):
     # Pyramids' "remove all damage instead" (issue 13 item 6):
     REMOVE_DAMAGE_REGENERATES = "remove-damage-regenerates"
     CANT_REGEN_STOPS_REMOVE_DAMAGE = "cant-regen-stops-remove-damage"
+    REMOVE_DAMAGE_NOT_USED_UP = "remove-damage-not-used-up"
 
 
 def ordinal(value: StrEnum) -> int:

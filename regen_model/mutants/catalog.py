@@ -323,6 +323,13 @@ _INFO = (
         'damage instead" effect, as an engine that files it among the regeneration effects does.',
         ("replace.remove-damage",),
     ),
+    MutantInfo(
+        Mutant.REMOVE_DAMAGE_NOT_USED_UP,
+        'Pyramids\' "the next time it would be destroyed this turn" effect is not used up: it '
+        "replaces every destruction of the permanent until the turn ends, as an engine that "
+        "keeps it as a static effect does.",
+        ("replace.remove-damage",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}
