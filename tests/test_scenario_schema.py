@@ -75,8 +75,14 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
     # with it, so the schema leaves it out (see parse_setup.EFFECT_FIELDS). An animation is a
     # permanent's own ability (a manland's): no spell of the model gives creature
     # characteristics to another permanent. Attaching is an ability of the Aura or Equipment
-    # itself (equip) or the direct ``attach`` event: a spell has no source to attach.
-    left_out = (EffectKind.LIFE, EffectKind.ANIMATE, EffectKind.ATTACH)
+    # itself (equip) or the direct ``attach`` event: a spell has no source to attach. Pyramids'
+    # "remove all damage instead" is that artifact's ability, not a spell's (614.1a).
+    left_out = (
+        EffectKind.LIFE,
+        EffectKind.ANIMATE,
+        EffectKind.ATTACH,
+        EffectKind.REMOVE_DAMAGE_INSTEAD,
+    )
     expected = [e.value for e in EffectKind if e not in left_out]
     assert _defs()["effectKind"]["enum"] == expected
 
@@ -134,6 +140,7 @@ events:
         blocks-now: []
         cant-be-regenerated: false
         exile-if-dies: false
+        remove-damage-instead: 0
         prevent-next: 0
         prevent-all: false
         phased-out: false

@@ -970,6 +970,19 @@ def _scripts() -> tuple[GuideScript, ...]:
                 A.Cleanup(),
             ),
         ),
+        # 614.1a, 614.5: Pyramids' ability targets the animated Spawning Pool; Murder's
+        # destruction is replaced (all damage removed, nothing tapped) and the effect used up.
+        GuideScript(
+            ("replace.remove-damage",),
+            (ScriptCard("pool", "Spawning Pool", 0), ScriptCard("pyr", "Pyramids", 0)),
+            (
+                A.ActivateAbility(player=0, source="pool", ability=0),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pyr", target="pool"),
+                *_pass(0, 1),
+                A.Destroy(targets=("pool",)),
+            ),
+        ),
         # 615.7, 615.1: a resolving prevention spell gives its target a "prevent the next N"
         # shield, or makes all damage to it this turn prevented (spells of 2: Mending Hands'
         # 4 is beyond the cover scope's amounts).

@@ -41,7 +41,8 @@ between two records plus output increments):
 an unused shield or static regeneration unless "can't be regenerated" covers it (the rider
 is a free input; this-turn comes from x), umbra armor (free input: an Aura of x has it;
 then x's damage is removed and its toughness may change, the Aura being gone), a shield
-counter; if none applies, x is destroyed (a new object in the graveyard, or in exile when
+counter, a Pyramids effect (free input: it removes x's damage only); if none applies, x is
+destroyed (a new object in the graveyard, or in exile when
 "if it would die this turn, exile it instead" applies to it: a free input, 614.6).
 
 Why it is sound for any number of permanents: every way another permanent influences x in
@@ -683,8 +684,31 @@ def destruction(
             {"would_destroy": z3.IntVal(1)},
         )
     )
+    # Pyramids' "the next time it would be destroyed this turn, remove all damage marked on
+    # it instead" (614.1a, 614.5; a free input: the record does not keep that effect): the
+    # damage is removed, nothing else (no tap, no removal from combat), whatever "can't be
+    # regenerated" says (701.19c)
+    pyramids = fresh("pyramids", z3.BoolSort())
+    alts.append(
+        (
+            [
+                ("destroy.effect", alive),
+                counted,
+                (
+                    "replace.remove-damage",
+                    z3.And(pyramids, b["damage"] == 0, b["by_other"] == a["by_other"] + 1),
+                ),
+                _same(a, b, but=["damage", "by_other", "destructions"]),
+            ],
+            {"would_destroy": z3.IntVal(1)},
+        )
+    )
     none_applies = z3.And(
-        *[z3.Not(u) for u in usable], z3.Not(static_ok), z3.Not(umbra), z3.Not(counter_ok)
+        *[z3.Not(u) for u in usable],
+        z3.Not(static_ok),
+        z3.Not(umbra),
+        z3.Not(counter_ok),
+        z3.Not(pyramids),
     )
     # the graveyard, or exile when "if it would die this turn, exile it instead" applies to x
     # (614.6; a free input: the record does not keep that effect)

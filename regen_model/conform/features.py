@@ -195,6 +195,17 @@ def _targeted_abilities(t: Transition) -> bool:
     return ability is not None and ability.kind is AbilityKind.REGENERATE_TARGET
 
 
+def _remove_damage_instead(t: Transition) -> bool:
+    """Pyramids' "the next time target land would be destroyed this turn, remove all damage
+    marked on it instead" is on the stack or applies to a permanent (614.1a, 614.5)."""
+    state = t[2]
+    on_stack = any(
+        o.effect is not None and o.effect.kind is EffectKind.REMOVE_DAMAGE_INSTEAD
+        for o in state.stack
+    )
+    return on_stack or any(c.remove_damage for c in state.cards)
+
+
 def _target_status(t: Transition) -> bool:
     """A target is found illegal on resolution for its combat or tap status (608.2b: Kill
     Shot's attacker removed from combat, Asphyxiate's creature tapped, by regenerating)."""
@@ -227,14 +238,18 @@ def _cost_features() -> frozenset[str]:
 def _targeting_features() -> frozenset[str]:
     """Everything of issue 13 item 4, for adapters that do not map it: the structural
     features, the built-in spells whose target rule asks for a status, and the cards with a
-    "Regenerate target creature" ability."""
+    "Regenerate target creature" ability; with them Pyramids' targeted "remove all damage
+    instead" ability (item 6: a targeted ability of a permanent too)."""
     spells = {f"spell:{n}" for n, s in SPELLS.items() if s.targets in STATUS_RULES}
+    targeted = (AbilityKind.REGENERATE_TARGET, AbilityKind.REMOVE_DAMAGE_TARGET)
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
-        if any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)
+        if any(a.kind in targeted for a in t.abilities)
     }
-    return frozenset({"targeted-abilities", "target-status", *spells, *cards})
+    return frozenset(
+        {"targeted-abilities", "target-status", "remove-damage-instead", *spells, *cards}
+    )
 
 
 # --- counting what was destroyed (issue 13 item 7) ---
@@ -506,6 +521,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "targeted-abilities": (
         'a "Regenerate target creature" ability of a permanent is activated (602.2b)',
         _targeted_abilities,
+    ),
+    "remove-damage-instead": (
+        "Pyramids' \"the next time target land would be destroyed this turn, remove all damage "
+        'marked on it instead" is activated or applies (614.1a, 614.5)',
+        _remove_damage_instead,
     ),
     "tap-costs": ("a permanent pays the {T} cost of its ability (601.2h)", _tap_costs),
     "sacrifice-costs": (

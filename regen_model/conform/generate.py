@@ -497,6 +497,12 @@ def _ability_targets(state: GameState, handle: str, index: int, who: int) -> lis
         return [
             state.setup.handles[c.slot] for c in state.cards if is_creature_on_battlefield(state, c)
         ]
+    if abilities[index].kind is AbilityKind.REMOVE_DAMAGE_TARGET:  # Pyramids: target land
+        return [
+            state.setup.handles[c.slot]
+            for c in state.cards
+            if c.on_battlefield and CardType.LAND in state.template(c.slot).types
+        ]
     if abilities[index].kind is not AbilityKind.EQUIP:
         return [None]
     return [

@@ -101,6 +101,8 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     ("trigger.tapped", (), (), ("Soldevi Steam Beast", "Grizzly Bears")),
     # Issue 13 item 6: Disintegrate's "if it would die this turn, exile it instead".
     ("replace.exile-instead", (), _spells_of(COUNTED_FEATURES), ()),
+    # and Pyramids' "remove all damage instead" at an animated Spawning Pool.
+    ("replace.remove-damage", (), (), ("Spawning Pool", "Pyramids")),
 )
 
 

@@ -157,6 +157,12 @@ def applicable_options(
         )
     if by_effect:
         options.append(Option(ReplacementKind.SHIELD_COUNTER, -1, gt(w[c.shield_counters], 0)))
+    # Pyramids' effect: every destruction, not regeneration, so "can't be regenerated" does
+    # not stop it (614.1a, 701.19c; the mutant ``cant-regen-stops-remove-damage``: it does)
+    pyramids: Val = gt(w[c.remove_damage], 0)
+    if w.mutant(Mutant.CANT_REGEN_STOPS_REMOVE_DAMAGE):
+        pyramids = and_(pyramids, regen_ok)
+    options.append(Option(ReplacementKind.REMOVE_DAMAGE, -1, pyramids))
     return options
 
 
@@ -191,6 +197,8 @@ def _answer_matches(w: SymWork, i: int, options: list[Option]) -> list[Val]:
             hit = eq(use, int(Use.STATIC))
         elif o.kind is ReplacementKind.UMBRA:
             hit = and_(eq(use, int(Use.UMBRA)), eq(slot, o.ref))
+        elif o.kind is ReplacementKind.REMOVE_DAMAGE:
+            hit = eq(use, int(Use.REMOVE_DAMAGE))
         else:
             hit = eq(use, int(Use.SHIELD_COUNTER))
         matches.append(and_(o.applies, hit))
@@ -256,6 +264,17 @@ def _apply(w: SymWork, i: int, options: list[Option], picked: list[Val]) -> None
         elif o.kind is ReplacementKind.SHIELD_COUNTER:
             w.set_if(f, c.shield_counters, sub(w[c.shield_counters], 1), "replace.shield-counter")
             w.set_if(f, g.by_other, add(w[g.by_other], 1), "replace.shield-counter")
+        elif o.kind is ReplacementKind.REMOVE_DAMAGE:
+            # 614.1a, 614.5: used up; only the damage is removed (no tap, no removal from
+            # combat, unlike 701.19a); the mutant ``remove-damage-regenerates`` regenerates
+            clause = "replace.remove-damage"
+            if not w.mutant(Mutant.REMOVE_DAMAGE_NOT_USED_UP):
+                w.set_if(f, c.remove_damage, sub(w[c.remove_damage], 1), clause)
+            w.set_if(f, g.by_other, add(w[g.by_other], 1), clause)
+            if w.mutant(Mutant.REMOVE_DAMAGE_REGENERATES):
+                regenerate(w, i, f)
+            else:
+                w.set_if(f, c.damage, 0, clause)
 
 
 def _umbra(w: SymWork, i: int, aura: int) -> None:

@@ -392,6 +392,7 @@ def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
         implies(needed("nonblack"), not_(black(w, i))),
         implies(needed("attacking"), w[w.c(i).attacking]),
         implies(needed("untapped"), not_(w[w.c(i).tapped])),
+        implies(needed("land"), w.st(i).land),  # Pyramids' "target land"
     )
 
 
@@ -546,8 +547,17 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.PREVENT_ALL: for_cards(prevent_all),
         EffectKind.PHASE_OUT: for_cards(phasing.phase_out),
         EffectKind.ATTACH: for_cards(lambda w, j: _equip(w, obj, j)),
+        EffectKind.REMOVE_DAMAGE_INSTEAD: for_cards(remove_damage_next),
     }
     _dispatch(w, kind, list(by_kind.items()))
+
+
+def remove_damage_next(w: SymWork, i: int) -> None:
+    """Pyramids: one more "the next time it would be destroyed this turn, remove all damage
+    marked on it instead" effect on card ``i``, its legal target (614.1a, 614.5, 608.2b;
+    applied by ``destruction``; ``engine.effects.remove_damage_next``)."""
+    c = w.c(i)
+    w.set(c.remove_damage, add(w[c.remove_damage], 1), "replace.remove-damage")
 
 
 def _target_unregenerable(w: SymWork, i: int, aimed: Val, gen: Val) -> None:

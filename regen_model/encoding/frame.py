@@ -177,6 +177,11 @@ class CardStatics:
     # "Whenever this creature becomes tapped, target opponent gains N life" (Soldevi Steam
     # Beast, ``CardTemplate.tapped_opponent_life``): N, 0 for none (603.2e).
     tapped_opponent_life: Z3Ref
+    # A land (its type line, ``CardTemplate.types``; Pyramids' "target land"), and Pyramids'
+    # "{2}: The next time target land would be destroyed this turn, remove all damage marked
+    # on it instead" (``AbilityKind.REMOVE_DAMAGE_TARGET``) as a noncreature's only ability.
+    land: Z3Ref
+    remove_damage_ability: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -232,6 +237,8 @@ class Statics:
                     sac_cost=mk_b(f"{p}.sac_cost"),
                     dies_life=mk_i(f"{p}.dies_life"),
                     tapped_opponent_life=mk_i(f"{p}.tapped_opponent_life"),
+                    land=mk_b(f"{p}.land"),
+                    remove_damage_ability=mk_b(f"{p}.remove_damage_ability"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -319,6 +326,20 @@ class Statics:
                         z3.Not(c.animate_ability),
                     ),
                 ),
+                # Pyramids' ability: a noncreature's only ability (``template_fits``); only a
+                # land animates itself, and no Aura or Equipment is a land
+                z3.Implies(
+                    c.remove_damage_ability,
+                    z3.And(
+                        z3.Not(c.creature),
+                        c.attachment == _ord(Attachment.NONE),
+                        z3.Not(c.regen_ability),
+                        z3.Not(c.animate_ability),
+                    ),
+                ),
+                z3.Implies(c.land, c.attachment == _ord(Attachment.NONE)),
+                # ``read_statics`` reads a self-animating non-artifact as a land
+                z3.Implies(z3.And(c.animate_ability, z3.Not(c.artifact)), c.land),
                 z3.Implies(c.tap_cost, c.target_regen),  # the only {T} ability encoded
                 # the only abilities encoded with "Sacrifice this" in their cost
                 z3.Implies(c.sac_cost, z3.Or(c.host_regen, c.target_regen)),
@@ -360,6 +381,8 @@ class Statics:
                 c.sac_cost,
                 c.dies_life,
                 c.tapped_opponent_life,
+                c.land,
+                c.remove_damage_ability,
             ]
         return out
 
@@ -381,11 +404,18 @@ def template_fits(template: CardTemplate) -> str | None:
         [AbilityKind.EQUIP],
         [AbilityKind.REGENERATE_HOST, AbilityKind.EQUIP],
         [AbilityKind.REGENERATE_TARGET],
+        [AbilityKind.REMOVE_DAMAGE_TARGET],
     ):
         return f"{template.name}: ability layout {kinds} is not representable"
     attaches = AbilityKind.REGENERATE_HOST in kinds or AbilityKind.EQUIP in kinds
     if attaches and template.attachment is Attachment.NONE:
         return f"{template.name}: only an Aura or Equipment has these abilities"
+    if AbilityKind.REMOVE_DAMAGE_TARGET in kinds and (
+        template.is_creature or template.attachment is not Attachment.NONE
+    ):
+        return f"{template.name}: only a noncreature's 'remove all damage instead' is encoded"
+    if CardType.LAND in template.types and template.attachment is not Attachment.NONE:
+        return f"{template.name}: no Aura or Equipment is a land"
     if AbilityKind.REGENERATE_TARGET in kinds and not template.is_creature:
         return f"{template.name}: only a creature's 'Regenerate target creature' is encoded"
     if any(a.rider is not Rider.NONE for a in template.abilities if a.kind in _TARGETED):
@@ -421,6 +451,8 @@ def template_fits(template: CardTemplate) -> str | None:
             return f"{template.name}: an opponents-only regeneration ability is not modelled"
     if template.types - {CardType.CREATURE, CardType.ARTIFACT, CardType.ENCHANTMENT, CardType.LAND}:
         return f"{template.name}: unknown card type"
+    if animates and not ({CardType.ARTIFACT, CardType.LAND} & template.types):
+        return f"{template.name}: a self-animating permanent is a land or an artifact"
     if template.dies_life and not template.is_creature:
         return f"{template.name}: only a creature's 'when this creature dies' is encoded"
     if template.tapped_opponent_life and not template.is_creature:
@@ -490,6 +522,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.sac_cost, False),
                 (c.dies_life, 0),
                 (c.tapped_opponent_life, 0),
+                (c.land, False),
+                (c.remove_damage_ability, False),
             ):
                 put(var, value)
             continue
@@ -535,6 +569,11 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.sac_cost, any(a.sacrifice_cost for a in t.abilities)),
             (c.dies_life, t.dies_life),
             (c.tapped_opponent_life, t.tapped_opponent_life),
+            (c.land, CardType.LAND in t.types),
+            (
+                c.remove_damage_ability,
+                any(a.kind is AbilityKind.REMOVE_DAMAGE_TARGET for a in t.abilities),
+            ),
         ):
             put(var, value)
 
@@ -583,6 +622,8 @@ def read_statics(
                     sacrifice_cost=sac,
                 )
             )
+        if _b(model, c.remove_damage_ability):
+            abilities.append(ActivatedAbility(AbilityKind.REMOVE_DAMAGE_TARGET))
         trig_kind = _i(model, c.trigger)
         trigger = None
         if trig_kind:
@@ -590,10 +631,15 @@ def read_statics(
             trigger = DamageTrigger(effect, combat_only=_b(model, c.trigger_combat_only))
         attachment = list(Attachment)[_i(model, c.attachment)]
         artifact = _b(model, c.artifact)
+        land = [CardType.LAND] if _b(model, c.land) else []
         if _b(model, c.creature):
-            types = frozenset({CardType.CREATURE, *([CardType.ARTIFACT] if artifact else [])})
+            types = frozenset(
+                {CardType.CREATURE, *([CardType.ARTIFACT] if artifact else []), *land}
+            )
         elif attachment is Attachment.AURA:
             types = frozenset({CardType.ENCHANTMENT})
+        elif land:
+            types = frozenset({*land, *([CardType.ARTIFACT] if artifact else [])})
         elif animates and not artifact:
             types = frozenset({CardType.LAND})
         else:
@@ -678,6 +724,7 @@ class CardVars:
     kw_removed: tuple[Z3Ref, ...]
     cant_regen: Z3Ref
     exile_if_dies: Z3Ref  # "if it would die this turn, exile it instead" (``Card``)
+    remove_damage: Z3Ref  # unused Pyramids effects: remove all damage instead (``Card``)
     attached_to: Z3Ref  # NONE or a slot
     shields: tuple[ShieldVars, ...]
     attacking: Z3Ref
@@ -721,6 +768,7 @@ class CardVars:
             *self.kw_removed,
             self.cant_regen,
             self.exile_if_dies,
+            self.remove_damage,
             self.attached_to,
             self.attacking,
             self.blocking,
@@ -874,6 +922,7 @@ class Frame:
                     kw_removed=tuple(mk_b(f"{p}.removed.{k.value}") for k in KEYWORDS),
                     cant_regen=mk_b(f"{p}.cant_regen"),
                     exile_if_dies=mk_b(f"{p}.exile_if_dies"),
+                    remove_damage=mk_i(f"{p}.remove_damage"),
                     attached_to=mk_i(f"{p}.attached_to"),
                     shields=tuple(
                         ShieldVars(
@@ -988,6 +1037,7 @@ class Frame:
                 c.plus >= 0,
                 c.minus >= 0,
                 c.shield_counters >= 0,
+                c.remove_damage >= 0,
                 c.prevent_next >= 0,
                 c.attached_to >= NONE,
                 c.attached_to < n,
@@ -1341,6 +1391,7 @@ def _assign(
             put(var, k in card.kw_removed)
         put(cv.cant_regen, card.cant_regen)
         put(cv.exile_if_dies, card.exile_if_dies)
+        put(cv.remove_damage, card.remove_damage)
         put(cv.attached_to, NONE if card.attached_to is None else card.attached_to)
         for j, sv in enumerate(cv.shields):
             if j < len(card.shields):
@@ -1507,6 +1558,7 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 ),
                 cant_regen=_b(model, cv.cant_regen),
                 exile_if_dies=_b(model, cv.exile_if_dies),
+                remove_damage=_i(model, cv.remove_damage),
                 attached_to=None if att == NONE else att,
                 shields=shields,
                 attacking=_b(model, cv.attacking),

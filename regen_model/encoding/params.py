@@ -62,7 +62,8 @@ class Use(IntEnum):
     STATIC = 3  # "static"
     UMBRA = 4  # "umbra:HANDLE": that umbra-armor Aura
     SHIELD_COUNTER = 5  # "shield-counter"
-    INVALID = 6  # anything else: never matches an option
+    REMOVE_DAMAGE = 6  # "remove-damage": a Pyramids effect
+    INVALID = 7  # anything else: never matches an option
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,7 @@ def domain(p: Params, scope: Scope) -> list[Val]:
             # solvers re-checking a certificate read too)
             one = z3.Sum(*[z3.If(b, 1, 0) for b in mask]) == 1 if mask else z3.BoolVal(False)
             out += [
-                rng(use, 0, int(Use.SHIELD_COUNTER)),
+                rng(use, 0, int(Use.REMOVE_DAMAGE)),
                 z3.If(use == int(Use.SHIELD_MASK), one, z3.And(*[z3.Not(b) for b in mask])),
                 z3.If(use == int(Use.UMBRA), rng(slot, 0, n - 1), slot == 0),
             ]
@@ -524,6 +525,8 @@ def _use(state: GameState, slot: int, use: str, nm: _Names, scope: Scope) -> tup
         return Use.STATIC, 0
     if use == "shield-counter":
         return Use.SHIELD_COUNTER, 0
+    if use == "remove-damage":
+        return Use.REMOVE_DAMAGE, 0
     if use.startswith("shield#") and use[7:].isdigit():
         index = int(use[7:]) - 1
         if 0 <= index < scope.shields:
@@ -560,6 +563,7 @@ _USE_TEXT = {
     Use.PLAIN_SHIELD: "shield",
     Use.STATIC: "static",
     Use.SHIELD_COUNTER: "shield-counter",
+    Use.REMOVE_DAMAGE: "remove-damage",
     Use.INVALID: "?",
 }
 

@@ -250,6 +250,7 @@ def cleanup_effects(w: SymWork) -> None:
             if not keep_cant:
                 w.set(c.cant_regen, False, "regen.cant.this-turn")
             w.set(c.exile_if_dies, False, "replace.exile-instead")  # 514.2: "this turn" ends
+            w.set(c.remove_damage, 0, "replace.remove-damage")  # 514.2: Pyramids' effects end
             w.set(c.animated, False, "type.until-end-of-turn")
             w.set(c.noncreature, False, "type.until-end-of-turn")
             w.set(c.prevent_next, 0, "prevent.next")

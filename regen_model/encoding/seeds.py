@@ -1454,6 +1454,56 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
             ),
         ),
+        Script(
+            "remove-damage",
+            "Pyramids' 'the next time target land would be destroyed this turn, remove all "
+            "damage marked on it instead' (614.1a, 614.5) on an animated Spawning Pool: Murder "
+            "is replaced (no tap); with a shield as well, the Pool's controller picks the "
+            "Pyramids effect (616.1) and the shield stays for the next Murder; Wrath of God's "
+            "'can't be regenerated' does not stop a new effect; lethal damage is replaced as "
+            "well; an unused effect ends at cleanup (replace.remove-damage)",
+            (
+                Card("pool", "Spawning Pool", 0),
+                Card("pyr", "Pyramids", 0),
+                Card("bears", "Grizzly Bears", 0),
+            ),
+            (
+                A.ActivateAbility(player=0, source="pool", ability=0),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pyr", target="pool"),
+                *_pass(0, 1),
+                _cast(0, "Murder", "pool"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pool", ability=1),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pyr", target="pool"),
+                *_pass(0, 1),
+                _cast(0, "Murder", "pool"),
+                A.PassPriority(player=0),
+                A.PassPriority(
+                    player=1, choices=(A.ReplacementChoice("pool", 0, "remove-damage"),)
+                ),
+                _cast(0, "Murder", "pool"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pyr", target="pool"),
+                *_pass(0, 1),
+                _cast(0, "Wrath of God"),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="pyr", target="pool"),
+                *_pass(0, 1),
+                _damage("effect", 1, "pool"),
+                A.CheckStateBasedActions(),
+                A.ActivateAbility(player=0, source="pyr", target="pool"),
+                *_pass(0, 1),
+                A.Cleanup(),
+            ),
+            tried=(
+                (3, A.ActivateAbility(player=0, source="pyr", target="bears")),
+                (3, A.ActivateAbility(player=0, source="pyr")),
+                (3, A.ActivateAbility(player=1, source="pyr", target="pool")),
+                (17, A.PassPriority(player=1)),
+            ),
+        ),
     )
 
 

@@ -269,6 +269,7 @@ def _activate(w: SymWork) -> None:
             b2i(st.host_regen),
             b2i(st.equip),
             b2i(st.target_regen),
+            b2i(st.remove_damage_ability),
         )
         # 613.1f: after its printed abilities, the one an attachment gives it, if one does
         given_by = granted.givers(w, i)
@@ -281,13 +282,15 @@ def _activate(w: SymWork) -> None:
         equip = and_(st.equip, eq(p.ability, b2i(st.host_regen)))
         # "Regenerate target creature", a creature's only ability (``frame.template_fits``)
         targeted = and_(st.target_regen, eq(p.ability, 0))
+        # Pyramids' "target land" ability, a noncreature's only ability (614.1a)
+        pyramids = and_(st.remove_damage_ability, eq(p.ability, 0))
         # 613.1f: a granted ability exists only while the animation that grants it applies
         w.require(implies(and_(own_regen, animates), w[w.c(i).animated]), clause)
         # 602.5d, 702.6a: equip only as a sorcery
         main = or_(eq(w[f.step], ordinal(Step.MAIN1)), eq(w[f.step], ordinal(Step.MAIN2)))
         sorcery_ok = and_(main, eq(w[f.active], p.player), eq(w[f.stack_size], 0))
         w.require(implies(equip, sorcery_ok), "attach.equip")
-        mine = or_(anim, regen, host_regen, equip, targeted)
+        mine = or_(anim, regen, host_regen, equip, targeted, pyramids)
         ctrl = controller(w, i)
         w.require(implies(not_(given), ite(mine, eq(p.player, ctrl), ne(p.player, ctrl))), clause)
         # 602.2: the creature's controller activates what its attachment gives it
@@ -296,7 +299,9 @@ def _activate(w: SymWork) -> None:
         w.require(implies(equip, eq(p.n_targets, 1)), "attach.equip")
         # "Regenerate enchanted creature" names no target: it acts on its source's host
         w.require(implies(host_regen, eq(p.n_targets, 0)), "attach.host-regen")
-        w.require(implies(not_(or_(equip, host_regen, targeted)), eq(p.n_targets, 0)), clause)
+        w.require(
+            implies(not_(or_(equip, host_regen, targeted, pyramids)), eq(p.n_targets, 0)), clause
+        )
         tgt = p.tgt_card[0]
         w.require(implies(equip, equip_target_ok(w, i, tgt, p.player)), "attach.equip")
         # 602.2b, 601.2c: its target is a creature on the battlefield as it is activated
@@ -308,6 +313,15 @@ def _activate(w: SymWork) -> None:
             ]
         )
         w.require(implies(targeted, and_(eq(p.n_targets, 1), target_ok)), "stack.ability-target")
+        # 602.2b, 601.2c: Pyramids' target is a land on the battlefield as it is activated
+        land_rule = ordinal(TargetRule.LAND)
+        land_ok = or_(
+            *[
+                and_(eq(tgt, j), on_bf(w, j), fx.meets_target_needs(w, j, land_rule, p.player))
+                for j in range(w.n)
+            ]
+        )
+        w.require(implies(pyramids, and_(eq(p.n_targets, 1), land_ok)), "stack.ability-target")
         # 601.2h, 602.2b: then its {T} cost is paid, before it is on the stack (302.6: not by
         # a summoning-sick creature; the mutant ``tap-cost-while-tapped``: also when tapped)
         paying = and_(targeted, st.tap_cost)
@@ -332,7 +346,8 @@ def _activate(w: SymWork) -> None:
             ordinal(EffectKind.UNREGENERABLE),
         )
         effect = ite(equip, ordinal(EffectKind.ATTACH), effect)
-        chosen = or_(equip, targeted)  # a target picked on activation
+        effect = ite(pyramids, ordinal(EffectKind.REMOVE_DAMAGE_INSTEAD), effect)
+        chosen = or_(equip, targeted, pyramids)  # a target picked on activation
         card = ite(host_regen, host, ite(chosen, tgt, i))
         card_gen = ite(host_regen, host_gen, ite(chosen, tgt_gen, gen))
         obj = stack.entry(
@@ -346,7 +361,9 @@ def _activate(w: SymWork) -> None:
             source=i,
             source_gen=gen,
             # 608.2b: re-checked against "creature" as it resolves (``ability.target_rule``)
-            target_rule=ite(targeted, creature_rule, ordinal(TargetRule.NONE)),
+            target_rule=ite(
+                targeted, creature_rule, ite(pyramids, land_rule, ordinal(TargetRule.NONE))
+            ),
         )
         # 601.2h, 701.21a: "Sacrifice this" (Carapace, Vigilant Martyr) moves the source to
         # the graveyard now, after its target and host were read above: the stack object keeps

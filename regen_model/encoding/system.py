@@ -463,6 +463,7 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
             c.prevent_next == 0,
             z3.Not(c.prevent_all),
             z3.Not(c.exile_if_dies),  # no start has a "this turn" exile-instead effect
+            c.remove_damage == 0,  # nor a Pyramids effect
             c.phased_out == NONE,
             z3.Implies(z3.Not(to_z3(st.creature)), c.damage == 0),
             z3.Implies(

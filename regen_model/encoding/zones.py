@@ -218,6 +218,7 @@ def move_zone(
         (c.toughness_eot, 0),
         (c.cant_regen, False),
         (c.exile_if_dies, False),
+        (c.remove_damage, 0),
         (c.animated, False),
         (c.noncreature, False),
         (c.phased_out, NONE),

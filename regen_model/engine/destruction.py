@@ -1,5 +1,6 @@
 """Destruction and the effects that replace it: regeneration shields, static regeneration,
-umbra armor and shield counters (701.8, 701.19, 702.89, 122.1c, 616.1).
+umbra armor, shield counters and Pyramids' "remove all damage instead" (701.8, 701.19,
+702.89, 122.1c, 614.1a, 614.5, 616.1).
 
 The order of questions for one permanent that would be destroyed:
 
@@ -9,6 +10,7 @@ The order of questions for one permanent that would be destroyed:
    regenerated" covers this destruction (a rider on the effect, or the permanent is
    unregenerable this turn, 701.19c). Umbra armor always applies; shield counters only to a
    destruction caused by an effect (122.1c), not to the lethal-damage or deathtouch checks.
+   Pyramids' effect (not regeneration) always applies while one is unused.
 3. If effects with different outcomes apply, the permanent's controller chooses one (616.1);
    the answer must be among the action's choices. Only one is applied: the event is replaced
    and no longer exists, so the other effects are not used (614.6, 616.1f) and remain.
@@ -128,6 +130,13 @@ def applicable_options(w: Work, slot: int, *, cant_regen: bool, by_effect: bool)
             options.append(Option(ReplacementKind.UMBRA, i))
     if by_effect and card.shield_counters > 0:
         options.append(Option(ReplacementKind.SHIELD_COUNTER))
+    # Pyramids' "the next time it would be destroyed this turn, remove all damage marked on it
+    # instead" applies to every destruction, by an effect or by the lethal-damage and
+    # deathtouch checks alike (614.1a); it is not regeneration, so "can't be regenerated"
+    # does not stop it (701.19c speaks of regeneration only)
+    stopped = regen_blocked and w.mutant(Mutant.CANT_REGEN_STOPS_REMOVE_DAMAGE)
+    if card.remove_damage > 0 and not stopped:
+        options.append(Option(ReplacementKind.REMOVE_DAMAGE))
     return options
 
 
@@ -244,6 +253,19 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
         # The Aura is destroyed instead; that destruction can itself be replaced (its own
         # shields) and is caused by an effect.
         destroy(w, aura, cant_regen=False, by_effect=True, clause="replace.umbra-armor")
+    elif option.kind is ReplacementKind.REMOVE_DAMAGE:
+        # 614.1a, 614.5: one effect is used up by the destruction it replaces; the event is
+        # only "remove all damage marked on it": no tap, no removal from combat (unlike
+        # regeneration, 701.19a, 614.8), the same object stays
+        ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
+        # the mutant ``remove-damage-not-used-up``: it replaces every destruction this turn
+        spent = 0 if w.mutant(Mutant.REMOVE_DAMAGE_NOT_USED_UP) else 1
+        w.cards[slot] = card._replace(remove_damage=card.remove_damage - spent, ghost=ghost)
+        w.emit(EventKind.REPLACED, "replace.remove-damage", name, by="remove-damage")
+        if w.mutant(Mutant.REMOVE_DAMAGE_REGENERATES):
+            _regenerate(w, slot)  # the mutant: treated like a regeneration shield
+        else:
+            _remove_damage(w, slot, "replace.remove-damage")
     else:
         ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
         w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1, ghost=ghost)

@@ -402,6 +402,23 @@ def target_exiled_if_dies(w: Work, slot: int, gen: int, source: str) -> None:
     w.emit(EventKind.NOTE, "replace.exile-instead", w.name(slot), source=source, exile_if_dies=True)
 
 
+def remove_damage_next(w: Work, slot: int, source: str) -> None:
+    """Pyramids: "the next time target land would be destroyed this turn, remove all damage
+    marked on it instead", one more such effect on the (still legal, 608.2b) target: a
+    destruction-replacement effect used up by the first destruction it replaces (614.1a,
+    614.5), ended at cleanup (514.2); applied by ``destruction.apply_option``; clause
+    ``replace.remove-damage``."""
+    card = w.cards[slot]
+    w.cards[slot] = card._replace(remove_damage=card.remove_damage + 1)
+    w.emit(
+        EventKind.NOTE,
+        "replace.remove-damage",
+        w.name(slot),
+        source=source,
+        remove_damage=card.remove_damage + 1,
+    )
+
+
 def make_unregenerable(w: Work, slot: int) -> None:
     """701.19c: shields can still be made, but none applies to it this turn."""
     card = w.cards[slot]
@@ -476,6 +493,8 @@ def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str
         return "not-attacking"  # removed from combat (506.4), e.g. by regenerating (701.19a)
     if needs.untapped and card.tapped:
         return "tapped"  # e.g. tapped by regenerating (701.19a)
+    if needs.land and CardType.LAND not in w.setup.templates[card.slot].types:
+        return "not-a-land"  # Pyramids' "target land"
     return None
 
 
@@ -645,5 +664,8 @@ def apply_effect(
         for slot in cards:
             if source is not None and w.cards[source].gen == source_gen:
                 attach(w, source, slot, "attach.equip")
+    elif k is EffectKind.REMOVE_DAMAGE_INSTEAD:
+        for slot in cards:
+            remove_damage_next(w, slot, source_name)
     else:  # pragma: no cover - the enum is closed
         raise IllegalAction(f"unknown effect {k}")

@@ -169,6 +169,8 @@ def cleanup_effects(w: Work) -> None:
             w.emit(EventKind.EFFECTS_ENDED, "type.until-end-of-turn", name, type_change=False)
         if card.exile_if_dies:  # 514.2: "this turn" ends
             w.emit(EventKind.EFFECTS_ENDED, "replace.exile-instead", name, exile_if_dies=False)
+        if card.remove_damage:  # 514.2: Pyramids' "this turn" effects end unused
+            w.emit(EventKind.EFFECTS_ENDED, "replace.remove-damage", name, remove_damage=0)
         for ends, clause in (
             (card.prevent_next > 0, "prevent.next"),
             (card.prevent_all, "prevent.all"),
@@ -184,6 +186,7 @@ def cleanup_effects(w: Work) -> None:
             control_eot=None,
             cant_regen=keep_cant,
             exile_if_dies=False,
+            remove_damage=0,
             animated=False,
             noncreature=False,
             prevent_next=0,

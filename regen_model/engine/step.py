@@ -334,7 +334,7 @@ def _activate(w: Work, a: A.Action) -> None:
     )
     if given:
         granted.note_activated(w, slot)
-    if ability.kind is AbilityKind.REGENERATE_TARGET:
+    if ability.kind in (AbilityKind.REGENERATE_TARGET, AbilityKind.REMOVE_DAMAGE_TARGET):
         # 602.2b: the target chosen as it was activated, re-checked as it resolves (608.2b)
         w.emit(EventKind.NOTE, "stack.ability-target", w.name(obj.targets[0].card or 0))
     w.passed = frozenset()
@@ -377,15 +377,16 @@ def _ability_targets(
     target, a creature chosen as it is activated (602.2b, 601.2c; any creature, its source
     included)."""
     kind = ability.kind
-    if kind is AbilityKind.REGENERATE_TARGET:
+    if kind in (AbilityKind.REGENERATE_TARGET, AbilityKind.REMOVE_DAMAGE_TARGET):
+        what = "land" if kind is AbilityKind.REMOVE_DAMAGE_TARGET else "creature"
         if a.target is None:
             raise IllegalAction(
-                f"{a.source}'s ability needs a target creature", "stack.ability-target", "target"
+                f"{a.source}'s ability needs a target {what}", "stack.ability-target", "target"
             )
         target = w.on_battlefield(a.target, "stack.ability-target", "target")
         if fx.unmet_target_need(w, w.cards[target], ability.target_rule, a.player) is not None:
             raise IllegalAction(
-                f"{a.source}'s ability targets a creature ({a.target} is not one)",
+                f"{a.source}'s ability targets a {what} ({a.target} is not one)",
                 "stack.ability-target",
                 "target",
             )

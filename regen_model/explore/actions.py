@@ -242,6 +242,19 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
             if prefilter and not has_ability(state, card, index):
                 continue
             source = state.setup.handles[card.slot]
+            if ability.kind is AbilityKind.REMOVE_DAMAGE_TARGET:
+                # Pyramids: target land (602.2b), a land creature included
+                for t in state.cards:
+                    land = CardType.LAND in state.setup.templates[t.slot].types
+                    if prefilter and not (t.on_battlefield and land):
+                        continue
+                    yield A.ActivateAbility(
+                        player=player,
+                        source=source,
+                        ability=index,
+                        target=state.setup.handles[t.slot],
+                    )
+                continue
             if ability.kind in (AbilityKind.EQUIP, AbilityKind.REGENERATE_TARGET):
                 # equip: target creature you control (702.6a); "Regenerate target creature":
                 # any creature (602.2b)

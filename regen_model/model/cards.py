@@ -41,6 +41,10 @@ class AbilityKind(StrEnum):
     # Abilities of Auras and Equipment (issue 12 items 5-6):
     REGENERATE_HOST = "regenerate-host"  # "{cost}: Regenerate enchanted/equipped creature."
     EQUIP = "equip"  # "Equip {cost}": attach to target creature you control, as a sorcery (702.6a)
+    # Pyramids' second mode, "{2}: The next time target land would be destroyed this turn,
+    # remove all damage marked on it instead" (614.1a, 614.5): a target land chosen on
+    # activation (602.2b), checked again on resolution (608.2b)
+    REMOVE_DAMAGE_TARGET = "remove-damage-target"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +74,11 @@ class ActivatedAbility:
         ``NONE`` for the abilities acting on their own permanent or its host (no target; only
         the object's identity is checked), ``CREATURE`` for "Regenerate target creature".
         Equip's "target creature you control" other than itself is checked by its own rule
-        (702.6a, ``turn.equip_still_legal``)."""
+        (702.6a, ``turn.equip_still_legal``). Pyramids' ability targets a land."""
         if self.kind is AbilityKind.REGENERATE_TARGET:
             return TargetRule.CREATURE
+        if self.kind is AbilityKind.REMOVE_DAMAGE_TARGET:
+            return TargetRule.LAND
         return TargetRule.NONE
 
     @property
@@ -94,6 +100,8 @@ class ActivatedAbility:
             return Effect(EffectKind.ATTACH)
         if self.kind is AbilityKind.ANIMATE_SELF:
             return Effect(EffectKind.ANIMATE)
+        if self.kind is AbilityKind.REMOVE_DAMAGE_TARGET:
+            return Effect(EffectKind.REMOVE_DAMAGE_INSTEAD)
         return Effect(EffectKind.UNREGENERABLE)
 
     def describe(self) -> str:
@@ -110,6 +118,11 @@ class ActivatedAbility:
             return sac + ("{T}: " if self.tap_cost else "") + "Regenerate target creature"
         if self.kind is AbilityKind.ANIMATE_SELF:
             return "This permanent becomes a creature until end of turn"
+        if self.kind is AbilityKind.REMOVE_DAMAGE_TARGET:
+            return (
+                "The next time target land would be destroyed this turn, remove all damage "
+                "from it instead"
+            )
         return "This permanent can't be regenerated this turn (opponents only)"
 
 
@@ -820,6 +833,23 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
                 ActivatedAbility(AbilityKind.REGENERATE_SELF, granted=True),
             ),
             animation=Animation(1, 1, frozenset({Color.BLACK})),
+        ),
+        # Issue 13 item 6: a destruction replacement that is not regeneration (614.1a, 614.5)
+        _noncreature(
+            "Pyramids",
+            "{6}",
+            "Artifact",
+            "{2}: Choose one —\n• Destroy target Aura attached to a land.\n• The next time "
+            "target land would be destroyed this turn, remove all damage marked on it instead.",
+            abilities=(ActivatedAbility(AbilityKind.REMOVE_DAMAGE_TARGET),),
+            deviations=(
+                Deviation(
+                    "• Destroy target Aura attached to a land.",
+                    "the first mode is not modelled: the model's Auras enchant creatures only, "
+                    "so an Aura is attached to a land only while that land is an animated "
+                    "creature; the ability always has its second mode",
+                ),
+            ),
         ),
         _noncreature("Forest", None, "Basic Land — Forest", ""),
         _noncreature("Mountain", None, "Basic Land — Mountain", ""),

@@ -32,6 +32,9 @@ class EffectKind(StrEnum):
     PREVENT_ALL = "prevent-all"  # prevent all damage to the target this turn (615.1)
     PHASE_OUT = "phase-out"  # the target phases out (702.26b)
     ATTACH = "attach"  # attach the ability's source to its target (701.3a; equip, 702.6a)
+    # Pyramids: the next time the target would be destroyed this turn, remove all damage
+    # marked on it instead (614.1a, 614.5)
+    REMOVE_DAMAGE_INSTEAD = "remove-damage-instead"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -63,6 +66,7 @@ class TargetRule(StrEnum):
     NONARTIFACT_NONBLACK_CREATURE = "nonartifact-nonblack-creature"  # Terror
     ATTACKING_CREATURE = "attacking-creature"  # Kill Shot
     UNTAPPED_CREATURE = "untapped-creature"  # Asphyxiate
+    LAND = "land"  # Pyramids' "target land" (a land creature included)
 
 
 # The target rule a spell has when nothing more specific is said (scenario spells, generic casts).
@@ -89,7 +93,9 @@ class TargetNeeds(NamedTuple):
     ``nonblack``: Terror's "target nonartifact, nonblack creature" (an animation may give a
     card a color, 613.1e). ``attacking`` / ``untapped``: Kill Shot's "target attacking
     creature" and Asphyxiate's "target untapped creature", parts a regeneration in response
-    makes fail (it removes the creature from combat and taps it, 701.19a, 506.4). The part
+    makes fail (it removes the creature from combat and taps it, 701.19a, 506.4). ``land``:
+    Pyramids' "target land", a land whether or not it is a creature now (205.2a: the type
+    line of the model's lands never loses "Land"). The part
     every card target needs, that it is still the same object on the battlefield (400.7), is
     not listed: it holds under every rule.
     """
@@ -100,6 +106,7 @@ class TargetNeeds(NamedTuple):
     nonblack: bool = False
     attacking: bool = False
     untapped: bool = False
+    land: bool = False
 
 
 # ``NONE`` is the rule of an object with no target: an activated ability acting on its own
@@ -117,6 +124,7 @@ TARGET_NEEDS: dict[TargetRule, TargetNeeds] = {
     ),
     TargetRule.ATTACKING_CREATURE: TargetNeeds(creature=True, attacking=True),
     TargetRule.UNTAPPED_CREATURE: TargetNeeds(creature=True, untapped=True),
+    TargetRule.LAND: TargetNeeds(land=True),
 }
 
 
@@ -215,6 +223,10 @@ class Effect:
             return "it phases out"
         if k is EffectKind.ATTACH:
             return "attach it to the target"
+        if k is EffectKind.REMOVE_DAMAGE_INSTEAD:
+            return (
+                "the next time it would be destroyed this turn, remove all damage from it instead"
+            )
         if k is EffectKind.FLICKER:
             return "exile and return" + (" under your control" if self.under_you else "")
         text = "gain control" + (" until end of turn" if self.until_end_of_turn else "")

@@ -175,6 +175,9 @@ class ReplacementKind(StrEnum):
     STATIC = "static"
     UMBRA = "umbra"
     SHIELD_COUNTER = "shield-counter"
+    # Pyramids' "the next time it would be destroyed this turn, remove all damage marked on
+    # it instead" (614.1a, 614.5): not regeneration
+    REMOVE_DAMAGE = "remove-damage"
 
 
 class Mutant(StrEnum):
@@ -235,6 +238,10 @@ class Mutant(StrEnum):
     TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"
     EXILED_THOUGH_REGENERATED = "exiled-though-regenerated"
     EXILE_ONLY_IF_DESTROYED = "exile-instead-only-if-destroyed"
+    # Pyramids' "remove all damage instead" (issue 13 item 6):
+    REMOVE_DAMAGE_REGENERATES = "remove-damage-regenerates"
+    CANT_REGEN_STOPS_REMOVE_DAMAGE = "cant-regen-stops-remove-damage"
+    REMOVE_DAMAGE_NOT_USED_UP = "remove-damage-not-used-up"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -94,6 +94,11 @@ class Card(NamedTuple):
     ``prevent_all``: "prevent all damage that would be dealt to it this turn" applies (615.1).
     Both end at cleanup (514.2) and do not follow it to a new object (400.7).
 
+    ``remove_damage``: how many unused "the next time it would be destroyed this turn, remove
+    all damage marked on it instead" effects (Pyramids) apply to it. Each replaces one
+    destruction and is then used up (614.1a, 614.5); they end at cleanup (514.2) and do not
+    follow it to a new object (400.7).
+
     ``phased_out``: the player who controlled it when it phased out, while it is phased out
     (702.26b; ``None`` while phased in, 110.5b). Phasing is a status, not a zone (702.26d): it
     stays on the battlefield with its damage, counters, shields and attachments, but is treated
@@ -120,6 +125,7 @@ class Card(NamedTuple):
     plus: int = 0
     minus: int = 0
     shield_counters: int = 0
+    remove_damage: int = 0
     prevent_next: int = 0
     prevent_all: bool = False
     power_eot: int = 0

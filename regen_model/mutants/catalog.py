@@ -310,6 +310,26 @@ _INFO = (
         "engine that hooks the exile effect to destruction does.",
         ("replace.exile-instead",),
     ),
+    MutantInfo(
+        Mutant.REMOVE_DAMAGE_REGENERATES,
+        "Pyramids' \"the next time it would be destroyed this turn, remove all damage marked on "
+        'it instead" also taps the permanent and removes it from combat, as an engine that '
+        "implements it as a regeneration shield does.",
+        ("replace.remove-damage",),
+    ),
+    MutantInfo(
+        Mutant.CANT_REGEN_STOPS_REMOVE_DAMAGE,
+        '"Can\'t be regenerated" (Wrath of God, Terror, Incinerate) stops Pyramids\' "remove all '
+        'damage instead" effect, as an engine that files it among the regeneration effects does.',
+        ("replace.remove-damage",),
+    ),
+    MutantInfo(
+        Mutant.REMOVE_DAMAGE_NOT_USED_UP,
+        'Pyramids\' "the next time it would be destroyed this turn" effect is not used up: it '
+        "replaces every destruction of the permanent until the turn ends, as an engine that "
+        "keeps it as a static effect does.",
+        ("replace.remove-damage",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -281,7 +281,9 @@ GRANTED = "granted"
 
 
 # The activated abilities that take a target (equip 702.6a, "Regenerate target creature").
-_TARGETED_ABILITIES = frozenset({AbilityKind.EQUIP, AbilityKind.REGENERATE_TARGET})
+_TARGETED_ABILITIES = frozenset(
+    {AbilityKind.EQUIP, AbilityKind.REGENERATE_TARGET, AbilityKind.REMOVE_DAMAGE_TARGET}
+)
 
 
 def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
@@ -328,6 +330,8 @@ def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
         raise n.error((*p, "target"), "an equip ability needs a target: the creature to equip")
     elif abilities[index].kind is AbilityKind.REGENERATE_TARGET:
         raise n.error((*p, "target"), "a regenerate-target ability needs a target creature")
+    elif abilities[index].kind is AbilityKind.REMOVE_DAMAGE_TARGET:
+        raise n.error((*p, "target"), "a remove-damage-target ability needs a target land")
     return _fixed(
         A.ActivateAbility(
             player=n.player(v["player"], (*p, "player")),

@@ -185,6 +185,7 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
         "blocked": lambda v: card(v).blocked,
         "cant-be-regenerated": lambda v: card(v).cant_regen,
         "exile-if-dies": lambda v: card(v).exile_if_dies,
+        "remove-damage-instead": lambda v: card(v).remove_damage,
         "prevent-next": lambda v: card(v).prevent_next,
         "prevent-all": lambda v: card(v).prevent_all,
         "phased-out": lambda v: card(v).phased_out is not None,

@@ -121,7 +121,7 @@ def _explain(error: ValidationError) -> tuple[FieldPath, str]:
     if v == "pattern" and path and path[-1] == "use":
         return path, (
             f"{instance!r} is not a replacement choice: use shield, shield:ORIGIN, shield#N, "
-            "static, umbra:HANDLE or shield-counter"
+            "static, umbra:HANDLE, shield-counter or remove-damage"
         )
     return path, error.message
 

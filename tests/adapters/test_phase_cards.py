@@ -34,6 +34,11 @@ KNOWN_PARTIAL = {
     "Knight of the Holy Nimbus": "Only any opponent may activate this ability",
     # Its static ability read as a spell's effect, which does nothing on the battlefield (PH-23).
     "Excruciator": "parsed as a spell ability: AddRestriction",
+    # Pyramids' second mode (issue 13 item 6): no destruction replacement of its own in 0.103.
+    "Pyramids": (
+        "The next time target land would be destroyed this turn, remove all damage marked on "
+        "it instead"
+    ),
 }
 
 

@@ -219,6 +219,7 @@ class MiniStep:
                 b.control_eot == NONE,
                 z3.Not(b.cant_regen),
                 z3.Not(b.exile_if_dies),  # "this turn" exile-instead ends (514.2)
+                b.remove_damage == 0,  # and Pyramids' effects (514.2)
                 z3.Not(b.animated),  # type changes until end of turn end (514.2)
                 z3.Not(b.noncreature),
                 b.prevent_next == 0,  # and prevention effects (615.3)
@@ -244,6 +245,7 @@ class MiniStep:
                         b.control_eot,
                         b.cant_regen,
                         b.exile_if_dies,
+                        b.remove_damage,
                         b.animated,
                         b.noncreature,
                         b.prevent_next,
@@ -275,6 +277,7 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.toughness_eot, 0),
         (b.cant_regen, False),
         (b.exile_if_dies, False),
+        (b.remove_damage, 0),
         (b.animated, False),
         (b.noncreature, False),
         (b.prevent_next, 0),

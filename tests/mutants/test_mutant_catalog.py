@@ -56,6 +56,11 @@ ONLY_BY_SCENARIO = {
     Mutant.LIFELINK_ON_PREVENTED: SCENARIOS / "replace" / "lifelink-shield-counter.yaml",
     Mutant.EXILED_THOUGH_REGENERATED: SCENARIOS / "replace" / "exile-instead-after-shield.yaml",
     Mutant.EXILE_ONLY_IF_DESTROYED: SCENARIOS / "replace" / "exile-instead-after-shield.yaml",
+    Mutant.REMOVE_DAMAGE_REGENERATES: SCENARIOS / "replace" / "pyramids-animated-pool.yaml",
+    Mutant.CANT_REGEN_STOPS_REMOVE_DAMAGE: SCENARIOS / "replace" / "pyramids-animated-pool.yaml",
+    Mutant.REMOVE_DAMAGE_NOT_USED_UP: SCENARIOS
+    / "replace"
+    / "pyramids-blocker-stays-in-combat.yaml",
     Mutant.DAMAGE_CLEARED_ON_TYPE_CHANGE: SCENARIOS
     / "types"
     / "damage-stays-when-not-a-creature.yaml",

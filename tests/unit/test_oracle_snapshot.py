@@ -119,6 +119,11 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
         [AbilityKind.REGENERATE_SELF] if given else []
     )
     assert any(a.kind is AbilityKind.REGENERATE_HOST for a in card.abilities) == bool(host)
+    # Pyramids' second mode (614.1a, 614.5): "target land", its first mode a deviation
+    instead = "The next time target land would be destroyed this turn, remove all damage marked"
+    assert any(a.kind is AbilityKind.REMOVE_DAMAGE_TARGET for a in card.abilities) == (
+        instead in run
+    )
     equip = re.search(r"^Equip \{", text, re.MULTILINE)
     assert any(a.kind is AbilityKind.EQUIP for a in card.abilities) == bool(equip)
     grants = re.findall(r"^(?:Equipped|Enchanted) creature has ([a-z ,]+)\.$", text, re.MULTILINE)
