@@ -201,6 +201,13 @@ def crosscheck_command(
         ),
     ] = None,
     shrink: Annotated[bool, typer.Option(help="Shrink each divergent case.")] = True,
+    probe_refusals: Annotated[
+        bool,
+        typer.Option(
+            help="Also send the actions the rules refuse (the engine must refuse them too: an "
+            "engine that accepts more than the rules allow diverges there)."
+        ),
+    ] = False,
     shrink_seconds: Annotated[
         float,
         BUDGET_SECONDS.option(
@@ -310,6 +317,7 @@ def crosscheck_command(
             engine_spec=None if spec.startswith("jsonl:") else spec,
             known=known_list,
             on_result=advance,
+            probe_refusals=probe_refusals,
         )
     if html is not None:
         write_page(html, err, lambda: crosscheck_page(report), report.interrupted)

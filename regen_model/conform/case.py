@@ -3,7 +3,11 @@
 ``run_case`` drives the reference engine and an adapter in lock step and compares their
 observations after every action. Actions the reference rejects are skipped (not sent to the
 engine under test): generated and shrunk scenarios keep going past actions that became
-illegal. Each action reaches the adapter with what the step did at the specification's level
+illegal. With ``probe_refusals`` the ones a rule refuses (``IllegalAction``) are sent, and the
+engine must refuse them too: an
+engine that accepts an action the rules refuse (a tapped creature paying {T} again) diverges
+there, with the reference's reason for the refusal. A refusal changes nothing, so the
+comparison after the next action checks the engine left its state alone. Each action reaches the adapter with what the step did at the specification's level
 (``adapter.SpecStep``, for adapters that follow the specification's step structure). The first
 differing observation ends the case with a ``Divergence``: later steps start from different
 states and would only repeat the news. With a known-divergence classifier (``known.py``), a
@@ -13,7 +17,9 @@ cannot resync, the rest of the case is *masked* (not sent, not compared, and cou
 
 Cases are stored as ITF traces of the reference run (``to_trace``/``case_from_trace``), so a
 saved case is at the same time a reproducible scenario for ``crosscheck --case`` and a trace
-that ``check-trace`` accepts.
+that ``check-trace`` accepts. The actions the reference refuses are not steps of that run; the
+trace keeps them in its meta (``refused``: each with the number of steps before it), so a case
+read back is the case written.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from regen_model.conform.jsonpos import FormatError
 from regen_model.conform.observe import FieldDiff, Observation, compare, project
 from regen_model.conform.start import Start
 from regen_model.engine import EngineError, step
+from regen_model.engine.errors import IllegalAction
 from regen_model.model.actions import Action
 from regen_model.model.events import Event
 from regen_model.model.rules import CORRECT, Rules
@@ -88,10 +95,13 @@ class Divergence:
     expected: Observation
     observed: Observation | None  # None when the engine rejected the action
     rejected: str = ""  # the engine's error when it rejected a legal action
+    accepted: str = ""  # the reference's refusal of an action the engine accepted (probing)
 
     def summary(self) -> str:
         if self.rejected:
             return f"engine rejected a legal action: {self.rejected}"
+        if self.accepted:
+            return f"engine accepted an action the rules refuse ({self.accepted})"
         return "; ".join(d.describe() for d in self.diffs[:3]) + (
             f" (+{len(self.diffs) - 3} more)" if len(self.diffs) > 3 else ""
         )
@@ -100,6 +110,8 @@ class Divergence:
         """What kind of divergence this is, for grouping: the action kind and the names of
         the differing fields (without card handles)."""
         kind = self.action.get("kind", "?") if isinstance(self.action, dict) else "start"
+        if self.accepted:
+            return (kind, "accepted")
         fields = sorted({d.path.rsplit(".", 1)[-1] for d in self.diffs}) or ["rejected"]
         return (kind, *fields)
 
@@ -110,6 +122,7 @@ class Divergence:
             "diffs": [d.to_json() for d in self.diffs],
             "clauses": list(self.clauses),
             "rejected": self.rejected,
+            "accepted": self.accepted,
             "expected": self.expected.to_json(),
             "observed": None if self.observed is None else self.observed.to_json(),
         }
@@ -128,6 +141,7 @@ class CaseResult:
     observed: tuple[Observation, ...] = field(default=(), repr=False)
     known: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (step, entry IDs) passed over
     masked: int = 0  # steps not compared after a known divergence the engine could not resync
+    probed: int = 0  # actions the rules refuse that were sent and that the engine refused too
 
     @property
     def verdict(self) -> Verdict:
@@ -161,12 +175,14 @@ def run_case(
     *,
     record: bool = False,
     known: KnownClassifier | None = None,
+    probe_refusals: bool = False,
 ) -> CaseResult:
     """Run ``case`` on the reference (under ``rules``) and on ``adapter``.
 
     ``EngineFailure`` from the adapter propagates: the caller restarts the engine. With
     ``record``, the engine's observations are kept (to write the engine's own trace). With
-    ``known``, divergences it explains are passed over (module docstring).
+    ``known``, divergences it explains are passed over (module docstring). With
+    ``probe_refusals``, the actions the reference refuses are sent too, and must be refused.
     """
     t0 = time.perf_counter()
     state = case.start.build()
@@ -188,7 +204,7 @@ def run_case(
         div = Divergence(0, None, tuple(diffs), (), expected, observed)
         if not tracker.absorb(div, state):
             return CaseResult(case, Outcome.DIVERGED, 0, 0, fields, div, elapsed=_since(t0))
-    run = skipped = masked = 0
+    run = skipped = masked = probed = 0
 
     def diverged(div: Divergence) -> CaseResult:
         return CaseResult(
@@ -202,13 +218,23 @@ def run_case(
             observed=tuple(seen),
             known=tuple(tracker.found),
             masked=masked,
+            probed=probed,
         )
 
     for action in case.actions:
         try:
             res = step(state, action, rules)
-        except EngineError:
+        except EngineError as refusal:
             skipped += 1
+            # only a rule's refusal is probed: an unknown name or a missing choice says
+            # nothing about the rules an engine enforces
+            if not probe_refusals or tracker.masked or not isinstance(refusal, IllegalAction):
+                continue
+            accepted = _probe(adapter, state, action, refusal, run + 1, players)
+            if accepted is None:
+                probed += 1
+            elif not tracker.absorb(accepted, state):
+                return diverged(accepted)
             continue
         run += 1
         if tracker.masked:
@@ -252,7 +278,32 @@ def run_case(
         observed=tuple(seen),
         known=tuple(tracker.found),
         masked=masked,
+        probed=probed,
     )
+
+
+def _probe(
+    adapter: EngineAdapter,
+    state: GameState,
+    action: Action,
+    refusal: EngineError,
+    step_no: int,
+    players: tuple[str, ...],
+) -> Divergence | None:
+    """Send ``action``, which the rules refuse in ``state`` (``refusal``), to the engine: ``None``
+    if it refuses too (or cannot express the action: nothing to compare), else the divergence,
+    with what the engine did instead of nothing."""
+    expected = project(state)
+    try:
+        apply_step(adapter, action, SpecStep.of(state, ()))
+    except (ActionRejected, StepUnsupported):
+        return None
+    observed = adapter.observe()
+    why = f"{type(refusal).__name__}: {refusal}"  # str() ends with the clause, if any
+    clauses = (refusal.clause,) if refusal.clause else ()
+    diffs = tuple(compare(expected, observed))
+    json_action = action_to_json(action, players)
+    return Divergence(step_no, json_action, diffs, clauses, expected, observed, accepted=why)
 
 
 def _since(t0: float) -> float:
@@ -267,23 +318,28 @@ class ReferenceRun:
     states: tuple[GameState, ...]
     actions: tuple[Action, ...]
     events: tuple[tuple[Event, ...], ...]
+    refused: tuple[tuple[int, Action], ...] = ()  # (legal actions before it, the action)
 
 
 def reference_run(case: Case, rules: Rules = CORRECT) -> ReferenceRun:
     """Run the case on the reference engine; actions the rules reject are skipped, as
-    ``run_case`` does."""
+    ``run_case`` does, and listed in ``refused``."""
     state = case.start.build()
-    states, actions, events = [state], [], []
+    states: list[GameState] = [state]
+    actions: list[Action] = []
+    events: list[tuple[Event, ...]] = []
+    refused: list[tuple[int, Action]] = []
     for action in case.actions:
         try:
             result = step(state, action, rules)
         except EngineError:
+            refused.append((len(actions), action))
             continue
         state = result.state
         states.append(state)
         actions.append(action)
         events.append(result.events)
-    return ReferenceRun(tuple(states), tuple(actions), tuple(events))
+    return ReferenceRun(tuple(states), tuple(actions), tuple(events), tuple(refused))
 
 
 def legal_actions(case: Case, rules: Rules = CORRECT) -> tuple[Action, ...]:
@@ -314,6 +370,9 @@ def to_trace(
     meta: dict[str, Any] = {"case": case.name, "origin": case.origin}
     if case.clauses:
         meta["clauses"] = list(case.clauses)
+    if run.refused:
+        names = case.start.players
+        meta["refused"] = [{"after": k, "action": action_to_json(a, names)} for k, a in run.refused]
     if extra_meta:
         meta.update(extra_meta)
     return itf.trace_to_json(case.start, initial, steps, source="regen-model", extra_meta=meta)
@@ -334,6 +393,12 @@ def case_from_trace(trace: itf.Trace) -> Case:
                     "a case needs fully logged actions (no missing choice fields)"
                 ).located() from None
             raise
+    for k, logged in reversed(trace.refused):  # from the end: each count is of legal steps
+        try:
+            actions.insert(k, logged.cls(**logged.fields))
+        except TypeError:
+            assert logged.node is not None
+            raise logged.node.error("a refused action must be fully logged").located() from None
     name = str(trace.meta.get("case") or Path(trace.file).name.split(".")[0])
     clauses = tuple(str(c) for c in trace.meta.get("clauses", []) if isinstance(c, str))
     return Case(name, trace.start, tuple(actions), f"file:{trace.file}", clauses)

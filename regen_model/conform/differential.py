@@ -73,6 +73,8 @@ def root_signature(d: Divergence) -> tuple[str, ...]:
         clause = d.clauses[0] if d.clauses else "start"
     if d.rejected:
         return (clause, "rejected")
+    if d.accepted:  # the clause is the refusal's: the rule the engine does not enforce
+        return (clause, "accepted")
     fields = sorted({x.path.rsplit(".", 1)[-1] for x in d.diffs if x.path != "events"})
     events: set[str] = set()
     for x in d.diffs:
@@ -147,6 +149,8 @@ class CrosscheckReport:
     masked_steps: int = 0
     fields_compared: int = 0
     steps_run: int = 0
+    probe_refusals: bool = False  # the actions the rules refuse were sent (``case.run_case``)
+    refusals_probed: int = 0  # of those, the ones the engine refused too
     elapsed: float = 0.0
     first_compared_s: float | None = None  # from the call to the first case compared
     stopped_early: bool = False
@@ -201,6 +205,8 @@ class CrosscheckReport:
             "fields_compared": self.fields_compared,
             "known": dict(sorted(self.known.items())),
             "masked_steps": self.masked_steps,
+            "probe_refusals": self.probe_refusals,
+            "refusals_probed": self.refusals_probed,
             "elapsed_s": round(self.elapsed, 3),
             "first_compared_s": None
             if self.first_compared_s is None
@@ -218,10 +224,12 @@ class EngineDead(Exception):
 
 
 class _Engine:
-    """An adapter that is restarted after a failure."""
+    """An adapter that is restarted after a failure. ``probe_refusals``: every case it runs
+    sends the actions the rules refuse too (``case.run_case``), shrinking's runs included."""
 
-    def __init__(self, factory: Callable[[], EngineAdapter]) -> None:
+    def __init__(self, factory: Callable[[], EngineAdapter], probe_refusals: bool = False) -> None:
         self.factory = factory
+        self.probe_refusals = probe_refusals
         self.adapter = self._make()
 
     def _make(self) -> EngineAdapter:
@@ -247,7 +255,14 @@ class _Engine:
         """``run_case`` that turns any misbehaviour of the engine into an ENGINE_ERROR."""
         t0 = time.perf_counter()
         try:
-            result = run_case(case, self.adapter, rules, record=record, known=known)
+            result = run_case(
+                case,
+                self.adapter,
+                rules,
+                record=record,
+                known=known,
+                probe_refusals=self.probe_refusals,
+            )
         except EngineFailure as exc:
             self.restart()
             return CaseResult(
@@ -275,6 +290,7 @@ def result_json(r: CaseResult) -> dict[str, Any]:
         "elapsed_s": round(r.elapsed, 6),
         "known": [{"step": step_no, "ids": list(ids)} for step_no, ids in r.known],
         "masked_steps": r.masked,
+        "refusals_probed": r.probed,
         "divergence": None if r.divergence is None else r.divergence.to_json(),
     }
 
@@ -325,10 +341,12 @@ def shrink_case(
 _WORKER: dict[str, Any] = {}  # per worker process: its engine, rules and classifier
 
 
-def _worker_init(spec: str, rules: Rules, known: tuple[KnownDivergence, ...]) -> None:
+def _worker_init(
+    spec: str, rules: Rules, known: tuple[KnownDivergence, ...], probe_refusals: bool
+) -> None:
     from regen_model.conform.adapter import engine_factory
 
-    _WORKER["engine"] = _Engine(engine_factory(spec))
+    _WORKER["engine"] = _Engine(engine_factory(spec), probe_refusals)
     _WORKER["rules"] = rules
     _WORKER["known"] = classifier(known) if known else None
 
@@ -357,7 +375,7 @@ def shrink_all(
             max_workers=workers,
             mp_context=context,
             initializer=_worker_init,
-            initargs=(engine_spec, rules, known),
+            initargs=(engine_spec, rules, known, engine.probe_refusals),
         ) as pool:
             return list(pool.map(_worker_shrink, jobs))
     explain = classifier(known) if known else None
@@ -380,6 +398,7 @@ def crosscheck(
     lacks: frozenset[str] | None = None,
     stop_after: int | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
+    probe_refusals: bool = False,
 ) -> CrosscheckReport:
     """Run ``cases`` on the reference (under ``rules``) and the engine made by ``factory``.
 
@@ -387,10 +406,11 @@ def crosscheck(
     predicate calls per divergent case; ``shrink_seconds``: for all the shrinking (``None``: no
     limit). ``workers`` > 1 with ``engine_spec`` (the ``--engine`` name) shrinks in parallel.
     ``known``: a known-divergence list (``known.py``); ``lacks``: the features to leave out
-    (default: what the adapter declares)."""
+    (default: what the adapter declares); ``probe_refusals``: send the actions the rules
+    refuse too, which the engine must refuse (``case.run_case``)."""
     t0 = time.perf_counter()
     try:
-        engine = _Engine(factory)
+        engine = _Engine(factory, probe_refusals)
         name, version = engine.adapter.name, engine.adapter.version
     except (EngineDead, EngineFailure) as exc:
         report = CrosscheckReport("?", "?", seed, stopped_early=True)
@@ -405,6 +425,7 @@ def crosscheck(
     if lacks is None:
         lacks = lacked_features(engine.adapter)
     known = tuple(known)
+    report.probe_refusals = probe_refusals
     explain = classifier(known) if known else None
     stream: IO[str] | None = None
     if out_dir is not None:
@@ -433,6 +454,7 @@ def crosscheck(
             report.steps_run += result.steps_run
             report.fields_compared += result.fields_compared
             report.masked_steps += result.masked
+            report.refusals_probed += result.probed
             for entry in dict.fromkeys(i for _, ids in result.known for i in ids):
                 report.known[entry] = report.known.get(entry, 0) + 1
             if result.outcome is Outcome.SKIPPED:

@@ -116,6 +116,8 @@ class Trace:
     loop: int | None = None  # a lasso: after the last state the run goes back to this state
     params: dict[str, Any] = field(default_factory=dict)
     loop_action: LoggedAction | None = None  # the action back to ``loop`` (``#meta``)
+    # actions the run refused, each with the number of steps before it (``#meta.refused``)
+    refused: tuple[tuple[int, LoggedAction], ...] = ()
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -188,7 +190,30 @@ def _read_root(root: Node) -> Trace:
         if loop is None:
             raise b.error("a loop_action needs a loop (the index of the state it returns to)")
         back = _logged(b, players)
-    return Trace(root.doc.file, start, initial, tuple(steps), meta, loop, params, back)
+    refused = _refused(meta_node, players, len(steps))
+    return Trace(root.doc.file, start, initial, tuple(steps), meta, loop, params, back, refused)
+
+
+def _refused(
+    meta: Node | None, players: codec.Players, n: int
+) -> tuple[tuple[int, LoggedAction], ...]:
+    """``#meta.refused``: the actions the run's engine refused (a differential case keeps them
+    to send them again, ``case.py``), each ``{"after": steps before it, "action": ...}``, in
+    order."""
+    node = meta.get("refused") if meta is not None else None
+    if node is None:
+        return ()
+    out: list[tuple[int, LoggedAction]] = []
+    for entry in node.elements():
+        entry.check_keys({"after", "action"}, "a refused action")
+        at = entry.req("after")
+        after = at.integer()
+        if not 0 <= after <= n or (out and after < out[-1][0]):
+            raise at.error(f"{after} is not a step count in order (0..{n})")
+        logged = _logged(entry.req("action"), players)
+        assert logged is not None
+        out.append((after, logged))
+    return tuple(out)
 
 
 def _logged(node: Node | None, players: codec.Players) -> LoggedAction | None:

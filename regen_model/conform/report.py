@@ -191,6 +191,8 @@ def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
         extra.append(f"known divergences passed over: {shown}")
     if report.masked_steps:
         extra.append(f"{report.masked_steps} steps masked (the engine could not resync)")
+    if report.probe_refusals:
+        extra.append(f"{report.refusals_probed} refused actions sent and refused by the engine")
     if extra:
         console.print(Text("; ".join(extra), style="dim"))
     if report.findings:
@@ -272,6 +274,8 @@ def finding_markdown(i: int, f: Finding) -> list[str]:
     lines += ["", "| field | expected | observed |", "|---|---|---|"]
     if d.rejected:
         lines.append(f"| (action) | accepted | rejected: {d.rejected} |")
+    if d.accepted:
+        lines.append(f"| (action) | refused: {d.accepted} | accepted |")
     for diff in d.diffs:
         lines.append(
             f"| `{diff.path}` | {_cell_json(diff.expected)} | {_cell_json(diff.observed)} |"
@@ -305,7 +309,13 @@ def crosscheck_markdown(report: CrosscheckReport) -> str:
         "",
         f"Skip rate {report.skip_rate:.1%}; first case compared after "
         + ("-" if report.first_compared_s is None else f"{report.first_compared_s:.2f} s")
-        + f"; {len(report.findings)} root causes.",
+        + f"; {len(report.findings)} root causes."
+        + (
+            f" Actions the rules refuse were sent too: the engine refused "
+            f"{report.refusals_probed} of them as it should."
+            if report.probe_refusals
+            else ""
+        ),
         "",
     ]
     if report.known:

@@ -234,6 +234,8 @@ def _finding_timeline(i: int, finding: Finding, rules: Rules) -> Any:
     run = reference_run(finding.minimal, rules)
     d = finding.divergence
     note = f"the engine rejected a legal action: {d.rejected}" if d.rejected else ""
+    if d.accepted:
+        note = f"the engine accepted an action the rules refuse: {d.accepted}"
     start = "; ".join(describe(finding.minimal.start))
     return from_run(
         f"Divergence {i}: {' '.join(finding.signature)} ({finding.occurrences} case(s), "

@@ -547,6 +547,7 @@ def crosscheck_schema() -> Schema:
             "diffs": array(FIELD_DIFF),
             "clauses": strings(),
             "rejected": STRING,
+            "accepted": STRING,
             "expected": ANY,
             "observed": ANY,
         }
@@ -582,6 +583,8 @@ def crosscheck_schema() -> Schema:
             "fields_compared": COUNT,
             "known": {"type": "object", "additionalProperties": COUNT},
             "masked_steps": COUNT,
+            "probe_refusals": BOOL,
+            "refusals_probed": COUNT,
             "elapsed_s": SECONDS,
             "first_compared_s": nullable(SECONDS),
             "stopped_early": BOOL,

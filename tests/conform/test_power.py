@@ -31,8 +31,9 @@ def _mutant(m: Mutant) -> Callable[[], EngineAdapter]:
 
 
 # Mutants that only let an engine accept an action the rules refuse, with nothing else in the
-# game changed: the cross-checker sends only the actions the specification accepts (case.py),
-# so it cannot see them. Each is killed by the scenario given, which expects the refusal.
+# game changed: a run that sends only the actions the specification accepts (the default)
+# cannot see them; with ``probe_refusals`` the refused actions are sent too and the run finds
+# them. Each is also killed by the scenario given, which expects the refusal.
 ACCEPTS_MORE: dict[Mutant, tuple[str, str]] = {
     Mutant.TAP_COST_WHILE_TAPPED: (
         "costs/tap-cost-niall-silvain.yaml",
@@ -56,6 +57,20 @@ def test_a_mutant_only_a_refusal_shows_is_killed_by_its_scenario(mutant: Mutant)
     scenario = load_scenario(path)
     assert run_scenario(scenario).verdict is Verdict.PASSED
     assert run_scenario(scenario, Rules(frozenset({mutant}))).verdict is Verdict.FAILED
+
+
+@pytest.mark.parametrize("mutant", list(ACCEPTS_MORE), ids=[m.value for m in ACCEPTS_MORE])
+def test_a_mutant_that_accepts_more_is_found_only_by_probing_refusals(
+    mutant: Mutant, corpus: list[Case]
+) -> None:
+    silent = crosscheck(_mutant(mutant), corpus, stop_after=1, shrink_findings=False)
+    assert not silent.findings, "a run without probes sees it: move it out of ACCEPTS_MORE"
+    report = crosscheck(_mutant(mutant), corpus, stop_after=1, probe_refusals=True)
+    assert report.findings, f"{mutant.value} not caught with refusals probed"
+    finding = report.findings[0]
+    assert finding.divergence.accepted, finding.divergence.summary()
+    assert finding.signature[-1] == "accepted"
+    assert finding.minimal_steps <= MAX_MINIMAL_STEPS
 
 
 def test_every_buggy_engine_is_caught_with_a_small_case(
