@@ -55,13 +55,14 @@ def block_destroy_triggers(w: Work, pairs: list[tuple[int, int]]) -> None:
     declaration on): nothing in the model counters a triggered ability, and the delayed
     trigger depends on that creature alone (docs/rules-decisions.md)."""
     for b, a in pairs:
-        for source, other in ((b, a), (a, b)):
+        # the blocking Basilisk is the defending player's (509.1g), the attacking one the
+        # active player's (508.1a; a control change would have removed it from combat, 506.4)
+        for source, other, who in ((b, a, w.defending), (a, b, w.active)):
             if not w.setup.templates[source].destroys_combatants:
                 continue
             if w.setup.templates[other].wall:
                 w.emit(EventKind.NOTE, "trigger.eoc-destroy", w.name(other), wall=True)
                 continue
-            who = controller(w.cards[source])
             card = w.cards[other]
             w.cards[other] = card._replace(eoc_destroy=card.eoc_destroy + 1, eoc_destroy_by=who)
             w.emit(
@@ -97,3 +98,4 @@ def end_of_combat_triggers(w: Work) -> None:
             )
             w.trigger(obj, "trigger.eoc-destroy", w.name(i))
         w.cards[i] = w.cards[i]._replace(eoc_destroy=0, eoc_destroy_by=None)
+
