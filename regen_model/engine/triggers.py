@@ -98,4 +98,3 @@ def end_of_combat_triggers(w: Work) -> None:
             )
             w.trigger(obj, "trigger.eoc-destroy", w.name(i))
         w.cards[i] = w.cards[i]._replace(eoc_destroy=0, eoc_destroy_by=None)
-
