@@ -134,6 +134,7 @@ events:
         blocks-now: []
         cant-be-regenerated: false
         exile-if-dies: false
+        destroy-at-end-of-combat: 0
         prevent-next: 0
         prevent-all: false
         phased-out: false
