@@ -141,6 +141,7 @@ events:
         cant-be-regenerated: false
         exile-if-dies: false
         remove-damage-instead: 0
+        destroy-at-end-of-combat: 0
         prevent-next: 0
         prevent-all: false
         phased-out: false

@@ -858,6 +858,26 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("beast", "Soldevi Steam Beast", 0, shields=1),),
             (A.Destroy(targets=("beast",)),),
         ),
+        # 509.1i, 603.7c, 511.2: Thicket Basilisk attacks and the Drudge Skeletons blocking it
+        # get "destroy it at end of combat"; the Basilisk's damage regenerates them, and the
+        # delayed trigger still triggers as the end of combat step begins (the explorer's
+        # boards have no Basilisk).
+        GuideScript(
+            ("trigger.eoc-destroy",),
+            (
+                ScriptCard("basilisk", "Thicket Basilisk", 0),
+                ScriptCard("skeletons", "Drudge Skeletons", 1, shields=1),
+            ),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("basilisk",)),
+                *_pass(0, 1),
+                A.DeclareBlockers(player=1, blocks=(("skeletons", "basilisk"),)),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            step="begin-combat",
+        ),
         # 704.5a: a player at 0 life loses.
         GuideScript(
             ("sba.player-loses",),

@@ -28,7 +28,11 @@ between two records plus output increments):
    effects then maybe the untap step (its phasing, 502.1, then untap), untap, end of combat,
    attacking, blocking, paying a {T} cost or being sacrificed to pay a cost (activate). (A
    control change may also untap x and give it keywords: Act of Treason.) A pass may resolve
-   any spell or ability or start the next step, so it offers all of them.
+   any spell or ability or start the next step, so it offers all of them: a Basilisk's
+   delayed "destroy it at end of combat" (603.7, 511.2) is one of them, a destruction of x
+   as its trigger resolves; the record keeps no such trigger, since it only waits (declaring
+   blockers and a regeneration leave it, a new object drops it, none of them touching a
+   field of the record).
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,

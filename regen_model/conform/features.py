@@ -307,14 +307,23 @@ def _tapped(t: Transition) -> bool:
     return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.tapped" for e in t[3])
 
 
+def _eoc_destroy(t: Transition) -> bool:
+    """A Basilisk's delayed "destroy that creature at end of combat" is made or triggers
+    (trigger.eoc-destroy, 603.7, 511.2)."""
+    return any(e.clause == "trigger.eoc-destroy" for e in t[3])
+
+
 def _dies_features() -> frozenset[str]:
     """Issue 13 item 5's triggers ("when this creature dies", "whenever this creature becomes
-    tapped"): the structural features and the built-in cards with such an ability, for
-    adapters that do not map them to declare them lacking at once."""
+    tapped", a Basilisk's "destroy that creature at end of combat"): the structural features
+    and the built-in cards with such an ability, for adapters that do not map them to declare
+    them lacking at once."""
     cards = {
-        f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.dies_life or t.tapped_opponent_life
+        f"card:{n}"
+        for n, t in PERMANENT_CARDS.items()
+        if t.dies_life or t.tapped_opponent_life or t.destroys_combatants
     }
-    return frozenset({"dies-trigger", "tapped-trigger", *cards})
+    return frozenset({"dies-trigger", "tapped-trigger", "eoc-destroy-trigger", *cards})
 
 
 DIES_FEATURES = _dies_features()
@@ -579,6 +588,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "tapped-trigger": (
         'a "whenever this creature becomes tapped" ability triggers (603.2e)',
         _tapped,
+    ),
+    "eoc-destroy-trigger": (
+        'a Basilisk\'s delayed "destroy that creature at end of combat" is made or triggers '
+        "(603.7, 511.2)",
+        _eoc_destroy,
     ),
     "responses": ("a spell or ability is put on the stack above another one", _responses),
     "legend-duplicates": (

@@ -222,6 +222,10 @@ class Start:
                 raise NotExpressible(f"{setup.handles[card.slot]} is in combat or lost a keyword")
             if card.exile_if_dies:
                 raise NotExpressible(f"{setup.handles[card.slot]} would be exiled if it died")
+            if card.eoc_destroy:
+                raise NotExpressible(
+                    f"{setup.handles[card.slot]} is to be destroyed at end of combat"
+                )
             specs.append(
                 CardSpec(
                     handle=setup.handles[card.slot],

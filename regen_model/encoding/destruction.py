@@ -331,6 +331,9 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
                 w.set_if(
                     and_(when, on_battlefield(w, j), eq(w[key], i)), key, NONE, "regen.same-object"
                 )
+    if w.mutant(Mutant.REGEN_CANCELS_EOC_DESTROY):  # wrongly ends the Basilisk's trigger
+        w.set_if(when, c.eoc_destroy, 0, "trigger.eoc-destroy")
+        w.set_if(when, c.eoc_destroy_by, NONE, "trigger.eoc-destroy")
     if w.mutant(Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN):
         _drop_damage_triggers(w, i, when)
     if w.mutant(Mutant.TAPPED_REGEN_BECOMES_TAPPED) and not w.mutant(Mutant.REGEN_DOES_NOT_TAP):

@@ -182,6 +182,11 @@ class CardStatics:
     # on it instead" (``AbilityKind.REMOVE_DAMAGE_TARGET``) as a noncreature's only ability.
     land: Z3Ref
     remove_damage_ability: Z3Ref
+    # "Whenever this creature blocks or becomes blocked by a non-Wall creature, destroy that
+    # creature at end of combat" (Thicket Basilisk, ``CardTemplate.destroys_combatants``), and
+    # whether its creature types include Wall (``CardTemplate.wall``, 205.3m).
+    destroys_combatants: Z3Ref
+    wall: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -239,6 +244,8 @@ class Statics:
                     tapped_opponent_life=mk_i(f"{p}.tapped_opponent_life"),
                     land=mk_b(f"{p}.land"),
                     remove_damage_ability=mk_b(f"{p}.remove_damage_ability"),
+                    destroys_combatants=mk_b(f"{p}.destroys_combatants"),
+                    wall=mk_b(f"{p}.wall"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -284,6 +291,8 @@ class Statics:
                         c.trigger == 0,
                         c.dies_life == 0,
                         c.tapped_opponent_life == 0,
+                        z3.Not(c.destroys_combatants),
+                        z3.Not(c.wall),
                         z3.Not(c.static_regen),
                     ),
                 ),
@@ -383,6 +392,8 @@ class Statics:
                 c.tapped_opponent_life,
                 c.land,
                 c.remove_damage_ability,
+                c.destroys_combatants,
+                c.wall,
             ]
         return out
 
@@ -457,6 +468,8 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's 'when this creature dies' is encoded"
     if template.tapped_opponent_life and not template.is_creature:
         return f"{template.name}: only a creature's 'whenever this becomes tapped' is encoded"
+    if (template.destroys_combatants or template.wall) and not template.is_creature:
+        return f"{template.name}: only a creature's Basilisk ability or Wall type is encoded"
     return None
 
 
@@ -524,6 +537,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.tapped_opponent_life, 0),
                 (c.land, False),
                 (c.remove_damage_ability, False),
+                (c.destroys_combatants, False),
+                (c.wall, False),
             ):
                 put(var, value)
             continue
@@ -574,6 +589,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 c.remove_damage_ability,
                 any(a.kind is AbilityKind.REMOVE_DAMAGE_TARGET for a in t.abilities),
             ),
+            (c.destroys_combatants, t.destroys_combatants),
+            (c.wall, t.wall),
         ):
             put(var, value)
 
@@ -672,6 +689,8 @@ def read_statics(
                 extra_block=_b(model, c.extra_block),
                 dies_life=_i(model, c.dies_life),
                 tapped_opponent_life=_i(model, c.tapped_opponent_life),
+                destroys_combatants=_b(model, c.destroys_combatants),
+                wall=_b(model, c.wall),
             )
         )
         owners.append(_i(model, c.owner))
@@ -735,6 +754,10 @@ class CardVars:
     animated: Z3Ref  # its own animation applies until end of turn (613.1d; ``Card``)
     noncreature: Z3Ref  # the latest type change until end of turn: not a creature
     phased_out: Z3Ref  # NONE, or the player it phased out under (702.26b; ``Card``)
+    # delayed "destroy it at end of combat" triggers waiting on it, and their controller
+    # (NONE when there are none; ``Card.eoc_destroy``, 603.7)
+    eoc_destroy: Z3Ref
+    eoc_destroy_by: Z3Ref
     ghost: GhostVars
     first_striker: Z3Ref  # in Combat.first_strikers
     ordered: Z3Ref  # has a damage assignment order (M10)
@@ -778,6 +801,8 @@ class CardVars:
             self.animated,
             self.noncreature,
             self.phased_out,
+            self.eoc_destroy,
+            self.eoc_destroy_by,
             self.first_striker,
             self.ordered,
             self.order_pos,
@@ -942,6 +967,8 @@ class Frame:
                     animated=mk_b(f"{p}.animated"),
                     noncreature=mk_b(f"{p}.noncreature"),
                     phased_out=mk_i(f"{p}.phased_out"),
+                    eoc_destroy=mk_i(f"{p}.eoc_destroy"),
+                    eoc_destroy_by=mk_i(f"{p}.eoc_destroy_by"),
                     ghost=GhostVars(
                         shields_made=mk_i(f"{p}.g.shields_made"),
                         destructions=mk_i(f"{p}.g.destructions"),
@@ -1057,6 +1084,8 @@ class Frame:
                 c.ghost.by_shield >= 0,
                 c.ghost.by_static >= 0,
                 c.ghost.by_other >= 0,
+                c.eoc_destroy >= 0,
+                z3.Or(c.eoc_destroy_by == NONE, c.eoc_destroy_by == 0, c.eoc_destroy_by == 1),
                 *[z3.Not(z3.And(g, r)) for g, r in zip(c.kw_granted, c.kw_removed, strict=True)],
                 z3.Implies(c.animated, self.statics.cards[i].animate_ability),
                 # 702.26b, 506.4: phased out under a player, on the battlefield, out of combat
@@ -1130,6 +1159,8 @@ def representable(frame: Frame) -> list[Z3Ref]:
             )
         )
         out.append(z3.Implies(ca.blocking_also == NONE, ca.order_pos_also == NONE))
+        # a controller for the delayed "destroy it at end of combat" triggers exactly when any
+        out.append((ca.eoc_destroy == 0) == (ca.eoc_destroy_by == NONE))
     for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
         for j, obj in enumerate(objs):
             combat = obj.kind == _ord(StackKind.COMBAT_DAMAGE)
@@ -1415,6 +1446,8 @@ def _assign(
         put(cv.animated, card.animated)
         put(cv.noncreature, card.noncreature)
         put(cv.phased_out, NONE if card.phased_out is None else card.phased_out)
+        put(cv.eoc_destroy, card.eoc_destroy)
+        put(cv.eoc_destroy_by, NONE if card.eoc_destroy_by is None else card.eoc_destroy_by)
         g = card.ghost
         put(cv.ghost.shields_made, g.shields_made)
         put(cv.ghost.destructions, g.destructions)
@@ -1569,6 +1602,10 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 animated=_b(model, cv.animated),
                 noncreature=_b(model, cv.noncreature),
                 phased_out=None if _i(model, cv.phased_out) == NONE else _i(model, cv.phased_out),
+                eoc_destroy=_i(model, cv.eoc_destroy),
+                eoc_destroy_by=None
+                if _i(model, cv.eoc_destroy_by) == NONE
+                else _i(model, cv.eoc_destroy_by),
                 ghost=Ghost(
                     shields_made=_i(model, cv.ghost.shields_made),
                     destructions=_i(model, cv.ghost.destructions),

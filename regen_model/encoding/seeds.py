@@ -1426,6 +1426,78 @@ def scripts() -> tuple[Script, ...]:
             step=Step.MAIN1,
         ),
         Script(
+            "basilisk-regenerated",
+            "Thicket Basilisk attacks, blocked by Drudge Skeletons (one shield) and Wall of "
+            "Essence (trigger.eoc-destroy): only the non-Wall Skeletons get the delayed trigger "
+            "(509.1i, 509.3f); the Basilisk's damage regenerates them (removed from combat, "
+            "701.19a) and the delayed trigger still destroys them at end of combat (603.7c)",
+            (
+                Card("basilisk", "Thicket Basilisk", 0),
+                Card("skeletons", "Drudge Skeletons", 1, shields=((1, PLAIN),)),
+                Card("wall", "Wall of Essence", 1),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "basilisk"),
+                *_pass(0, 1),
+                _block(1, ("skeletons", "basilisk"), ("wall", "basilisk")),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(A.Division("basilisk", (("skeletons", 1), ("wall", 1))),),
+                ),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "basilisk-apnap",
+            "Cockatrice blocks Thicket Basilisk (trigger.eoc-destroy): each gets the other's "
+            "delayed trigger, A's and B's, which go on the stack in APNAP order as the end of "
+            "combat step begins (603.3b), B's resolving first",
+            (
+                Card("basilisk", "Thicket Basilisk", 0),
+                Card("cockatrice", "Cockatrice", 1),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "basilisk"),
+                *_pass(0, 1),
+                _block(1, ("cockatrice", "basilisk")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            also=_EDITIONS,
+        ),
+        Script(
+            "basilisk-blocker-dies",
+            "Grizzly Bears block Thicket Basilisk and die in combat: the delayed trigger "
+            "'destroy it at end of combat' went with the old object (400.7, 603.7c), so "
+            "nothing triggers at end of combat",
+            (
+                Card("basilisk", "Thicket Basilisk", 0),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "basilisk"),
+                *_pass(0, 1),
+                _block(1, ("bears", "basilisk")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
             "exile-instead",
             "Disintegrate's 'if it would die this turn, exile it instead' meets umbra armor (the "
             "cubs stay, the Aura goes) and then 0 toughness (Disfigure: the cubs are exiled, no "

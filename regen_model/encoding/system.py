@@ -465,6 +465,8 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
             z3.Not(c.exile_if_dies),  # no start has a "this turn" exile-instead effect
             c.remove_damage == 0,  # nor a Pyramids effect
             c.phased_out == NONE,
+            c.eoc_destroy == 0,  # no start is in a combat with a Basilisk's delayed trigger
+            c.eoc_destroy_by == NONE,
             z3.Implies(z3.Not(to_z3(st.creature)), c.damage == 0),
             z3.Implies(
                 c.attached_to != NONE,

@@ -1,5 +1,6 @@
 """Triggered abilities that wait for a permanent's status to change: the counterpart of
-``engine/triggers.py`` (603.2e). "When this creature dies" is pushed by ``zones.move_zone``
+``engine/triggers.py`` (603.2e; the Basilisk's "destroy that creature at end of combat",
+509.1i, 603.7, 511.2). "When this creature dies" is pushed by ``zones.move_zone``
 (``zones.push_dies_trigger``, with ``push_life_trigger``), damage triggers by ``effects``.
 """
 
@@ -8,9 +9,9 @@ from __future__ import annotations
 from regen_model.encoding import stack
 from regen_model.encoding.derived import controller
 from regen_model.encoding.frame import NONE
-from regen_model.encoding.ops import Val, and_, gt, sub
+from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, le, not_, sub
 from regen_model.encoding.work import SymWork
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import StackKind, ordinal
 
 
@@ -46,3 +47,72 @@ def tapped_trigger(w: SymWork, i: int, when: Val) -> None:
     who = controller(w, i)
     life = st.tapped_opponent_life
     push_life_trigger(w, i, who, w[w.c(i).gen], life, sub(1, who), "trigger.tapped", fires)
+
+
+def block_destroy_triggers(w: SymWork, blocks: list[Val], also: list[Val]) -> None:
+    """Blockers have just been declared, card ``b`` blocking ``blocks[b]`` and ``also[b]``
+    (``NONE`` for none): each block with a Basilisk on one side and a non-Wall creature on
+    the other gives the other a delayed "destroy it at end of combat" (509.1i, 603.7,
+    ``engine.triggers.block_destroy_triggers``): one per block, controlled by the defending
+    player when the Basilisk blocks, by the active player when it attacks."""
+    active = w[w.f.active]
+    defending = sub(1, active)
+    basilisk = [w.st(i).destroys_combatants for i in range(w.n)]
+    for x in range(w.n):
+        c = w.c(x)
+        # blocks where x is the attacker and its blocker is a Basilisk
+        as_attacker = add(
+            *[
+                ite(and_(eq(a, x), basilisk[b]), 1, 0)
+                for b in range(w.n)
+                if b != x
+                for a in (blocks[b], also[b])
+            ]
+        )
+        # blocks where x is the blocker and the attacker it blocks is a Basilisk
+        as_blocker = add(
+            *[
+                ite(and_(eq(a, y), basilisk[y]), 1, 0)
+                for a in (blocks[x], also[x])
+                for y in range(w.n)
+                if y != x
+            ]
+        )
+        nonwall = not_(w.st(x).wall)
+        hit_att = and_(nonwall, gt(as_attacker, 0))
+        hit_blk = and_(nonwall, gt(as_blocker, 0))
+        if w.skip(hit_att) and w.skip(hit_blk):
+            continue
+        count = add(w[c.eoc_destroy], ite(hit_att, as_attacker, 0), ite(hit_blk, as_blocker, 0))
+        w.set_if(hit_att, c.eoc_destroy, count, "trigger.eoc-destroy")
+        w.set_if(hit_att, c.eoc_destroy_by, defending, "trigger.eoc-destroy")
+        w.set_if(hit_blk, c.eoc_destroy, count, "trigger.eoc-destroy")
+        w.set_if(hit_blk, c.eoc_destroy_by, active, "trigger.eoc-destroy")
+
+
+def end_of_combat_triggers(w: SymWork) -> None:
+    """The end of combat step begins (511.2): each delayed "destroy it at end of combat"
+    triggers once (603.7b), in slot order, its target the object it refers to (603.7c), and
+    is gone (``engine.triggers.end_of_combat_triggers``). The waiting list holds at most
+    ``scope.pending`` of them: more do not fit the scope."""
+    cap = w.ctx.scope.pending
+    for i in range(w.n):
+        c = w.c(i)
+        count = w[c.eoc_destroy]
+        some = gt(count, 0)
+        if w.skip(some):
+            continue
+        w.require(implies(some, le(count, cap)), "scope:pending")
+        gen = w[c.gen]
+        obj = stack.entry(
+            w,
+            kind=StackKind.TRIGGER,
+            controller=w[c.eoc_destroy_by],
+            effect=ordinal(EffectKind.DESTROY),
+            target_rule=ordinal(TargetRule.NONE),
+            targets=((i, gen, NONE),),
+        )
+        for k in range(cap):
+            stack.push(w, "pending", obj, "trigger.eoc-destroy", when=gt(count, k))
+        w.set_if(some, c.eoc_destroy, 0, "trigger.eoc-destroy")
+        w.set_if(some, c.eoc_destroy_by, NONE, "trigger.eoc-destroy")

@@ -36,7 +36,11 @@ from regen_model.encoding.frame import KEYWORDS, NONE, StackVars
 from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, ne, not_, or_, sub
 from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
-from regen_model.encoding.triggers import tapped_trigger
+from regen_model.encoding.triggers import (
+    block_destroy_triggers,
+    end_of_combat_triggers,
+    tapped_trigger,
+)
 from regen_model.encoding.work import SymWork
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
@@ -302,6 +306,9 @@ def begin_step(w: SymWork, s: Step) -> None:
         )
     elif s in (Step.FIRST_STRIKE_DAMAGE, Step.COMBAT_DAMAGE):
         _begin_damage_step(w, s is Step.FIRST_STRIKE_DAMAGE)
+    elif s is Step.END_COMBAT:
+        end_of_combat_triggers(w)  # 511.2: "at end of combat" triggers as the step begins
+        give_priority(w, w[f.active])
     elif s is Step.CLEANUP:
         cleanup_effects(w)
         w.branch(
@@ -398,6 +405,7 @@ def _declare_blockers(w: SymWork, blocks: list[Val], also: list[Val]) -> None:
         w.branch(ne(a, NONE), partial(_block, b=b, a=a, clause=clause))
     for b, a in enumerate(also):
         w.branch(ne(a, NONE), partial(_block_also, b=b, a=a))
+    block_destroy_triggers(w, blocks, also)  # 509.1i
     w.set(w.f.decision, ordinal(Decision.NONE), clause)
 
     def m10_orders(w: SymWork) -> None:

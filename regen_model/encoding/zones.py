@@ -45,6 +45,10 @@ def remove_from_combat(w: SymWork, i: int, clause: str, when: Val = True) -> Non
     two = and_(go, ne(w[c.blocking_also], NONE))
     w.set_if(two, c.blocking_also, NONE, "combat.removal.multi-blocked")
     w.set_if(go, c.blocked, False, clause)
+    if w.mutant(Mutant.EOC_DESTROY_NEEDS_COMBAT):
+        # mutant: leaving combat ends "destroy it at end of combat" (``engine.zones``)
+        w.set_if(go, c.eoc_destroy, 0, "trigger.eoc-destroy")
+        w.set_if(go, c.eoc_destroy_by, NONE, "trigger.eoc-destroy")
     if w.skip(refile):
         return
     w.set_if(refile, c.ordered, False, clause)
@@ -222,6 +226,8 @@ def move_zone(
         (c.animated, False),
         (c.noncreature, False),
         (c.phased_out, NONE),
+        (c.eoc_destroy, 0),  # 400.7, 603.7c: the delayed trigger's object is gone
+        (c.eoc_destroy_by, NONE),
         (c.attached_to, NONE),
         (c.ghost.shields_made, 0),
         (c.ghost.destructions, 0),

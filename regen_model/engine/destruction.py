@@ -322,6 +322,19 @@ def _regenerate(w: Work, slot: int) -> None:
                 w.cards[i] = other._replace(attached_to=None)
                 w.emit(EventKind.UNATTACHED, "regen.same-object", w.name(i), origin=name)
     w.emit(EventKind.NOTE, "regen.same-object", name, stays_on_battlefield=True)
+    if w.cards[slot].eoc_destroy:
+        if w.mutant(Mutant.REGEN_CANCELS_EOC_DESTROY):
+            # Mutant: the regeneration also ends "destroy it at end of combat", so one shield
+            # saves it from both destructions.
+            w.cards[slot] = w.cards[slot]._replace(eoc_destroy=0, eoc_destroy_by=None)
+        else:
+            # 603.7c: the delayed trigger refers to this object, which is still here
+            w.emit(
+                EventKind.NOTE,
+                "trigger.eoc-destroy",
+                name,
+                still_destroyed_at_end_of_combat=w.cards[slot].eoc_destroy,
+            )
     kept = [
         p
         for p in w.pending

@@ -21,7 +21,11 @@ from regen_model.engine.effects import (
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.phasing import untap_step_phasing
 from regen_model.engine.sba import cleanup_effects, run_sba_loop
-from regen_model.engine.triggers import tapped_trigger
+from regen_model.engine.triggers import (
+    block_destroy_triggers,
+    end_of_combat_triggers,
+    tapped_trigger,
+)
 from regen_model.engine.work import Work
 from regen_model.model.derived import (
     controller,
@@ -218,6 +222,9 @@ def begin_step(w: Work, step: Step) -> None:
             _declare_blockers(w, [])
     elif step in (Step.FIRST_STRIKE_DAMAGE, Step.COMBAT_DAMAGE):
         _begin_damage_step(w, step)
+    elif step is Step.END_COMBAT:
+        end_of_combat_triggers(w)  # 511.2: "at end of combat" triggers as the step begins
+        give_priority(w, w.active)
     elif step is Step.CLEANUP:
         cleanup_effects(w)
         if sba_pending(w) or w.pending:
@@ -286,6 +293,7 @@ def _declare_blockers(w: Work, pairs: list[tuple[int, int]]) -> None:
         w.pname(w.defending),
         blocks=",".join(f"{w.name(b)}->{w.name(a)}" for b, a in pairs),
     )
+    block_destroy_triggers(w, pairs)
     if pairs:
         w.emit(
             EventKind.NOTE,

@@ -42,6 +42,10 @@ def remove_from_combat(w: Work, slot: int, clause: str, reason: str) -> None:
     card = card._replace(blocking_also=None)  # both attackers it was declared blocking
     w.cards[slot] = card._replace(attacking=False, blocking=None, blocked=False)
     w.emit(EventKind.REMOVED_FROM_COMBAT, clause, w.name(slot), reason=reason)
+    if card.eoc_destroy and w.mutant(Mutant.EOC_DESTROY_NEEDS_COMBAT):
+        # Mutant: "destroy it at end of combat" read as "destroy each creature still blocking
+        # or blocked by it", so a creature that left combat escapes it.
+        w.cards[slot] = w.cards[slot]._replace(eoc_destroy=0, eoc_destroy_by=None)
     _note_multi_blocks(w, slot, two)
     # 509.2a (M10): a creature removed from combat leaves every damage assignment order.
     if w.combat.orders:

@@ -209,7 +209,13 @@ class CardTemplate:
     last existed (603.3a). ``tapped_opponent_life``: "Whenever this creature becomes tapped,
     target opponent gains N life" (Soldevi Steam Beast): it triggers when the untapped creature
     is tapped (603.2e), by attacking, a {T} cost or a regeneration (701.19a), never by making a
-    shield.
+    shield. ``destroys_combatants``: "Whenever this creature blocks or becomes blocked by a
+    non-Wall creature, destroy that creature at end of combat" (Thicket Basilisk, Cockatrice):
+    at the declaration of blockers (509.1i) each non-Wall creature it blocks or that blocks it
+    gets a delayed trigger "destroy it at end of combat" (603.7), which follows that object and
+    not its combat status: a creature regenerated in combat is still destroyed at end of
+    combat (511.2, 603.7c). ``wall``: its creature types include Wall (205.3m; from the type
+    line of a built-in card).
     """
 
     name: str
@@ -234,6 +240,8 @@ class CardTemplate:
     extra_block: bool = False
     dies_life: int = 0
     tapped_opponent_life: int = 0
+    destroys_combatants: bool = False
+    wall: bool = False
 
     @property
     def is_creature(self) -> bool:
@@ -282,6 +290,7 @@ def _card(
     return CardTemplate(
         name=name,
         types=_types(type_line),
+        wall="Wall" in type_line.partition(" — ")[2].split(),
         text=text,
         colors=colors_of(cost),
         mana_cost=cost,
@@ -308,6 +317,7 @@ def _creature(
     extra_block: bool = False,
     dies_life: int = 0,
     tapped_opponent_life: int = 0,
+    destroys_combatants: bool = False,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
@@ -329,6 +339,7 @@ def _creature(
         extra_block=extra_block,
         dies_life=dies_life,
         tapped_opponent_life=tapped_opponent_life,
+        destroys_combatants=destroys_combatants,
     )
 
 
@@ -392,6 +403,12 @@ _EQUIP = ActivatedAbility(AbilityKind.EQUIP)
 
 def _keyword_left_out(word: str, rule: str, what: str) -> Deviation:
     return Deviation(word, f"{word.lower()} ({rule}) is not modelled: {what}")
+
+
+_BASILISK = (
+    "Whenever this creature blocks or becomes blocked by a non-Wall creature, "
+    "destroy that creature at end of combat."
+)
 
 
 PERMANENT_CARDS: dict[str, CardTemplate] = {
@@ -564,6 +581,29 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             "{2}: Regenerate this creature.",
             regen=Rider.NONE,
             tapped_opponent_life=2,
+        ),
+        _creature(
+            "Thicket Basilisk",
+            "{3}{G}{G}",
+            "Creature — Basilisk",
+            2,
+            4,
+            _BASILISK,
+            destroys_combatants=True,
+        ),
+        _creature(
+            "Cockatrice",
+            "{3}{G}{G}",
+            "Creature — Cockatrice",
+            2,
+            4,
+            "Flying\n" + _BASILISK,
+            destroys_combatants=True,
+            deviations=(
+                _keyword_left_out(
+                    "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+            ),
         ),
         _creature(
             "Typhoid Rats",

@@ -236,6 +236,9 @@ class Mutant(StrEnum):
     # Triggered abilities beyond damage triggers (issue 13 item 5):
     REGEN_TRIGGERS_DIES = "regen-triggers-dies"
     TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"
+    # "destroy that creature at end of combat" (Thicket Basilisk, Cockatrice):
+    EOC_DESTROY_NEEDS_COMBAT = "eoc-destroy-needs-combat"
+    REGEN_CANCELS_EOC_DESTROY = "regen-cancels-eoc-destroy"
     EXILED_THOUGH_REGENERATED = "exiled-though-regenerated"
     EXILE_ONLY_IF_DESTROYED = "exile-instead-only-if-destroyed"
     # Pyramids' "remove all damage instead" (issue 13 item 6):

@@ -112,6 +112,15 @@ class Card(NamedTuple):
     creature, but it blocks only those of them still attacking (510.1d, ``combat.blocks_now``).
     Its M10 damage assignment order (509.3 of 2009-2024) is ``blocking``, then ``blocking_also``:
     the defending player fixes it when declaring (see docs/rules-decisions.md).
+
+    ``eoc_destroy``: how many delayed triggers "destroy that creature at end of combat" wait
+    on this object (603.7; made when it blocked or was blocked by a Thicket Basilisk or a
+    Cockatrice, 509.1i), and ``eoc_destroy_by`` the player who controls them (the Basilisk's
+    controller, 603.7e; the same player for all of them, since every creature on one side of
+    a combat is controlled by one player as blockers are declared). They follow the object,
+    not its combat status (603.7c): a regeneration, which removes it from combat, leaves them;
+    a zone change (a new object, 400.7) ends them. They trigger as the end of combat step
+    begins (511.2) and are gone then (603.7b).
     """
 
     slot: int
@@ -144,6 +153,8 @@ class Card(NamedTuple):
     animated: bool = False
     noncreature: bool = False
     phased_out: int | None = None
+    eoc_destroy: int = 0
+    eoc_destroy_by: int | None = None
     ghost: Ghost = Ghost()
 
     @property

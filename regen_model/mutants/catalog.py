@@ -297,6 +297,19 @@ _INFO = (
         ("trigger.tapped", "regen.apply.tap"),
     ),
     MutantInfo(
+        Mutant.EOC_DESTROY_NEEDS_COMBAT,
+        'A Basilisk\'s "destroy that creature at end of combat" is dropped when that creature '
+        "leaves combat, so a blocker that regenerated (removed from combat) escapes it, as an "
+        'engine that reads it as "destroy each creature still blocking or blocked by it" does.',
+        ("trigger.eoc-destroy", "regen.apply.remove-from-combat"),
+    ),
+    MutantInfo(
+        Mutant.REGEN_CANCELS_EOC_DESTROY,
+        'A regeneration also ends the delayed trigger "destroy it at end of combat" on the '
+        "creature, so one shield saves it from both the combat damage and the Basilisk.",
+        ("trigger.eoc-destroy", "regen.shield.one-per-destruction"),
+    ),
+    MutantInfo(
         Mutant.EXILED_THOUGH_REGENERATED,
         '"If it would die this turn, exile it instead" exiles a creature whose destruction a '
         "shield, static regeneration, umbra armor or a shield counter replaced, as an engine "

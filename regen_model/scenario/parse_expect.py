@@ -186,6 +186,7 @@ def _permanent(names: Names, handle: str, field: str, expected: Any, path: Field
         "cant-be-regenerated": lambda v: card(v).cant_regen,
         "exile-if-dies": lambda v: card(v).exile_if_dies,
         "remove-damage-instead": lambda v: card(v).remove_damage,
+        "destroy-at-end-of-combat": lambda v: card(v).eoc_destroy,
         "prevent-next": lambda v: card(v).prevent_next,
         "prevent-all": lambda v: card(v).prevent_all,
         "phased-out": lambda v: card(v).phased_out is not None,
@@ -383,8 +384,9 @@ _VALUE_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
 
 # Names the engine gives stack objects other than spells (engine/turn.py, step.py, effects.py,
 # destruction.py): combat damage under the pre-M10 rules, "HANDLE: ability", "damage trigger
-# of HANDLE", "rider of ORIGIN".
-_STACK_PREFIXES = ("rider of ", "damage trigger of ")
+# of HANDLE", "rider of ORIGIN", "end-of-combat destruction of HANDLE" (a Basilisk's delayed
+# trigger, engine/triggers.py).
+_STACK_PREFIXES = ("rider of ", "damage trigger of ", "end-of-combat destruction of ")
 
 
 def _check_subject(names: Names, kind: str, subject: Subject, value: Any, path: FieldPath) -> None:
@@ -404,8 +406,8 @@ def _check_subject(names: Names, kind: str, subject: Subject, value: Any, path: 
         raise names.error(
             path,
             f"{value!r} is not a stack object of this scenario{suggest(value, spells)}: a "
-            "spell's name, 'combat damage', 'HANDLE: ABILITY', 'damage trigger of HANDLE' or "
-            "'rider of ORIGIN'",
+            "spell's name, 'combat damage', 'HANDLE: ABILITY', 'damage trigger of HANDLE', "
+            "'end-of-combat destruction of HANDLE' or 'rider of ORIGIN'",
         )
 
 
@@ -414,8 +416,9 @@ def _stack_name(names: Names, value: str) -> bool:
         return True
     if value.startswith(_STACK_PREFIXES[0]):
         return True
-    if value.startswith(_STACK_PREFIXES[1]):
-        return value.removeprefix(_STACK_PREFIXES[1]) in names.handles
+    for prefix in _STACK_PREFIXES[1:]:
+        if value.startswith(prefix):
+            return value.removeprefix(prefix) in names.handles
     handle, sep, _ = value.partition(": ")
     return bool(sep) and handle in names.handles
 

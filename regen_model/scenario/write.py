@@ -221,6 +221,10 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         out["dies-life"] = t.dies_life
     if t.tapped_opponent_life:
         out["tapped-opponent-life"] = t.tapped_opponent_life
+    if t.destroys_combatants:
+        out["destroys-combatants"] = True
+    if t.wall:
+        out["wall"] = True
     if t.animation is not None:
         out["animation"] = _flow(
             {

@@ -288,6 +288,8 @@ def _defaults(b: CardVars) -> list[tuple[Any, Any]]:
         (b.blocking_also, NONE),
         (b.blocked, False),
         (b.phased_out, NONE),
+        (b.eoc_destroy, 0),  # no delayed "destroy it at end of combat" (400.7: a new object)
+        (b.eoc_destroy_by, NONE),
         (b.ghost.shields_made, 0),
         (b.ghost.destructions, 0),
         (b.ghost.by_shield, 0),
@@ -366,6 +368,7 @@ class MiniSystem:
                 st.trigger == 0,
                 st.dies_life == 0,  # no "when this creature dies" (the mini system has no
                 st.tapped_opponent_life == 0,  # triggers), nor "becomes tapped" triggers
+                z3.Not(st.destroys_combatants),  # nor a Basilisk's
             ]
         return [Tracked("init", z3.And(*game))]
 

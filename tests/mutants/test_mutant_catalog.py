@@ -95,6 +95,10 @@ ONLY_BY_SCENARIO = {
     / "sacrifice-carapace-regenerates-its-last-host.yaml",
     Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
     Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
+    Mutant.EOC_DESTROY_NEEDS_COMBAT: SCENARIOS
+    / "combat"
+    / "basilisk-regenerated-blocker-still-destroyed.yaml",
+    Mutant.REGEN_CANCELS_EOC_DESTROY: SCENARIOS / "combat" / "basilisk-two-shields-survive.yaml",
 }
 
 

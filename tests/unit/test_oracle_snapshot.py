@@ -157,6 +157,14 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     assert card.extra_block == (
         "This creature can block an additional creature each combat." in text
     )
+    # "Whenever this creature blocks or becomes blocked by a non-Wall creature, destroy that
+    # creature at end of combat." (Thicket Basilisk, Cockatrice; 509.1i, 603.7, 511.2)
+    assert card.destroys_combatants == (
+        "blocks or becomes blocked by a non-Wall creature, destroy that creature at end of "
+        "combat." in text
+    )
+    # the Wall creature type (205.3m) read from the type line ("non-Wall")
+    assert card.wall == ("Wall" in CARDS[name]["type_line"].partition(" — ")[2].split())
     animation = re.search(r"becomes a (\d+)/(\d+) (black )?\w+ creature", text)
     animate = [a for a in card.abilities if a.kind is AbilityKind.ANIMATE_SELF]
     assert bool(animate) == bool(animation) == (card.animation is not None)

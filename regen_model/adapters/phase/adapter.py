@@ -73,7 +73,7 @@ class PhaseEngineAdapter:
             # Asphyxiate; a targeted activation is mapped for equip only)
             *TARGETING_FEATURES,
             *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr: not mapped yet
-            *DIES_FEATURES,  # issue 13 item 5: Onulet, Soldevi Steam Beast not mapped yet
+            *DIES_FEATURES,  # issue 13 item 5: Onulet, Soldevi Steam Beast, the Basilisks: not mapped
         }
     )
 

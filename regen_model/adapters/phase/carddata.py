@@ -121,6 +121,12 @@ class PhaseCard:
         return frozenset(KEYWORDS[k][1] for k in self.keywords)
 
 
+_BASILISK = (
+    "Whenever this creature blocks or becomes blocked by a non-Wall creature, "
+    "destroy that creature at end of combat."
+)
+
+
 def _creature(
     name: str,
     cost: str,
@@ -331,6 +337,24 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Whenever this creature becomes tapped, target opponent gains 2 life.\n"
             "{2}: Regenerate this creature.",
             note="not mapped yet (tapped-trigger)",
+        ),
+        _creature(
+            "Thicket Basilisk",
+            "{3}{G}{G}",
+            "Creature — Basilisk",
+            2,
+            4,
+            _BASILISK,
+            note="not mapped yet (eoc-destroy-trigger)",
+        ),
+        _creature(
+            "Cockatrice",
+            "{3}{G}{G}",
+            "Creature — Cockatrice",
+            2,
+            4,
+            _BASILISK,
+            note="flying left out (the model has none); not mapped yet (eoc-destroy-trigger)",
         ),
         _creature(
             "Boros Swiftblade",

@@ -113,8 +113,9 @@ LACKS = frozenset(
         # restriction is in its bridge (not mapped, not tested there).
         *COUNTED_FEATURES,
         # Issue 13 item 5: Onulet's "when this creature dies" and Soldevi Steam Beast's
-        # "whenever this creature becomes tapped" are not mapped (and its triggers fire in its
-        # own windows, see "triggers").
+        # "whenever this creature becomes tapped" are not mapped, nor the Basilisks' "destroy
+        # that creature at end of combat" (and its triggers fire in its own windows, see
+        # "triggers").
         *DIES_FEATURES,
     }
 )
