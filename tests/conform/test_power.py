@@ -25,6 +25,17 @@ from regen_model.testing.bugs import BUG_ADAPTERS
 
 MAX_MINIMAL_STEPS = 10
 
+# Bugs whose smallest case is longer by the rules, with the bound and why.
+LONG_CASES: dict[str, tuple[int, str]] = {
+    f"mutant {m.value}": (
+        16,
+        "from a main phase start a Basilisk's delayed trigger needs the whole combat: steps "
+        "to declare attackers and blockers, combat damage, then the end of combat step where "
+        "it triggers and resolves, each step ended by both players passing",
+    )
+    for m in (Mutant.EOC_DESTROY_NEEDS_COMBAT, Mutant.REGEN_CANCELS_EOC_DESTROY)
+}
+
 
 def _mutant(m: Mutant) -> Callable[[], EngineAdapter]:
     return lambda: ReferenceAdapter(Rules(frozenset({m})))
@@ -88,7 +99,7 @@ def test_every_buggy_engine_is_caught_with_a_small_case(
             missed.append(name)
             table.add_row(name, "NO", str(report.cases), "-", "-")
             continue
-        if finding.minimal_steps > MAX_MINIMAL_STEPS:
+        if finding.minimal_steps > LONG_CASES.get(name, (MAX_MINIMAL_STEPS, ""))[0]:
             too_long.append((name, finding.minimal_steps))
         key = [c for c in finding.divergence.clauses if not c.startswith(("priority.", "turn."))]
         table.add_row(
