@@ -38,7 +38,7 @@ turn: priority, casting the scope's spells, activating, combat decisions), ``all
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations, permutations, product
 
@@ -67,7 +67,7 @@ from regen_model.model.enums import (
     Step,
 )
 from regen_model.model.rules import CORRECT
-from regen_model.model.state import GameState
+from regen_model.model.state import Card, GameState
 
 
 class ActionFamily(StrEnum):
@@ -242,28 +242,10 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
             if prefilter and not has_ability(state, card, index):
                 continue
             source = state.setup.handles[card.slot]
-            if ability.kind is AbilityKind.REMOVE_DAMAGE_TARGET:
-                # Pyramids: target land (602.2b), a land creature included
+            fits = _target_filter(state, ability.kind, player)
+            if fits is not None:
                 for t in state.cards:
-                    land = CardType.LAND in state.setup.templates[t.slot].types
-                    if prefilter and not (t.on_battlefield and land):
-                        continue
-                    yield A.ActivateAbility(
-                        player=player,
-                        source=source,
-                        ability=index,
-                        target=state.setup.handles[t.slot],
-                    )
-                continue
-            if ability.kind in (AbilityKind.EQUIP, AbilityKind.REGENERATE_TARGET):
-                # equip: target creature you control (702.6a); "Regenerate target creature":
-                # any creature (602.2b)
-                own = ability.kind is AbilityKind.EQUIP
-                for t in state.cards:
-                    if prefilter and not (
-                        is_creature_on_battlefield(state, t)
-                        and (not own or controller(t) == player)
-                    ):
+                    if prefilter and not fits(t):
                         continue
                     yield A.ActivateAbility(
                         player=player,
@@ -282,6 +264,21 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
             yield A.ActivateAbility(
                 player=player, source=state.setup.handles[card.slot], ability=given
             )
+
+
+def _target_filter(
+    state: GameState, kind: AbilityKind, player: int
+) -> Callable[[Card], bool] | None:
+    """What a targeted ability of ``kind`` may target, as a test of a card (``None``: the
+    ability has no target): equip, a creature its controller controls (702.6a); "Regenerate
+    target creature", any creature (602.2b); Pyramids, a land, a land creature included."""
+    if kind is AbilityKind.REMOVE_DAMAGE_TARGET:
+        return lambda t: t.on_battlefield and CardType.LAND in state.setup.templates[t.slot].types
+    if kind is AbilityKind.REGENERATE_TARGET:
+        return lambda t: is_creature_on_battlefield(state, t)
+    if kind is AbilityKind.EQUIP:
+        return lambda t: is_creature_on_battlefield(state, t) and controller(t) == player
+    return None
 
 
 def attack_candidates(state: GameState) -> list[int]:
