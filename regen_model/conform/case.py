@@ -4,13 +4,13 @@
 observations after every action. Actions the reference rejects are skipped (not sent to the
 engine under test): generated and shrunk scenarios keep going past actions that became
 illegal. With ``probe_refusals`` the ones a rule refuses (``IllegalAction``) are sent, and the
-engine must refuse them too: an
-engine that accepts an action the rules refuse (a tapped creature paying {T} again) diverges
-there, with the reference's reason for the refusal. A refusal changes nothing, so the
-comparison after the next action checks the engine left its state alone. Each action reaches the adapter with what the step did at the specification's level
-(``adapter.SpecStep``, for adapters that follow the specification's step structure). The first
-differing observation ends the case with a ``Divergence``: later steps start from different
-states and would only repeat the news. With a known-divergence classifier (``known.py``), a
+engine must refuse them too: an engine that accepts an action the rules refuse (a tapped
+creature paying {T} again) diverges there, with the reference's reason for the refusal. A
+refusal changes nothing, so the comparison after the next action checks that the engine left
+its state alone. Each action reaches the adapter with what the step did at the
+specification's level (``adapter.SpecStep``, for adapters that follow the specification's
+step structure). The first differing observation ends the case with a ``Divergence``: later
+steps start from different states and would only repeat the news. With a known-divergence classifier (``known.py``), a
 divergence it explains does not end the case: the engine is resynchronised to the
 specification's state (``adapter.resync``) and the comparison goes on, or, for an engine that
 cannot resync, the rest of the case is *masked* (not sent, not compared, and counted).
@@ -230,10 +230,9 @@ def run_case(
             # nothing about the rules an engine enforces
             if not probe_refusals or tracker.masked or not isinstance(refusal, IllegalAction):
                 continue
-            accepted = _probe(adapter, state, action, refusal, run + 1, players)
-            if accepted is None:
-                probed += 1
-            elif not tracker.absorb(accepted, state):
+            refused, accepted = _probe(adapter, state, action, refusal, run + 1, players)
+            probed += refused
+            if accepted is not None and not tracker.absorb(accepted, state):
                 return diverged(accepted)
             continue
         run += 1
@@ -289,21 +288,24 @@ def _probe(
     refusal: EngineError,
     step_no: int,
     players: tuple[str, ...],
-) -> Divergence | None:
-    """Send ``action``, which the rules refuse in ``state`` (``refusal``), to the engine: ``None``
-    if it refuses too (or cannot express the action: nothing to compare), else the divergence,
-    with what the engine did instead of nothing."""
+) -> tuple[bool, Divergence | None]:
+    """Send ``action``, which the rules refuse in ``state`` (``refusal``), to the engine:
+    ``(True, None)`` if it refuses too, ``(False, None)`` if it cannot express the action
+    (nothing to compare), else ``(False, the divergence)``, with what the engine did instead
+    of nothing."""
     expected = project(state)
     try:
         apply_step(adapter, action, SpecStep.of(state, ()))
-    except (ActionRejected, StepUnsupported):
-        return None
+    except ActionRejected:
+        return True, None
+    except StepUnsupported:
+        return False, None
     observed = adapter.observe()
     why = f"{type(refusal).__name__}: {refusal}"  # str() ends with the clause, if any
     clauses = (refusal.clause,) if refusal.clause else ()
     diffs = tuple(compare(expected, observed))
     json_action = action_to_json(action, players)
-    return Divergence(step_no, json_action, diffs, clauses, expected, observed, accepted=why)
+    return False, Divergence(step_no, json_action, diffs, clauses, expected, observed, accepted=why)
 
 
 def _since(t0: float) -> float:
