@@ -414,6 +414,7 @@ def crosscheck(
         name, version = engine.adapter.name, engine.adapter.version
     except (EngineDead, EngineFailure) as exc:
         report = CrosscheckReport("?", "?", seed, stopped_early=True)
+        report.probe_refusals = probe_refusals
         report.errors.append(("(engine start)", str(exc)))
         report.counts[Outcome.ENGINE_ERROR] += 1
         if out_dir is not None:

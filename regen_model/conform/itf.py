@@ -210,16 +210,18 @@ def _refused(
         after = at.integer()
         if not 0 <= after <= n or (out and after < out[-1][0]):
             raise at.error(f"{after} is not a step count in order (0..{n})")
-        logged = _logged(entry.req("action"), players)
-        assert logged is not None
-        out.append((after, logged))
+        out.append((after, _logged_action(entry.req("action"), players)))
     return tuple(out)
 
 
 def _logged(node: Node | None, players: codec.Players) -> LoggedAction | None:
-    """A logged action (``None`` when there is none): choice fields may be left out."""
-    if node is None:
-        return None
+    """A logged action, or ``None`` where the field is absent."""
+    return None if node is None else _logged_action(node, players)
+
+
+def _logged_action(node: Node, players: codec.Players) -> LoggedAction:
+    """The action a node logs: choice fields may be left out, every other field must be
+    there."""
     cls, fields = codec.decode_action_fields(node, players)
     missing = unloggable_missing(cls, fields)
     if missing:

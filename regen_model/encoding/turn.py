@@ -144,17 +144,19 @@ def _resolve_spell(w: SymWork, obj: StackVars) -> None:
     equip = eq(obj.effect, ordinal(EffectKind.ATTACH))  # and 702.6a for equip's target
     for j in range(len(obj.target_card)):
         card, gen = obj.target_card[j], obj.target_gen[j]
+        # the object's own rule first, then equip's 702.6a on top of it, as the engine
+        # checks them (a solver-chosen equip with another rule must not pass it by)
         ok = and_(
             lt(j, obj.n_targets),
-            ite(
-                equip,
+            or_(
+                ne(obj.target_player[j], NONE),
+                legal_card_target(w, card, gen, obj.target_rule, obj.controller),
+            ),
+            or_(
+                not_(equip),
                 and_(
                     eq(obj.target_player[j], NONE),
                     equip_still_legal(w, obj.source, card, gen, obj.controller),
-                ),
-                or_(
-                    ne(obj.target_player[j], NONE),
-                    legal_card_target(w, card, gen, obj.target_rule, obj.controller),
                 ),
             ),
         )

@@ -25,9 +25,14 @@ from regen_model.model.state import Card, Shield, StackObject, Target
 def can_attach(w: Work, item: int, host: int) -> bool:
     """701.3b: our Auras enchant creatures (303.4) and Equipment equips creatures (301.5c);
     neither attaches to itself (303.4d, 301.5c) or to another Aura or Equipment."""
-    if item == host or not w.cards[item].on_battlefield:
+    # (the attach action and equip give only an Aura or Equipment as ``item``; a state the
+    # driven agreement's solver chooses may not, and the relation refuses it as this does)
+    if (
+        item == host
+        or not w.cards[item].on_battlefield
+        or w.setup.templates[item].attachment is Attachment.NONE
+    ):
         return False
-    # (``item`` is an Aura or Equipment: the attach action and equip check it first)
     if w.setup.templates[host].attachment is not Attachment.NONE:
         return False
     return is_creature_on_battlefield(w, w.cards[host])

@@ -213,6 +213,7 @@ def _resolve_use(w: Work, slot: int, use: str, options: list[Option]) -> Option:
 def apply_option(w: Work, slot: int, option: Option) -> None:
     card = w.cards[slot]
     name = w.name(slot)
+    ghost = card.ghost.replaced_by(option.kind)
     if option.kind is ReplacementKind.SHIELD:
         shield = card.shields[option.ref]
         shields = list(card.shields)
@@ -220,7 +221,6 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
             shields = [s._replace(used=True) for s in shields]
         elif not w.mutant(Mutant.SHIELD_NOT_CONSUMED):
             shields[option.ref] = shield._replace(used=True)
-        ghost = card.ghost._replace(by_shield=card.ghost.by_shield + 1)
         w.cards[slot] = card._replace(shields=tuple(shields), ghost=ghost)
         w.emit(
             EventKind.REGENERATED,
@@ -240,12 +240,10 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
             )
         apply_rider(w, slot, shield.rider, shield.creator, shield.origin)
     elif option.kind is ReplacementKind.STATIC:
-        ghost = card.ghost._replace(by_static=card.ghost.by_static + 1)
         w.cards[slot] = card._replace(ghost=ghost)
         w.emit(EventKind.REGENERATED, "regen.static", name, origin="static regeneration")
         _regenerate(w, slot)
     elif option.kind is ReplacementKind.UMBRA:
-        ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
         w.cards[slot] = card._replace(ghost=ghost)
         aura = option.ref
         w.emit(EventKind.REPLACED, "replace.umbra-armor", name, by=f"umbra:{w.name(aura)}")
@@ -257,7 +255,6 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
         # 614.1a, 614.5: one effect is used up by the destruction it replaces; the event is
         # only "remove all damage marked on it": no tap, no removal from combat (unlike
         # regeneration, 701.19a, 614.8), the same object stays
-        ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
         # the mutant ``remove-damage-not-used-up``: it replaces every destruction this turn
         spent = 0 if w.mutant(Mutant.REMOVE_DAMAGE_NOT_USED_UP) else 1
         w.cards[slot] = card._replace(remove_damage=card.remove_damage - spent, ghost=ghost)
@@ -267,7 +264,6 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
         else:
             _remove_damage(w, slot, "replace.remove-damage")
     else:
-        ghost = card.ghost._replace(by_other=card.ghost.by_other + 1)
         w.cards[slot] = card._replace(shield_counters=card.shield_counters - 1, ghost=ghost)
         w.emit(EventKind.REPLACED, "replace.shield-counter", name, by="shield-counter")
         shield_counter_removed(w, name)

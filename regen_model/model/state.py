@@ -22,7 +22,16 @@ from typing import NamedTuple
 
 from regen_model.model.cards import CardTemplate
 from regen_model.model.effects import Effect, TargetRule
-from regen_model.model.enums import Decision, Edition, Keyword, Rider, StackKind, Step, Zone
+from regen_model.model.enums import (
+    Decision,
+    Edition,
+    Keyword,
+    ReplacementKind,
+    Rider,
+    StackKind,
+    Step,
+    Zone,
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +81,16 @@ class Ghost(NamedTuple):
     destructions: int = 0  # times it would have been destroyed (replaced or not)
     by_shield: int = 0  # destructions replaced by a regeneration shield
     by_static: int = 0  # destructions replaced by static regeneration
-    by_other: int = 0  # destructions replaced by umbra armor or a shield counter
+    by_other: int = 0  # destructions replaced by umbra armor, a shield counter or Pyramids
+
+    def replaced_by(self, kind: ReplacementKind) -> Ghost:
+        """This bookkeeping after one more destruction replaced by ``kind`` (616.1): each
+        replacement is counted where the "destroyed this way" and shield counts read it."""
+        if kind is ReplacementKind.SHIELD:
+            return self._replace(by_shield=self.by_shield + 1)
+        if kind is ReplacementKind.STATIC:
+            return self._replace(by_static=self.by_static + 1)
+        return self._replace(by_other=self.by_other + 1)
 
 
 class Card(NamedTuple):

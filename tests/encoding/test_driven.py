@@ -50,8 +50,8 @@ from regen_model.engine import step as engine_step
 from regen_model.engine.errors import IllegalAction
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
-from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.cards import PERMANENT_CARDS, CardTemplate
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import Attachment, Decision, Mutant, StackKind, Step, ordinal
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import StackObject, Target
@@ -398,3 +398,60 @@ def test_a_host_ability_that_follows_its_aura_names_only_the_new_host() -> None:
     assert result.agrees, result.describe()
     assert result.successor is not None
     assert result.successor.stack[0].targets == (Target(card=0, gen=0),)
+
+
+def test_an_attach_whose_object_is_no_aura_or_equipment_attaches_nothing() -> None:
+    """The driven check of ``pass`` chose an attach effect on the stack whose source was a
+    creature. The relation's ``can_attach`` asks that the object be an Aura or Equipment
+    (701.3b); the engine's took it for granted (the attach action and equip check it first)
+    and attached the creature. Both now refuse it."""
+    board = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
+            CardSpec("other", PERMANENT_CARDS["Grizzly Bears"], 0),
+        ],
+        priority=1,
+    )
+    move = StackObject(
+        StackKind.SPELL, "attach", 0, Effect(EffectKind.ATTACH), (Target(card=1),), source=0
+    )
+    state = board._replace(stack=(move,), passed=frozenset({0}))
+    result = check_agreement(state, A.PassPriority(player=1), CORRECT, DRIVEN_SCOPE)
+    assert result.agrees, result.describe()
+    assert result.successor is not None
+    assert result.successor.cards[0].attached_to is None
+
+
+def test_an_equip_with_a_target_rule_checks_the_rule_as_it_resolves() -> None:
+    """The driven check of ``pass`` chose equip's stack object with the target rule "land"
+    naming a creature. The engine checks every target against its object's rule and then
+    equip's 702.6a (608.2b); the relation checked 702.6a alone for equip, so the Equipment
+    moved in the relation and the ability did nothing in the engine. The relation now checks
+    both."""
+    board = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
+            CardSpec("gear", _an_equipment(), 0),
+        ],
+        priority=1,
+    )
+    equip = StackObject(
+        StackKind.ABILITY,
+        "equip",
+        0,
+        Effect(EffectKind.ATTACH),
+        (Target(card=0),),
+        source=1,
+        target_rule=TargetRule.LAND,
+    )
+    state = board._replace(stack=(equip,), passed=frozenset({0}))
+    result = check_agreement(state, A.PassPriority(player=1), CORRECT, DRIVEN_SCOPE)
+    assert result.agrees, result.describe()
+    assert result.successor is not None
+    assert result.successor.cards[1].attached_to is None
+
+
+def _an_equipment() -> CardTemplate:
+    return next(t for t in PERMANENT_CARDS.values() if t.attachment is Attachment.EQUIPMENT)
