@@ -25,7 +25,14 @@ pytest.importorskip(
 from regen_model.adapters.python_mtg import KNOWN_FILE, LACKS, PythonMtgAdapter, make_adapter
 from regen_model.conform.case import CaseResult, Outcome, run_case
 from regen_model.conform.differential import CrosscheckReport
-from regen_model.conform.known import VERDICTS, KnownDivergence, classify, known_version, load_known
+from regen_model.conform.known import (
+    VERDICTS,
+    KnownDivergence,
+    classifier,
+    classify,
+    known_version,
+    load_known,
+)
 from regen_model.conform.sources import saved_cases
 from regen_model.conform.stream import StreamOptions
 from regen_model.scenario import load_scenario, run_scenario
@@ -123,3 +130,13 @@ def test_bounded_crosscheck_is_sound(run: tuple[CrosscheckReport, list[CaseResul
     compared = [r for r in results if r.outcome in (Outcome.PASSED, Outcome.KNOWN)]
     assert len(compared) >= RANDOM // 2
     assert sum(r.fields_compared for r in compared) > 50 * len(compared)
+
+
+def test_a_resync_after_a_flicker_drops_the_old_objects_effects() -> None:
+    """The adapter resyncs python-mtg past PM-12 (the flickered Elf is put back); the resync
+    used to keep the old object's "indestructible until end of turn", so the Terror after it
+    diverged in a way no entry explains (``crosscheck --seed 1``, random-1-24)."""
+    (case,) = saved_cases([ROOT / "tests/adapters/cases/pm-resync-after-flicker.yaml"])
+    result = run_case(case, PythonMtgAdapter(), known=classifier(KNOWN))
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PM-12",)]

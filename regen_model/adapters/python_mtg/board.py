@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from regen_model.conform.observe import Observation, Value
 from regen_model.model.derived import controller
 from regen_model.model.enums import CounterKind, Keyword, Step, Zone
-from regen_model.model.state import GameState
+from regen_model.model.state import Card, GameState
 
 PmState = dict[str, Any]
 
@@ -151,6 +151,7 @@ def write_state(board: Board, state: GameState, *, position: bool = True) -> Non
     pm["life"] = {(names[i], p.life) for i, p in enumerate(state.players)}
     for rel in ("on_battlefield", "graveyard", "exile", "tapped", "counter", "attacks", "blocks"):
         pm[rel] = {row for row in pm.get(rel, set()) if not _mentions(row, ids.values())}
+    _clear_effects(pm, ids.values())
     pm["_regen_shield"] = set()
     pm["cant_be_regenerated"] = set()
     pm["printed_control"] = {
@@ -179,10 +180,45 @@ def write_state(board: Board, state: GameState, *, position: bool = True) -> Non
             pm["attacks"].add((tid, names[state.defending]))
         if card.blocking is not None:
             pm["blocks"].add((tid, ids[state.setup.handles[card.blocking]]))
-        for kw in sorted(card.kw_granted):
-            eid = f"setup__kw__{KEYWORDS[kw]}__{tid}"
-            pm.setdefault("eff_grant_keyword", set()).add((eid, tid, KEYWORDS[kw]))
-            pm.setdefault("until_eot", set()).add((eid,))
+        _write_effects(pm, tid, card)
+
+
+# python-mtg's until-end-of-turn effects on a card, rows ``(effect id, card id, value)``: what
+# a resync rewrites from our state (``_clear_effects``, ``_write_effects``)
+EFFECTS = ("eff_grant_keyword", "eff_remove_keyword", "eff_mod_power", "eff_mod_toughness")
+
+
+def _clear_effects(pm: PmState, ids: Iterable[str]) -> None:
+    """Drop every effect row naming one of our cards (and its end-of-turn mark). Our state says
+    which effects a card has now: after a zone change (a flicker, 400.7) it is a new object the
+    old one's effects no longer touch, and a resync must not leave python-mtg's rows for the
+    old one in place (a granted indestructible would outlive the flicker)."""
+    known = set(ids)
+    gone: set[str] = set()
+    for rel in EFFECTS:
+        rows = pm.get(rel, set())
+        gone.update(row[0] for row in rows if row[1] in known)
+        pm[rel] = {row for row in rows if row[1] not in known}
+    pm["until_eot"] = {row for row in pm.get("until_eot", set()) if row[0] not in gone}
+
+
+def _write_effects(pm: PmState, tid: str, card: Card) -> None:
+    """The until-end-of-turn effects our ``card`` has, as python-mtg's rows: each granted and
+    each removed keyword, and the P/T change as one +X/+Y (611.2)."""
+    rows: list[tuple[str, str, tuple[str, str, object]]] = []
+    for kw in sorted(card.kw_granted):
+        eid = f"setup__kw__{KEYWORDS[kw]}__{tid}"
+        rows.append((eid, "eff_grant_keyword", (eid, tid, KEYWORDS[kw])))
+    for kw in sorted(card.kw_removed):
+        eid = f"setup__nokw__{KEYWORDS[kw]}__{tid}"
+        rows.append((eid, "eff_remove_keyword", (eid, tid, KEYWORDS[kw])))
+    if card.power_eot or card.toughness_eot:
+        eid = f"setup__pt__{tid}"
+        rows.append((eid, "eff_mod_power", (eid, tid, card.power_eot)))
+        rows.append((eid, "eff_mod_toughness", (eid, tid, card.toughness_eot)))
+    for eid, rel, row in rows:
+        pm.setdefault(rel, set()).add(row)
+        pm.setdefault("until_eot", set()).add((eid,))
 
 
 def _mentions(row: tuple[object, ...], ids: Any) -> bool:
