@@ -531,6 +531,10 @@ class _Driver:
 
     def kind(self, kind: str, paths: Paths, rel: KindRelation) -> None:
         solver = z3.Solver()
+        # ``solve`` drops the features an unsat core names: a minimised core names only the
+        # ones that clash with the target, not the combat features beside them (with whole
+        # cores, a change-control state with a creature in combat was the solver's luck)
+        solver.set("core.minimize", True)
         solver.add(*self.space, self.template.params.kind == P.kind_code(kind))
         guard = z3.And(*[c.formula for c in rel.guards])
         focus = self.task.focus
