@@ -141,3 +141,20 @@ def test_bounded_crosscheck_compares_something(results: list[CaseResult]) -> Non
     }
     assert sum(r.fields_compared for r in passed) > 100 * len(passed)
     assert any(r.known for r in results), "phase.rs has known divergences"
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        "tests/scenarios/attach/equip-is-sorcery-speed.yaml",
+        "tests/scenarios/turn/terror-targets.yaml",
+    ],
+)
+def test_a_refused_probe_leaves_the_game_as_it_was(scenario: str) -> None:
+    """``--probe-refusals`` sends the actions the rules refuse; phase.rs refuses these, but the
+    adapter's commands before the refusal (moving to the step, answering a prompt) used to stay
+    done, and the legal action after the probe diverged (docs/phase-report.md)."""
+    (case,) = saved_cases([ROOT / scenario])
+    result = run_case(case, PhaseEngineAdapter(), probe_refusals=True)
+    assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
+    assert result.probed > 0

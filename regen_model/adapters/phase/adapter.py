@@ -164,7 +164,15 @@ class PhaseEngineAdapter:
         phase.rs lets a player pick an outcome where the rules leave no choice, and the step
         raises ``Rejected`` (a divergence naming the answers and what differs)."""
         mark = len(self._game().events)
-        unobserved = self._perform(action, ())
+        try:
+            unobserved = self._perform(action, ())
+        except Rejected:
+            # a refusal leaves the game as it was: the adapter's own commands before phase.rs
+            # refused (moving to the step, answering a prompt) are undone by a replay, so the
+            # next action meets the state the refused one did not change (the probes of
+            # ``crosscheck --probe-refusals``, docs/phase-report.md)
+            self._replay()
+            raise
         asked = self._require().asked
         if asked:
             self._try_other_answers(action, mark, unobserved, asked)
