@@ -504,6 +504,14 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         ]
         deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
 
+    def destroy_targets(w: SymWork) -> None:
+        with simultaneous(w):  # its targets at once (701.8): watchers see each (603.10a)
+            for_cards(
+                lambda w, i: destroy(
+                    w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
+                )
+            )(w)
+
     def destroy_all(w: SymWork) -> None:
         victims = [creature_on_battlefield(w, i) for i in range(w.n)]
         gens = [w[w.c(i).gen] for i in range(w.n)]
@@ -539,11 +547,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
     by_kind: dict[EffectKind, Callable[[SymWork], None]] = {
         EffectKind.DAMAGE: damage,
         EffectKind.DAMAGE_EACH_CREATURE: damage_each,
-        EffectKind.DESTROY: for_cards(
-            lambda w, i: destroy(
-                w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
-            )
-        ),
+        EffectKind.DESTROY: destroy_targets,
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
         EffectKind.REGENERATE: for_cards(lambda w, i: _regenerate(w, obj, i)),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),

@@ -1401,6 +1401,93 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "creature-dies-watchers",
+            "Zulaport Cutthroat and B's Kardur, Doomscourge watch deaths (trigger.creature-dies, "
+            "trigger.attacking-dies): A's attacking Drudge Skeletons, blocked by Kardur, "
+            "regenerate (no death, 701.19a) and leave combat (506.4); destroyed later they die "
+            "not attacking (603.10a): Zulaport triggers, Kardur does not; Zulaport destroyed "
+            "sees its own death",
+            (
+                Card("zulaport", "Zulaport Cutthroat", 0),
+                Card("kardur", "Kardur, Doomscourge", 1),
+                Card("skeletons", "Drudge Skeletons", 0, shields=((0, PLAIN),)),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "skeletons"),
+                *_pass(0, 1),
+                _block(1, ("kardur", "skeletons")),
+                *_pass(0, 1),
+                A.Destroy(targets=("skeletons",)),
+                *_pass(0, 1),
+                A.Destroy(targets=("zulaport",)),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "attacking-dies-in-combat",
+            "Kardur, Doomscourge attacks and Hill Giant blocks it: both die in one check "
+            "(704.3); Kardur sees its own death as an attacking creature (603.10a), the "
+            "blocking Giant's is no attacking creature's (trigger.attacking-dies)",
+            (
+                Card("kardur", "Kardur, Doomscourge", 0),
+                Card("giant", "Hill Giant", 1),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "kardur"),
+                *_pass(0, 1),
+                _block(1, ("giant", "kardur")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            also=_EDITIONS,
+        ),
+        Script(
+            "attacking-dies-together",
+            "Kardur, Doomscourge and Grizzly Bears attack and are destroyed at once: Kardur, "
+            "gone in the same event, sees both attacking creatures die (603.10a; "
+            "trigger.attacking-dies), two triggers for A",
+            (
+                Card("kardur", "Kardur, Doomscourge", 0),
+                Card("bears", "Grizzly Bears", 0),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "kardur", "bears"),
+                *_pass(0, 1),
+                _block(1),
+                A.Destroy(targets=("kardur", "bears")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "creature-dies-exiled-and-wrath",
+            "Zulaport Cutthroat (trigger.creature-dies): Grizzly Bears exiled instead of dying "
+            "(Disintegrate, 614.6) trigger nothing; Wrath of God destroys Zulaport and the "
+            "other Bears at once and Zulaport sees both deaths (603.10a)",
+            (
+                Card("zulaport", "Zulaport Cutthroat", 0),
+                Card("exiled", "Grizzly Bears", 0),
+                Card("bears", "Grizzly Bears", 0),
+            ),
+            (
+                _cast(0, "Disintegrate", "exiled"),
+                *_pass(0, 1),
+                _cast(0, "Wrath of God"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
             "tapped-triggers",
             "'Whenever this creature becomes tapped' (Soldevi Steam Beast, trigger.tapped): "
             "making a shield triggers nothing; the regeneration's tap does (701.19a); an "

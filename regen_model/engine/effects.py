@@ -587,8 +587,11 @@ def apply_effect(
         _absent(w)
         deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
     elif k is EffectKind.DESTROY:
-        for slot in cards:
-            destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
+        with w.simultaneous():  # its targets at once (701.8): watchers see each (603.10a)
+            for slot in cards:
+                destroy(
+                    w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect"
+                )
     elif k is EffectKind.DESTROY_ALL_CREATURES:
         victims = [i for i, c in enumerate(w.cards) if is_creature_on_battlefield(w, c)]
         _absent(w)
