@@ -76,12 +76,14 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
     # permanent's own ability (a manland's): no spell of the model gives creature
     # characteristics to another permanent. Attaching is an ability of the Aura or Equipment
     # itself (equip) or the direct ``attach`` event: a spell has no source to attach. Pyramids'
-    # "remove all damage instead" is that artifact's ability, not a spell's (614.1a).
+    # "remove all damage instead" is that artifact's ability, not a spell's (614.1a). A drain
+    # ("each opponent loses N life and you gain N life") is a death-watching trigger's only.
     left_out = (
         EffectKind.LIFE,
         EffectKind.ANIMATE,
         EffectKind.ATTACH,
         EffectKind.REMOVE_DAMAGE_INSTEAD,
+        EffectKind.DRAIN,
     )
     expected = [e.value for e in EffectKind if e not in left_out]
     assert _defs()["effectKind"]["enum"] == expected

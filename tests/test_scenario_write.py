@@ -16,7 +16,7 @@ from regen_model.model import actions as A
 from regen_model.model.actions import Action
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS, CardTemplate
-from regen_model.model.enums import CardType, Edition, Keyword, Rider, Step
+from regen_model.model.enums import CardType, DiesWatch, Edition, Keyword, Rider, Step
 from regen_model.model.state import Shield
 from regen_model.scenario import load_scenario
 from regen_model.scenario.spec import Scenario
@@ -95,3 +95,32 @@ def test_a_case_with_inline_cards_riders_choices_and_combat(tmp_path: Path) -> N
     text = case_yaml(case)
     assert "name: Odd Golem" in text and "rider: gain-control" in text
     assert "choices: [{permanent: golem, by: A, use: static}]" in text
+
+
+def test_an_inline_death_watcher_round_trips(tmp_path: Path) -> None:
+    """An inline 'whenever a creature dies, each opponent loses N life and you gain N life'
+    (``dies-drain``) is written and read back as the same card, and its trigger replays."""
+    watcher = CardTemplate(
+        "Watcher",
+        frozenset({CardType.CREATURE}),
+        1,
+        1,
+        dies_watch=DiesWatch.ANY,
+        dies_drain=2,
+    )
+    start = Start(
+        ("A", "B"),
+        (
+            CardSpec("watcher", watcher, 1),
+            CardSpec("bear", PERMANENT_CARDS["Grizzly Bears"], 0),
+        ),
+        active=0,
+        priority=0,
+    )
+    case = Case(
+        "watcher",
+        start,
+        (A.Destroy(targets=("bear",)), A.PassPriority(player=0), A.PassPriority(player=1)),
+    )
+    round_trip(case, tmp_path)
+    assert "dies-drain: {watch: any, life: 2}" in case_yaml(case)

@@ -858,6 +858,31 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("beast", "Soldevi Steam Beast", 0, shields=1),),
             (A.Destroy(targets=("beast",)),),
         ),
+        # 700.4, 603.10a: Grizzly Bears destroyed; Zulaport Cutthroat, their controller's,
+        # sees them die (the explorer's boards have no watcher; one trigger fits the scope).
+        GuideScript(
+            ("trigger.creature-dies",),
+            (
+                ScriptCard("zulaport", "Zulaport Cutthroat", 0),
+                ScriptCard("bears", "Grizzly Bears", 0),
+            ),
+            (A.Destroy(targets=("bears",)),),
+        ),
+        # 603.10a: Kardur, Doomscourge and Grizzly Bears attack and the Bears are destroyed;
+        # Kardur sees an attacking creature die.
+        GuideScript(
+            ("trigger.attacking-dies",),
+            (
+                ScriptCard("kardur", "Kardur, Doomscourge", 0),
+                ScriptCard("bears", "Grizzly Bears", 0),
+            ),
+            (
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("kardur", "bears")),
+                A.Destroy(targets=("bears",)),
+            ),
+            step="begin-combat",
+        ),
         # 509.1i, 603.7c, 511.2: Thicket Basilisk attacks and the Drudge Skeletons blocking it
         # get "destroy it at end of combat"; the Basilisk's damage regenerates them, and the
         # delayed trigger still triggers as the end of combat step begins (the explorer's

@@ -32,7 +32,12 @@ between two records plus output increments):
    delayed "destroy it at end of combat" (603.7, 511.2) is one of them, a destruction of x
    as its trigger resolves; the record keeps no such trigger, since it only waits (declaring
    blockers and a regeneration leave it, a new object drops it, none of them touching a
-   field of the record).
+   field of the record). Another permanent's "whenever a creature (you control / an
+   attacking creature) dies" (Zulaport Cutthroat, Kardur) needs nothing either, although it
+   relates two permanents: the dying one's death is its leaving (a new object, here already),
+   the watcher's record is not touched (its trigger only waits, counted by the global
+   record's free number of abilities that triggered), and the drain changes players' life,
+   which no record keeps.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,

@@ -302,6 +302,13 @@ def _dies(t: Transition) -> bool:
     return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.dies" for e in t[3])
 
 
+def _creature_dies(t: Transition) -> bool:
+    """Another permanent's "whenever a creature (you control / an attacking creature) dies"
+    triggers (trigger.creature-dies, trigger.attacking-dies; 700.4, 603.10a)."""
+    clauses = ("trigger.creature-dies", "trigger.attacking-dies")
+    return any(e.kind is EventKind.TRIGGERED and e.clause in clauses for e in t[3])
+
+
 def _tapped(t: Transition) -> bool:
     """A "whenever this creature becomes tapped" ability triggers (trigger.tapped, 603.2e)."""
     return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.tapped" for e in t[3])
@@ -314,16 +321,19 @@ def _eoc_destroy(t: Transition) -> bool:
 
 
 def _dies_features() -> frozenset[str]:
-    """Issue 13 item 5's triggers ("when this creature dies", "whenever this creature becomes
-    tapped", a Basilisk's "destroy that creature at end of combat"): the structural features
+    """Issue 13 item 5's triggers ("when this creature dies", another permanent's "whenever a
+    creature dies", "whenever this creature becomes tapped", a Basilisk's "destroy that
+    creature at end of combat"): the structural features
     and the built-in cards with such an ability, for adapters that do not map them to declare
     them lacking at once."""
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
-        if t.dies_life or t.tapped_opponent_life or t.destroys_combatants
+        if t.dies_life or t.tapped_opponent_life or t.destroys_combatants or t.dies_drain
     }
-    return frozenset({"dies-trigger", "tapped-trigger", "eoc-destroy-trigger", *cards})
+    return frozenset(
+        {"dies-trigger", "creature-dies-trigger", "tapped-trigger", "eoc-destroy-trigger", *cards}
+    )
 
 
 DIES_FEATURES = _dies_features()
@@ -585,6 +595,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     ),
     "triggers": ("a triggered ability triggers", _triggers),
     "dies-trigger": ('a "when this creature dies" ability triggers (700.4)', _dies),
+    "creature-dies-trigger": (
+        'another permanent\'s "whenever a creature (you control / an attacking creature) dies" '
+        "triggers (700.4, 603.10a)",
+        _creature_dies,
+    ),
     "tapped-trigger": (
         'a "whenever this creature becomes tapped" ability triggers (603.2e)',
         _tapped,

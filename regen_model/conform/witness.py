@@ -99,6 +99,9 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # Issue 13 item 5: "when this creature dies" (Onulet), with a creature beside it.
     ("trigger.dies", (), (), ("Onulet", "Grizzly Bears")),
     ("trigger.tapped", (), (), ("Soldevi Steam Beast", "Grizzly Bears")),
+    # another permanent's "whenever a creature (you control / an attacking creature) dies"
+    ("trigger.creature-dies", (), (), ("Zulaport Cutthroat", "Grizzly Bears")),
+    ("trigger.attacking-dies", (), (), ("Kardur, Doomscourge", "Grizzly Bears")),
     # and a Basilisk's "destroy that creature at end of combat" (603.7), with a regenerator.
     ("trigger.eoc-destroy", (), (), ("Thicket Basilisk", "Drudge Skeletons")),
     # Issue 13 item 6: Disintegrate's "if it would die this turn, exile it instead".

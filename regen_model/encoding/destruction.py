@@ -37,8 +37,8 @@ from regen_model.encoding.ops import (
     sub,
 )
 from regen_model.encoding.params import Use
-from regen_model.encoding.triggers import tapped_trigger
-from regen_model.encoding.work import Label, SymWork
+from regen_model.encoding.triggers import creature_dies_triggers, tapped_trigger
+from regen_model.encoding.work import Label, SymWork, Watcher
 from regen_model.encoding.zones import (
     change_control,
     dies_exiled,
@@ -315,6 +315,7 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
     """The replacement event of 701.19a/b: remove all damage, tap (if untapped), remove from
     combat; the same object stays (no zone change) and keeps its waiting damage triggers."""
     c = w.c(i)
+    attacking = w[c.attacking]  # as the destruction would have happened (a mutant's)
     if not w.mutant(Mutant.REGEN_KEEPS_DAMAGE):
         w.set_if(when, c.damage, 0, "regen.apply.remove-damage")
     untapped: Val = False
@@ -342,6 +343,9 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
     if w.mutant(Mutant.REGEN_TRIGGERS_DIES):  # wrongly treated as dying (700.4)
         dies = and_(when, is_creature(w, i), gt(w.st(i).dies_life, 0))
         push_dies_trigger(w, i, controller(w, i), w[c.gen], dies)
+    if w.mutant(Mutant.REGEN_TRIGGERS_CREATURE_DIES):  # wrongly a death for the watchers
+        me = Watcher(True, controller(w, i), w[c.gen])
+        creature_dies_triggers(w, i, me, attacking, and_(when, is_creature(w, i)))
 
 
 def _stays(w: SymWork, i: int) -> Val:

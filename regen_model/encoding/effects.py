@@ -41,7 +41,7 @@ from regen_model.encoding.ops import (
     select,
     sub,
 )
-from regen_model.encoding.triggers import tapped_trigger
+from regen_model.encoding.triggers import simultaneous, tapped_trigger
 from regen_model.encoding.work import SymWork
 from regen_model.encoding.zones import change_control, move_zone
 from regen_model.model.effects import STATUS_RULES, EffectKind, TargetRule, rules_needing
@@ -504,18 +504,31 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         ]
         deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
 
+    def destroy_targets(w: SymWork) -> None:
+        with simultaneous(w):  # its targets at once (701.8): watchers see each (603.10a)
+            for_cards(
+                lambda w, i: destroy(
+                    w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
+                )
+            )(w)
+
     def destroy_all(w: SymWork) -> None:
         victims = [creature_on_battlefield(w, i) for i in range(w.n)]
         gens = [w[w.c(i).gen] for i in range(w.n)]
         reached = [w[w.c(i).ghost.destructions] for i in range(w.n)]
         absent(w)
-        for i in range(w.n):
-            w.branch(
-                victims[i],
-                partial(
-                    destroy, i=i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
-                ),
-            )
+        with simultaneous(w):  # one event (608.2): each watcher sees every death (603.10a)
+            for i in range(w.n):
+                w.branch(
+                    victims[i],
+                    partial(
+                        destroy,
+                        i=i,
+                        cant_regen=obj.cant_regen,
+                        by_effect=True,
+                        clause="destroy.effect",
+                    ),
+                )
         _gain_for_destroyed(w, obj, victims, gens, reached)
 
     def life(w: SymWork) -> None:
@@ -524,20 +537,24 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
                 key = w.f.players[q].life
                 w.set_if(and_(ok, eq(player, q)), key, add(w[key], obj.amount), "stack.resolve")
 
+    def drain(w: SymWork) -> None:
+        # 119.3: each opponent of the controller loses the life, the controller gains it
+        for q in range(w.ctx.scope.players):
+            key = w.f.players[q].life
+            delta = ite(eq(ctrl, q), obj.amount, sub(0, obj.amount))
+            w.set(key, add(w[key], delta), "stack.resolve")
+
     by_kind: dict[EffectKind, Callable[[SymWork], None]] = {
         EffectKind.DAMAGE: damage,
         EffectKind.DAMAGE_EACH_CREATURE: damage_each,
-        EffectKind.DESTROY: for_cards(
-            lambda w, i: destroy(
-                w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
-            )
-        ),
+        EffectKind.DESTROY: destroy_targets,
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
         EffectKind.REGENERATE: for_cards(lambda w, i: _regenerate(w, obj, i)),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),
         EffectKind.UNREGENERABLE: for_cards(make_unregenerable),
         EffectKind.COUNTERS: for_cards(lambda w, i: add_counters(w, i, obj.counter, obj.amount)),
         EffectKind.LIFE: life,
+        EffectKind.DRAIN: drain,
         EffectKind.FLICKER: for_cards(
             lambda w, i: leave_and_return(w, i, ite(obj.under_you, ctrl, NONE))
         ),

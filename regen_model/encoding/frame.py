@@ -41,6 +41,7 @@ from regen_model.model.enums import (
     Color,
     CounterKind,
     Decision,
+    DiesWatch,
     Edition,
     Keyword,
     Rider,
@@ -187,6 +188,12 @@ class CardStatics:
     # whether its creature types include Wall (``CardTemplate.wall``, 205.3m).
     destroys_combatants: Z3Ref
     wall: Z3Ref
+    # "Whenever <a creature | this creature or another creature you control | an attacking
+    # creature> dies, each opponent loses N life and you gain N life" (Zulaport Cutthroat,
+    # Kardur, Doomscourge; ``CardTemplate.dies_watch``, ``dies_drain``): the ordinal of the
+    # ``DiesWatch`` and N, 0 for none (603.6c, 603.10a).
+    dies_watch: Z3Ref
+    dies_drain: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -246,6 +253,8 @@ class Statics:
                     remove_damage_ability=mk_b(f"{p}.remove_damage_ability"),
                     destroys_combatants=mk_b(f"{p}.destroys_combatants"),
                     wall=mk_b(f"{p}.wall"),
+                    dies_watch=mk_i(f"{p}.dies_watch"),
+                    dies_drain=mk_i(f"{p}.dies_drain"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -275,6 +284,10 @@ class Statics:
                 c.dies_life <= sc.max_amount,
                 c.tapped_opponent_life >= 0,
                 c.tapped_opponent_life <= sc.max_amount,
+                _in_enum(c.dies_watch, DiesWatch),
+                c.dies_drain >= 0,
+                c.dies_drain <= sc.max_amount,
+                (c.dies_watch == _ord(DiesWatch.NONE)) == (c.dies_drain == 0),
                 # Auras and Equipment are not creatures; only they give a bonus; only Auras
                 # have umbra armor; only creatures have abilities or triggers of our kinds.
                 z3.Implies(c.attachment != _ord(Attachment.NONE), z3.Not(c.creature)),
@@ -294,6 +307,7 @@ class Statics:
                         z3.Not(c.destroys_combatants),
                         z3.Not(c.wall),
                         z3.Not(c.static_regen),
+                        c.dies_watch == _ord(DiesWatch.NONE),
                     ),
                 ),
                 # Only noncreature, non-attaching permanents animate themselves (manlands).
@@ -394,6 +408,8 @@ class Statics:
                 c.remove_damage_ability,
                 c.destroys_combatants,
                 c.wall,
+                c.dies_watch,
+                c.dies_drain,
             ]
         return out
 
@@ -470,6 +486,10 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's 'whenever this becomes tapped' is encoded"
     if (template.destroys_combatants or template.wall) and not template.is_creature:
         return f"{template.name}: only a creature's Basilisk ability or Wall type is encoded"
+    if (template.dies_watch is not DiesWatch.NONE) != (template.dies_drain > 0):
+        return f"{template.name}: a 'whenever a creature dies' ability needs its life amount"
+    if template.dies_watch is not DiesWatch.NONE and not template.is_creature:
+        return f"{template.name}: only a creature's 'whenever a creature dies' is encoded"
     return None
 
 
@@ -539,6 +559,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.remove_damage_ability, False),
                 (c.destroys_combatants, False),
                 (c.wall, False),
+                (c.dies_watch, _ord(DiesWatch.NONE)),
+                (c.dies_drain, 0),
             ):
                 put(var, value)
             continue
@@ -591,6 +613,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             ),
             (c.destroys_combatants, t.destroys_combatants),
             (c.wall, t.wall),
+            (c.dies_watch, _ord(t.dies_watch)),
+            (c.dies_drain, t.dies_drain),
         ):
             put(var, value)
 
@@ -691,6 +715,8 @@ def read_statics(
                 tapped_opponent_life=_i(model, c.tapped_opponent_life),
                 destroys_combatants=_b(model, c.destroys_combatants),
                 wall=_b(model, c.wall),
+                dies_watch=list(DiesWatch)[_i(model, c.dies_watch)],
+                dies_drain=_i(model, c.dies_drain),
             )
         )
         owners.append(_i(model, c.owner))

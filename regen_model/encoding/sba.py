@@ -47,6 +47,7 @@ from regen_model.encoding.ops import (
     or_,
     sub,
 )
+from regen_model.encoding.triggers import simultaneous
 from regen_model.encoding.work import Label, SymWork
 from regen_model.encoding.zones import drop_shields_made_by, keep_unused_shields, move_zone
 from regen_model.model.enums import Mutant, Zone
@@ -122,6 +123,10 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
     performed = or_(*zero, *lethal, *touched, *auras, *equipment, *annihilate, *losers)
 
     def perform(w: SymWork) -> None:
+        with simultaneous(w):  # 704.3: one event, each watcher sees every death (603.10a)
+            _perform(w)
+
+    def _perform(w: SymWork) -> None:
         for i in range(n):
             _toughness_zero(w, i, zero[i])
         for i in range(n):

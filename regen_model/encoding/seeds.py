@@ -34,9 +34,9 @@ from regen_model.encoding.scope import Scope
 from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
-from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS, CardTemplate
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import CounterKind, Edition, Keyword, Rider, Step
+from regen_model.model.enums import CardType, CounterKind, DiesWatch, Edition, Keyword, Rider, Step
 from regen_model.model.state import GameState, Shield
 
 PLAYERS = ("A", "B")
@@ -57,11 +57,12 @@ class Card:
     cant_regen: bool = False
     attached_to: str | None = None
     sick: bool = False  # came under its controller's control this turn (302.6)
+    template: CardTemplate | None = None  # an inline card instead of the built-in ``name``
 
     def spec(self) -> CardSpec:
         return CardSpec(
             self.handle,
-            PERMANENT_CARDS[self.name],
+            PERMANENT_CARDS[self.name] if self.template is None else self.template,
             self.owner,
             controller=self.controller,
             tapped=self.tapped,
@@ -165,6 +166,17 @@ def _damage(source: str, amount: int, *to: str | int, **kw: object) -> A.DealDam
     )
     return A.DealDamage(source=source, shares=shares, **kw)  # type: ignore[arg-type]
 
+
+# A creature with "whenever a creature dies, each opponent loses 1 life and you gain 1 life"
+# (no built-in card has it untargeted): the ``DiesWatch.ANY`` form of trigger.creature-dies.
+_ANY_WATCHER = CardTemplate(
+    "Any Watcher",
+    frozenset({CardType.CREATURE}),
+    1,
+    1,
+    dies_watch=DiesWatch.ANY,
+    dies_drain=1,
+)
 
 GC, MINUS, PLUS, PLAIN = Rider.GAIN_CONTROL, Rider.MINUS_COUNTER, Rider.PLUS_COUNTER, Rider.NONE
 _EDITIONS = (Edition.M10, Edition.PRE_M10)
@@ -1397,6 +1409,108 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
                 *_pass(0, 1),
                 A.Exile(target="exiled"),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "creature-dies-watchers",
+            "Zulaport Cutthroat and B's Kardur, Doomscourge watch deaths (trigger.creature-dies, "
+            "trigger.attacking-dies): A's attacking Drudge Skeletons, blocked by Kardur, "
+            "regenerate (no death, 701.19a) and leave combat (506.4); destroyed later they die "
+            "not attacking (603.10a): Zulaport triggers, Kardur does not; Zulaport destroyed "
+            "sees its own death",
+            (
+                Card("zulaport", "Zulaport Cutthroat", 0),
+                Card("kardur", "Kardur, Doomscourge", 1),
+                Card("skeletons", "Drudge Skeletons", 0, shields=((0, PLAIN),)),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "skeletons"),
+                *_pass(0, 1),
+                _block(1, ("kardur", "skeletons")),
+                *_pass(0, 1),
+                A.Destroy(targets=("skeletons",)),
+                *_pass(0, 1),
+                A.Destroy(targets=("zulaport",)),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "creature-dies-any",
+            "An inline 'whenever a creature dies, each opponent loses 1 life and you gain 1 "
+            "life' of B's (trigger.creature-dies) sees A's Grizzly Bears die, then itself",
+            (
+                Card("watcher", "watcher", 1, template=_ANY_WATCHER),
+                Card("bears", "Grizzly Bears", 0),
+            ),
+            (
+                A.Destroy(targets=("bears",)),
+                *_pass(0, 1),
+                A.Destroy(targets=("watcher",)),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "attacking-dies-in-combat",
+            "Kardur, Doomscourge attacks and Hill Giant blocks it: both die in one check "
+            "(704.3); Kardur sees its own death as an attacking creature (603.10a), the "
+            "blocking Giant's is no attacking creature's (trigger.attacking-dies)",
+            (
+                Card("kardur", "Kardur, Doomscourge", 0),
+                Card("giant", "Hill Giant", 1),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "kardur"),
+                *_pass(0, 1),
+                _block(1, ("giant", "kardur")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+            also=_EDITIONS,
+        ),
+        Script(
+            "attacking-dies-together",
+            "Kardur, Doomscourge and Grizzly Bears attack and are destroyed at once: Kardur, "
+            "gone in the same event, sees both attacking creatures die (603.10a; "
+            "trigger.attacking-dies), two triggers for A",
+            (
+                Card("kardur", "Kardur, Doomscourge", 0),
+                Card("bears", "Grizzly Bears", 0),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                *_pass(0, 1),
+                *_pass(0, 1),
+                _attack(0, "kardur", "bears"),
+                *_pass(0, 1),
+                _block(1),
+                A.Destroy(targets=("kardur", "bears")),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "creature-dies-exiled-and-wrath",
+            "Zulaport Cutthroat (trigger.creature-dies): Grizzly Bears exiled instead of dying "
+            "(Disintegrate, 614.6) trigger nothing; Wrath of God destroys Zulaport and the "
+            "other Bears at once and Zulaport sees both deaths (603.10a)",
+            (
+                Card("zulaport", "Zulaport Cutthroat", 0),
+                Card("exiled", "Grizzly Bears", 0),
+                Card("bears", "Grizzly Bears", 0),
+            ),
+            (
+                _cast(0, "Disintegrate", "exiled"),
+                *_pass(0, 1),
+                _cast(0, "Wrath of God"),
+                *_pass(0, 1),
+                *_pass(0, 1),
                 *_pass(0, 1),
             ),
         ),

@@ -39,7 +39,7 @@ from regen_model.encoding.ops import (
     select,
 )
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
-from regen_model.encoding.triggers import tapped_trigger
+from regen_model.encoding.triggers import simultaneous, tapped_trigger
 from regen_model.encoding.work import Context, SymWork
 from regen_model.encoding.zones import change_control, move_zone
 from regen_model.model.effects import TARGETED_KINDS, EffectKind, TargetRule
@@ -106,12 +106,13 @@ def _destroy(w: SymWork) -> None:
         w.require(implies(ne(s, NONE), on_bf(w, s)), clause)
         for s2 in p.seq[k + 1 :]:
             w.require(not_(and_(ne(s, NONE), eq(s, s2))), clause)
-    for s in p.seq:
-        fx.on_slot(
-            w,
-            s,
-            lambda w, i: destroy(w, i, cant_regen=p.cant_regen, by_effect=True, clause=clause),
-        )
+    with simultaneous(w):  # at once (701.8): each watcher sees every death (603.10a)
+        for s in p.seq:
+            fx.on_slot(
+                w,
+                s,
+                lambda w, i: destroy(w, i, cant_regen=p.cant_regen, by_effect=True, clause=clause),
+            )
 
 
 def _leave_and_return(w: SymWork) -> None:

@@ -6,34 +6,111 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from regen_model.encoding import stack
-from regen_model.encoding.derived import controller
+from regen_model.encoding.derived import controller, on_battlefield
 from regen_model.encoding.frame import NONE
-from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, le, not_, sub
-from regen_model.encoding.work import SymWork
+from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, le, not_, or_, sub
+from regen_model.encoding.work import SymWork, Watcher
 from regen_model.model.effects import EffectKind, TargetRule
-from regen_model.model.enums import StackKind, ordinal
+from regen_model.model.enums import DiesWatch, Mutant, StackKind, ordinal
 
 
 def push_life_trigger(
-    w: SymWork, i: int, who: Val, gen: Val, life: Val, gainer: Val, clause: str, when: Val
+    w: SymWork,
+    i: int,
+    who: Val,
+    gen: Val,
+    life: Val,
+    gainer: Val | None,
+    clause: str,
+    when: Val,
+    kind: EffectKind = EffectKind.LIFE,
 ) -> None:
     """Where ``when`` holds, a triggered ability of card ``i`` (incarnation ``gen``, the object
     it triggered from) whose effect is "``gainer`` gains ``life`` life" waits to be put on the
-    stack, controlled by ``who`` (``engine.triggers.life_trigger``, 603.3, 603.3a)."""
+    stack, controlled by ``who`` (``engine.triggers.life_trigger``, 603.3, 603.3a); with
+    ``kind`` ``DRAIN`` and no ``gainer``, "each opponent loses ``life`` life and you gain
+    ``life`` life", untargeted."""
     if w.skip(when):
         return
     obj = stack.entry(
         w,
         kind=StackKind.TRIGGER,
         controller=who,
-        effect=ordinal(EffectKind.LIFE),
+        effect=ordinal(kind),
         amount=life,
-        targets=((NONE, 0, gainer),),
+        targets=() if gainer is None else ((NONE, 0, gainer),),
         source=i,
         source_gen=gen,
     )
     stack.push(w, "pending", obj, clause, when=when)
+
+
+def watcher_now(w: SymWork, j: int) -> Watcher:
+    """Card ``j`` as a watcher of deaths now: on the battlefield (phased in), its controller,
+    its incarnation."""
+    return Watcher(on_battlefield(w, j), controller(w, j), w[w.c(j).gen])
+
+
+@contextmanager
+def simultaneous(w: SymWork) -> Iterator[None]:
+    """The writes made inside are one event (``engine.work.Work.simultaneous``: one check of
+    state-based actions, 704.3; "destroy all creatures", 608.2): the watchers of deaths are
+    read as it began (603.10a)."""
+    saved = w.before
+    w.before = tuple(watcher_now(w, j) for j in range(w.n))
+    try:
+        yield
+    finally:
+        w.before = saved
+
+
+def creature_dies_triggers(w: SymWork, i: int, dying: Watcher, attacking: Val, when: Val) -> None:
+    """Card ``i`` dies where ``when`` holds (700.4), ``dying`` its controller and incarnation
+    as it last existed on the battlefield and ``attacking`` whether it was attacking then
+    (603.10a): each card's "whenever a creature ... dies, each opponent loses N life and you
+    gain N life" that watches it triggers, in slot order, controlled by the watcher's
+    controller (603.3a); the watchers are read as the event began, itself as ``dying``
+    (``engine.triggers.creature_dies_triggers``)."""
+    for j in range(w.n):
+        st = w.st(j)
+        maybe = and_(when, gt(st.dies_drain, 0))
+        if w.skip(maybe):
+            continue
+        if j == i:
+            seen = dying  # 603.10a: its own death, from the object as it last existed
+        elif w.before is None or w.mutant(Mutant.DYING_OBSERVER_MISSES_DEATHS):
+            seen = watcher_now(w, j)  # outside an event; or the mutant's watcher read now
+        else:
+            seen = w.before[j]
+        fires = and_(maybe, seen.on_battlefield)
+        watch = st.dies_watch
+        creature = and_(
+            fires,
+            or_(
+                eq(watch, ordinal(DiesWatch.ANY)),
+                and_(eq(watch, ordinal(DiesWatch.YOURS)), eq(dying.controller, seen.controller)),
+            ),
+        )
+        attacker = and_(fires, eq(watch, ordinal(DiesWatch.ATTACKING)), attacking)
+        for clause, cond in (
+            ("trigger.creature-dies", creature),
+            ("trigger.attacking-dies", attacker),
+        ):
+            push_life_trigger(
+                w,
+                j,
+                seen.controller,
+                seen.gen,
+                st.dies_drain,
+                None,
+                clause,
+                cond,
+                EffectKind.DRAIN,
+            )
 
 
 def tapped_trigger(w: SymWork, i: int, when: Val) -> None:

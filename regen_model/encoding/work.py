@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from regen_model.encoding import params as P
 from regen_model.encoding.frame import CardStatics, CardVars, Frame, Statics
@@ -142,10 +142,20 @@ def clause_name(code: int) -> str:
     return _NAMES[code]
 
 
+class Watcher(NamedTuple):
+    """A permanent as a watcher of deaths (603.10a): on the battlefield and phased in, its
+    controller, its incarnation (``triggers.watcher``)."""
+
+    on_battlefield: Val
+    controller: Val
+    gen: Val
+
+
 class SymWork:
     """Values of one frame being transformed by one action (see the module docstring)."""
 
     __slots__ = (
+        "before",
         "ctx",
         "dirty",
         "guards",
@@ -170,6 +180,10 @@ class SymWork:
         self.out: dict[str, list[Val]] = {f: [0] * ctx.n for f in CARD_FIELDS}
         self.out["priority_given"] = [False]
         self.prio_to: Val = -1
+        # Each card as a watcher (on the battlefield, controller, incarnation) as the
+        # simultaneous event under way began, or None outside one (``engine.work.Work.before``;
+        # set by ``triggers.simultaneous``)
+        self.before: tuple[Watcher, ...] | None = None
 
     # --- reading and writing ----------------------------------------------------------------
 
@@ -315,6 +329,7 @@ class SymWork:
         w.obligations = []
         w.out = {k: list(v) for k, v in self.out.items()}
         w.prio_to = self.prio_to
+        w.before = self.before
         return w
 
     def _join(self, cond: Val, a: SymWork, b: SymWork) -> None:

@@ -19,8 +19,8 @@ from regen_model.encoding.derived import (
 from regen_model.encoding.derived import controller as controller_of
 from regen_model.encoding.frame import KEYWORDS, NONE, ShieldVars
 from regen_model.encoding.ops import Val, add, and_, b2i, eq, gt, ite, ne, not_, or_, sub
-from regen_model.encoding.triggers import push_life_trigger
-from regen_model.encoding.work import SymWork
+from regen_model.encoding.triggers import creature_dies_triggers, push_life_trigger
+from regen_model.encoding.work import SymWork, Watcher
 from regen_model.model.effects import EffectKind
 from regen_model.model.enums import Mutant, StackKind, Zone, ordinal
 
@@ -174,12 +174,10 @@ def move_zone(
         exiled = False  # mutant: only a destruction's move is replaced
     # 700.4, 603.10a: it dies (put into the graveyard, so not when exiled instead), read from
     # the object as it last existed on the battlefield
-    dies = (
-        and_(when, was_bf, not_(exiled), is_creature(w, i), gt(w.st(i).dies_life, 0))
-        if to is Zone.GRAVEYARD
-        else False
-    )
+    died = and_(when, was_bf, not_(exiled), is_creature(w, i)) if to is Zone.GRAVEYARD else False
+    dies = and_(died, gt(w.st(i).dies_life, 0))
     dies_controller = controller_of(w, i)
+    attacking = w[c.attacking]  # 603.10a: "an attacking creature dies", before leaving combat
     record_lki(w, i, and_(when, was_bf))
     if w.mutant(Mutant.SHIELD_ON_ATTACHMENT):
         drop_shields_made_by(w, i, and_(when, was_bf))
@@ -240,6 +238,9 @@ def move_zone(
         w.set_if(when, key, False, clause)
     w.bump("left", i, when=and_(when, was_bf))
     push_dies_trigger(w, i, dies_controller, gen, dies)
+    if w.mutant(Mutant.ATTACKING_READ_AFTER_MOVE):
+        attacking = w[c.attacking]  # mutant: read from the new object
+    creature_dies_triggers(w, i, Watcher(True, dies_controller, gen), attacking, died)
     if entering:
         w.bump("returned", i, when=when)
     for j in range(w.n):

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from regen_model.engine.errors import IllegalAction, MissingChoice
-from regen_model.engine.triggers import tapped_trigger
+from regen_model.engine.triggers import creature_dies_triggers, tapped_trigger
 from regen_model.engine.work import Work
 from regen_model.engine.zones import (
     change_control,
@@ -31,7 +31,7 @@ from regen_model.engine.zones import (
     move_zone,
     remove_from_combat,
 )
-from regen_model.model.derived import controller, has
+from regen_model.model.derived import controller, has, is_creature
 from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
     Attachment,
@@ -290,6 +290,7 @@ def _remove_damage(w: Work, slot: int, clause: str) -> None:
 def _regenerate(w: Work, slot: int) -> None:
     """The replacement event of 701.19a/b: remove all damage, tap, leave combat."""
     name = w.name(slot)
+    attacking = w.cards[slot].attacking  # as the destruction would have happened (a mutant's)
     if not w.mutant(Mutant.REGEN_KEEPS_DAMAGE):
         _remove_damage(w, slot, "regen.apply.remove-damage")
     card = w.cards[slot]
@@ -346,6 +347,10 @@ def _regenerate(w: Work, slot: int) -> None:
     if w.mutant(Mutant.REGEN_TRIGGERS_DIES):
         # Mutant: regeneration treated as dying, so "when this creature dies" triggers.
         dies_trigger(w, slot, w.cards[slot])
+    if w.mutant(Mutant.REGEN_TRIGGERS_CREATURE_DIES) and is_creature(w, w.cards[slot]):
+        # Mutant: regeneration treated as dying by other permanents' "whenever a creature
+        # dies", as in engines that fire them from the destruction rather than the zone change.
+        creature_dies_triggers(w, slot, w.cards[slot], attacking)
 
 
 def _stays_in_combat(w: Work, card: Card) -> bool:

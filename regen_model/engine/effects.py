@@ -587,23 +587,29 @@ def apply_effect(
         _absent(w)
         deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
     elif k is EffectKind.DESTROY:
-        for slot in cards:
-            destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
+        with w.simultaneous():  # its targets at once (701.8): watchers see each (603.10a)
+            for slot in cards:
+                destroy(
+                    w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect"
+                )
     elif k is EffectKind.DESTROY_ALL_CREATURES:
         victims = [i for i, c in enumerate(w.cards) if is_creature_on_battlefield(w, c)]
         _absent(w)
         if len(victims) > 1:
             w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(victims))
         destroyed = 0
-        for slot in victims:
-            gen, reached = w.cards[slot].gen, w.cards[slot].ghost.destructions
-            destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
-            card = w.cards[slot]
-            if card.gen != gen or (
-                w.mutant(Mutant.REGENERATED_COUNTED_AS_DESTROYED)
-                and card.ghost.destructions != reached
-            ):
-                destroyed += 1
+        with w.simultaneous():  # one event (608.2): each watcher sees every death (603.10a)
+            for slot in victims:
+                gen, reached = w.cards[slot].gen, w.cards[slot].ghost.destructions
+                destroy(
+                    w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect"
+                )
+                card = w.cards[slot]
+                if card.gen != gen or (
+                    w.mutant(Mutant.REGENERATED_COUNTED_AS_DESTROYED)
+                    and card.ghost.destructions != reached
+                ):
+                    destroyed += 1
         if effect.amount:
             w.emit(EventKind.NOTE, "destroy.counted", None, destroyed_this_way=destroyed)
             if destroyed:
@@ -641,6 +647,12 @@ def apply_effect(
         for t in targets:
             if t.player is not None:
                 set_life(w, t.player, effect.amount, "stack.resolve")
+    elif k is EffectKind.DRAIN:
+        # 119.3: each opponent loses the life, then the effect's controller gains it
+        for p in range(len(w.players)):
+            if p != controller_:
+                set_life(w, p, -effect.amount, "stack.resolve")
+        set_life(w, controller_, effect.amount, "stack.resolve")
     elif k is EffectKind.FLICKER:
         for slot in cards:
             leave_and_return(w, slot, controller_ if effect.under_you else None)

@@ -68,6 +68,21 @@ def sba_pass(w: Work) -> bool:
     performed = bool(zero or destroyed or auras or equipment or annihilate or losers)
     if not performed:
         return False
+    with w.simultaneous():  # 704.3: one event, so each watcher sees every death (603.10a)
+        _perform(w, zero, destroyed, auras, equipment, annihilate, losers)
+    return True
+
+
+def _perform(
+    w: Work,
+    zero: list[int],
+    destroyed: list[tuple[int, bool, bool]],
+    auras: list[int],
+    equipment: list[int],
+    annihilate: list[int],
+    losers: list[int],
+) -> None:
+    """The state-based actions of one check, performed as one event (704.3)."""
     for i in zero:
         if w.mutant(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION):
             destroy(w, i, cant_regen=False, by_effect=False, clause="sba.toughness-zero")
@@ -103,7 +118,6 @@ def sba_pass(w: Work) -> bool:
     for p in losers:
         w.players[p] = w.players[p]._replace(lost=True)
         w.emit(EventKind.PLAYER_LOST, "sba.player-loses", w.pname(p))
-    return True
 
 
 def run_sba_loop(w: Work, *, check_sba: bool = True) -> None:

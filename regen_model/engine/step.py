@@ -107,8 +107,11 @@ def _destroy(w: Work, a: A.Action) -> None:
         raise IllegalAction("a permanent is listed twice", "destroy.effect", "targets")
     if len(slots) > 1:
         w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(slots))
-    for slot in slots:
-        destroy(w, slot, cant_regen=a.cant_be_regenerated, by_effect=True, clause="destroy.effect")
+    with w.simultaneous():  # at once (701.8): each watcher sees every death (603.10a)
+        for slot in slots:
+            destroy(
+                w, slot, cant_regen=a.cant_be_regenerated, by_effect=True, clause="destroy.effect"
+            )
 
 
 _OneTarget = A.Sacrifice | A.Exile | A.MakeUnregenerable

@@ -16,28 +16,95 @@ from __future__ import annotations
 from regen_model.engine.work import Work
 from regen_model.model.derived import controller
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import StackKind
+from regen_model.model.enums import DiesWatch, Mutant, StackKind
 from regen_model.model.events import EventKind
 from regen_model.model.state import Card, StackObject, Target
 
 
 def life_trigger(
-    w: Work, slot: int, card: Card, life: int, gainer: int, what: str, clause: str
+    w: Work,
+    slot: int,
+    card: Card,
+    life: int,
+    gainer: int | None,
+    what: str,
+    clause: str,
+    kind: EffectKind = EffectKind.LIFE,
 ) -> None:
     """A triggered ability of the permanent in ``slot`` (as ``card``, the object it triggered
     from) whose effect is "``gainer`` gains ``life`` life" triggers: it waits to be put on the
     stack (603.3), controlled by that object's controller (603.3a). ``what`` names it
-    ("tapped", "dies"); ``clause`` is the rule it triggers under."""
+    ("tapped", "dies"); ``clause`` is the rule it triggers under. With ``kind`` ``DRAIN`` and
+    no ``gainer`` it is "each opponent loses ``life`` life and you gain ``life`` life"
+    (119.3), untargeted."""
     obj = StackObject(
         kind=StackKind.TRIGGER,
         name=f"{what} trigger of {w.name(slot)}",
         controller=controller(card),
-        effect=Effect(EffectKind.LIFE, amount=life),
-        targets=(Target(player=gainer),),
+        effect=Effect(kind, amount=life),
+        targets=() if gainer is None else (Target(player=gainer),),
         source=slot,
         source_gen=card.gen,
     )
     w.trigger(obj, clause, w.name(slot), life=life)
+
+
+# The clause each kind of "whenever ... dies" ability of another permanent triggers under.
+WATCH_CLAUSES: dict[DiesWatch, str] = {
+    DiesWatch.ANY: "trigger.creature-dies",
+    DiesWatch.YOURS: "trigger.creature-dies",
+    DiesWatch.ATTACKING: "trigger.attacking-dies",
+}
+
+
+def watched_death(w: Work, watcher: Card, dying: Card, attacking: bool) -> bool:
+    """Whether the death of ``dying`` (as it last existed on the battlefield, 603.10a; it was
+    ``attacking`` then) triggers ``watcher``'s "whenever ... dies" ability: the watcher was on
+    the battlefield (phased in, 702.26b) as the event happened, and the creature is one it
+    watches: any, one with the watcher's controller ("you control", both as they last
+    existed), or an attacking one, whoever controlled it or whom it attacked (506.3)."""
+    watch = w.setup.templates[watcher.slot].dies_watch
+    if watch is DiesWatch.NONE or not watcher.on_battlefield:
+        return False
+    if watch is DiesWatch.YOURS:
+        return controller(dying) == controller(watcher)
+    if watch is DiesWatch.ATTACKING:
+        return attacking
+    return True
+
+
+def creature_dies_triggers(w: Work, slot: int, card: Card, attacking: bool) -> None:
+    """The creature in ``slot`` (``card``, the object as it last existed on the battlefield,
+    ``attacking`` then) has died (700.4), or regenerated under the mutant
+    ``regen-triggers-creature-dies``: each permanent's "whenever a creature ... dies, each
+    opponent loses N life and you gain N life" that watches it triggers, in slot order,
+    controlled by the watcher's controller (603.3a). The watchers are read as the event
+    began (``Work.watcher``): one dying at the same time sees it, itself included (603.10a);
+    the mutant ``dying-observer-misses-deaths`` reads them as they are now instead."""
+    for j in range(len(w.cards)):
+        drain = w.setup.templates[j].dies_drain
+        if not drain:
+            continue
+        if j == slot:
+            seen = card  # 603.10a: its own death, from the object as it last existed
+        elif w.mutant(Mutant.DYING_OBSERVER_MISSES_DEATHS):
+            seen = w.cards[j]  # mutant: a watcher already gone misses the others' deaths
+        else:
+            seen = w.watcher(j)
+        if not watched_death(w, seen, card, attacking):
+            if seen.on_battlefield and w.setup.templates[j].dies_watch is DiesWatch.ATTACKING:
+                # 603.10a: not attacking as it last existed (a regeneration, 506.4, or never)
+                w.emit(
+                    EventKind.NOTE,
+                    "trigger.attacking-dies",
+                    w.name(slot),
+                    attacking=False,
+                    watcher=w.name(j),
+                )
+            continue
+        watch = w.setup.templates[j].dies_watch
+        clause = WATCH_CLAUSES[watch]
+        life_trigger(w, j, seen, drain, None, "creature-dies", clause, EffectKind.DRAIN)
 
 
 def tapped_trigger(w: Work, slot: int) -> None:

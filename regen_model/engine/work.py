@@ -8,6 +8,9 @@ fast.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from regen_model.engine.errors import IllegalAction, UnknownName
 from regen_model.model.actions import ReplacementChoice
 from regen_model.model.enums import Decision, Edition, Mutant, Step
@@ -28,6 +31,7 @@ class Work:
 
     __slots__ = (
         "active",
+        "before",
         "cards",
         "choices",
         "combat",
@@ -64,6 +68,27 @@ class Work:
         self.cards: list[Card] = list(state.cards)
         self.combat: Combat = state.combat
         self.events: list[Event] = []
+        # The permanents as the simultaneous event under way began (``simultaneous``), or None
+        # outside one: what "whenever a creature dies" abilities look back to (603.10a).
+        self.before: tuple[Card, ...] | None = None
+
+    @contextmanager
+    def simultaneous(self) -> Iterator[None]:
+        """The moves made inside happen at one time (704.3, 608.2: "destroy all creatures",
+        one check of state-based actions): an ability that watches for deaths sees each of
+        them from the permanent as it was when the event began, so a watcher that leaves in
+        the same event still sees the others die (603.10a)."""
+        saved = self.before
+        self.before = tuple(self.cards)
+        try:
+            yield
+        finally:
+            self.before = saved
+
+    def watcher(self, slot: int) -> Card:
+        """The permanent in ``slot`` as a watcher of the event under way: as it was when a
+        simultaneous event began, or as it is now outside one (603.10a)."""
+        return self.cards[slot] if self.before is None else self.before[slot]
 
     def freeze(self) -> GameState:
         return GameState(

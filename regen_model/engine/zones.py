@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from regen_model.engine.attachments import shields_when_leaving
-from regen_model.engine.triggers import life_trigger
+from regen_model.engine.triggers import creature_dies_triggers, life_trigger
 from regen_model.engine.work import Work
 from regen_model.model.derived import (
     blocks_now,
@@ -124,6 +124,7 @@ def move_zone(
     # 700.4: put into a graveyard from the battlefield (so not when exiled instead);
     # 603.10a: as it last existed there
     dies = card.on_battlefield and to is Zone.GRAVEYARD and is_creature(w, card)
+    attacking = card.attacking  # 603.10a: "an attacking creature dies", before it leaves combat
     if card.on_battlefield:
         record_lki(w, slot)
     if card.on_battlefield:
@@ -151,6 +152,9 @@ def move_zone(
     )
     if dies:
         dies_trigger(w, slot, card)
+        if w.mutant(Mutant.ATTACKING_READ_AFTER_MOVE):
+            attacking = w.cards[slot].attacking  # mutant: read from the new object
+        creature_dies_triggers(w, slot, card, attacking)
     if entering:
         w.emit(EventKind.NOTE, "combat.summoning-sickness", w.name(slot), summoning_sick=True)
     if entering and controller is not None and controller != owner:

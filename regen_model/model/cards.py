@@ -26,7 +26,7 @@ from typing import Any
 
 from regen_model.model.actions import CastSpell, TargetChoice
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import Attachment, CardType, Color, Keyword, Rider
+from regen_model.model.enums import Attachment, CardType, Color, DiesWatch, Keyword, Rider
 
 
 class AbilityKind(StrEnum):
@@ -215,7 +215,15 @@ class CardTemplate:
     gets a delayed trigger "destroy it at end of combat" (603.7), which follows that object and
     not its combat status: a creature regenerated in combat is still destroyed at end of
     combat (511.2, 603.7c). ``wall``: its creature types include Wall (205.3m; from the type
-    line of a built-in card).
+    line of a built-in card). ``dies_watch`` and ``dies_drain``: the triggered ability
+    "whenever <a creature | this creature or another creature you control | an attacking
+    creature> dies, each opponent loses N life and you gain N life" (Zulaport Cutthroat,
+    Kardur, Doomscourge): a leaves-the-battlefield ability of another permanent (603.6c) that
+    looks back in time (603.10a): the dying creature is judged (its controller, whether it
+    was attacking) as it last existed on the battlefield, and the watching permanent too, so
+    one that leaves the battlefield in the same event still sees it; a regeneration (the same
+    object stays, 701.19a) or "exile it instead" (614.6) is no death. The trigger's
+    controller is the watching permanent's (603.3a).
     """
 
     name: str
@@ -242,6 +250,8 @@ class CardTemplate:
     tapped_opponent_life: int = 0
     destroys_combatants: bool = False
     wall: bool = False
+    dies_watch: DiesWatch = DiesWatch.NONE
+    dies_drain: int = 0
 
     @property
     def is_creature(self) -> bool:
@@ -318,6 +328,8 @@ def _creature(
     dies_life: int = 0,
     tapped_opponent_life: int = 0,
     destroys_combatants: bool = False,
+    dies_watch: DiesWatch = DiesWatch.NONE,
+    dies_drain: int = 0,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
@@ -340,6 +352,8 @@ def _creature(
         dies_life=dies_life,
         tapped_opponent_life=tapped_opponent_life,
         destroys_combatants=destroys_combatants,
+        dies_watch=dies_watch,
+        dies_drain=dies_drain,
     )
 
 
@@ -405,6 +419,10 @@ def _keyword_left_out(word: str, rule: str, what: str) -> Deviation:
     return Deviation(word, f"{word.lower()} ({rule}) is not modelled: {what}")
 
 
+_KARDUR_ETB = (
+    "When Kardur enters, until your next turn, creatures your opponents control attack each "
+    "combat if able and attack a player other than you if able."
+)
 _BASILISK = (
     "Whenever this creature blocks or becomes blocked by a non-Wall creature, "
     "destroy that creature at end of combat."
@@ -893,6 +911,40 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
         ),
         _noncreature("Forest", None, "Basic Land — Forest", ""),
         _noncreature("Mountain", None, "Basic Land — Mountain", ""),
+        # Issue 13 item 5: another permanent's "whenever a creature ... dies" (603.6c, 603.10a)
+        _creature(
+            "Zulaport Cutthroat",
+            "{1}{B}",
+            "Creature — Human Rogue Ally",
+            1,
+            1,
+            "Whenever this creature or another creature you control dies, each opponent loses "
+            "1 life and you gain 1 life.",
+            dies_watch=DiesWatch.YOURS,
+            dies_drain=1,
+        ),
+        _creature(
+            "Kardur, Doomscourge",
+            "{2}{B}{R}",
+            "Legendary Creature — Demon Berserker",
+            4,
+            3,
+            _KARDUR_ETB + "\nWhenever an attacking creature dies, each opponent loses 1 life and "
+            "you gain 1 life.",
+            dies_watch=DiesWatch.ATTACKING,
+            dies_drain=1,
+            deviations=(
+                Deviation(
+                    _KARDUR_ETB,
+                    "the enters ability is not modelled (the model has no requirement to attack, "
+                    "508.1d, and no player other than its two): attacks are the players' choice",
+                ),
+                Deviation(
+                    "Legendary",
+                    "the legend rule (704.5j) is out of scope: two copies may stay",
+                ),
+            ),
+        ),
     )
 }
 

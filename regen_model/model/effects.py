@@ -35,6 +35,9 @@ class EffectKind(StrEnum):
     # Pyramids: the next time the target would be destroyed this turn, remove all damage
     # marked on it instead (614.1a, 614.5)
     REMOVE_DAMAGE_INSTEAD = "remove-damage-instead"
+    # each opponent of the effect's controller loses N life and the controller gains N (119.3;
+    # Kardur's and Zulaport Cutthroat's triggers): untargeted
+    DRAIN = "drain"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -213,6 +216,8 @@ class Effect:
             return f"{self.amount} {self.counter.value} counter(s)"
         if k is EffectKind.LIFE:
             return f"{self.amount:+d} life"
+        if k is EffectKind.DRAIN:
+            return f"each opponent loses {self.amount} life and you gain {self.amount}"
         if k is EffectKind.ANIMATE:
             return "becomes a creature until end of turn"
         if k is EffectKind.PREVENT:

@@ -180,6 +180,18 @@ class ReplacementKind(StrEnum):
     REMOVE_DAMAGE = "remove-damage"
 
 
+class DiesWatch(StrEnum):
+    """Which deaths a permanent's "whenever ... dies" ability watches (700.4, 603.10a):
+    ``ANY`` "a creature", ``YOURS`` "this creature or another creature you control" (Zulaport
+    Cutthroat), ``ATTACKING`` "an attacking creature" (Kardur, Doomscourge); ``NONE``: no such
+    ability. The dying creature is judged as it last existed on the battlefield."""
+
+    NONE = "none"
+    ANY = "any"
+    YOURS = "yours"
+    ATTACKING = "attacking"
+
+
 class Mutant(StrEnum):
     """Deliberately wrong rule variants. Both views consult the same names, so one switch
     breaks the engine and the encoding in the same way (see ``regen_model.mutants``)."""
@@ -245,6 +257,10 @@ class Mutant(StrEnum):
     REMOVE_DAMAGE_REGENERATES = "remove-damage-regenerates"
     CANT_REGEN_STOPS_REMOVE_DAMAGE = "cant-regen-stops-remove-damage"
     REMOVE_DAMAGE_NOT_USED_UP = "remove-damage-not-used-up"
+    # Another permanent's "whenever a creature (you control / an attacking creature) dies":
+    REGEN_TRIGGERS_CREATURE_DIES = "regen-triggers-creature-dies"
+    ATTACKING_READ_AFTER_MOVE = "attacking-read-after-move"
+    DYING_OBSERVER_MISSES_DEATHS = "dying-observer-misses-deaths"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -297,6 +297,27 @@ _INFO = (
         ("trigger.tapped", "regen.apply.tap"),
     ),
     MutantInfo(
+        Mutant.REGEN_TRIGGERS_CREATURE_DIES,
+        "A creature that regenerates triggers other permanents' \"whenever a creature (you "
+        'control) dies" abilities, as in engines that fire them from the destruction rather '
+        "than from the move to the graveyard.",
+        ("trigger.creature-dies", "regen.same-object"),
+    ),
+    MutantInfo(
+        Mutant.ATTACKING_READ_AFTER_MOVE,
+        '"Whenever an attacking creature dies" checks "attacking" on the creature after it has '
+        "left the battlefield instead of as it last existed there, so no attacker's death ever "
+        "triggers it.",
+        ("trigger.attacking-dies",),
+    ),
+    MutantInfo(
+        Mutant.DYING_OBSERVER_MISSES_DEATHS,
+        'A permanent with "whenever a creature dies" that leaves the battlefield in the same '
+        "event as other creatures (a Wrath, one check of state-based actions) does not see "
+        "their deaths, as in engines that look for the watchers after the event.",
+        ("trigger.creature-dies", "trigger.attacking-dies"),
+    ),
+    MutantInfo(
         Mutant.EOC_DESTROY_NEEDS_COMBAT,
         'A Basilisk\'s "destroy that creature at end of combat" is dropped when that creature '
         "leaves combat, so a blocker that regenerated (removed from combat) escapes it, as an "

@@ -221,6 +221,8 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         out["dies-life"] = t.dies_life
     if t.tapped_opponent_life:
         out["tapped-opponent-life"] = t.tapped_opponent_life
+    if t.dies_drain:
+        out["dies-drain"] = _flow({"watch": t.dies_watch.value, "life": t.dies_drain})
     if t.destroys_combatants:
         out["destroys-combatants"] = True
     if t.wall:

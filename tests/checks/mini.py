@@ -369,6 +369,7 @@ class MiniSystem:
                 st.dies_life == 0,  # no "when this creature dies" (the mini system has no
                 st.tapped_opponent_life == 0,  # triggers), nor "becomes tapped" triggers
                 z3.Not(st.destroys_combatants),  # nor a Basilisk's
+                st.dies_drain == 0,  # nor "whenever a creature dies" of another permanent
             ]
         return [Tracked("init", z3.And(*game))]
 

@@ -95,6 +95,13 @@ ONLY_BY_SCENARIO = {
     / "sacrifice-carapace-regenerates-its-last-host.yaml",
     Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
     Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
+    Mutant.REGEN_TRIGGERS_CREATURE_DIES: SCENARIOS
+    / "zone"
+    / "attacking-dies-regenerated-attacker.yaml",
+    Mutant.ATTACKING_READ_AFTER_MOVE: SCENARIOS / "zone" / "attacking-dies-either-side.yaml",
+    Mutant.DYING_OBSERVER_MISSES_DEATHS: SCENARIOS
+    / "zone"
+    / "creature-dies-simultaneous-watcher.yaml",
     Mutant.EOC_DESTROY_NEEDS_COMBAT: SCENARIOS
     / "combat"
     / "basilisk-regenerated-blocker-still-destroyed.yaml",

@@ -29,7 +29,7 @@ from regen_model.model.cards import (
     colors_of,
 )
 from regen_model.model.effects import EffectKind, TargetRule
-from regen_model.model.enums import CardType, Color, Keyword, Rider
+from regen_model.model.enums import CardType, Color, DiesWatch, Keyword, Rider
 
 SNAPSHOT: dict[str, Any] = YAML(typ="safe").load(
     (Path(__file__).parent / "oracle_snapshot.yaml").read_text(encoding="utf-8")
@@ -163,6 +163,17 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
         "blocks or becomes blocked by a non-Wall creature, destroy that creature at end of "
         "combat." in text
     )
+    # another permanent's "whenever ... dies, each opponent loses N life and you gain N life"
+    # (Zulaport Cutthroat, Kardur, Doomscourge; 700.4, 603.10a)
+    drain = re.search(r"dies, each opponent loses (\d+) life and you gain \1 life", text)
+    assert card.dies_drain == (int(drain.group(1)) if drain else 0)
+    watch = {
+        "Whenever an attacking creature dies": DiesWatch.ATTACKING,
+        "Whenever this creature or another creature you control dies": DiesWatch.YOURS,
+        "Whenever a creature dies": DiesWatch.ANY,
+    }
+    found = [w for phrase, w in watch.items() if phrase in text]
+    assert card.dies_watch is (found[0] if found else DiesWatch.NONE)
     # the Wall creature type (205.3m) read from the type line ("non-Wall")
     assert card.wall == ("Wall" in CARDS[name]["type_line"].partition(" — ")[2].split())
     animation = re.search(r"becomes a (\d+)/(\d+) (black )?\w+ creature", text)

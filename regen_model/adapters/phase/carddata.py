@@ -357,6 +357,26 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="flying left out (the model has none); not mapped yet (eoc-destroy-trigger)",
         ),
         _creature(
+            "Zulaport Cutthroat",
+            "{1}{B}",
+            "Creature — Human Rogue Ally",
+            1,
+            1,
+            "Whenever this creature or another creature you control dies, each opponent loses 1 "
+            "life and you gain 1 life.",
+            note="not mapped yet (creature-dies-trigger)",
+        ),
+        _creature(
+            "Kardur, Doomscourge",
+            "{2}{B}{R}",
+            "Legendary Creature — Demon Berserker",
+            4,
+            3,
+            "Whenever an attacking creature dies, each opponent loses 1 life and you gain 1 life.",
+            note="the enters ability is left out (the model does not run it); not mapped yet "
+            "(creature-dies-trigger)",
+        ),
+        _creature(
             "Boros Swiftblade",
             "{R}{W}",
             "Creature — Human Soldier",
