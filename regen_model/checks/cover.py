@@ -1166,6 +1166,17 @@ def _scripts() -> tuple[GuideScript, ...]:
             ),
             (A.ActivateAbility(player=0, source="carapace"), *_pass(0, 1)),
         ),
+        # 601.2h, 701.21a: Dark Privilege's "Sacrifice a creature" paid with the Bears it
+        # enchants as the ability is activated (two permanents: the cover scope's); the
+        # ability then names a new object and does nothing (400.7, 608.2b).
+        GuideScript(
+            ("cost.sacrifice-creature",),
+            (
+                ScriptCard("bears", "Grizzly Bears", 0),
+                ScriptCard("privilege", "Dark Privilege", 0, attached_to="bears"),
+            ),
+            (A.ActivateAbility(player=0, source="privilege", sacrifice="bears"), *_pass(0, 1)),
+        ),
         # 608.2b, 701.19a, 506.4: Kill Shot at an attacking Troll that regenerates in
         # response: no longer attacking, an illegal target.
         GuideScript(

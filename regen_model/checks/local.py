@@ -870,6 +870,19 @@ def cost_sacrifice(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     )
 
 
+def cost_sacrifice_creature(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
+    """601.2h, 701.21a: x is the creature sacrificed to pay another permanent's "Sacrifice a
+    creature" (Dark Privilege's): a creature on the battlefield before, a new object in the
+    graveyard after (400.7); that it is its activator's is the relation's to check."""
+    return (
+        [
+            ("cost.sacrifice-creature", z3.And(a.on_bf(), a["creature"])),
+            *new_object(a, b, st, z3.IntVal(GY), 1),
+        ],
+        {"left": z3.IntVal(1)},
+    )
+
+
 def cleanup(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     """514.2: damage goes, "this turn" effects end (shields, can't be regenerated, until end
     of turn changes, so toughness and keywords may change), the ghost counters restart. It
@@ -1111,7 +1124,7 @@ EFFECTS: dict[str, tuple[tuple[Event, ...], ...]] = {
     "cast": (),
     # activating taps x if x pays the {T} cost of its own ability, or moves x to the
     # graveyard if x is sacrificed to pay for it (601.2h)
-    "activate": ((nothing, cost_tap, cost_sacrifice),),
+    "activate": ((nothing, cost_tap, cost_sacrifice, cost_sacrifice_creature),),
     "declare-attackers": ((nothing, attack),),
     "declare-blockers": ((nothing, block),),
     "order-blockers": (),

@@ -223,16 +223,24 @@ def _sacrifice_costs(t: Transition) -> bool:
     return any(e.kind is EventKind.ZONE_CHANGE and e.clause == "cost.sacrifice" for e in t[3])
 
 
+def _sacrifice_a_creature(t: Transition) -> bool:
+    """A creature is sacrificed to pay another permanent's "Sacrifice a creature" (601.2h,
+    701.21a; Dark Privilege)."""
+    return any(
+        e.kind is EventKind.ZONE_CHANGE and e.clause == "cost.sacrifice-creature" for e in t[3]
+    )
+
+
 def _cost_features() -> frozenset[str]:
-    """Everything of issue 13 item 3 the model has (a {T} cost, a "Sacrifice this" cost), for
-    adapters that do not map it: the structural features and the built-in cards with such an
-    ability."""
+    """Everything of issue 13 item 3 the model has (a {T} cost, a "Sacrifice this" cost,
+    "Sacrifice a creature"), for adapters that do not map it: the structural features and the
+    built-in cards with such an ability."""
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
-        if any(a.tap_cost or a.sacrifice_cost for a in t.abilities)
+        if any(a.tap_cost or a.sacrifice_cost or a.sacrifice_creature for a in t.abilities)
     }
-    return frozenset({"tap-costs", "sacrifice-costs", *cards})
+    return frozenset({"tap-costs", "sacrifice-costs", "sacrifice-a-creature", *cards})
 
 
 def _targeting_features() -> frozenset[str]:
@@ -550,6 +558,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "sacrifice-costs": (
         "a permanent is sacrificed to pay for its own ability (601.2h)",
         _sacrifice_costs,
+    ),
+    "sacrifice-a-creature": (
+        'a creature is sacrificed to pay another permanent\'s "Sacrifice a creature" (601.2h)',
+        _sacrifice_a_creature,
     ),
     "target-status": (
         "a target is illegal on resolution for its combat or tap status (608.2b)",

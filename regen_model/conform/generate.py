@@ -478,11 +478,12 @@ def _candidates(
         ]
         if sources:
             return [
-                A.ActivateAbility(player=who, source=h, ability=i, target=t)
+                A.ActivateAbility(player=who, source=h, ability=i, target=t, sacrifice=s)
                 for h, n in sources
                 for i in range(n)
                 for who in (0, 1)
                 for t in _ability_targets(state, h, i, who)
+                for s in _sacrifices(state, h, i, who)
             ]
     return [A.PassPriority(player=p)]
 
@@ -504,6 +505,19 @@ def _ability_targets(state: GameState, handle: str, index: int, who: int) -> lis
             if c.on_battlefield and CardType.LAND in state.template(c.slot).types
         ]
     if abilities[index].kind is not AbilityKind.EQUIP:
+        return [None]
+    return [
+        state.setup.handles[c.slot]
+        for c in state.cards
+        if is_creature_on_battlefield(state, c) and controller(c) == who
+    ]
+
+
+def _sacrifices(state: GameState, handle: str, index: int, who: int) -> list[str | None]:
+    """The creatures ``who`` may sacrifice to pay a "Sacrifice a creature" cost (601.2h,
+    701.21a: only their own); ``[None]`` for an ability without that cost."""
+    abilities = state.template(state.setup.slot_of(handle)).abilities
+    if index >= len(abilities) or not abilities[index].sacrifice_creature:
         return [None]
     return [
         state.setup.handles[c.slot]

@@ -96,6 +96,8 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     ("cant-regen.damage-target", (), _spells_of(COUNTED_FEATURES), ()),
     # and a "Sacrifice this" cost (Vigilant Martyr's; a pass of its own, the last match wins)
     ("cost.sacrifice", (), (), ("Vigilant Martyr", "Grizzly Bears")),
+    # and "Sacrifice a creature" (Dark Privilege's, on the Bears; a pass of its own too)
+    ("cost.sacrifice-creature", (), (), ("Dark Privilege", "Grizzly Bears")),
     # Issue 13 item 5: "when this creature dies" (Onulet), with a creature beside it.
     ("trigger.dies", (), (), ("Onulet", "Grizzly Bears")),
     ("trigger.tapped", (), (), ("Soldevi Steam Beast", "Grizzly Bears")),

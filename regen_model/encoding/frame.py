@@ -172,6 +172,10 @@ class CardStatics:
     # this" (Carapace's, Vigilant Martyr's, ``ActivatedAbility.sacrifice_cost``): the source
     # goes to the graveyard as it is activated (601.2h), the ability keeps the host (608.2h).
     sac_cost: Z3Ref
+    # Its "Regenerate enchanted creature" costs "Sacrifice a creature" (Dark Privilege's,
+    # ``ActivatedAbility.sacrifice_creature``): the activating player sacrifices a creature
+    # they control as it is activated (601.2h, 701.21a), the ability keeps the host (608.2h).
+    sac_creature: Z3Ref
     # "When this creature dies, you gain N life" (Onulet, ``CardTemplate.dies_life``): N, 0
     # for none (603.6c, 700.4).
     dies_life: Z3Ref
@@ -247,6 +251,7 @@ class Statics:
                     target_regen=mk_b(f"{p}.target_regen"),
                     tap_cost=mk_b(f"{p}.tap_cost"),
                     sac_cost=mk_b(f"{p}.sac_cost"),
+                    sac_creature=mk_b(f"{p}.sac_creature"),
                     dies_life=mk_i(f"{p}.dies_life"),
                     tapped_opponent_life=mk_i(f"{p}.tapped_opponent_life"),
                     land=mk_b(f"{p}.land"),
@@ -366,6 +371,9 @@ class Statics:
                 z3.Implies(c.tap_cost, c.target_regen),  # the only {T} ability encoded
                 # the only abilities encoded with "Sacrifice this" in their cost
                 z3.Implies(c.sac_cost, z3.Or(c.host_regen, c.target_regen)),
+                # "Sacrifice a creature" only on an Aura's "Regenerate enchanted creature",
+                # never with "Sacrifice this" too
+                z3.Implies(c.sac_creature, z3.And(c.host_regen, z3.Not(c.sac_cost))),
             ]
         return out
 
@@ -402,6 +410,7 @@ class Statics:
                 c.target_regen,
                 c.tap_cost,
                 c.sac_cost,
+                c.sac_creature,
                 c.dies_life,
                 c.tapped_opponent_life,
                 c.land,
@@ -452,6 +461,11 @@ def template_fits(template: CardTemplate) -> str | None:
     sacrificing = (AbilityKind.REGENERATE_HOST, *_TARGETED)
     if any(a.sacrifice_cost and a.kind not in sacrificing for a in template.abilities):
         return f"{template.name}: only a 'Sacrifice this' cost of a regenerating ability is encoded"
+    if any(
+        a.sacrifice_creature and (a.kind is not AbilityKind.REGENERATE_HOST or a.sacrifice_cost)
+        for a in template.abilities
+    ):
+        return f"{template.name}: only an Aura's 'Sacrifice a creature: Regenerate' is encoded"
     if AbilityKind.EQUIP in kinds and template.attachment is not Attachment.EQUIPMENT:
         return f"{template.name}: only an Equipment has equip"
     if template.grants - set(GRANTABLE):
@@ -553,6 +567,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.target_regen, False),
                 (c.tap_cost, False),
                 (c.sac_cost, False),
+                (c.sac_creature, False),
                 (c.dies_life, 0),
                 (c.tapped_opponent_life, 0),
                 (c.land, False),
@@ -604,6 +619,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.target_regen, any(a.kind is AbilityKind.REGENERATE_TARGET for a in t.abilities)),
             (c.tap_cost, any(a.tap_cost for a in t.abilities)),
             (c.sac_cost, any(a.sacrifice_cost for a in t.abilities)),
+            (c.sac_creature, any(a.sacrifice_creature for a in t.abilities)),
             (c.dies_life, t.dies_life),
             (c.tapped_opponent_life, t.tapped_opponent_life),
             (c.land, CardType.LAND in t.types),
@@ -652,7 +668,13 @@ def read_statics(
             )
         sac = _b(model, c.sac_cost)
         if _b(model, c.host_regen):
-            abilities.append(ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_cost=sac))
+            abilities.append(
+                ActivatedAbility(
+                    AbilityKind.REGENERATE_HOST,
+                    sacrifice_cost=sac,
+                    sacrifice_creature=_b(model, c.sac_creature),
+                )
+            )
         if _b(model, c.equip):
             abilities.append(ActivatedAbility(AbilityKind.EQUIP))
         if _b(model, c.target_regen):

@@ -85,7 +85,9 @@ class Params:
     until_eot: Val
     cant_regen: Val
     ability: Val
-    source: Val  # damage source slot, NONE for a source that is not a card
+    # damage source slot, NONE for a source that is not a card; attach's attachment;
+    # activate's creature sacrificed for "Sacrifice a creature" (NONE: none)
+    source: Val
     dmg_keywords: tuple[Val, ...]
     dmg_controller: Val  # NONE: the source card's controller, else player 0
     combat: Val
@@ -404,6 +406,8 @@ def _fill(
         if a.target is not None:  # equip's creature (702.6a)
             v["n_targets"] = 1
             v["tgt0.card"] = nm.slot(a.target)
+        if a.sacrifice is not None:  # "Sacrifice a creature" (601.2h)
+            v["source"] = nm.slot(a.sacrifice)
     elif isinstance(a, A.Attach):
         v["source"] = nm.slot(a.attachment)
         v["target"] = nm.slot(a.target)
@@ -666,6 +670,7 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
             source=h(v["target"]),
             ability=int(v["ability"]),
             target=target,
+            sacrifice=None if v["source"] == NONE else h(v["source"]),
             **common,
         )
     if kind == "attach":

@@ -1237,7 +1237,49 @@ def scripts() -> tuple[Script, ...]:
             tried=(
                 (0, A.ActivateAbility(player=1, source="carapace")),
                 (1, A.ActivateAbility(player=0, source="carapace")),
+                # Carapace's cost is itself: it names no creature to sacrifice
+                (0, A.ActivateAbility(player=0, source="carapace", sacrifice="bears")),
             ),
+        ),
+        Script(
+            "sacrifice-a-creature-cost",
+            "Dark Privilege's 'Sacrifice a creature: Regenerate enchanted creature': the Giant "
+            "is sacrificed as the ability is activated (601.2h) and the Bears it enchants are "
+            "shielded; then the Bears themselves pay, and as a new object in the graveyard "
+            "(400.7) they are not regenerated (608.2b); the Aura, attached to nothing, goes "
+            "to the graveyard (704.5m). The cost needs a creature, named, of its activator's",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("privilege", "Dark Privilege", 0, attached_to="bears"),
+                Card("giant", "Hill Giant", 0),
+            ),
+            (
+                A.ActivateAbility(player=0, source="privilege", sacrifice="giant"),
+                *_pass(0, 1),
+                A.Destroy(targets=("bears",)),
+                A.ActivateAbility(player=0, source="privilege", sacrifice="bears"),
+                *_pass(0, 1),
+            ),
+            tried=(
+                (0, A.ActivateAbility(player=0, source="privilege")),
+                (0, A.ActivateAbility(player=0, source="privilege", sacrifice="privilege")),
+                (0, A.ActivateAbility(player=1, source="privilege", sacrifice="giant")),
+            ),
+        ),
+        Script(
+            "sacrifice-a-creature-not-theirs",
+            "Dark Privilege's cost can't be paid with an opponent's creature (701.21a: a "
+            "player sacrifices only what they control)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("privilege", "Dark Privilege", 0, attached_to="bears"),
+                Card("theirs", "Grizzly Bears", 1),
+            ),
+            (
+                A.ActivateAbility(player=0, source="privilege", sacrifice="bears"),
+                *_pass(0, 1),
+            ),
+            tried=((0, A.ActivateAbility(player=0, source="privilege", sacrifice="theirs")),),
         ),
         Script(
             "sacrifice-creature-cost",

@@ -245,6 +245,29 @@ def _cast(w: SymWork) -> None:
     turn.give_priority(w, p.player)
 
 
+def _sacrifice_creature(w: SymWork, pays: Val) -> None:
+    """601.2h, 701.21a: "Sacrifice a creature" (Dark Privilege, ``engine.step
+    ._sacrifice_choice``): the action's ``source`` parameter names a creature the activating
+    player controls, which goes to the graveyard now, after the stack object read its host
+    (608.2h: a host sacrificed to its own ability is a new object, 400.7); an ability without
+    that cost names none. The mutant ``sacrifice-any-creature``: any creature pays."""
+    p = w.p
+    clause = "cost.sacrifice-creature"
+    w.require(implies(not_(pays), eq(p.source, NONE)), clause)
+    mine = w.mutant(Mutant.SACRIFICE_ANY_CREATURE)
+    payable = [
+        and_(
+            eq(p.source, j),
+            creature_on_battlefield(w, j),
+            True if mine else eq(controller(w, j), p.player),
+        )
+        for j in range(w.n)
+    ]
+    w.require(implies(pays, or_(*payable)), clause)
+    for j in range(w.n):
+        move_zone(w, j, Zone.GRAVEYARD, clause, and_(pays, eq(p.source, j)))
+
+
 def _activate(w: SymWork) -> None:
     """602.2: the ability goes on the stack targeting its source; opponents-only abilities
     (Knight of the Holy Nimbus) for an opponent, the others for the controller. An Aura's or
@@ -372,6 +395,7 @@ def _activate(w: SymWork) -> None:
         move_zone(
             w, i, Zone.GRAVEYARD, "cost.sacrifice", and_(or_(host_regen, targeted), st.sac_cost)
         )
+        _sacrifice_creature(w, and_(host_regen, st.sac_creature))
         stack.push(w, "stack", obj, clause)
         for q in range(turn.PLAYERS):
             w.set(f.passed[q], False, clause)

@@ -317,6 +317,12 @@ def _activate(w: Work, a: A.Action) -> None:
         # creature", the host it had (its target, taken above): last known information,
         # 113.7a, 608.2h. A source that is its own target is a new object now (400.7).
         move_zone(w, slot, Zone.GRAVEYARD, "cost.sacrifice", "sacrificed")
+    sacrificed = _sacrifice_choice(w, a, ability)
+    if sacrificed is not None:
+        # 601.2h, 701.21a: "Sacrifice a creature" (Dark Privilege): the chosen creature goes
+        # now, after the host was read above; the stack object keeps that host (608.2h), so a
+        # host sacrificed to its own ability is a new object as it resolves (400.7, 608.2b)
+        move_zone(w, sacrificed, Zone.GRAVEYARD, "cost.sacrifice-creature", "sacrificed")
     obj = StackObject(
         StackKind.ABILITY,
         f"{a.source}: {ability.describe()}" + (" (granted by an attachment)" if given else ""),
@@ -368,6 +374,37 @@ def _pay_tap(w: Work, slot: int, source: str) -> None:
     w.cards[slot] = card._replace(tapped=True)
     w.emit(EventKind.BECAME_TAPPED, "cost.tap", source, by="cost")
     tapped_trigger(w, slot)
+
+
+def _sacrifice_choice(w: Work, a: A.ActivateAbility, ability: ActivatedAbility) -> int | None:
+    """The slot of the creature a "Sacrifice a creature" cost sacrifices: one the activating
+    player controls on the battlefield, any one, the Aura's host included (701.21a, 602.2b);
+    ``None`` for an ability without that cost, which names none."""
+    if not ability.sacrifice_creature:
+        if a.sacrifice is not None:
+            raise IllegalAction(
+                f"{a.source}'s ability has no sacrifice cost",
+                "cost.sacrifice-creature",
+                "sacrifice",
+            )
+        return None
+    if a.sacrifice is None:
+        raise IllegalAction(
+            f"{a.source}'s ability costs a creature to sacrifice",
+            "cost.sacrifice-creature",
+            "sacrifice",
+        )
+    slot = w.on_battlefield(a.sacrifice, "cost.sacrifice-creature", "sacrifice")
+    card = w.cards[slot]
+    mine = controller(card) == a.player or w.mutant(Mutant.SACRIFICE_ANY_CREATURE)
+    if not is_creature_on_battlefield(w, card) or not mine:
+        raise IllegalAction(
+            f"{w.pname(a.player)} can sacrifice only a creature they control ({a.sacrifice} is "
+            "not one)",
+            "cost.sacrifice-creature",
+            "sacrifice",
+        )
+    return slot
 
 
 def _ability_targets(

@@ -254,6 +254,20 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
                         target=state.setup.handles[t.slot],
                     )
                 continue
+            if ability.sacrifice_creature:
+                # "Sacrifice a creature" (601.2h): a creature the activating player controls
+                for c in state.cards:
+                    if prefilter and not (
+                        is_creature_on_battlefield(state, c) and controller(c) == player
+                    ):
+                        continue
+                    yield A.ActivateAbility(
+                        player=player,
+                        source=source,
+                        ability=index,
+                        sacrifice=state.setup.handles[c.slot],
+                    )
+                continue
             yield A.ActivateAbility(player=player, source=source, ability=index)
         # after its printed abilities, the one an Aura or Equipment gives it (613.1f): offered
         # only on boards with such an attachment, so other boards' candidates are unchanged

@@ -255,13 +255,16 @@ class CastSpell(Action):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActivateAbility(Action):
     """``player`` activates the ``ability``-th activated ability of ``source``. ``target``:
-    the creature an equip ability targets (702.6a); the other abilities have no target."""
+    the creature an equip ability targets (702.6a); the other abilities have no target.
+    ``sacrifice``: the creature sacrificed to pay a "Sacrifice a creature" cost (Dark
+    Privilege, 601.2h), only with such an ability."""
 
     kind: ClassVar[str] = "activate"
     player: int
     source: str
     ability: int = 0
     target: str | None = None
+    sacrifice: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

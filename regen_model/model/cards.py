@@ -59,7 +59,12 @@ class ActivatedAbility:
     its cost is "Sacrifice this" (Carapace, Vigilant Martyr): its source goes to the graveyard
     as it is activated, after its target is chosen (601.2c, 601.2h, 602.2b); the ability then
     exists on its own (113.7a), and an Aura's "Regenerate enchanted creature" acts on the
-    creature the Aura was attached to as it left (608.2h). Other costs (mana) are not paid."""
+    creature the Aura was attached to as it left (608.2h). ``sacrifice_creature``: its cost is
+    "Sacrifice a creature" (Dark Privilege): the activating player sacrifices a creature they
+    control, any one, the host of the ability's Aura included (601.2h, 701.21a), named by the
+    action (``ActivateAbility.sacrifice``); the stack object keeps the host it had (608.2h), so
+    a host sacrificed to its own shield is a new object and nothing is regenerated (400.7,
+    608.2b). Other costs (mana) are not paid."""
 
     kind: AbilityKind
     rider: Rider = Rider.NONE
@@ -67,6 +72,7 @@ class ActivatedAbility:
     granted: bool = False
     tap_cost: bool = False
     sacrifice_cost: bool = False
+    sacrifice_creature: bool = False
 
     @property
     def target_rule(self) -> TargetRule:
@@ -109,6 +115,8 @@ class ActivatedAbility:
             suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
             return "Regenerate this permanent" + suffix
         sac = "Sacrifice this: " if self.sacrifice_cost else ""
+        if self.sacrifice_creature:
+            sac = "Sacrifice a creature: "
         if self.kind is AbilityKind.REGENERATE_HOST:
             suffix = "" if self.rider is Rider.NONE else f" (rider: {self.rider.value})"
             return sac + "Regenerate the permanent this is attached to" + suffix
@@ -853,6 +861,16 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             abilities=(ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_cost=True),),
         ),
         _noncreature(
+            "Dark Privilege",
+            "{1}{B}",
+            "Enchantment — Aura",
+            "Enchant creature\nEnchanted creature gets +1/+1.\nSacrifice a creature: Regenerate "
+            "enchanted creature.",
+            attachment=Attachment.AURA,
+            bonus=(1, 1),
+            abilities=(ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_creature=True),),
+        ),
+        _noncreature(
             "Skeletal Grimace",
             "{1}{B}",
             "Enchantment — Aura",
@@ -1168,8 +1186,9 @@ class CardLibrary:
 
 CARD_LIST_FORMAT = "regen-model/cards"
 GLOBAL_DEVIATIONS: tuple[str, ...] = (
-    "Mana costs and other costs are not paid, except {T} and sacrificing the ability's own "
-    "source in an activated ability's cost (Niall Silvain's, Carapace's, Vigilant Martyr's): "
+    "Mana costs and other costs are not paid, except {T}, sacrificing the ability's own "
+    "source and sacrificing a creature in an activated ability's cost (Niall Silvain's, "
+    "Carapace's, Vigilant Martyr's, Dark Privilege's): "
     "only timing and effects matter to regeneration.",
     "There is no hand or library: spells exist only on the stack, nothing is drawn.",
 )

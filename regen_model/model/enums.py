@@ -245,6 +245,8 @@ class Mutant(StrEnum):
     REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
     TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
     SACRIFICED_AURA_NO_SHIELD = "sacrificed-aura-no-shield"
+    # "Sacrifice a creature" paid with a creature its activator does not control (701.21a)
+    SACRIFICE_ANY_CREATURE = "sacrifice-any-creature"
     # Triggered abilities beyond damage triggers (issue 13 item 5):
     REGEN_TRIGGERS_DIES = "regen-triggers-dies"
     TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"

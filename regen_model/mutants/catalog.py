@@ -258,6 +258,13 @@ _INFO = (
         "Aura is destroyed in response).",
         ("cost.sacrifice", "attach.host-regen"),
     ),
+    MutantInfo(
+        Mutant.SACRIFICE_ANY_CREATURE,
+        "A 'Sacrifice a creature' cost accepts any creature on the battlefield, an opponent's "
+        "too (the cost checked as 'a creature' only): Dark Privilege's controller pays with "
+        "the other player's Grizzly Bears.",
+        ("cost.sacrifice-creature",),
+    ),
     # Auras and Equipment (issue 12 items 5-6):
     MutantInfo(
         Mutant.SHIELD_ON_ATTACHMENT,

@@ -332,12 +332,27 @@ def _activate(n: Names, v: Any, p: FieldPath) -> Maker:
         raise n.error((*p, "target"), "a regenerate-target ability needs a target creature")
     elif abilities[index].kind is AbilityKind.REMOVE_DAMAGE_TARGET:
         raise n.error((*p, "target"), "a remove-damage-target ability needs a target land")
+    sacrifice = None
+    if "sacrifice" in v:
+        # "Sacrifice a creature" (601.2h): whether the creature can pay is the engine's to say
+        sacrifice = n.handle(v["sacrifice"], (*p, "sacrifice"))
+        if not abilities[index].sacrifice_creature:
+            raise n.error(
+                (*p, "sacrifice"),
+                f"{source}'s {abilities[index].kind.value} ability costs no creature to sacrifice",
+            )
+    elif abilities[index].sacrifice_creature:
+        raise n.error(
+            (*p, "sacrifice"),
+            f"{source}'s ability costs a creature to sacrifice: name it under 'sacrifice'",
+        )
     return _fixed(
         A.ActivateAbility(
             player=n.player(v["player"], (*p, "player")),
             source=source,
             ability=index,
             target=target,
+            sacrifice=sacrifice,
         )
     )
 

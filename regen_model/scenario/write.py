@@ -341,6 +341,8 @@ def _args(action: A.Action, players: Sequence[str]) -> tuple[str, Any]:
             out["ability"] = action.ability
         if action.target is not None:
             out["target"] = action.target
+        if action.sacrifice is not None:
+            out["sacrifice"] = action.sacrifice
         return "activate", _flow(out)
     if isinstance(action, A.Attach):
         return "attach", _flow({"attachment": action.attachment, "to": action.target})

@@ -50,6 +50,10 @@ ACCEPTS_MORE: dict[Mutant, tuple[str, str]] = {
         "costs/tap-cost-niall-silvain.yaml",
         "a tapped permanent paying {T} again is only ever an extra action",
     ),
+    Mutant.SACRIFICE_ANY_CREATURE: (
+        "costs/sacrifice-a-creature-dark-privilege.yaml",
+        "paying with an opponent's creature is only ever an extra action",
+    ),
 }
 
 BUGS: list[tuple[str, Callable[[], EngineAdapter]]] = [

@@ -93,6 +93,7 @@ ONLY_BY_SCENARIO = {
     Mutant.SACRIFICED_AURA_NO_SHIELD: SCENARIOS
     / "costs"
     / "sacrifice-carapace-regenerates-its-last-host.yaml",
+    Mutant.SACRIFICE_ANY_CREATURE: SCENARIOS / "costs" / "sacrifice-a-creature-dark-privilege.yaml",
     Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
     Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
     Mutant.REGEN_TRIGGERS_CREATURE_DIES: SCENARIOS

@@ -112,9 +112,11 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     tapping = re.search(r"\{T\}[,:](?! Add)", run)
     assert any(a.tap_cost for a in card.abilities) == bool(tapping)
     # "Sacrifice this <permanent>:" as an ability's cost (601.2h, 602.2b): Carapace's,
-    # Vigilant Martyr's; the source itself, not "Sacrifice a creature" (not modelled)
+    # Vigilant Martyr's; "Sacrifice a creature:" (701.21a): Dark Privilege's
     sacrificing = re.search(r"^Sacrifice this (?:Aura|creature): ", run, re.M)
     assert any(a.sacrifice_cost for a in card.abilities) == bool(sacrificing)
+    any_creature = re.search(r"^Sacrifice a creature: ", run, re.M)
+    assert any(a.sacrifice_creature for a in card.abilities) == bool(any_creature)
     assert [a.kind for a in card.grants_abilities] == (
         [AbilityKind.REGENERATE_SELF] if given else []
     )

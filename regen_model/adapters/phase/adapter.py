@@ -72,7 +72,7 @@ class PhaseEngineAdapter:
             # Issue 13 item 4: not mapped yet (no card data for Suture Spirit, Kill Shot or
             # Asphyxiate; a targeted activation is mapped for equip only)
             *TARGETING_FEATURES,
-            *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr: not mapped yet
+            *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr, Dark Privilege: not mapped yet
             *DIES_FEATURES,  # issue 13 item 5: Onulet, Soldevi Steam Beast, the Basilisks: not mapped
         }
     )

@@ -436,6 +436,14 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="not mapped yet (sacrifice-costs)",
         ),
         PhaseCard(
+            "Dark Privilege",
+            "{1}{B}",
+            "Enchantment — Aura",
+            "Enchant creature\nEnchanted creature gets +1/+1.\nSacrifice a creature: "
+            "Regenerate enchanted creature.",
+            note="not mapped yet (sacrifice-a-creature)",
+        ),
+        PhaseCard(
             "Skeletal Grimace",
             "{1}{B}",
             "Enchantment — Aura",

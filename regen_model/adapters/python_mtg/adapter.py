@@ -108,7 +108,7 @@ LACKS = frozenset(
         # Issue 13 item 4 (Suture Spirit's targeted ability, Kill Shot, Asphyxiate): not
         # mapped by this adapter's board and action translation.
         *TARGETING_FEATURES,
-        *COST_FEATURES,  # Niall Silvain's {T}, Carapace's and Vigilant Martyr's sacrifice: not mapped
+        *COST_FEATURES,  # Niall Silvain's {T}, Carapace's, Vigilant Martyr's, Dark Privilege's sacrifice: not mapped
         # Issue 13 item 7: neither a "destroyed this way" count nor Disintegrate's target
         # restriction is in its bridge (not mapped, not tested there).
         *COUNTED_FEATURES,
