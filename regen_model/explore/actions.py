@@ -47,7 +47,7 @@ from regen_model.engine import combat as cb
 from regen_model.engine.work import Work
 from regen_model.explore.answers import Answers, answer_sets
 from regen_model.model import actions as A
-from regen_model.model.cards import SPELLS, AbilityKind, SpellTemplate
+from regen_model.model.cards import SPELLS, AbilityKind, ActivatedAbility, SpellTemplate
 from regen_model.model.derived import (
     colors,
     controller,
@@ -242,33 +242,14 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
             if prefilter and not has_ability(state, card, index):
                 continue
             source = state.setup.handles[card.slot]
-            fits = _target_filter(state, ability.kind, player)
-            if fits is not None:
-                for t in state.cards:
-                    if prefilter and not fits(t):
-                        continue
-                    yield A.ActivateAbility(
-                        player=player,
-                        source=source,
-                        ability=index,
-                        target=state.setup.handles[t.slot],
-                    )
-                continue
-            if ability.sacrifice_creature:
-                # "Sacrifice a creature" (601.2h): a creature the activating player controls
-                for c in state.cards:
-                    if prefilter and not (
-                        is_creature_on_battlefield(state, c) and controller(c) == player
-                    ):
-                        continue
-                    yield A.ActivateAbility(
-                        player=player,
-                        source=source,
-                        ability=index,
-                        sacrifice=state.setup.handles[c.slot],
-                    )
-                continue
-            yield A.ActivateAbility(player=player, source=source, ability=index)
+            for target, sacrifice in _choices(state, ability, player, prefilter=prefilter):
+                yield A.ActivateAbility(
+                    player=player,
+                    source=source,
+                    ability=index,
+                    target=target,
+                    sacrifice=sacrifice,
+                )
         # after its printed abilities, the one an Aura or Equipment gives it (613.1f): offered
         # only on boards with such an attachment, so other boards' candidates are unchanged
         if givable(state):
@@ -278,6 +259,26 @@ def _activations(state: GameState, player: int, *, prefilter: bool) -> Iterator[
             yield A.ActivateAbility(
                 player=player, source=state.setup.handles[card.slot], ability=given
             )
+
+
+def _choices(
+    state: GameState, ability: ActivatedAbility, player: int, *, prefilter: bool
+) -> list[tuple[str | None, str | None]]:
+    """The (target, creature to sacrifice) pairs an activation of ``ability`` is offered
+    with: a card for each target it may have (``_target_filter``), or for each creature the
+    activating player controls to pay "Sacrifice a creature" (601.2h, 701.21a), or neither;
+    without ``prefilter``, every card (the engine refuses the wrong ones)."""
+    handles = state.setup.handles
+    fits = _target_filter(state, ability.kind, player)
+    if fits is not None:
+        return [(handles[t.slot], None) for t in state.cards if not prefilter or fits(t)]
+    if ability.sacrifice_creature:
+        return [
+            (None, handles[c.slot])
+            for c in state.cards
+            if not prefilter or (is_creature_on_battlefield(state, c) and controller(c) == player)
+        ]
+    return [(None, None)]
 
 
 def _target_filter(

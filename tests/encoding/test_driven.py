@@ -54,7 +54,7 @@ from regen_model.model.cards import PERMANENT_CARDS, CardTemplate
 from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import Attachment, Decision, Mutant, StackKind, Step, ordinal
 from regen_model.model.rules import CORRECT, Rules
-from regen_model.model.state import StackObject, Target
+from regen_model.model.state import GameState, StackObject, Target
 from regen_model.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -374,14 +374,6 @@ def test_a_host_ability_that_follows_its_aura_names_only_the_new_host() -> None:
     the relation set the card and kept the player, so the target named both. The relation
     now clears the player too (``encoding.attachments.attach``)."""
     regeneration = PERMANENT_CARDS["Regeneration"]
-    board = make_state(
-        ("A", "B"),
-        [
-            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
-            CardSpec("aura", regeneration, 0),
-        ],
-        priority=1,
-    )
     host_ability = StackObject(
         StackKind.SPELL,
         "regenerate",
@@ -393,7 +385,7 @@ def test_a_host_ability_that_follows_its_aura_names_only_the_new_host() -> None:
     move = StackObject(
         StackKind.SPELL, "attach", 0, Effect(EffectKind.ATTACH), (Target(card=0),), source=1
     )
-    state = board._replace(stack=(host_ability, move), passed=frozenset({0}))
+    state = _waiting([_bears(), CardSpec("aura", regeneration, 0)], host_ability, move)
     result = check_agreement(state, A.PassPriority(player=1), CORRECT, EXTRAS_SCOPE)
     assert result.agrees, result.describe()
     assert result.successor is not None
@@ -405,18 +397,10 @@ def test_an_attach_whose_object_is_no_aura_or_equipment_attaches_nothing() -> No
     creature. The relation's ``can_attach`` asks that the object be an Aura or Equipment
     (701.3b); the engine's took it for granted (the attach action and equip check it first)
     and attached the creature. Both now refuse it."""
-    board = make_state(
-        ("A", "B"),
-        [
-            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
-            CardSpec("other", PERMANENT_CARDS["Grizzly Bears"], 0),
-        ],
-        priority=1,
-    )
     move = StackObject(
         StackKind.SPELL, "attach", 0, Effect(EffectKind.ATTACH), (Target(card=1),), source=0
     )
-    state = board._replace(stack=(move,), passed=frozenset({0}))
+    state = _waiting([_bears(), _bears("other")], move)
     result = check_agreement(state, A.PassPriority(player=1), CORRECT, DRIVEN_SCOPE)
     assert result.agrees, result.describe()
     assert result.successor is not None
@@ -429,14 +413,6 @@ def test_an_equip_with_a_target_rule_checks_the_rule_as_it_resolves() -> None:
     equip's 702.6a (608.2b); the relation checked 702.6a alone for equip, so the Equipment
     moved in the relation and the ability did nothing in the engine. The relation now checks
     both."""
-    board = make_state(
-        ("A", "B"),
-        [
-            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
-            CardSpec("gear", _an_equipment(), 0),
-        ],
-        priority=1,
-    )
     equip = StackObject(
         StackKind.ABILITY,
         "equip",
@@ -446,7 +422,7 @@ def test_an_equip_with_a_target_rule_checks_the_rule_as_it_resolves() -> None:
         source=1,
         target_rule=TargetRule.LAND,
     )
-    state = board._replace(stack=(equip,), passed=frozenset({0}))
+    state = _waiting([_bears(), CardSpec("gear", _an_equipment(), 0)], equip)
     result = check_agreement(state, A.PassPriority(player=1), CORRECT, DRIVEN_SCOPE)
     assert result.agrees, result.describe()
     assert result.successor is not None
@@ -455,3 +431,14 @@ def test_an_equip_with_a_target_rule_checks_the_rule_as_it_resolves() -> None:
 
 def _an_equipment() -> CardTemplate:
     return next(t for t in PERMANENT_CARDS.values() if t.attachment is Attachment.EQUIPMENT)
+
+
+def _bears(handle: str = "bears") -> CardSpec:
+    return CardSpec(handle, PERMANENT_CARDS["Grizzly Bears"], 0)
+
+
+def _waiting(cards: list[CardSpec], *stack: StackObject) -> GameState:
+    """A's board of ``cards`` with ``stack`` waiting, A having passed: B's pass resolves the
+    top object."""
+    board = make_state(("A", "B"), cards, priority=1)
+    return board._replace(stack=stack, passed=frozenset({0}))
