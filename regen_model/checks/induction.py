@@ -110,7 +110,7 @@ class _Consecution:
         # Cone-of-influence queries on case splits (``_sliced_check``), when the step offers
         # its relation as slices and the goals read the output constants.
         self.sliced = self.outputs_by_kind and hasattr(self.step, "slices")
-        self._cones: dict[str, frozenset[str]] = {}
+        self._cones: dict[str, tuple[str, ...]] = {}
         self._covered: dict[str, Answer] = {}
         self._domain: list[Tracked] | None = None
 
@@ -238,12 +238,16 @@ class _Consecution:
             self._domain = by_label(self.system.domain(self.pre))
         return self._domain
 
-    def _cone(self, prop: str) -> frozenset[str]:
-        """The names of the constants the negated goal of ``prop`` mentions."""
+    def _cone(self, prop: str) -> tuple[str, ...]:
+        """The names of the constants the negated goal of ``prop`` mentions, sorted: the
+        query's constraints are made in this order, and Z3's search depends on the order of
+        its terms. A set's order changes with Python's string hashing from one process to the
+        next, and the hardest four-slot query needed between 160M and 190M of its 200M
+        rlimit depending on it (docs/proofs.md), so a verdict could change between runs."""
         found = self._cones.get(prop)
         if found is None:
-            found = self._cones[prop] = frozenset(
-                c.decl().name() for c in constants([self.goal_formulas[prop]])
+            found = self._cones[prop] = tuple(
+                sorted({c.decl().name() for c in constants([self.goal_formulas[prop]])})
             )
         return found
 
