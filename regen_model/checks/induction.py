@@ -25,7 +25,7 @@ import z3
 from regen_model.checks.bmc import Found, violation
 from regen_model.checks.property import Property
 from regen_model.checks.results import Method, Result, clause_labels, hypotheses_used
-from regen_model.checks.solver import Answer, Budget, Query, Status
+from regen_model.checks.solver import Answer, Budget, Query, Route, Status
 from regen_model.checks.symmetry import is_symmetric
 from regen_model.checks.system import StepEncoding, Tracked, TransitionSystem
 from regen_model.invariants.spec import Kind
@@ -175,6 +175,7 @@ class _Consecution:
         seconds = covered.seconds if first else 0.0  # the coverage query is asked once
         core: set[str] = set()
         unknown: Answer | None = None
+        route = Route.DIRECT
         for part in self.step.slices(kind):  # type: ignore[attr-defined]
             effects = [t for name in cone for t in part.effects.get(name, ())]
             outputs = [part.outputs[name] for name in cone if name in part.outputs]
@@ -189,10 +190,12 @@ class _Consecution:
                     return replace(answer, seconds=seconds)
             if answer.status is Status.UNKNOWN:
                 unknown = unknown or answer
+            if answer.route is not Route.DIRECT:
+                route = answer.route
             core |= set(answer.core)
         if unknown is not None:
             return replace(unknown, seconds=seconds)
-        return Answer(Status.UNSAT, core=tuple(sorted(core)), seconds=seconds)
+        return Answer(Status.UNSAT, core=tuple(sorted(core)), seconds=seconds, route=route)
 
     def _ask(
         self,
@@ -462,6 +465,7 @@ def _consecution_result(enc: _Consecution, p: Property, kind: str, a: Answer) ->
             clause_labels(a.core),
             tuple(h for h in hypotheses_used(a.core) if h != p.id),  # itself goes without saying
             a.seconds,
+            route="" if a.route is Route.DIRECT else a.route.value,
         )
     if a.status is Status.SAT:
         return Result(
