@@ -7,7 +7,9 @@ child and its own workers used from the operating system's accounting of finishe
 from __future__ import annotations
 
 import json
+import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -24,12 +26,22 @@ def run(args: list[str], cap: float) -> dict[str, Any]:
     it ran longer than ``cap`` seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
+    # Its own process group, so that a run over the cap is ended with its worker processes
+    # (killing the command alone left ``prove``'s workers computing, orphaned).
+    child = subprocess.Popen(
+        [*COMMAND, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        done = subprocess.run(
-            [*COMMAND, *args], capture_output=True, text=True, timeout=cap, check=False
-        )
+        stdout, stderr = child.communicate(timeout=cap)
     except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
         return {"wall": None, "cpu": None, "exit": None, "json": None, "error": None}
+    done = subprocess.CompletedProcess(child.args, child.returncode, stdout, stderr)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

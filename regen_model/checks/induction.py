@@ -25,7 +25,7 @@ import z3
 from regen_model.checks.bmc import Found, violation
 from regen_model.checks.property import Property
 from regen_model.checks.results import Method, Result, clause_labels, hypotheses_used
-from regen_model.checks.solver import Answer, Budget, Query, Status
+from regen_model.checks.solver import Answer, Budget, Query, Route, Status
 from regen_model.checks.symmetry import is_symmetric
 from regen_model.checks.system import StepEncoding, Tracked, TransitionSystem
 from regen_model.invariants.spec import Kind
@@ -110,7 +110,7 @@ class _Consecution:
         # Cone-of-influence queries on case splits (``_sliced_check``), when the step offers
         # its relation as slices and the goals read the output constants.
         self.sliced = self.outputs_by_kind and hasattr(self.step, "slices")
-        self._cones: dict[str, frozenset[str]] = {}
+        self._cones: dict[str, tuple[str, ...]] = {}
         self._covered: dict[str, Answer] = {}
         self._domain: list[Tracked] | None = None
 
@@ -175,6 +175,7 @@ class _Consecution:
         seconds = covered.seconds if first else 0.0  # the coverage query is asked once
         core: set[str] = set()
         unknown: Answer | None = None
+        route = Route.DIRECT
         for part in self.step.slices(kind):  # type: ignore[attr-defined]
             effects = [t for name in cone for t in part.effects.get(name, ())]
             outputs = [part.outputs[name] for name in cone if name in part.outputs]
@@ -189,10 +190,12 @@ class _Consecution:
                     return replace(answer, seconds=seconds)
             if answer.status is Status.UNKNOWN:
                 unknown = unknown or answer
+            if answer.route is not Route.DIRECT:
+                route = answer.route
             core |= set(answer.core)
         if unknown is not None:
             return replace(unknown, seconds=seconds)
-        return Answer(Status.UNSAT, core=tuple(sorted(core)), seconds=seconds)
+        return Answer(Status.UNSAT, core=tuple(sorted(core)), seconds=seconds, route=route)
 
     def _ask(
         self,
@@ -238,12 +241,16 @@ class _Consecution:
             self._domain = by_label(self.system.domain(self.pre))
         return self._domain
 
-    def _cone(self, prop: str) -> frozenset[str]:
-        """The names of the constants the negated goal of ``prop`` mentions."""
+    def _cone(self, prop: str) -> tuple[str, ...]:
+        """The names of the constants the negated goal of ``prop`` mentions, sorted: the
+        query's constraints are made in this order, and Z3's search depends on the order of
+        its terms. A set's order changes with Python's string hashing from one process to the
+        next, and the hardest four-slot query needed between 160M and 190M of its 200M
+        rlimit depending on it (docs/proofs.md), so a verdict could change between runs."""
         found = self._cones.get(prop)
         if found is None:
-            found = self._cones[prop] = frozenset(
-                c.decl().name() for c in constants([self.goal_formulas[prop]])
+            found = self._cones[prop] = tuple(
+                sorted({c.decl().name() for c in constants([self.goal_formulas[prop]])})
             )
         return found
 
@@ -458,6 +465,7 @@ def _consecution_result(enc: _Consecution, p: Property, kind: str, a: Answer) ->
             clause_labels(a.core),
             tuple(h for h in hypotheses_used(a.core) if h != p.id),  # itself goes without saying
             a.seconds,
+            route="" if a.route is Route.DIRECT else a.route.value,
         )
     if a.status is Status.SAT:
         return Result(

@@ -3,7 +3,10 @@
 The obligations of one action kind need only that kind's relation and solver, so the kinds are
 independent tasks: each worker builds the transition system and the properties once
 (``_start``), then answers every property's consecution for the kinds it is handed, the
-heaviest first. The sequential prover (``induction.prove``) prunes the state invariants
+heaviest first. The heaviest kinds (``SPLIT``) are handed out one property at a time, so
+both workers share them: at four card slots ``pass`` alone was about half of the work, and a
+worker holding all of it finished long after the other (each worker that takes a property of
+a split kind builds that kind's relation, a few seconds at four slots). The sequential prover (``induction.prove``) prunes the state invariants
 Houdini-style; here every state invariant is assumed in every query, which is exactly the
 first round of that pruning. When every obligation is then proved, the survivors are all of
 them and the answers are the sequential prover's; otherwise ``prove`` returns None and the
@@ -40,6 +43,12 @@ HEAVY_FIRST = (
     "check-sba",
 )
 
+# Kinds handed out one property at a time (the rest one kind at a time), and the properties
+# whose obligations on them took longest at four card slots, handed out first. Both are
+# scheduling hints: the answers do not depend on them.
+SPLIT = ("pass", "assign-combat-damage", "destroy")
+SLOW_FIRST = ("inv.damage-trigger.kept", "inv.priority.no-sba-pending")
+
 # The worker's transition system, properties and consecution queries (set by ``_start``,
 # once per worker process).
 _WORKER: dict[str, Any] = {}
@@ -75,15 +84,33 @@ def _start(
     _WORKER.update(enc=enc, props=props, state=state)
 
 
-def _kind(kind: str) -> list[Result]:
+def _kind(kind: str, only: tuple[str, ...] = ()) -> list[Result]:
+    """Every property's consecution for ``kind`` (or only those of ``only``)."""
     enc: induction._Consecution = _WORKER["enc"]
     props: list[Property] = _WORKER["props"]
     state: list[Property] = _WORKER["state"]
     alive = [p.id for p in state]
     out = []
     for p in {p.id: p for p in [*state, *props]}.values():
+        if only and p.id not in only:
+            continue
         r = induction._consecution_result(enc, p, kind, enc.check(p.id, kind, alive))
         out.append(replace(r, evidence=None))  # a CTI sends the caller to the sequential prover
+    return out
+
+
+def tasks(kinds: Sequence[str], ids: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The work as (kind, properties) tasks, the heaviest first: one task per property of
+    each ``SPLIT`` kind (``SLOW_FIRST`` ones first), one per kind for the others (an empty
+    tuple: every property). Every (kind, property) pair is in exactly one task."""
+    order = sorted(kinds, key=lambda k: HEAVY_FIRST.index(k) if k in HEAVY_FIRST else 99)
+    by_weight = sorted(ids, key=lambda i: SLOW_FIRST.index(i) if i in SLOW_FIRST else 99)
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for k in order:
+        if k in SPLIT:
+            out += [(k, (i,)) for i in by_weight]
+        else:
+            out.append((k, ()))
     return out
 
 
@@ -105,16 +132,17 @@ def prove(
     if any(r.verdict is not Verdict.PROVED for r in initiation):
         return None
     kinds = list(system.action_kinds())
-    order = sorted(kinds, key=lambda k: HEAVY_FIRST.index(k) if k in HEAVY_FIRST else 99)
+    ids = list({p.id: p for p in [*state, *props]})
+    work = tasks(kinds, ids)
     with ProcessPoolExecutor(
         max_workers=jobs, initializer=_start, initargs=(factory, invariants, support, budget)
     ) as pool:
-        pending = [pool.submit(_kind, k) for k in order]
+        pending = [pool.submit(_kind, k, only) for k, only in work]
         meanwhile()
-        answers = {k: f.result() for k, f in zip(order, pending, strict=True)}
-    if any(r.verdict is not Verdict.PROVED for rs in answers.values() for r in rs):
+        answers = [f.result() for f in pending]
+    if any(r.verdict is not Verdict.PROVED for rs in answers for r in rs):
         return None
-    by = {(r.invariant, r.action): r for rs in answers.values() for r in rs}
+    by = {(r.invariant, r.action): r for rs in answers for r in rs}
     reported = {p.id for p in props}
     results = [r for r in initiation if r.invariant in reported]
     ordered = [p for p in state if p.id in reported] + [p for p in props if p.kind is Kind.STEP]

@@ -79,6 +79,9 @@ class Result:
     depth: int | None = None  # trace length for VIOLATED, k for k-induction
     evidence: Any = field(default=None, compare=False, repr=False)  # Trace, CTI, Certificate
     superseded_by: str = ""  # a CTI that a later method (CHC) turned into a proof
+    # The solver route that answered when it was not the direct one (``solver.Route``):
+    # "preprocess" for a query the direct route gave up on and the retry decided.
+    route: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -97,6 +100,8 @@ class Result:
             out["depth"] = self.depth
         if self.superseded_by:
             out["superseded_by"] = self.superseded_by
+        if self.route:
+            out["route"] = self.route
         describe = getattr(self.evidence, "to_json", None)
         if describe is not None:
             out["evidence"] = describe()

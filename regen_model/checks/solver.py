@@ -7,8 +7,18 @@ Why it looks like this (ANCHORS R1, R2, R9):
 * **Tracked constraints become assumption literals** (``Implies(lit, formula)``, ``lit``
   passed to ``check``): many small queries share one encoding, and the unsat core comes back
   as the labels (clause IDs) of the constraints the proof used.
-* **Unknown is retried** once in a fresh solver with another seed (mypyvy does the same), and
-  then reported as unknown with the solver's reason. It is never turned into a yes or a no.
+* **Unknown is retried** in a fresh solver, and then reported as unknown with the solver's
+  reason. It is never turned into a yes or a no. The first retry takes another route
+  (``Route.PREPROCESS``: the query simplified by tactics before the SMT core sees it), later
+  ones another seed (mypyvy retries with seeds). Each attempt has the whole ``rlimit``.
+
+Why a preprocessing route and not just another seed: the hardest consecution query at four
+card slots (``inv.damage-trigger.kept`` on ``pass`` with an empty stack) needs 160-190M of
+the 200M limit on the direct route, depending only on the order in which its terms were made,
+and another seed is the same gamble; solving the successor's definitions away first
+(``solve-eqs``, ``elim-uncnstr``) decides it in about 150M (docs/proofs.md). On every other
+query the direct route is faster (the preprocessing of every query was measured at 1.2 to 1.5
+times the time), so the tactic is only the retry.
 """
 
 from __future__ import annotations
@@ -32,8 +42,25 @@ class Budget:
 
     rlimit: int = 200_000_000  # the pass step's consecution at two cards needs ~100M
     seed: int = 0
-    retries: int = 1
+    retries: int = 1  # attempts after an unknown: the first by Route.PREPROCESS, then seeds
     minimize_cores: bool = False  # minimal cores cost about 6x more time; see --minimal-cores
+
+
+class Route(StrEnum):
+    """How an attempt solves the query. ``direct``: Z3's default solver on the constraints as
+    asserted (incremental, assumption literals). ``preprocess``: a solver made from the tactic
+    ``PREPROCESS`` (simplification, value propagation, equations solved away, unconstrained
+    terms eliminated, then the SMT core), with the same literals as assumptions, so cores and
+    models come back as on the direct route."""
+
+    DIRECT = "direct"
+    PREPROCESS = "preprocess"
+
+
+# The tactics of Route.PREPROCESS, in order, before ``smt``. Measured on the four-slot
+# ``pass`` query of the module docstring: with ``ctx-simplify`` added it was not decided in
+# 600M, with ``lia2card`` it needed 210M, with ``smt.arith.solver=2`` 250M.
+PREPROCESS: tuple[str, ...] = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr")
 
 
 DEFAULT_BUDGET = Budget()
@@ -55,6 +82,7 @@ class Answer:
     reason: str = ""
     seconds: float = 0.0
     attempts: int = 1
+    route: Route = Route.DIRECT  # the route of the attempt that answered (or the last one)
 
 
 @dataclass
@@ -70,16 +98,22 @@ class Query:
     _labels: dict[int, str] = field(default_factory=dict)  # literal (its node) -> label
     _solver: Z3Ref | None = None
 
-    def _fresh_solver(self, seed: int) -> Z3Ref:
-        s = z3.Solver()
-        s.set("random_seed", seed)
-        s.set("smt.random_seed", seed)
+    def _fresh_solver(self, seed: int, route: Route = Route.DIRECT) -> Z3Ref:
+        if route is Route.PREPROCESS:
+            # ``options`` tune the direct route's solver and are not passed on: the SMT core
+            # after these tactics does better with its defaults (module docstring).
+            s = z3.Then(*PREPROCESS, "smt").solver()
+            s.set("random_seed", seed)
+        else:
+            s = z3.Solver()
+            s.set("random_seed", seed)
+            s.set("smt.random_seed", seed)
+            for name, value in self.options:
+                s.set(name, value)
         if self.budget.rlimit:
             s.set("rlimit", self.budget.rlimit)
         s.set("unsat_core", True)
         s.set("core.minimize", self.budget.minimize_cores)
-        for name, value in self.options:
-            s.set(name, value)
         for f in self._plain:
             s.add(f)
         for lit, f in self._tracked:
@@ -116,10 +150,12 @@ class Query:
         solver = self.solver
         attempts = 0
         reason = ""
+        route = Route.DIRECT
         for attempt in range(self.budget.retries + 1):
             attempts += 1
             if attempt:
-                solver = self._fresh_solver(self.budget.seed + 7919 * attempt)
+                route = retry_route(attempt)
+                solver = self._fresh_solver(self.budget.seed + 7919 * (attempt - 1), route)
             result = _check(solver, assumptions)
             if result == z3.sat:
                 return Answer(
@@ -127,6 +163,7 @@ class Query:
                     model=solver.model(),
                     seconds=time.perf_counter() - started,
                     attempts=attempts,
+                    route=route,
                 )
             if result == z3.unsat:
                 return Answer(
@@ -134,6 +171,7 @@ class Query:
                     core=self._core(solver),
                     seconds=time.perf_counter() - started,
                     attempts=attempts,
+                    route=route,
                 )
             reason = solver.reason_unknown()
         return Answer(
@@ -141,6 +179,7 @@ class Query:
             reason=_explain(reason, self.budget),
             seconds=time.perf_counter() - started,
             attempts=attempts,
+            route=route,
         )
 
     def _core(self, solver: Z3Ref) -> tuple[str, ...]:
@@ -158,6 +197,12 @@ class Query:
             s.add(a)
         text: str = s.to_smt2()
         return text
+
+
+def retry_route(attempt: int) -> Route:
+    """The route of attempt ``attempt`` (0 is the first): direct, then preprocessing once, then
+    direct again with other seeds (``Query.check``)."""
+    return Route.PREPROCESS if attempt == 1 else Route.DIRECT
 
 
 def _node(term: Z3Ref) -> int:
