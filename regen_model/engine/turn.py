@@ -252,7 +252,10 @@ def declare_attackers(w: Work, player: int, handles: tuple[str, ...]) -> None:
 
 
 def _declare_attackers(w: Work, slots: list[int]) -> None:
-    for slot in slots:
+    # 508.1f: the attackers become tapped at once; the triggers that makes (Soldevi Steam
+    # Beast's) are their controller's to order (603.3b), in slot order here as in the
+    # relation, whatever order the declaration lists them in
+    for slot in sorted(slots):
         c = w.cards[slot]
         w.cards[slot] = c._replace(attacking=True, tapped=True)
         w.emit(EventKind.BECAME_TAPPED, "combat.declare-attackers", w.name(slot), by="attacking")

@@ -442,3 +442,23 @@ def _waiting(cards: list[CardSpec], *stack: StackObject) -> GameState:
     top object."""
     board = make_state(("A", "B"), cards, priority=1)
     return board._replace(stack=stack, passed=frozenset({0}))
+
+
+def test_attackers_declared_out_of_slot_order_trigger_in_slot_order() -> None:
+    """The boundaries of ``declare-attackers`` chose two Soldevi Steam Beasts declared as
+    (c1, c0): tapped at once (508.1f), each makes a "becomes tapped" trigger, which their
+    controller orders (603.3b). The relation put them on the stack in slot order, the engine
+    in the order the declaration listed them; both use slot order now."""
+    beast = PERMANENT_CARDS["Soldevi Steam Beast"]
+    board = make_state(
+        ("A", "B"),
+        [CardSpec("c0", beast, 0), CardSpec("c1", beast, 0)],
+        step=Step.DECLARE_ATTACKERS,
+        priority=None,
+    )
+    state = board._replace(decision=Decision.DECLARE_ATTACKERS)
+    action = A.DeclareAttackers(player=0, attackers=("c1", "c0"))
+    result = check_agreement(state, action, CORRECT, EXTRAS_SCOPE)
+    assert result.agrees, result.describe()
+    assert result.successor is not None
+    assert [obj.source for obj in result.successor.stack] == [0, 1]
