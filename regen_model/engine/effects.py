@@ -587,14 +587,17 @@ def apply_effect(
         _absent(w)
         deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
     elif k is EffectKind.DESTROY:
+        w.begin_together()  # one instruction destroys its targets at once (404.3)
         for slot in cards:
             destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
+        w.end_together()
     elif k is EffectKind.DESTROY_ALL_CREATURES:
         victims = [i for i, c in enumerate(w.cards) if is_creature_on_battlefield(w, c)]
         _absent(w)
         if len(victims) > 1:
             w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(victims))
         destroyed = 0
+        w.begin_together()  # all at once (701.8): one group in each graveyard (404.3)
         for slot in victims:
             gen, reached = w.cards[slot].gen, w.cards[slot].ghost.destructions
             destroy(w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect")
@@ -604,6 +607,7 @@ def apply_effect(
                 and card.ghost.destructions != reached
             ):
                 destroyed += 1
+        w.end_together()
         if effect.amount:
             w.emit(EventKind.NOTE, "destroy.counted", None, destroyed_this_way=destroyed)
             if destroyed:

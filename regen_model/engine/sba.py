@@ -68,6 +68,24 @@ def sba_pass(w: Work) -> bool:
     performed = bool(zero or destroyed or auras or equipment or annihilate or losers)
     if not performed:
         return False
+    # 704.3: performed at the same time, so the cards this check puts into one graveyard are
+    # one group there (404.3), above what was there before and below the next check's
+    w.begin_together()
+    _perform(w, zero, destroyed, auras, equipment, annihilate, losers)
+    w.end_together()
+    return True
+
+
+def _perform(
+    w: Work,
+    zero: list[int],
+    destroyed: list[tuple[int, bool, bool]],
+    auras: list[int],
+    equipment: list[int],
+    annihilate: list[int],
+    losers: list[int],
+) -> None:
+    """The state-based actions of one check (``sba_pass``), all at once."""
     for i in zero:
         if w.mutant(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION):
             destroy(w, i, cant_regen=False, by_effect=False, clause="sba.toughness-zero")
@@ -103,7 +121,6 @@ def sba_pass(w: Work) -> bool:
     for p in losers:
         w.players[p] = w.players[p]._replace(lost=True)
         w.emit(EventKind.PLAYER_LOST, "sba.player-loses", w.pname(p))
-    return True
 
 
 def run_sba_loop(w: Work, *, check_sba: bool = True) -> None:

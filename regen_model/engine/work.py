@@ -17,10 +17,16 @@ from regen_model.model.state import (
     Card,
     Combat,
     GameState,
+    GraveItem,
     Player,
     Setup,
     StackObject,
 )
+
+
+def _grave_key(item: GraveItem) -> tuple[int, int, str]:
+    """The canonical order within a graveyard group: card slots by slot, then spell names."""
+    return (0, item, "") if isinstance(item, int) else (1, 0, item)
 
 
 class Work:
@@ -34,6 +40,7 @@ class Work:
         "decision",
         "edition",
         "events",
+        "gy_open",
         "passed",
         "pending",
         "players",
@@ -42,6 +49,7 @@ class Work:
         "setup",
         "stack",
         "step",
+        "together",
         "turn",
     )
 
@@ -64,6 +72,11 @@ class Work:
         self.cards: list[Card] = list(state.cards)
         self.combat: Combat = state.combat
         self.events: list[Event] = []
+        # Graveyard groups (404.3): while ``together`` (one event moving several cards at
+        # once: a state-based-action check, 704.3, or one "destroy" instruction, 701.8), the
+        # players in ``gy_open`` have their top group open to more cards of that event.
+        self.together = False
+        self.gy_open: set[int] = set()
 
     def freeze(self) -> GameState:
         return GameState(
@@ -81,6 +94,30 @@ class Work:
             cards=tuple(self.cards),
             combat=self.combat,
         )
+
+    def begin_together(self) -> None:
+        """Cards put into a graveyard from now until ``end_together`` are put there at the
+        same time (404.3): one group per graveyard."""
+        self.together = True
+        self.gy_open = set()
+
+    def end_together(self) -> None:
+        self.together = False
+        self.gy_open = set()
+
+    def to_graveyard(self, player: int, item: GraveItem) -> None:
+        """``item`` (a card slot or a spell's name) is put on top of ``player``'s graveyard
+        (404.1): in a new group, or in the open group of the current event (``together``)."""
+        if not self.together:
+            self.gy_open = set()
+        gy = self.players[player].graveyard
+        if player in self.gy_open:
+            top = tuple(sorted((*gy[-1], item), key=_grave_key))
+            gy = (*gy[:-1], top)
+        else:
+            gy = (*gy, (item,))
+            self.gy_open.add(player)
+        self.players[player] = self.players[player]._replace(graveyard=gy)
 
     # --- small helpers used by every rule module ---------------------------------------------
 

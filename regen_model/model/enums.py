@@ -245,6 +245,8 @@ class Mutant(StrEnum):
     REMOVE_DAMAGE_REGENERATES = "remove-damage-regenerates"
     CANT_REGEN_STOPS_REMOVE_DAMAGE = "cant-regen-stops-remove-damage"
     REMOVE_DAMAGE_NOT_USED_UP = "remove-damage-not-used-up"
+    # Spells are cards (issue 13 item 1):
+    SPELL_TO_GRAVEYARD_FIRST = "spell-to-graveyard-first"
 
 
 def ordinal(value: StrEnum) -> int:
