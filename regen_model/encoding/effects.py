@@ -509,6 +509,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         gens = [w[w.c(i).gen] for i in range(w.n)]
         reached = [w[w.c(i).ghost.destructions] for i in range(w.n)]
         absent(w)
+        w.begin_together()  # all at once (701.8): one group per graveyard (404.3)
         for i in range(w.n):
             w.branch(
                 victims[i],
@@ -516,7 +517,19 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
                     destroy, i=i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
                 ),
             )
+        w.end_together()
         _gain_for_destroyed(w, obj, victims, gens, reached)
+
+    destroy_targets = for_cards(
+        lambda w, i: destroy(
+            w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
+        )
+    )
+
+    def destroy_each(w: SymWork) -> None:
+        w.begin_together()  # one instruction destroys its targets at once (404.3)
+        destroy_targets(w)
+        w.end_together()
 
     def life(w: SymWork) -> None:
         for ok, _, _, player in targets:
@@ -527,11 +540,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
     by_kind: dict[EffectKind, Callable[[SymWork], None]] = {
         EffectKind.DAMAGE: damage,
         EffectKind.DAMAGE_EACH_CREATURE: damage_each,
-        EffectKind.DESTROY: for_cards(
-            lambda w, i: destroy(
-                w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
-            )
-        ),
+        EffectKind.DESTROY: destroy_each,
         EffectKind.DESTROY_ALL_CREATURES: destroy_all,
         EffectKind.REGENERATE: for_cards(lambda w, i: _regenerate(w, obj, i)),
         EffectKind.PUMP: for_cards(lambda w, i: modify_pt(w, i, obj.power, obj.toughness)),

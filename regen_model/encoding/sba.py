@@ -122,6 +122,12 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
     performed = or_(*zero, *lethal, *touched, *auras, *equipment, *annihilate, *losers)
 
     def perform(w: SymWork) -> None:
+        # 704.3: at the same time, so one group per graveyard (404.3; ``engine.sba``)
+        w.begin_together()
+        _perform(w)
+        w.end_together()
+
+    def _perform(w: SymWork) -> None:
         for i in range(n):
             _toughness_zero(w, i, zero[i])
         for i in range(n):

@@ -231,9 +231,7 @@ def _graveyard(names: Names, index: int, pname: str, value: Any, path: FieldPath
         assert isinstance(groups, list)
         return "[" + ", ".join(g[0] if len(g) == 1 else show(g) for g in groups) + "]"
 
-    return Probe(
-        f"{pname}.graveyard", names.source.line(path), expected, read, _eq, show_yard
-    )
+    return Probe(f"{pname}.graveyard", names.source.line(path), expected, read, _eq, show_yard)
 
 
 def _player_name(names: Names, value: Any, path: FieldPath) -> str:
