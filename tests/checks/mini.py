@@ -93,7 +93,10 @@ class MiniStep:
         )
         destroy = self.kind == KINDS.index("destroy")
         same_yards = z3.And(
-            *[b.gy_size == a.gy_size for a, b in zip(self.pre.players, self.post.players)]
+            *[
+                b.gy_size == a.gy_size
+                for a, b in zip(self.pre.players, self.post.players, strict=True)
+            ]
         )
         out.append(Tracked("frame", z3.Implies(z3.Not(destroy), same_yards)))
         out.append(Tracked("kinds", z3.And(self.kind >= 0, self.kind < len(KINDS))))
@@ -208,7 +211,7 @@ class MiniStep:
                         for i, d in enumerate(dead)
                     ]
                 )
-                for p, (a, b) in enumerate(zip(self.pre.players, self.post.players))
+                for p, (a, b) in enumerate(zip(self.pre.players, self.post.players, strict=True))
             ]
         )
         used = regen if self.system.broken != "no-consume" else [0] * n
