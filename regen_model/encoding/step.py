@@ -106,12 +106,14 @@ def _destroy(w: SymWork) -> None:
         w.require(implies(ne(s, NONE), on_bf(w, s)), clause)
         for s2 in p.seq[k + 1 :]:
             w.require(not_(and_(ne(s, NONE), eq(s, s2))), clause)
+    w.begin_together()  # destroyed at the same time: one group per graveyard (404.3)
     for s in p.seq:
         fx.on_slot(
             w,
             s,
             lambda w, i: destroy(w, i, cant_regen=p.cant_regen, by_effect=True, clause=clause),
         )
+    w.end_together()
 
 
 def _leave_and_return(w: SymWork) -> None:

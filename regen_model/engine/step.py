@@ -107,8 +107,10 @@ def _destroy(w: Work, a: A.Action) -> None:
         raise IllegalAction("a permanent is listed twice", "destroy.effect", "targets")
     if len(slots) > 1:
         w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(slots))
+    w.begin_together()  # destroyed at the same time: one group per graveyard (404.3)
     for slot in slots:
         destroy(w, slot, cant_regen=a.cant_be_regenerated, by_effect=True, clause="destroy.effect")
+    w.end_together()
 
 
 _OneTarget = A.Sacrifice | A.Exile | A.MakeUnregenerable
