@@ -144,10 +144,12 @@ def move_zone(
         # 404.1: on top of its owner's graveyard (400.3), with the other cards of this event
         # (404.3: a state-based-action check, one "destroy" instruction; ``Work.together``)
         w.to_graveyard(owner, slot)
+        # no subject: bookkeeping beside the zone change, which is the event about the card
         w.emit(
             EventKind.NOTE,
             "zone.graveyard-order",
-            w.name(slot),
+            None,
+            card=w.name(slot),
             graveyard=w.pname(owner),
             group=len(w.players[owner].graveyard),
         )

@@ -178,6 +178,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "among",
         "blocked",
         "by",
+        "card",
         "chooser",
         "chose",
         "controller",
