@@ -152,7 +152,7 @@ events:
         attached-to: null
         same-object: true
       aura: {attached-to: troll, shields: []}
-      players: {A: {life: 20, poison: 0, lost: false}}
+      players: {A: {life: 20, poison: 0, lost: false, graveyard: []}}
       step: main1
       turn: 1
       active: A

@@ -15,12 +15,14 @@ from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.actions import Action
 from regen_model.model.build import CardSpec
-from regen_model.model.cards import PERMANENT_CARDS, CardTemplate
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS, CardTemplate
 from regen_model.model.enums import CardType, DiesWatch, Edition, Keyword, Rider, Step
 from regen_model.model.state import Shield
-from regen_model.scenario import load_scenario
+from regen_model.scenario import load_scenario, run_scenario
 from regen_model.scenario.spec import Scenario
-from regen_model.testing.scenario import case_yaml
+from regen_model.scenario.write import graveyard_expect, scenario_yaml
+from regen_model.testing.scenario import case_document, case_yaml
+from regen_model.verdicts import Verdict
 
 CASES = random_cases(60, 11)
 
@@ -124,3 +126,35 @@ def test_an_inline_death_watcher_round_trips(tmp_path: Path) -> None:
     )
     round_trip(case, tmp_path)
     assert "dies-drain: {watch: any, life: 2}" in case_yaml(case)
+
+
+def test_graveyards_written_from_a_run_read_back_as_the_same_expectation(tmp_path: Path) -> None:
+    """``graveyard_expect`` writes a state's graveyards (groups as lists) so that the scenario
+    expecting them passes on that run and fails when two groups are swapped."""
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    start = Start(
+        ("A", "B"),
+        (CardSpec("bears", bears, 0), CardSpec("elf", bears, 0), CardSpec("b1", bears, 1)),
+    )
+    case = Case(
+        "yards",
+        start,
+        (
+            SPELLS["Wrath of God"].cast(0),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
+        ),
+    )
+    run = reference_run(case)
+    last = run.states[-1]
+    yards = {last.player_name(p): {"graveyard": graveyard_expect(last, p)} for p in (0, 1)}
+    assert yards["A"]["graveyard"] == [["bears", "elf"], "Wrath of God"]
+    doc = case_document(case, expect={2: {"players": yards}})
+    path = tmp_path / "yards.yaml"
+    path.write_text(scenario_yaml(doc), encoding="utf-8")
+    assert run_scenario(load_scenario(path)).verdict is Verdict.PASSED
+    swapped = scenario_yaml(doc).replace(
+        "[[bears, elf], Wrath of God]", "[Wrath of God, [elf, bears]]"
+    )
+    path.write_text(swapped, encoding="utf-8")
+    assert run_scenario(load_scenario(path)).verdict is Verdict.FAILED

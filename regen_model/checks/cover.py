@@ -1255,6 +1255,12 @@ def _scripts() -> tuple[GuideScript, ...]:
                 *_pass(0, 1),
             ),
         ),
+        # 608.2n, 404.1: Terror puts A's own bears into A's graveyard, then goes on top itself.
+        GuideScript(
+            ("zone.spell-to-graveyard", "zone.graveyard-order"),
+            (bears,),
+            (SPELLS["Terror"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
+        ),
         # 701.8a, 614.6: Fumigate counts the bears it destroyed, not the troll its shield saved.
         GuideScript(
             ("destroy.counted",),

@@ -16,7 +16,8 @@ destructions, and how each destruction was replaced), and ``scope.shields`` shie
 (present, used, rider). Printed and never changing: x's slot, creature, Aura, static
 regeneration, printed toughness and indestructible, damage trigger, its own animation, the
 +1/+1 counters it enters with. Not kept: controller, summoning sickness, power, blocking
-partners, the objects on the stack, players' life.
+partners, the objects on the stack, players' life, the graveyards (x's place in its owner's,
+``gy_pos``: no invariant reads it, and it depends on every other card put there).
 
 How one step acts on x: the engine's order, as a chain of *events* on x (each a relation
 between two records plus output increments):

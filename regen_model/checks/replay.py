@@ -232,6 +232,11 @@ def flatten(state: GameState) -> dict[str, Value]:
         out[f"{name}.life"] = p.life
         out[f"{name}.poison"] = p.poison
         out[f"{name}.lost"] = p.lost
+        # groups bottom to top; a spell as the frame keeps it, counted but not named
+        out[f"{name}.graveyard"] = tuple(
+            tuple(sorted(state.handle(x) if isinstance(x, int) else "(spell)" for x in group))
+            for group in p.graveyard
+        )
     for j, obj in enumerate(state.stack):
         out.update(_stack(state, f"stack[{j}]", obj))
     for j, obj in enumerate(state.pending):

@@ -328,6 +328,24 @@ def _eoc_destroy(t: Transition) -> bool:
     return any(e.clause == "trigger.eoc-destroy" for e in t[3])
 
 
+def _graveyard_order(t: Transition) -> bool:
+    """The step decides an order in a graveyard beyond one card going there: a spell goes to
+    a graveyard that a card also entered in this step (608.2n: which lies on top), or several
+    cards enter one graveyard at the same time (404.3). The observable projection has no
+    graveyard (``observe.py``), so no engine is compared on it; the feature names the cases
+    where such an order is the rules' answer, for an adapter that reads graveyards."""
+    before = () if t[0] is None else t[0].players
+    for p, after in enumerate(t[2].players):
+        old = before[p].graveyard if p < len(before) else ()
+        new = after.graveyard[len(old) :]
+        items = [x for g in new for x in g]
+        if any(len(g) > 1 for g in new) or (
+            any(isinstance(x, str) for x in items) and any(isinstance(x, int) for x in items)
+        ):
+            return True
+    return False
+
+
 def _dies_features() -> frozenset[str]:
     """Issue 13 item 5's triggers ("when this creature dies", another permanent's "whenever a
     creature dies", "whenever this creature becomes tapped", a Basilisk's "destroy that
@@ -620,6 +638,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         'a Basilisk\'s delayed "destroy that creature at end of combat" is made or triggers '
         "(603.7, 511.2)",
         _eoc_destroy,
+    ),
+    "graveyard-order": (
+        "a spell and a card, or several cards at once, go to one graveyard in one step, so "
+        "the rules order them there (608.2n, 404.3)",
+        _graveyard_order,
     ),
     "responses": ("a spell or ability is put on the stack above another one", _responses),
     "legend-duplicates": (

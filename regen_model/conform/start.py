@@ -204,7 +204,10 @@ class Start:
 
     @classmethod
     def from_state(cls, state: GameState) -> Start:
-        """The start that builds ``state`` (up to incarnation numbers and ghost bookkeeping)."""
+        """The start that builds ``state`` (up to incarnation numbers, ghost bookkeeping and
+        the graveyards: the cards in them lie there in slot order, each on its own, and the
+        spells there are gone; no rule reads a graveyard, so the futures are the same, and the
+        observable projection has none, ``observe.py``)."""
         if state.stack or state.pending:
             raise NotExpressible("objects are on the stack or waiting to be put there")
         if state.decision is not Decision.NONE or state.passed:

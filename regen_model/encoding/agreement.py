@@ -96,6 +96,7 @@ _FIELD_EVENTS: dict[str, frozenset[EventKind]] = {
         (("destructions",), (EventKind.WOULD_BE_DESTROYED,)),
         (("cant_regen",), (EventKind.UNREGENERABLE, EventKind.CLEANUP)),
         (("exile_if_dies",), (EventKind.NOTE, EventKind.EFFECTS_ENDED, EventKind.ZONE_CHANGE)),
+        (("gy_pos",), (EventKind.NOTE, EventKind.ZONE_CHANGE)),
         (("plus", "minus"), (EventKind.COUNTERS_PLACED, EventKind.COUNTERS_REMOVED)),
         (
             ("shield_counters",),

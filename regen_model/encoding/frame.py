@@ -55,6 +55,7 @@ from regen_model.model.state import (
     Combat,
     GameState,
     Ghost,
+    Graveyard,
     Hit,
     Player,
     Setup,
@@ -811,6 +812,9 @@ class CardVars:
     ordered: Z3Ref  # has a damage assignment order (M10)
     order_pos: Z3Ref  # NONE or its position in the order of its attacker ``blocking`` (M10)
     order_pos_also: Z3Ref  # NONE or its position in the order of ``blocking_also`` (M10)
+    # 0 while it is in no graveyard; else the position of its group in its owner's graveyard,
+    # from 1 at the bottom (``Player.graveyard``, 404.2: cards put there together share one)
+    gy_pos: Z3Ref
 
     def granted(self, k: Keyword) -> Z3Ref:
         return self.kw_granted[KW_INDEX[k]]
@@ -855,6 +859,7 @@ class CardVars:
             self.ordered,
             self.order_pos,
             self.order_pos_also,
+            self.gy_pos,
             self.ghost.shields_made,
             self.ghost.destructions,
             self.ghost.by_shield,
@@ -906,6 +911,9 @@ class PlayerVars:
     life: Z3Ref
     poison: Z3Ref
     lost: Z3Ref
+    # how many groups their graveyard holds (``Player.graveyard``): those of card slots
+    # (``CardVars.gy_pos``) and those of spell cards, which are one group each (608.2n)
+    gy_size: Z3Ref
 
 
 @dataclass(frozen=True)
@@ -1028,6 +1036,7 @@ class Frame:
                     ordered=mk_b(f"{p}.ordered"),
                     order_pos=mk_i(f"{p}.order_pos"),
                     order_pos_also=mk_i(f"{p}.order_pos_also"),
+                    gy_pos=mk_i(f"{p}.gy_pos"),
                 )
             )
         return Frame(
@@ -1050,6 +1059,7 @@ class Frame:
                     life=mk_i(f"{tag}.p{p}.life"),
                     poison=mk_i(f"{tag}.p{p}.poison"),
                     lost=mk_b(f"{tag}.p{p}.lost"),
+                    gy_size=mk_i(f"{tag}.p{p}.gy_size"),
                 )
                 for p in range(sc.players)
             ),
@@ -1076,7 +1086,7 @@ class Frame:
             self.declared,
         ]
         for p in self.players:
-            out += [p.life, p.poison, p.lost]
+            out += [p.life, p.poison, p.lost, p.gy_size]
         for c in self.cards:
             out += c.vars()
         for obj in (*self.stack, *self.pending):
@@ -1101,7 +1111,7 @@ class Frame:
             self.pending_size <= sc.pending,
         ]
         for p in self.players:
-            out += [p.poison >= 0]
+            out += [p.poison >= 0, p.gy_size >= 0]
         for i, c in enumerate(self.cards):
             out += [
                 _in_enum(c.zone, Zone),
@@ -1133,6 +1143,7 @@ class Frame:
                 c.ghost.by_static >= 0,
                 c.ghost.by_other >= 0,
                 c.eoc_destroy >= 0,
+                c.gy_pos >= 0,
                 z3.Or(c.eoc_destroy_by == NONE, c.eoc_destroy_by == 0, c.eoc_destroy_by == 1),
                 *[z3.Not(z3.And(g, r)) for g, r in zip(c.kw_granted, c.kw_removed, strict=True)],
                 z3.Implies(c.animated, self.statics.cards[i].animate_ability),
@@ -1209,6 +1220,12 @@ def representable(frame: Frame) -> list[Z3Ref]:
         out.append(z3.Implies(ca.blocking_also == NONE, ca.order_pos_also == NONE))
         # a controller for the delayed "destroy it at end of combat" triggers exactly when any
         out.append((ca.eoc_destroy == 0) == (ca.eoc_destroy_by == NONE))
+        # in a graveyard exactly when it has a place there, a group of its owner's graveyard
+        owner = frame.statics.cards[a].owner
+        out.append((ca.zone == _ord(Zone.GRAVEYARD)) == (ca.gy_pos >= 1))
+        out += [
+            z3.Implies(owner == p, ca.gy_pos <= pv.gy_size) for p, pv in enumerate(frame.players)
+        ]
     for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
         for j, obj in enumerate(objs):
             combat = obj.kind == _ord(StackKind.COMBAT_DAMAGE)
@@ -1434,6 +1451,13 @@ def _assign(
         put(pv.life, pl.life)
         put(pv.poison, pl.poison)
         put(pv.lost, pl.lost)
+        put(pv.gy_size, len(pl.graveyard))
+    places: dict[int, int] = {}  # card slot -> position of its group in its owner's graveyard
+    for pl in state.players:
+        for pos, group in enumerate(pl.graveyard, start=1):
+            for item in group:
+                if isinstance(item, int):
+                    places[item] = pos
     order_of: dict[tuple[int, int], int] = {}  # (blocker, attacker) -> position
     ordered_attackers = set()
     for attacker, order in state.combat.orders:
@@ -1509,6 +1533,7 @@ def _assign(
             cv.order_pos_also,
             order_of.get((i, NONE if card.blocking_also is None else card.blocking_also), NONE),
         )
+        put(cv.gy_pos, places.get(i, 0))
     for objs, slots in ((state.stack, frame.stack), (state.pending, frame.pending)):
         for j, sv2 in enumerate(slots):
             if j >= len(objs) and zeros is not None:
@@ -1696,8 +1721,13 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
         stack=stack,
         pending=pending,
         players=tuple(
-            Player(life=_i(model, p.life), poison=_i(model, p.poison), lost=_b(model, p.lost))
-            for p in frame.players
+            Player(
+                life=_i(model, pv.life),
+                poison=_i(model, pv.poison),
+                lost=_b(model, pv.lost),
+                graveyard=_read_graveyard(model, frame, setup, p),
+            )
+            for p, pv in enumerate(frame.players)
         ),
         cards=tuple(cards),
         combat=Combat(
@@ -1707,6 +1737,23 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
             declared=_b(model, frame.declared),
         ),
     )
+
+
+# The name a graveyard group read back from a model gets when no card slot is in it: the
+# abstraction keeps how many groups there are, not which spells (``PlayerVars.gy_size``).
+SPELL_READ_BACK = "a spell"
+
+
+def _read_graveyard(model: Z3Ref, frame: Frame, setup: Setup, player: int) -> Graveyard:
+    """Player ``player``'s graveyard in a model: ``gy_size`` groups, each the card slots of
+    that owner placed there (``gy_pos``), or a spell (``SPELL_READ_BACK``) where none is."""
+    size = _i(model, frame.players[player].gy_size)
+    groups: list[list[int]] = [[] for _ in range(size)]
+    for i in range(len(setup.templates)):
+        pos = _i(model, frame.cards[i].gy_pos)
+        if setup.owners[i] == player and 1 <= pos <= size:
+            groups[pos - 1].append(i)
+    return tuple(tuple(g) if g else (SPELL_READ_BACK,) for g in groups)
 
 
 def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObject:

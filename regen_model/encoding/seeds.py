@@ -1732,6 +1732,29 @@ def scripts() -> tuple[Script, ...]:
                 (17, A.PassPriority(player=1)),
             ),
         ),
+        Script(
+            "graveyard-order",
+            "Spells are cards: Terror destroys its caster's own bears and goes on top of them "
+            "(608.2n); a Shock whose target was sacrificed in response goes there too (608.2b); "
+            "Pyroclasm kills B's two creatures at the next state-based-action check, one group "
+            "in B's graveyard above the first (404.3), with Pyroclasm in A's "
+            "(zone.spell-to-graveyard, zone.graveyard-order)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("elf", "Grizzly Bears", 0),
+                Card("b1", "Grizzly Bears", 1),
+                Card("b2", "Grizzly Bears", 1, controller=0),
+            ),
+            (
+                _cast(0, "Terror", "bears"),
+                *_pass(0, 1),
+                _cast(0, "Shock", "elf"),
+                A.Sacrifice(target="elf"),
+                *_pass(0, 1),
+                _cast(0, "Pyroclasm"),
+                *_pass(0, 1),
+            ),
+        ),
     )
 
 

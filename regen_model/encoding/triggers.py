@@ -62,10 +62,12 @@ def simultaneous(w: SymWork) -> Iterator[None]:
     read as it began (603.10a)."""
     saved = w.before
     w.before = tuple(watcher_now(w, j) for j in range(w.n))
+    w.begin_together()  # such events never nest: one group per graveyard (404.3)
     try:
         yield
     finally:
         w.before = saved
+        w.end_together()
 
 
 def creature_dies_triggers(w: SymWork, i: int, dying: Watcher, attacking: Val, when: Val) -> None:

@@ -42,6 +42,7 @@ from regen_model.encoding.triggers import (
     tapped_trigger,
 )
 from regen_model.encoding.work import SymWork
+from regen_model.encoding.zones import to_graveyard
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Decision, Edition, Keyword, Mutant, StackKind, Step, ordinal
 
@@ -163,7 +164,22 @@ def _resolve_spell(w: SymWork, obj: StackVars) -> None:
         legal.append(ok)
         _note_illegal(w, card, gen, obj.target_rule, and_(lt(j, obj.n_targets), not_(ok)))
     fizzles = and_(gt(obj.n_targets, 0), not_(or_(*legal)))  # 608.2b
-    w.branch(fizzles, lambda w: None, lambda w: apply_effect(w, obj, legal))
+    # 608.2n: a spell goes to its owner's graveyard as the last part of its resolution, and
+    # one that does not resolve goes there too (608.2b; ``engine.turn.spell_to_graveyard``)
+    spell = eq(obj.kind, ordinal(StackKind.SPELL))
+    first = w.mutant(Mutant.SPELL_TO_GRAVEYARD_FIRST)
+
+    def resolves(w: SymWork) -> None:
+        if first:  # mutant: before its instructions are followed
+            to_graveyard(w, obj.controller, spell, "zone.spell-to-graveyard")
+        apply_effect(w, obj, legal)
+        if not first:
+            to_graveyard(w, obj.controller, spell, "zone.spell-to-graveyard")
+
+    def does_not(w: SymWork) -> None:
+        to_graveyard(w, obj.controller, spell, "zone.spell-to-graveyard")
+
+    w.branch(fizzles, does_not, resolves)
 
 
 def _note_illegal(w: SymWork, card: Val, gen: Val, rule: Val, illegal: Val) -> None:

@@ -159,11 +159,13 @@ class SymWork:
         "ctx",
         "dirty",
         "guards",
+        "gy_open",
         "obligations",
         "out",
         "pc",
         "possible",
         "prio_to",
+        "together",
         "v",
         "writer",
     )
@@ -184,6 +186,11 @@ class SymWork:
         # simultaneous event under way began, or None outside one (``engine.work.Work.before``;
         # set by ``triggers.simultaneous``)
         self.before: tuple[Watcher, ...] | None = None
+        # Graveyard groups (``engine.work.Work.together``): inside one event that moves
+        # several cards at once (``together``, fixed by where the rule code is, so the same on
+        # every path), whether each player's top group is already this event's, as a value.
+        self.together = False
+        self.gy_open: list[Val] = [False] * ctx.scope.players
 
     # --- reading and writing ----------------------------------------------------------------
 
@@ -264,6 +271,18 @@ class SymWork:
     def bump(self, field: str, slot: int, by: Val = 1, when: Val = True) -> None:
         self.out[field][slot] = add(self.out[field][slot], ite(when, by, 0))
 
+    # --- graveyard groups (404.3) -------------------------------------------------------------
+
+    def begin_together(self) -> None:
+        """``engine.work.Work.begin_together``: the moves to a graveyard until
+        ``end_together`` happen at the same time."""
+        self.together = True
+        self.gy_open = [False] * self.ctx.scope.players
+
+    def end_together(self) -> None:
+        self.together = False
+        self.gy_open = [False] * self.ctx.scope.players
+
     # --- guards and obligations ------------------------------------------------------------
 
     def require(self, cond: Val, label: str) -> None:
@@ -330,6 +349,8 @@ class SymWork:
         w.out = {k: list(v) for k, v in self.out.items()}
         w.prio_to = self.prio_to
         w.before = self.before
+        w.together = self.together
+        w.gy_open = list(self.gy_open)
         return w
 
     def _join(self, cond: Val, a: SymWork, b: SymWork) -> None:
@@ -350,3 +371,6 @@ class SymWork:
                 x if same(x, y) else ite(cond, x, y) for x, y in zip(la, lb, strict=True)
             ]
         self.prio_to = ite(cond, a.prio_to, b.prio_to)
+        self.gy_open = [
+            x if same(x, y) else ite(cond, x, y) for x, y in zip(a.gy_open, b.gy_open, strict=True)
+        ]

@@ -197,6 +197,9 @@ def move_zone(
     w.set_if(and_(when, not_(exiled)), c.zone, ordinal(to), clause)
     w.set_if(and_(when, exiled), c.zone, ordinal(Zone.EXILE), "replace.exile-instead")
     w.set_if(when, c.gen, add(w[c.gen], 1), clause)
+    if to is Zone.GRAVEYARD:
+        # 404.1, 400.3: on top of its owner's graveyard, unless exiled instead (614.6)
+        to_graveyard(w, owner, and_(when, not_(exiled)), "zone.graveyard-order", i)
     if entering and not (type(controller) is int and controller == NONE):
         named = and_(when, ne(controller, NONE), ne(controller, owner))
         w.set_if(and_(when, not_(named)), c.control, owner, clause)
@@ -252,6 +255,29 @@ def move_zone(
                 NONE,
                 "zone.new-object",
             )
+
+
+def to_graveyard(w: SymWork, owner: Val, when: Val, clause: str, slot: int | None = None) -> None:
+    """``engine.work.Work.to_graveyard``: where ``when``, a card slot (``slot``) or a spell
+    (``slot`` None) is put on top of ``owner``'s graveyard (404.1): a new group, the owner's
+    ``gy_size`` one more, unless the current event (``SymWork.together``) already opened one
+    there (404.3); the slot's ``gy_pos`` is that group's position."""
+    if w.skip(when):
+        return
+    opened = list(w.gy_open) if w.together else [False] * len(w.f.players)
+    sizes: list[Val] = []
+    for p, pv in enumerate(w.f.players):
+        mine = and_(when, eq(owner, p))
+        w.set_if(and_(mine, not_(opened[p])), pv.gy_size, add(w[pv.gy_size], 1), clause)
+        sizes.append(w[pv.gy_size])
+        opened[p] = or_(opened[p], mine)
+    if w.together:
+        w.gy_open = opened
+    if slot is not None:
+        pos = sizes[-1]
+        for p in range(len(sizes) - 2, -1, -1):
+            pos = ite(eq(owner, p), sizes[p], pos)
+        w.set_if(when, w.c(slot).gy_pos, pos, clause)
 
 
 def push_dies_trigger(w: SymWork, i: int, who: Val, gen: Val, when: Val) -> None:

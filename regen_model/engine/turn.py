@@ -125,10 +125,38 @@ def resolve_top(w: Work) -> None:
                     w.emit(EventKind.NOTE, "stack.target-status", w.name(t.card or 0), reason=why)
         if not legal:
             w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
+            spell_to_graveyard(w, obj)  # 608.2b: it does not resolve, and a spell goes there
             return
         targets = legal
     w.emit(EventKind.RESOLVED, "stack.resolve", obj.name, effect=obj.effect.describe())
+    first = w.mutant(Mutant.SPELL_TO_GRAVEYARD_FIRST)
+    if first:
+        spell_to_graveyard(w, obj)  # mutant: before its instructions are followed
     apply_effect(w, obj.effect, obj.controller, targets, obj.name, obj.source, obj.source_gen)
+    if not first:
+        spell_to_graveyard(w, obj)  # 608.2n: the last part of its resolution
+
+
+def spell_to_graveyard(w: Work, obj: StackObject) -> None:
+    """An instant or sorcery spell that finished resolving (608.2n) or did not resolve
+    (608.2b) is put on top of its owner's graveyard (404.1): after every card its own
+    instructions put there (those are part of its resolution, 608.2c), before any card the
+    state-based actions put there afterwards (they are checked only when a player would
+    receive priority, 117.5, 704.3). Our spells are cast by the player who owns them, so its
+    owner is its controller. An ability is not a card: it just ceases to exist (608.2n)."""
+    if obj.kind is not StackKind.SPELL:
+        return
+    w.to_graveyard(obj.controller, obj.name)
+    owner = w.pname(obj.controller)
+    group = len(w.players[obj.controller].graveyard)
+    w.emit(
+        EventKind.NOTE,
+        "zone.spell-to-graveyard",
+        None,
+        spell=obj.name,
+        graveyard=owner,
+        group=group,
+    )
 
 
 def equip_still_legal(w: Work, obj: StackObject, t: Target) -> bool:

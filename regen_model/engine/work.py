@@ -20,10 +20,16 @@ from regen_model.model.state import (
     Card,
     Combat,
     GameState,
+    GraveItem,
     Player,
     Setup,
     StackObject,
 )
+
+
+def _grave_key(item: GraveItem) -> tuple[int, int, str]:
+    """The canonical order within a graveyard group: card slots by slot, then spell names."""
+    return (0, item, "") if isinstance(item, int) else (1, 0, item)
 
 
 class Work:
@@ -38,6 +44,7 @@ class Work:
         "decision",
         "edition",
         "events",
+        "gy_open",
         "passed",
         "pending",
         "players",
@@ -46,6 +53,7 @@ class Work:
         "setup",
         "stack",
         "step",
+        "together",
         "turn",
     )
 
@@ -71,19 +79,27 @@ class Work:
         # The permanents as the simultaneous event under way began (``simultaneous``), or None
         # outside one: what "whenever a creature dies" abilities look back to (603.10a).
         self.before: tuple[Card, ...] | None = None
+        # Graveyard groups (404.3): while ``together`` (one event moving several cards at
+        # once: a state-based-action check, 704.3, or one "destroy" instruction, 701.8), the
+        # players in ``gy_open`` have their top group open to more cards of that event.
+        self.together = False
+        self.gy_open: set[int] = set()
 
     @contextmanager
     def simultaneous(self) -> Iterator[None]:
         """The moves made inside happen at one time (704.3, 608.2: "destroy all creatures",
         one check of state-based actions): an ability that watches for deaths sees each of
         them from the permanent as it was when the event began, so a watcher that leaves in
-        the same event still sees the others die (603.10a)."""
+        the same event still sees the others die (603.10a); and the cards put into one
+        graveyard are one group there (404.3, ``to_graveyard``)."""
         saved = self.before
         self.before = tuple(self.cards)
+        self.begin_together()  # such events never nest: one group per graveyard (404.3)
         try:
             yield
         finally:
             self.before = saved
+            self.end_together()
 
     def watcher(self, slot: int) -> Card:
         """The permanent in ``slot`` as a watcher of the event under way: as it was when a
@@ -106,6 +122,30 @@ class Work:
             cards=tuple(self.cards),
             combat=self.combat,
         )
+
+    def begin_together(self) -> None:
+        """Cards put into a graveyard from now until ``end_together`` are put there at the
+        same time (404.3): one group per graveyard."""
+        self.together = True
+        self.gy_open = set()
+
+    def end_together(self) -> None:
+        self.together = False
+        self.gy_open = set()
+
+    def to_graveyard(self, player: int, item: GraveItem) -> None:
+        """``item`` (a card slot or a spell's name) is put on top of ``player``'s graveyard
+        (404.1): in a new group, or in the open group of the current event (``together``)."""
+        if not self.together:
+            self.gy_open = set()
+        gy = self.players[player].graveyard
+        if player in self.gy_open:
+            top = tuple(sorted((*gy[-1], item), key=_grave_key))
+            gy = (*gy[:-1], top)
+        else:
+            gy = (*gy, (item,))
+            self.gy_open.add(player)
+        self.players[player] = self.players[player]._replace(graveyard=gy)
 
     # --- small helpers used by every rule module ---------------------------------------------
 

@@ -141,6 +141,19 @@ def move_zone(
     entering = to is Zone.BATTLEFIELD
     new = Card(slot=slot, zone=to, gen=card.gen + 1, control=owner, shields=kept, sick=entering)
     w.cards[slot] = new
+    if to is Zone.GRAVEYARD:
+        # 404.1: on top of its owner's graveyard (400.3), with the other cards of this event
+        # (404.3: a state-based-action check, one "destroy" instruction; ``Work.together``)
+        w.to_graveyard(owner, slot)
+        # no subject: bookkeeping beside the zone change, which is the event about the card
+        w.emit(
+            EventKind.NOTE,
+            "zone.graveyard-order",
+            None,
+            card=w.name(slot),
+            graveyard=w.pname(owner),
+            group=len(w.players[owner].graveyard),
+        )
     w.emit(
         EventKind.ZONE_CHANGE,
         clause,

@@ -4,7 +4,9 @@ bounded scope, and which are terminal.
 * **View (state hashing).** States are immutable, hashable NamedTuples, so a state is its own
   fingerprint. The one field dropped from the view is the turn number: no rule reads it (the
   engine only reports it), so two states that differ only in it have the same futures up to
-  that number, and keeping it would make every turn look new. ``tests/explore`` checks the
+  that number, and keeping it would make every turn look new. The graveyards are dropped
+  too, for the same reason: no rule reads a graveyard (nothing returns from it or counts it,
+  docs/rules-decisions.md), and every spell cast would otherwise make a new state. ``tests/explore`` checks the
   claim on random states. The stored state keeps its real turn number for traces.
 * **Scope (TLC's CONSTRAINT).** A successor that does not fit the scope (more shields on a
   card, stack objects, waiting triggers or targets than the scope has room for) is checked
@@ -19,8 +21,12 @@ from regen_model.model.state import GameState
 
 
 def view(state: GameState) -> GameState:
-    """The state as hashed by the explorer (the turn number left out)."""
-    return state._replace(turn=0) if state.turn else state
+    """The state as hashed by the explorer (the turn number and the graveyards left out)."""
+    if state.turn:
+        state = state._replace(turn=0)
+    if any(p.graveyard for p in state.players):
+        state = state._replace(players=tuple(p._replace(graveyard=()) for p in state.players))
+    return state
 
 
 def fits(state: GameState, scope: Scope) -> bool:

@@ -121,6 +121,12 @@ def make_state(
             )
         )
     lives = list(life) if life is not None else [20] * len(player_names)
+    # Cards that start in a graveyard lie there in the order they are listed, bottom to top
+    # (404.2), each on its own: one group per card (``state.Graveyard``).
+    yards = [
+        tuple((slot,) for slot, c in enumerate(cards) if c.zone is Zone.GRAVEYARD and c.owner == p)
+        for p in range(len(player_names))
+    ]
     return GameState(
         setup=setup,
         edition=edition,
@@ -132,6 +138,6 @@ def make_state(
         decision=Decision.NONE,
         stack=(),
         pending=(),
-        players=tuple(Player(life=v) for v in lives),
+        players=tuple(Player(life=v, graveyard=g) for v, g in zip(lives, yards, strict=True)),
         cards=tuple(built),
     )

@@ -263,6 +263,8 @@ class Mutant(StrEnum):
     REGEN_TRIGGERS_CREATURE_DIES = "regen-triggers-creature-dies"
     ATTACKING_READ_AFTER_MOVE = "attacking-read-after-move"
     DYING_OBSERVER_MISSES_DEATHS = "dying-observer-misses-deaths"
+    # Spells are cards (issue 13 item 1):
+    SPELL_TO_GRAVEYARD_FIRST = "spell-to-graveyard-first"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -201,10 +201,25 @@ class Card(NamedTuple):
         return self.attacking or self.blocking is not None or self.blocking_also is not None
 
 
+# A graveyard entry (404.1): a card slot (a permanent card put there) or the name of an
+# instant or sorcery spell card that finished resolving or did not resolve (608.2n, 608.2b).
+GraveItem = int | str
+# A graveyard, bottom to top, as the groups of cards put there at the same time: the owner
+# arranges the cards of one group in any order (404.3), so a group is kept in a canonical
+# order (slots in slot order, then spell names) and read as a set.
+Graveyard = tuple[tuple[GraveItem, ...], ...]
+
+
 class Player(NamedTuple):
+    """A player. ``graveyard``: their graveyard, bottom to top, in groups of cards put there at
+    the same time (``Graveyard``). Only the order of groups is the game's (404.2: a graveyard
+    keeps its order); within a group the owner chose it (404.3), and nothing in the model
+    reads it, so the model does not ask."""
+
     life: int = 20
     poison: int = 0
     lost: bool = False
+    graveyard: Graveyard = ()
 
 
 class Target(NamedTuple):

@@ -371,6 +371,13 @@ _INFO = (
         "keeps it as a static effect does.",
         ("replace.remove-damage",),
     ),
+    MutantInfo(
+        Mutant.SPELL_TO_GRAVEYARD_FIRST,
+        "A resolving instant or sorcery is put into its owner's graveyard before its "
+        "instructions are followed, so the cards it destroys lie on top of it, as an engine that "
+        "moves the spell card off the stack as it starts to resolve does.",
+        ("zone.spell-to-graveyard", "zone.graveyard-order"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -207,9 +207,31 @@ def _player(names: Names, pname: str, fields: Mapping[str, Any], path: FieldPath
         "lost": lambda v: v.state.players[index].lost,
     }
     return [
-        _probe(names, f"{pname}.{field}", (*path, field), expected, readers[field])
+        _graveyard(names, index, pname, expected, (*path, field))
+        if field == "graveyard"
+        else _probe(names, f"{pname}.{field}", (*path, field), expected, readers[field])
         for field, expected in fields.items()
     ]
+
+
+def _graveyard(names: Names, index: int, pname: str, value: Any, path: FieldPath) -> Probe:
+    """A player's graveyard, bottom to top (404.2): each entry a card's handle or a spell's
+    name, or a list of them: cards put there at the same time, whose order their owner chose
+    (404.3), compared as a set. The whole graveyard must match, group by group."""
+    expected = [sorted(str(x) for x in e) if isinstance(e, list) else [str(e)] for e in value]
+
+    def read(view: View) -> object:
+        state = view.state
+        return [
+            sorted(state.handle(x) if isinstance(x, int) else x for x in group)
+            for group in state.players[index].graveyard
+        ]
+
+    def show_yard(groups: object) -> str:
+        assert isinstance(groups, list)
+        return "[" + ", ".join(g[0] if len(g) == 1 else show(g) for g in groups) + "]"
+
+    return Probe(f"{pname}.graveyard", names.source.line(path), expected, read, _eq, show_yard)
 
 
 def _player_name(names: Names, value: Any, path: FieldPath) -> str:

@@ -417,4 +417,9 @@ def start_state(
         step=Step(turn.get("step", Step.MAIN1.value)),
         priority=priority,
     )
-    return state._replace(players=players)
+    # the graveyards are the board's (cards set up there), the rest is the players' entries
+    return state._replace(
+        players=tuple(
+            p._replace(graveyard=b.graveyard) for p, b in zip(players, state.players, strict=True)
+        )
+    )

@@ -27,6 +27,7 @@ from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, ActivatedAbility, CardTemplate
 from regen_model.model.effects import Effect, EffectKind
 from regen_model.model.enums import Attachment, CounterKind, Edition, Rider, Step, Zone
+from regen_model.model.state import GameState
 
 
 class NotWritable(ValueError):
@@ -81,6 +82,17 @@ def scenario_document(
         events.append(event)
     doc["events"] = events
     return doc
+
+
+def graveyard_expect(state: GameState, player: int) -> list[Any]:
+    """A player's graveyard as a scenario expectation (``players: {A: {graveyard: ...}}``),
+    bottom to top: a card's handle or a spell's name, and a list for cards put there at the
+    same time (404.3), so an expectation written from a run reads back as the same probe."""
+    out: list[Any] = []
+    for group in state.players[player].graveyard:
+        names = [state.handle(x) if isinstance(x, int) else x for x in group]
+        out.append(names[0] if len(names) == 1 else _flow(sorted(names)))
+    return out
 
 
 def scenario_yaml(doc: Mapping[str, Any]) -> str:

@@ -60,7 +60,7 @@ def _game_vars(f: Frame) -> list[Any]:
         f.declared,
     ]
     for p in f.players:
-        out += [p.life, p.poison, p.lost]
+        out += [p.life, p.poison, p.lost]  # ``gy_size``: only a destruction changes it
     return out
 
 
@@ -91,6 +91,14 @@ class MiniStep:
                 ),
             )
         )
+        destroy = self.kind == KINDS.index("destroy")
+        same_yards = z3.And(
+            *[
+                b.gy_size == a.gy_size
+                for a, b in zip(self.pre.players, self.post.players, strict=True)
+            ]
+        )
+        out.append(Tracked("frame", z3.Implies(z3.Not(destroy), same_yards)))
         out.append(Tracked("kinds", z3.And(self.kind >= 0, self.kind < len(KINDS))))
         return out
 
@@ -175,6 +183,11 @@ class MiniStep:
                 b.gen == a.gen + 1,
                 b.control == owner,
                 *[v == d for v, d in _defaults(b)],
+                # 404.1: on top of its owner's graveyard, a group of its own
+                *[
+                    z3.Implies(owner == p, b.gy_pos == pv.gy_size)
+                    for p, pv in enumerate(self.post.players)
+                ],
             )
             applied.append(z3.Implies(z3.And(hit, can), regenerated))
             died.append(z3.Implies(z3.And(hit, z3.Not(can)), gone))
@@ -188,11 +201,25 @@ class MiniStep:
             *[z3.Implies(self.target == i, self.pre.cards[i].zone == BF) for i in range(n)],
         )
         would = [z3.If(self.target == i, 1, 0) for i in range(n)]
+        yards = z3.And(
+            *[
+                b.gy_size
+                == a.gy_size
+                + z3.Sum(
+                    *[
+                        z3.If(z3.And(d == 1, self.system.statics.cards[i].owner == p), 1, 0)
+                        for i, d in enumerate(dead)
+                    ]
+                )
+                for p, (a, b) in enumerate(zip(self.pre.players, self.post.players, strict=True))
+            ]
+        )
         used = regen if self.system.broken != "no-consume" else [0] * n
         return [
             Tracked("destroy.effect", guard),
             Tracked("regen.shield.apply", z3.And(*applied)),
             Tracked("destroy.effect", z3.And(*died)),
+            Tracked("zone.graveyard-order", yards),
             Tracked("frame", z3.And(*cards)),
             Tracked(
                 "outputs",
@@ -343,7 +370,7 @@ class MiniSystem:
             z3.Not(f.declared),
         ]
         for p in f.players:
-            game += [p.life == 20, p.poison == 0, z3.Not(p.lost)]
+            game += [p.life == 20, p.poison == 0, z3.Not(p.lost), p.gy_size == 0]
         for i, c in enumerate(f.cards):
             st = self.statics.cards[i]
             game += [
@@ -354,6 +381,7 @@ class MiniSystem:
                 z3.Not(c.ordered),
                 c.order_pos == NONE,
                 c.order_pos_also == NONE,
+                c.gy_pos == 0,
                 *[v == d for v, d in _defaults(c)],
             ]
             game += [

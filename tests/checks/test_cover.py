@@ -40,6 +40,7 @@ def test_every_branch_of_the_mini_relation_is_witnessed() -> None:
         "regen.shield.apply",
         "destroy.effect",
         "cleanup.simultaneous",
+        "zone.graveyard-order",
     }
     assert all(i.verdict is Verdict.PROVED for i in items.values())
     assert items["regen.shield.apply"].depth == 2  # make a shield, then destroy

@@ -126,6 +126,39 @@ def test_the_turn_number_is_not_read_by_the_rules() -> None:
     assert compared > 100
 
 
+def test_the_graveyards_are_not_read_by_the_rules() -> None:
+    """The explorer hashes states without their graveyards; sound only if no rule reads one:
+    from a state whose graveyards are emptied, every action does the same as from the state
+    itself, up to the graveyards (and the runs do fill them: spells resolve, creatures die)."""
+    rng = random.Random(11)
+    config = ExploreConfig(StartSpec(("Horned Troll", "Grizzly Bears"), 2), depth=0)
+    compared = filled = 0
+    for start in start_states(config.start, config.scope):
+        state = start
+        for _ in range(60):
+            actions = list(enumerate_actions(state, config.scope))
+            rng.shuffle(actions)
+            for action in actions:
+                try:
+                    result = step(state, action)
+                except EngineError:
+                    continue
+                empty = state._replace(
+                    players=tuple(p._replace(graveyard=()) for p in state.players)
+                )
+                other = step(empty, action)
+                assert view(result.state) == view(other.state)
+                assert result.events == other.events or [
+                    e for e in result.events if "graveyard" not in e.clause
+                ] == [e for e in other.events if "graveyard" not in e.clause]
+                compared += 1
+                filled += any(p.graveyard for p in result.state.players)
+                state = result.state
+                break
+    assert compared > 100
+    assert filled > 10
+
+
 class _NeverMoreThanOneShield:
     """A tiny monitor for scope tests: a state invariant the scope bound decides."""
 

@@ -40,7 +40,7 @@ def test_docs_describe_every_mutant() -> None:
 # Mutants the battery's scopes never tell apart from the correct rules: they need an edition,
 # a board or an action the battery does not have (pre-M10 combat, summoning-sick creatures, an
 # answer between alike shields, several sources damaging a shield counter, a double striker, a
-# lifelinker, type changes, prevention effects).
+# lifelinker, type changes, prevention effects, a spell destroying its caster's own card).
 # Each is caught by the scenario that shows the rule.
 ONLY_BY_SCENARIO = {
     Mutant.DEATHTOUCH_STATIC_PRE_M10: SCENARIOS / "damage" / "pre-m10-deathtouch-trigger.yaml",
@@ -56,6 +56,8 @@ ONLY_BY_SCENARIO = {
     Mutant.LIFELINK_ON_PREVENTED: SCENARIOS / "replace" / "lifelink-shield-counter.yaml",
     Mutant.EXILED_THOUGH_REGENERATED: SCENARIOS / "replace" / "exile-instead-after-shield.yaml",
     Mutant.EXILE_ONLY_IF_DESTROYED: SCENARIOS / "replace" / "exile-instead-after-shield.yaml",
+    # the battery's spells never destroy one of their caster's own cards
+    Mutant.SPELL_TO_GRAVEYARD_FIRST: SCENARIOS / "zone" / "spell-to-graveyard.yaml",
     Mutant.REMOVE_DAMAGE_REGENERATES: SCENARIOS / "replace" / "pyramids-animated-pool.yaml",
     Mutant.CANT_REGEN_STOPS_REMOVE_DAMAGE: SCENARIOS / "replace" / "pyramids-animated-pool.yaml",
     Mutant.REMOVE_DAMAGE_NOT_USED_UP: SCENARIOS
