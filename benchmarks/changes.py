@@ -40,8 +40,8 @@ CHANGES: tuple[Change, ...] = (
         (
             Edit(
                 ENC + "effects.py",
-                "destroy, i=i, cant_regen=obj.cant_regen, by_effect=True",
-                "destroy, i=i, cant_regen=False, by_effect=True",
+                "i=i,\n                        cant_regen=obj.cant_regen,\n",
+                "i=i,\n                        cant_regen=False,\n",
             ),
         ),
     ),

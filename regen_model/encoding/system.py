@@ -473,4 +473,15 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
                 z3.And(on_bf, to_z3(st.attachment) != ordinal(Attachment.NONE), host_ok),
             ),
         ]
+    # 404.2: a start's graveyards hold only its cards there, one group each in slot order,
+    # no spell (``model.build.make_state``; ``Start.from_state``)
+    for q, pv in enumerate(f.players):
+        mine = [
+            z3.And(c.zone == ordinal(Zone.GRAVEYARD), to_z3(ctx.cards[i].owner) == q)
+            for i, c in enumerate(f.cards)
+        ]
+        count = [z3.If(m, 1, 0) for m in mine]
+        out.append(pv.gy_size == z3.Sum(0, *count))
+        for i, c in enumerate(f.cards):
+            out.append(z3.Implies(mine[i], c.gy_pos == z3.Sum(1, *count[:i])))
     return out
