@@ -34,6 +34,22 @@ events:
 """
 
 
+# Dark Privilege's "Sacrifice a creature" (601.2h) beside Vigilant Martyr's sacrifice-itself cost:
+# the loader checks the ``sacrifice`` field against the ability before the engine runs.
+SACRIFICE = """\
+name: sacrifice
+description: An Aura whose ability costs a creature, and a creature whose ability costs itself.
+players: [A, B]
+permanents:
+  giant: {card: Hill Giant, controller: A}
+  privilege: {card: Dark Privilege, controller: A, attached-to: giant}
+  bears: {card: Grizzly Bears, controller: A}
+  martyr: {card: Vigilant Martyr, controller: A}
+events:
+  - activate: {player: A, source: privilege, sacrifice: bears}
+"""
+
+
 def _app() -> typer.Typer:
     app = typer.Typer()
     run_cli.register(app)
@@ -127,6 +143,24 @@ CASES = [
         BASE.replace("shields: 1}", "shields: one}"),
         ":10: events[0].expect.troll.shields: expected a whole number or a list, got the text 'one'",
         id="wrong-type",
+    ),
+    pytest.param(
+        SACRIFICE.replace(", sacrifice: bears}", "}"),
+        ":10: events[0].activate.sacrifice: privilege's ability costs a creature to sacrifice: "
+        "name it under 'sacrifice'",
+        id="sacrifice-cost-unnamed",
+    ),
+    pytest.param(
+        SACRIFICE.replace("sacrifice: bears}", "sacrifice: bear}"),
+        ":10: events[0].activate.sacrifice: 'bear' is not a permanent of this scenario "
+        "(did you mean 'bears'?)",
+        id="sacrifice-unknown-handle",
+    ),
+    pytest.param(
+        SACRIFICE.replace("source: privilege,", "source: martyr, target: giant,"),
+        ":10: events[0].activate.sacrifice: martyr's regenerate-target ability costs no "
+        "creature to sacrifice",
+        id="sacrifice-named-for-an-ability-without-that-cost",
     ),
 ]
 
