@@ -84,10 +84,6 @@ CARD_STATE_FIELDS = (
 # combat, a spell on the stack) and the consequences come as the turn moves on.
 MUTANT_PASSES = 8
 ROUTINE_PREFIXES = ("priority.", "turn.", "stack.", "sba.loop", "zone.new-object")
-# Bookkeeping every move to a graveyard and every spell's resolution cite, beside the events
-# that already say what happened (a zone change, a resolution): no goals of their own, which
-# would only reward those events twice and steer the search away from what it was finding.
-SILENT = frozenset({"zone.graveyard-order", "zone.spell-to-graveyard"})
 
 
 def _routine(clause: str) -> bool:
@@ -116,7 +112,7 @@ def _run_goals(case: Case, rules: Rules = CORRECT) -> tuple[set[str], set[Combo]
     """The goals of ``case`` (``case_goals``) and the combinations its events show: for each
     event about a permanent, its kind x the step x each field of its state that a start can
     set (and "" for the pair alone)."""
-    goals = {g for g in reached_goals(case, rules) if g.split("@", 1)[0] not in SILENT}
+    goals = set(reached_goals(case, rules))
     combos: set[Combo] = set()
     state = case.start.build()
     handles = state.setup.handles
@@ -135,8 +131,6 @@ def _run_goals(case: Case, rules: Rules = CORRECT) -> tuple[set[str], set[Combo]
         for e in res.events:
             if e.kind is EventKind.STEP_BEGAN:
                 now = Step(str(e.get("step")))
-            if e.clause in SILENT:
-                continue
             clauses.add(e.clause)
             goals.add(f"{e.clause}@step:{now.value}")
             if e.subject is None or e.subject not in handles:
