@@ -71,6 +71,9 @@ class Translator:
         self.setup = start.setup
         self.defending = {0: 1, 1: 0}
         self.handles = {oid: h for h, oid in ids.items()}
+        # The spell cards our casts put on the stack, by phase.rs object id: the model's name
+        # of each, which is how its graveyard shows them (608.2n; read.read_graveyards)
+        self.spells: dict[int, str] = {}
         self.forced: list[int] = []
         self.asked: list[list[str]] = []
 
@@ -94,10 +97,39 @@ class Translator:
     def _PassPriority(self, a: A.PassPriority) -> None:
         self._expect_priority(a.player, "pass")
         self.pg.act(a.player, {"type": "PassPriority"})
+        self._resolve_inert_eoc_triggers()
+
+    def _resolve_inert_eoc_triggers(self) -> None:
+        """Resolve the Basilisks' delayed "destroy that creature at end of combat" triggers
+        whose creature left the battlefield. In the rules such a trigger still goes on the stack
+        as the end of combat step begins and does nothing (603.7c, 400.7); the model drops it
+        with the old object, so nothing goes on the stack (docs/rules-decisions.md). Passing
+        lets phase.rs resolve it, so that a trigger that does something after all still shows;
+        only while every object on the stack is such a trigger."""
+        templates = self.setup.templates
+        for _ in range(MAX_PROMPTS):
+            st = self.pg.state()
+            if not st["stack"] or self.pg.waiting()["type"] != "Priority":
+                return
+            for entry in st["stack"]:
+                data = entry["kind"].get("data") or {}
+                handle = self.handles.get(_stack_source(entry) or -1)
+                event = data.get("trigger_event") or {}
+                if (
+                    entry["kind"]["type"] != "TriggeredAbility"
+                    or handle is None
+                    or not templates[self.setup.slot_of(handle)].destroys_combatants
+                    or (event.get("data") or {}).get("phase") != "EndCombat"
+                    or not _targets_gone(st, data.get("ability") or {})
+                ):
+                    return
+            self.pg.apply(self.pg.game.priority_player(), {"type": "PassPriority"})
+        raise AdapterError("the end-of-combat triggers did not resolve")
 
     def _CastSpell(self, a: A.CastSpell) -> None:
         self._expect_priority(a.player, f"cast {a.name}")
-        self._cast(a.player, spell_card(a), a.targets, player_action=True)
+        oid = self._cast(a.player, spell_card(a), a.targets, player_action=True)
+        self.spells[oid] = a.name
 
     def _ActivateAbility(self, a: A.ActivateAbility) -> None:
         self._expect_priority(a.player, f"activate {a.source}")
@@ -130,6 +162,30 @@ class Translator:
         self._expect_prompt("DeclareBlockers", a.player)
         pairs = [[self.oid(b), self.oid(t)] for b, t in a.blocks]
         self.pg.act(a.player, {"type": "DeclareBlockers", "data": {"assignments": pairs}})
+        self._resolve_block_triggers(a.choices)
+
+    def _resolve_block_triggers(self, choices: Sequence[A.ReplacementChoice]) -> None:
+        """Resolve the Basilisks' block triggers phase.rs put on the stack (Thicket Basilisk,
+        Cockatrice: "whenever this creature blocks or becomes blocked by a non-Wall creature,
+        destroy that creature at end of combat", 509.1i). The model lets such a trigger resolve
+        at once, as blockers are declared (trigger.eoc-destroy, docs/rules-decisions.md): what
+        it makes, the delayed trigger (603.7), then exists in both engines. The players pass
+        only while every object on the stack is such a trigger."""
+        templates = self.setup.templates
+        for _ in range(MAX_PROMPTS):
+            self._settle(choices)  # the order of one player's triggers (603.3b)
+            stack = self.pg.state()["stack"]
+            if not stack or self.pg.waiting()["type"] != "Priority":
+                return
+            for entry in stack:
+                handle = self.handles.get(_stack_source(entry) or -1)
+                if entry["kind"]["type"] != "TriggeredAbility" or handle is None:
+                    return
+                if not templates[self.setup.slot_of(handle)].destroys_combatants:
+                    return
+            holder = self.pg.game.priority_player()
+            self.pg.apply(holder, {"type": "PassPriority"})
+        raise AdapterError("the Basilisk triggers did not resolve")
 
     def _AssignCombatDamage(self, a: A.AssignCombatDamage) -> None:
         self._expect_prompt("AssignCombatDamage", a.player)
@@ -440,20 +496,26 @@ class Translator:
             raise error(f"phase.rs targeted {chosen[-1]} with {name}, not {refs}")
 
     def _take(self, seat: int, card: PhaseCard) -> int:
-        """A copy of ``card`` owned by ``seat``, moved to its hand (spells are reused: a
-        resolved copy goes back from the graveyard)."""
+        """A copy of ``card`` owned by ``seat``, moved to its hand: one from the hand or the
+        library, else a resolved harness copy from the graveyard (spells are reused), never a
+        spell one of our casts put there, which the graveyard shows (404.2, 608.2n)."""
         st = self.pg.state()
-        for key, obj in sorted(st["objects"].items(), key=lambda kv: int(kv[0])):
-            if (
-                obj["name"] == card.name
-                and obj["owner"] == seat
-                and obj["zone"] in ("Hand", "Library", "Graveyard")
-                and int(key) not in self.handles
-            ):
-                if obj["zone"] != "Hand":
-                    self.pg.debug("MoveToZone", object_id=int(key), to_zone="Hand")
-                return int(key)
-        raise NeedCard(seat, card)
+        rank = {"Hand": 0, "Library": 1, "Graveyard": 2}
+        found = sorted(
+            (rank[obj["zone"]], int(key))
+            for key, obj in st["objects"].items()
+            if obj["name"] == card.name
+            and obj["owner"] == seat
+            and obj["zone"] in rank
+            and int(key) not in self.handles
+            and int(key) not in self.spells
+        )
+        if not found:
+            raise NeedCard(seat, card)
+        where, oid = found[0]
+        if where:
+            self.pg.debug("MoveToZone", object_id=oid, to_zone="Hand")
+        return oid
 
     def _add_mana(self, seat: int, cost: Json | None) -> None:
         if not cost or cost.get("type") != "Cost":
@@ -575,6 +637,20 @@ def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
         if found:
             return index
     return None
+
+
+def _targets_gone(st: Json, ability: Json) -> bool:
+    """Every object the ability targets is gone: off the battlefield or a new object (400.7),
+    by the incarnation phase.rs recorded with the target."""
+    recorded = ability.get("target_incarnations") or ()
+    if not recorded:
+        return False
+    for ref in recorded:
+        obj = st["objects"].get(str(ref.get("object_id")))
+        same = obj is not None and obj.get("incarnation") == ref.get("incarnation")
+        if same and obj["zone"] == "Battlefield":
+            return False
+    return True
 
 
 def _stack_source(entry: Json) -> int | None:
