@@ -68,11 +68,13 @@ def test_the_graveyard_is_observed_by_handle_and_spell_name() -> None:
         "tests/scenarios/combat/basilisk-two-shields-survive.yaml",
         "tests/scenarios/combat/basilisk-wall-not-affected.yaml",
         "tests/scenarios/combat/basilisk-dead-creature-trigger-nothing.yaml",
+        "tests/adapters/cases/basilisk-blocked-by-two-one-dies.yaml",
     ],
 )
 def test_basilisk_scenarios_agree_or_meet_known_entries(path: str) -> None:
     """The block trigger (which the model resolves at once) and the delayed trigger of a
-    creature that left the battlefield (which the model drops, 603.7c) are passed through on
+    creature that left the battlefield (which the model drops, 603.7c; ordered on top of its
+    controller's others when it shares the stack with a live one) are passed through on
     phase.rs; what is left agrees, or is a known divergence (PH-04 in the dead-creature
     scenario's second turn)."""
     result = run_case(_case(path), PhaseEngineAdapter(), known=classifier(load_known()))

@@ -84,6 +84,7 @@ class Translator:
             raise AdapterError(f"{action.kind} has no phase.rs equivalent")
         result: frozenset[str] = handler(action) or frozenset()
         self._settle(action.choices)
+        self._resolve_inert_eoc_triggers()  # the triggers are ordered by now (_settle)
         return result
 
     def oid(self, handle: str) -> int:
@@ -97,7 +98,6 @@ class Translator:
     def _PassPriority(self, a: A.PassPriority) -> None:
         self._expect_priority(a.player, "pass")
         self.pg.act(a.player, {"type": "PassPriority"})
-        self._resolve_inert_eoc_triggers()
 
     def _resolve_inert_eoc_triggers(self) -> None:
         """Resolve the Basilisks' delayed "destroy that creature at end of combat" triggers
@@ -105,26 +105,30 @@ class Translator:
         as the end of combat step begins and does nothing (603.7c, 400.7); the model drops it
         with the old object, so nothing goes on the stack (docs/rules-decisions.md). Passing
         lets phase.rs resolve it, so that a trigger that does something after all still shows;
-        only while every object on the stack is such a trigger."""
-        templates = self.setup.templates
+        only while such a trigger is on top of the stack (``_settle`` orders a player's inert
+        triggers above their others, as 603.3b lets the player do)."""
         for _ in range(MAX_PROMPTS):
             st = self.pg.state()
             if not st["stack"] or self.pg.waiting()["type"] != "Priority":
                 return
-            for entry in st["stack"]:
-                data = entry["kind"].get("data") or {}
-                handle = self.handles.get(_stack_source(entry) or -1)
-                event = data.get("trigger_event") or {}
-                if (
-                    entry["kind"]["type"] != "TriggeredAbility"
-                    or handle is None
-                    or not templates[self.setup.slot_of(handle)].destroys_combatants
-                    or (event.get("data") or {}).get("phase") != "EndCombat"
-                    or not _targets_gone(st, data.get("ability") or {})
-                ):
-                    return
+            top = st["stack"][-1]  # phase.rs's stack lists the top last
+            if not self._inert_eoc(st, top["kind"].get("data") or {}, top["kind"]["type"]):
+                return
             self.pg.apply(self.pg.game.priority_player(), {"type": "PassPriority"})
         raise AdapterError("the end-of-combat triggers did not resolve")
+
+    def _inert_eoc(self, st: Json, data: Json, kind: str = "TriggeredAbility") -> bool:
+        """A Basilisk's delayed end-of-combat trigger (on the stack, or waiting to be ordered)
+        whose creature is gone."""
+        handle = self.handles.get(_int(data.get("source_id", -1)))
+        if kind != "TriggeredAbility" or handle is None:
+            return False
+        if not self.setup.templates[self.setup.slot_of(handle)].destroys_combatants:
+            return False
+        event = data.get("trigger_event")
+        if event is not None and (event.get("data") or {}).get("phase") != "EndCombat":
+            return False
+        return _targets_gone(st, data.get("ability") or {})
 
     def _CastSpell(self, a: A.CastSpell) -> None:
         self._expect_priority(a.player, f"cast {a.name}")
@@ -567,6 +571,8 @@ class Translator:
                 # the last one on top). phase.rs's reversed list gives that order (checked by
                 # tests/adapters/test_phase_triggers.py: two Jackal Pup triggers of 2 and 1).
                 order = list(reversed(range(len(data.get("triggers") or ()))))
+                inert = self._inert_pending(data["player"], len(order))
+                order = [i for i in order if i not in inert] + [i for i in order if i in inert]
                 self.pg.apply(data["player"], {"type": "OrderTriggers", "data": {"order": order}})
             elif kind == "ChooseLegend":
                 raise Unexpressible(
@@ -581,6 +587,22 @@ class Translator:
             else:
                 return
         raise AdapterError("phase.rs kept prompting after the action")
+
+    def _inert_pending(self, seat: int, count: int) -> set[int]:
+        """The indices of ``seat``'s triggers waiting to be ordered that are inert Basilisk
+        delayed triggers (``_inert_eoc``): the adapter puts them on top, so that they resolve
+        first and the stack then holds what the model's does (an order ends last on top)."""
+        st = self.pg.state()
+        groups = (st.get("pending_trigger_order") or {}).get("groups") or ()
+        mine = [g for g in groups if g.get("controller") == seat and not g.get("ordered")]
+        if len(mine) != 1 or len(mine[0].get("triggers") or ()) != count:
+            return set()
+        out = set()
+        for i, trigger in enumerate(mine[0]["triggers"]):
+            ability = (trigger.get("pending") or {}).get("ability") or {}
+            if self._inert_eoc(st, {"source_id": ability.get("source_id"), "ability": ability}):
+                out.add(i)
+        return out
 
     def _replacement_index(self, data: Json, choices: Sequence[A.ReplacementChoice]) -> int:
         candidates: list[Json] = data["candidates"]
@@ -637,6 +659,10 @@ def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
         if found:
             return index
     return None
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) else -1
 
 
 def _targets_gone(st: Json, ability: Json) -> bool:
