@@ -193,12 +193,12 @@ def classify(d: Divergence, known: Sequence[KnownDivergence]) -> Classification:
                 else:
                     credit(entry)
             continue
+        if mirrors_zones(diff, d.diffs):
+            continue  # explained with the zone differences it follows from, by no entry
         entry = next(
             (k for k, m in applicable if m.covers_field(diff.path, diff.expected, diff.observed)),
             None,
         )
-        if entry is None and mirrors_zones(diff, d.diffs):
-            continue  # explained with the zone differences it follows from
         if entry is None:
             unexplained.append(diff.describe())
         else:
