@@ -195,7 +195,12 @@ def run_case(
     seen: list[Observation] = [observed] if record else []
     expected = project(state)
     start_obs = Observation(
-        observed.cards, observed.players, None, observed.event_kinds, observed.game
+        observed.cards,
+        observed.players,
+        None,
+        observed.event_kinds,
+        observed.game,
+        observed.graveyards,
     )
     fields = start_obs.field_count()
     tracker = _KnownTracker(known, adapter)

@@ -363,6 +363,11 @@ def _dies_features() -> frozenset[str]:
 
 
 DIES_FEATURES = _dies_features()
+# The Basilisks' part of DIES_FEATURES (trigger.eoc-destroy), for an adapter that maps it alone.
+EOC_DESTROY_FEATURES = frozenset(
+    {"eoc-destroy-trigger"}
+    | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.destroys_combatants}
+)
 
 
 def _borrowed(t: Transition) -> bool:

@@ -26,6 +26,13 @@ Matcher keys (all optional, all must hold):
 | ``events`` | patterns for the event tokens it explains: ``-regenerated:*`` (expected, missing) or ``+destroyed:*`` (unexpected) |
 | ``rejected`` | a regular expression the engine's refusal must match (a divergence where the engine refused a legal action) |
 | ``requires`` | field patterns (as in ``fields``) that must each match a differing field of the step: a signature of the root cause when the clauses cited there say too little (a pass that only enters a step) |
+
+A differing graveyard (``players.P.graveyard``) that only mirrors the zone differences of the
+same step (a card the engine left on the battlefield or put into exile is missing from the
+graveyard, one it destroyed is extra) needs no matcher of its own: it is explained when the two
+graveyards agree once the cards with a differing ``zone`` are taken out of both
+(``mirrors_zones``), since those zone differences must be explained anyway. A graveyard that
+differs in anything else (the order, a spell card) must be matched like any other field.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from regen_model.conform.case import Divergence, KnownClassifier
+from regen_model.conform.observe import FieldDiff, Groups, graveyards_agree, make_groups
 
 VERDICTS = ("phase.rs bug", "python-mtg bug", "gap in our spec", "modelling difference")
 _MATCHER_KEYS = frozenset({"action", "clauses", "fields", "events", "rejected", "requires"})
@@ -185,6 +193,8 @@ def classify(d: Divergence, known: Sequence[KnownDivergence]) -> Classification:
                 else:
                     credit(entry)
             continue
+        if mirrors_zones(diff, d.diffs):
+            continue  # explained with the zone differences it follows from, by no entry
         entry = next(
             (k for k, m in applicable if m.covers_field(diff.path, diff.expected, diff.observed)),
             None,
@@ -194,6 +204,29 @@ def classify(d: Divergence, known: Sequence[KnownDivergence]) -> Classification:
         else:
             credit(entry)
     return Classification(tuple(ids), tuple(unexplained))
+
+
+def mirrors_zones(diff: FieldDiff, diffs: Sequence[FieldDiff]) -> bool:
+    """Whether a graveyard difference follows from the step's zone differences alone: the two
+    graveyards agree (``observe.graveyards_agree``) without the cards whose zone differs."""
+    if not fnmatch.fnmatchcase(diff.path, "players.*.graveyard"):
+        return False
+    moved = {
+        x.path.split(".")[1]
+        for x in diffs
+        if x.path.startswith("cards.") and x.path.endswith(".zone") and x.path.count(".") == 2
+    }
+    if not moved:
+        return False
+    return graveyards_agree(_without(diff.expected, moved), _without(diff.observed, moved))
+
+
+def _without(value: Any, moved: set[str]) -> Groups:
+    """A graveyard as ``observe.groups_to_json`` writes it, without the entries ``moved``."""
+    if not isinstance(value, list):
+        return ()
+    groups = [[x] if isinstance(x, str) else list(x) for x in value]
+    return make_groups([str(e) for e in g if e not in moved] for g in groups)
 
 
 # --- reading -------------------------------------------------------------------------------------

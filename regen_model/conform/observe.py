@@ -4,11 +4,21 @@ Two engines can only be compared on what both can see. The projection keeps, per
 scenario handle): zone, controller (player name), tapped, damage marked, +1/+1, -1/-1 and
 shield counters, power and toughness (creatures only), attacking, blocking (is a blocking
 creature), shields (the number of unused regeneration shields) and unregenerable ("can't be
-regenerated" applies to it this turn, 701.19c); per player: life and poison; for the game:
+regenerated" applies to it this turn, 701.19c); per player: life, poison and the graveyard
+(``Observation.graveyards``: its cards bottom to top, 404.2, in groups, see below); for the game:
 turn, step, active player, the player holding priority (none while a turn-based choice is
 awaited) and the number of objects on the stack; and the step's events as short tokens
 (``EVENT_KINDS``). Off the battlefield a card shows only its zone:
 engines disagree on what a card in a graveyard remembers, and the rules say nothing.
+
+A graveyard is a sequence of groups, bottom to top, each group a set of entries (a card's
+handle, or the name of an instant or sorcery spell card put there, 608.2n). The
+specification's groups are the cards one event put there at the same time, whose order their
+owner chooses (404.3); an engine's groups are the order it cannot vouch for: an engine that
+keeps an order reports one entry per group, one that keeps none reports a single group. The
+two agree when one bottom-to-top order fits both (``graveyards_agree``), so the order is
+compared exactly where both engines give one. In JSON a graveyard is a list whose elements are
+entries (a group of one) or lists of entries (a group), under ``players.P.graveyard``.
 
 The comparison is one-sided: ``expected`` is the specification's full projection and
 ``observed`` is what the other engine reported. A field absent from ``observed`` is
@@ -32,6 +42,8 @@ from regen_model.model.events import Event, EventKind
 from regen_model.model.state import GameState
 
 Value = str | int | bool | None
+# A graveyard in the projection: groups bottom to top, each a set of entries (kept sorted).
+Groups = tuple[tuple[str, ...], ...]
 
 CARD_FIELDS: tuple[str, ...] = (
     "zone",
@@ -48,7 +60,7 @@ CARD_FIELDS: tuple[str, ...] = (
     "shields",
     "unregenerable",
 )
-PLAYER_FIELDS: tuple[str, ...] = ("life", "poison")
+PLAYER_FIELDS: tuple[str, ...] = ("life", "poison", "graveyard")
 GAME_FIELDS: tuple[str, ...] = ("turn", "step", "active", "priority", "stack")
 _ZONES = tuple(z.value for z in Zone)
 _STEPS = tuple(s.value for s in Step)
@@ -103,9 +115,12 @@ class Observation:
     events: tuple[str, ...] | None = None
     event_kinds: frozenset[str] | None = None
     game: dict[str, Value] = field(default_factory=dict)
+    # Per player name, the graveyard (``Groups``); a player absent here: graveyard unobserved.
+    # Kept apart from ``players`` (whose values are scalars); written as ``players.P.graveyard``.
+    graveyards: dict[str, Groups] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"cards": self.cards, "players": self.players}
+        out: dict[str, Any] = {"cards": self.cards, "players": self.players_json()}
         if self.game:
             out["game"] = self.game
         if self.events is not None:
@@ -119,10 +134,48 @@ class Observation:
         """Read an observation (plain JSON or ITF encodings); ``jsonpos.FieldError`` if bad."""
         return observation_from_node(in_memory(data, name))
 
+    def players_json(self) -> dict[str, dict[str, Any]]:
+        """``players`` with each observed graveyard as its ``graveyard`` member."""
+        out: dict[str, dict[str, Any]] = {name: dict(rec) for name, rec in self.players.items()}
+        for name, yard in self.graveyards.items():
+            out.setdefault(name, {})["graveyard"] = groups_to_json(yard)
+        return out
+
     def field_count(self) -> int:
         """How many values this observation reports (0 means it observes nothing)."""
         n = sum(len(v) for v in self.cards.values()) + sum(len(v) for v in self.players.values())
-        return n + len(self.game) + (0 if self.events is None else 1)
+        return n + len(self.game) + len(self.graveyards) + (0 if self.events is None else 1)
+
+
+def groups_to_json(yard: Groups) -> list[str | list[str]]:
+    """A graveyard as JSON: a group of one as its entry, a larger group as a list."""
+    return [g[0] if len(g) == 1 else list(g) for g in yard]
+
+
+def make_groups(entries: Iterable[Iterable[str]]) -> Groups:
+    """Canonical groups: each sorted (a group is a set), empty groups dropped."""
+    return tuple(tuple(sorted(g)) for g in map(tuple, entries) if g)
+
+
+def graveyards_agree(expected: Groups, observed: Groups) -> bool:
+    """Whether one bottom-to-top order of the cards fits both groupings (404.2, 404.3).
+
+    Walks both from the bottom: the next card must lie in the current group of each side, so
+    the two current groups give up their common entries first. If both still have entries
+    left after that, no card can come next, and no order fits.
+    """
+    want = [Counter(g) for g in expected]
+    got = [Counter(g) for g in observed]
+    i = j = 0
+    while i < len(want) and j < len(got):
+        common = want[i] & got[j]
+        want[i] -= common
+        got[j] -= common
+        if want[i] and got[j]:
+            return False
+        i += not want[i]
+        j += not got[j]
+    return i == len(want) and j == len(got)
 
 
 def observation_from_node(
@@ -132,6 +185,7 @@ def observation_from_node(
     observation object). Unknown field names are errors: a typo must not become 'unobserved'."""
     cards: dict[str, dict[str, Value]] = {}
     players: dict[str, dict[str, Value]] = {}
+    graveyards: dict[str, Groups] = {}
     if (c := node.get("cards")) is not None:
         for handle, rec in c.items():
             rec.check_keys(set(CARD_FIELDS), f"card {handle!r}")
@@ -141,7 +195,9 @@ def observation_from_node(
     if (p := node.get("players")) is not None:
         for name, rec in p.items():
             rec.check_keys(set(PLAYER_FIELDS), f"player {name!r}")
-            players[name] = {k: _scalar(v, (int,)) for k, v in rec.items()}
+            players[name] = {k: _scalar(v, (int,)) for k, v in rec.items() if k != "graveyard"}
+            if (yard := rec.get("graveyard")) is not None:
+                graveyards[name] = _groups(yard)
     events: tuple[str, ...] | None = None
     if (e := node.get("events")) is not None:
         events = tuple(x.string() for x in e.elements())
@@ -166,7 +222,19 @@ def observation_from_node(
                 game[name] = v.string()
         if g.has("priority") and g.value["priority"] is None:
             game["priority"] = None
-    return Observation(cards, players, events, kinds, game)
+    return Observation(cards, players, events, kinds, game, graveyards)
+
+
+def _groups(node: Node) -> Groups:
+    """A graveyard: entries (strings, a group of one) or lists of them (a group; ITF: a
+    ``#set`` or a list)."""
+    out: list[tuple[str, ...]] = []
+    for element in node.elements():
+        if isinstance(element.value, str):
+            out.append((element.value,))
+        else:
+            out.append(tuple(x.string() for x in element.elements()))
+    return make_groups(out)
 
 
 def _scalar(node: Node, allowed: tuple[type, ...]) -> Value:
@@ -311,7 +379,18 @@ def project(state: GameState, events: Iterable[Event] = ()) -> Observation:
         names[i]: {"life": p.life, "poison": p.poison} for i, p in enumerate(state.players)
     }
     game = {name: get(state) for name, get in GAME_GETTERS.items()}
-    return Observation(cards, players, event_tokens(events), game=game)
+    yards = {names[i]: graveyard_groups(state, i) for i in range(len(state.players))}
+    return Observation(cards, players, event_tokens(events), game=game, graveyards=yards)
+
+
+def graveyard_groups(state: GameState, player: int) -> Groups:
+    """Player ``player``'s graveyard in the projection: the model's groups (404.2, 404.3), a
+    card as its handle and a spell card as its name (608.2n)."""
+    handles = state.setup.handles
+    return make_groups(
+        (handles[x] if isinstance(x, int) else x for x in group)
+        for group in state.players[player].graveyard
+    )
 
 
 # --- comparison ---------------------------------------------------------------------------------
@@ -378,6 +457,18 @@ def compare(expected: Observation, observed: Observation) -> list[FieldDiff]:
         for name, value in prec.items():
             if pwant.get(name) != value:
                 diffs.append(FieldDiff(f"players.{pname}.{name}", pwant.get(name), value))
+    for pname, yard in observed.graveyards.items():
+        want_yard = expected.graveyards.get(pname)
+        if pname not in expected.players and pname not in observed.players:
+            diffs.append(FieldDiff(f"players.{pname}", "no such player", groups_to_json(yard)))
+        if want_yard is None:
+            continue  # no such player, or a projection without graveyards
+        if not graveyards_agree(want_yard, yard):
+            diffs.append(
+                FieldDiff(
+                    f"players.{pname}.graveyard", groups_to_json(want_yard), groups_to_json(yard)
+                )
+            )
     for name, value in observed.game.items():
         if name in expected.game and expected.game[name] != value:
             diffs.append(FieldDiff(f"game.{name}", expected.game[name], value))
@@ -404,11 +495,13 @@ class Matcher:
     ``card_rows`` with the observed values, stopping at the first difference.
     """
 
-    __slots__ = ("cards", "events", "game", "impossible", "kinds", "players")
+    __slots__ = ("cards", "events", "game", "graveyards", "impossible", "kinds", "players")
 
     def __init__(self, observed: Observation, handles: tuple[str, ...], names: tuple[str, ...]):
         cards = observed.cards
-        self.impossible = not handles_ok(cards, handles) or not handles_ok(observed.players, names)
+        self.impossible = not handles_ok(cards, handles) or not all(
+            handles_ok(x, names) for x in (observed.players, observed.graveyards)
+        )
         index = _FIELD_INDEX.__getitem__
         self.cards = tuple(
             (handles.index(h), tuple(zip(map(index, rec), rec.values(), strict=True)))
@@ -419,6 +512,9 @@ class Matcher:
             (names.index(p), tuple(rec.items()))
             for p, rec in observed.players.items()
             if p in names
+        )
+        self.graveyards = tuple(
+            (names.index(p), yard) for p, yard in observed.graveyards.items() if p in names
         )
         self.game = tuple(observed.game.items())
         self.kinds = observed.event_kinds
@@ -447,6 +543,9 @@ class Matcher:
                     return False
         for name, value in self.game:
             if GAME_GETTERS[name](state) != value:
+                return False
+        for index, yard in self.graveyards:
+            if not graveyards_agree(graveyard_groups(state, index), yard):
                 return False
         if self.events is not None:
             return _filtered(event_tokens(events), self.kinds) == self.events

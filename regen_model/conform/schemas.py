@@ -119,7 +119,19 @@ def observation_schema() -> Schema:
                 "type": "object",
                 "additionalProperties": {
                     "type": "object",
-                    "properties": {f: {"type": "integer"} for f in PFIELDS},
+                    "properties": {
+                        **{f: {"type": "integer"} for f in PFIELDS if f != "graveyard"},
+                        # bottom to top; a list is a group of cards in any order (404.3)
+                        "graveyard": {
+                            "type": "array",
+                            "items": {
+                                "oneOf": [
+                                    {"type": "string"},
+                                    {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                                ]
+                            },
+                        },
+                    },
                     "additionalProperties": False,
                 },
             },

@@ -166,7 +166,12 @@ def check_trace(
     t0 = time.perf_counter()
     resolver = resolver or EnumerationResolver()
     start = trace.start.build()
-    initial = Observation(trace.initial.cards, trace.initial.players, game=trace.initial.game)
+    initial = Observation(
+        trace.initial.cards,
+        trace.initial.players,
+        game=trace.initial.game,
+        graveyards=trace.initial.graveyards,
+    )
 
     def report(verdict: Verdict, matched: int, **kw: Any) -> TraceReport:
         return TraceReport(

@@ -132,6 +132,39 @@ def test_a_matcher_applies_only_with_the_fields_it_requires() -> None:
     assert alone.ids == () and alone.unexplained == ("cards.giant.damage: expected 0, observed 1",)
 
 
+def test_a_graveyard_that_mirrors_the_zones_needs_no_matcher() -> None:
+    """A card the engine left on the battlefield is missing from its graveyard: explained with
+    the zone difference (``known.mirrors_zones``), crediting no entry; a graveyard that differs
+    in its order, or in a spell card, is not (PH-30 of phase.rs)."""
+    from regen_model.conform.case import Divergence
+    from regen_model.conform.known import classify, mirrors_zones
+    from regen_model.conform.observe import FieldDiff, Observation
+
+    entry = KnownDivergence(
+        "T-3",
+        "t",
+        "phase.rs bug",
+        (),
+        "none",
+        "test",
+        (Matcher(fields=(_pattern("cards.*.zone"),)),),
+    )
+    zone = FieldDiff("cards.giant.zone", "graveyard", "battlefield")
+    yard = FieldDiff("players.B.graveyard", [["giant", "umbra"]], ["umbra"])
+    order = FieldDiff("players.A.graveyard", ["umbra", "Murder"], ["Murder", "umbra"])
+    spell = FieldDiff("players.B.graveyard", ["giant", "Terror"], [])
+
+    def divergence(*diffs: FieldDiff) -> Divergence:
+        return Divergence(3, None, diffs, ("stack.resolve",), Observation(), Observation())
+
+    assert mirrors_zones(yard, (zone, yard))
+    found = classify(divergence(zone, yard), [entry])
+    assert found.known and found.ids == ("T-3",)
+    assert not mirrors_zones(yard, (yard,))  # no zone differs: the graveyard is a finding
+    assert not mirrors_zones(order, (zone, order))
+    assert not classify(divergence(zone, spell), [entry]).known
+
+
 class _Follower(ReferenceAdapter):
     """Records what the framework says each step did."""
 

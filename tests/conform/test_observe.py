@@ -10,6 +10,8 @@ from regen_model.conform.observe import (
     Observation,
     compare,
     event_tokens,
+    graveyards_agree,
+    make_groups,
     matches,
     project,
 )
@@ -119,3 +121,50 @@ def test_observation_json_round_trip_and_type_errors(troll_and_bear: Start) -> N
         Observation.from_json({"cards": {"troll": {"taped": True}}})
     with pytest.raises(FieldError, match="unknown event kind 'exploded'"):
         Observation.from_json({"events": ["exploded:troll"]})
+
+
+@pytest.mark.parametrize(
+    ("expected", "observed", "agree"),
+    [
+        # an engine's total order fits a group of the model in either order (404.3)
+        ((("a", "b"), ("T",)), (("b",), ("a",), ("T",)), True),
+        ((("a", "b"), ("T",)), (("a",), ("b",), ("T",)), True),
+        # ... but the spell goes on top of the cards its resolution put there (608.2n)
+        ((("a", "b"), ("T",)), (("a",), ("T",), ("b",)), False),
+        # an engine that keeps no order reports one group: only the cards are compared
+        ((("a",), ("T",), ("b",)), (("T", "a", "b"),), True),
+        ((("a",), ("T",)), (("T", "a", "b"),), False),
+        ((), (), True),
+        ((("a",),), (), False),
+        # groups overlapping in order: a b | c  against  a | b c
+        ((("a", "b"), ("c",)), (("a",), ("b", "c")), True),
+        ((("a", "c"), ("b",)), (("a",), ("b", "c")), True),  # a c b
+        ((("a", "b"), ("c",)), (("a", "c"), ("b",)), False),
+        # duplicates (two copies of a spell)
+        ((("S",), ("S",)), (("S",), ("S",)), True),
+        ((("S",), ("S",)), (("S",),), False),
+    ],
+)
+def test_graveyards_agree_when_one_order_fits_both(
+    expected: tuple[tuple[str, ...], ...], observed: tuple[tuple[str, ...], ...], agree: bool
+) -> None:
+    assert graveyards_agree(make_groups(expected), make_groups(observed)) is agree
+
+
+def test_graveyard_in_the_projection_and_its_comparison(troll_and_bear: Start) -> None:
+    """The destroyed bear lies in its owner B's graveyard (400.3); an observation in JSON
+    (entries and lists of entries) is read and compared as groups."""
+    state = troll_and_bear.build()
+    res = step(state, A.Destroy(targets=("bear",)))
+    obs = project(res.state, res.events)
+    assert obs.graveyards == {"A": (), "B": (("bear",),)}
+    assert obs.to_json()["players"]["B"]["graveyard"] == ["bear"]
+    same = Observation.from_json({"cards": {}, "players": {"B": {"graveyard": [["bear"]]}}})
+    assert same.graveyards == {"B": (("bear",),)}
+    assert compare(obs, same) == [] and matches(res.state, res.events, same)
+    other = Observation.from_json({"cards": {}, "players": {"A": {"graveyard": ["bear"]}}})
+    (diff,) = compare(obs, other)
+    assert (diff.path, diff.expected, diff.observed) == ("players.A.graveyard", [], ["bear"])
+    assert not matches(res.state, res.events, other)
+    with pytest.raises(FieldError):
+        Observation.from_json({"cards": {}, "players": {"A": {"graveyard": [3]}}})

@@ -345,7 +345,9 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             2,
             4,
             _BASILISK,
-            note="not mapped yet (eoc-destroy-trigger)",
+            note="phase.rs parses the trigger (BlocksOrBecomesBlocked, CreateDelayedTrigger at "
+            "EndCombat, Destroy ParentTarget); the model lets the block trigger resolve at once, "
+            "so the adapter passes it through (translate._resolve_block_triggers)",
         ),
         _creature(
             "Cockatrice",
@@ -354,7 +356,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             2,
             4,
             _BASILISK,
-            note="flying left out (the model has none); not mapped yet (eoc-destroy-trigger)",
+            note="flying left out (the model has none); the trigger as Thicket Basilisk's",
         ),
         _creature(
             "Zulaport Cutthroat",
@@ -471,8 +473,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "SetColor Black, AddType Creature, GrantAbility Regenerate) and 'It's still a "
             "land' as AddType Land",
         ),
-        # Issue 13 item 6: card data only; its feature (remove-damage-instead) is declared
-        # lacking with the targeting features (adapter.py), so no case with it reaches phase.rs
+        # Issue 13 item 6: card data only; phase.rs 0.103 does not parse the mode, so the card
+        # and its feature are declared lacking as phase.rs's own (adapter.NOT_IN_PHASE)
         PhaseCard(
             "Pyramids",
             "{6}",
@@ -480,7 +482,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{2}: The next time target land would be destroyed this turn, remove all damage "
             "marked on it instead.",
             note="the first mode (Destroy target Aura attached to a land) left out: the model "
-            "does not run it; not mapped yet (remove-damage-instead)",
+            "does not run it; phase.rs 0.103 leaves the second mode unimplemented "
+            "(adapter.NOT_IN_PHASE)",
         ),
         _creature(
             "Excruciator",

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from regen_model.adapters.phase.board import MINUS, PHASE_TO_STEP, PLUS, SHIELD
 from regen_model.adapters.phase.game import Json
-from regen_model.conform.observe import Observation, Value
+from regen_model.conform.observe import Groups, Observation, Value, make_groups
 
 REGENERATED, DESTROYED, DAMAGE, PLAYER_DAMAGE = (
     "regenerated",
@@ -37,9 +37,12 @@ def read_observation(
     player_names: Sequence[str],
     raw_events: Iterable[Json],
     unobserved_kinds: frozenset[str] = frozenset(),
+    spells: Mapping[int, str] | None = None,
 ) -> Observation:
     """The projection of phase.rs state ``st`` (``game.state()["state"]``) and the events of the
-    step; ``unobserved_kinds`` are event kinds phase.rs could not report for this step."""
+    step; ``unobserved_kinds`` are event kinds phase.rs could not report for this step.
+    ``spells``: the spell cards our casts put on the stack, by object id, with the model's name
+    (``Translator.spells``); without it the graveyards are not reported."""
     combat = st.get("combat") or {}
     attackers = {int(a["object_id"]) for a in combat.get("attackers") or ()}
     blockers = {int(k) for k in (combat.get("blocker_to_attacker") or {})}
@@ -81,7 +84,28 @@ def read_observation(
         events,
         EVENT_KINDS - unobserved_kinds,
         read_game(st, player_names),
+        {} if spells is None else read_graveyards(st, handles, spells, player_names),
     )
+
+
+def read_graveyards(
+    st: Json, handles: Mapping[int, str], spells: Mapping[int, str], player_names: Sequence[str]
+) -> dict[str, Groups]:
+    """Each player's graveyard, bottom to top, one entry per group: phase.rs keeps a
+    graveyard as an ordered list of object ids (``players[i].graveyard``, bottom first), so it
+    vouches for the order (404.2). Our cards show as their handles, our casts' spell cards as
+    the model's spell names (608.2n); the adapter's own cards are left out (library filler,
+    harness spells standing for effects, copies stocked for casts not made), since the model
+    has none of them."""
+    out: dict[str, Groups] = {}
+    for name, player in zip(player_names, st["players"], strict=True):
+        entries = []
+        for oid in player.get("graveyard") or ():
+            entry = handles.get(int(oid)) or spells.get(int(oid))
+            if entry is not None:
+                entries.append((str(entry),))
+        out[name] = make_groups(entries)
+    return out
 
 
 def unused_shields(obj: Json) -> int:

@@ -71,6 +71,9 @@ class Translator:
         self.setup = start.setup
         self.defending = {0: 1, 1: 0}
         self.handles = {oid: h for h, oid in ids.items()}
+        # The spell cards our casts put on the stack, by phase.rs object id: the model's name
+        # of each, which is how its graveyard shows them (608.2n; read.read_graveyards)
+        self.spells: dict[int, str] = {}
         self.forced: list[int] = []
         self.asked: list[list[str]] = []
 
@@ -81,6 +84,7 @@ class Translator:
             raise AdapterError(f"{action.kind} has no phase.rs equivalent")
         result: frozenset[str] = handler(action) or frozenset()
         self._settle(action.choices)
+        self._resolve_inert_eoc_triggers()  # the triggers are ordered by now (_settle)
         return result
 
     def oid(self, handle: str) -> int:
@@ -95,9 +99,41 @@ class Translator:
         self._expect_priority(a.player, "pass")
         self.pg.act(a.player, {"type": "PassPriority"})
 
+    def _resolve_inert_eoc_triggers(self) -> None:
+        """Resolve the Basilisks' delayed "destroy that creature at end of combat" triggers
+        whose creature left the battlefield. In the rules such a trigger still goes on the stack
+        as the end of combat step begins and does nothing (603.7c, 400.7); the model drops it
+        with the old object, so nothing goes on the stack (docs/rules-decisions.md). Passing
+        lets phase.rs resolve it, so that a trigger that does something after all still shows;
+        only while such a trigger is on top of the stack (``_settle`` orders a player's inert
+        triggers above their others, as 603.3b lets the player do)."""
+        for _ in range(MAX_PROMPTS):
+            st = self.pg.state()
+            if not st["stack"] or self.pg.waiting()["type"] != "Priority":
+                return
+            top = st["stack"][-1]  # phase.rs's stack lists the top last
+            if not self._inert_eoc(st, top["kind"].get("data") or {}, top["kind"]["type"]):
+                return
+            self.pg.apply(self.pg.game.priority_player(), {"type": "PassPriority"})
+        raise AdapterError("the end-of-combat triggers did not resolve")
+
+    def _inert_eoc(self, st: Json, data: Json, kind: str = "TriggeredAbility") -> bool:
+        """A Basilisk's delayed end-of-combat trigger (on the stack, or waiting to be ordered)
+        whose creature is gone."""
+        handle = self.handles.get(_int(data.get("source_id", -1)))
+        if kind != "TriggeredAbility" or handle is None:
+            return False
+        if not self.setup.templates[self.setup.slot_of(handle)].destroys_combatants:
+            return False
+        event = data.get("trigger_event")
+        if event is not None and (event.get("data") or {}).get("phase") != "EndCombat":
+            return False
+        return _targets_gone(st, data.get("ability") or {})
+
     def _CastSpell(self, a: A.CastSpell) -> None:
         self._expect_priority(a.player, f"cast {a.name}")
-        self._cast(a.player, spell_card(a), a.targets, player_action=True)
+        oid = self._cast(a.player, spell_card(a), a.targets, player_action=True)
+        self.spells[oid] = a.name
 
     def _ActivateAbility(self, a: A.ActivateAbility) -> None:
         self._expect_priority(a.player, f"activate {a.source}")
@@ -130,6 +166,30 @@ class Translator:
         self._expect_prompt("DeclareBlockers", a.player)
         pairs = [[self.oid(b), self.oid(t)] for b, t in a.blocks]
         self.pg.act(a.player, {"type": "DeclareBlockers", "data": {"assignments": pairs}})
+        self._resolve_block_triggers(a.choices)
+
+    def _resolve_block_triggers(self, choices: Sequence[A.ReplacementChoice]) -> None:
+        """Resolve the Basilisks' block triggers phase.rs put on the stack (Thicket Basilisk,
+        Cockatrice: "whenever this creature blocks or becomes blocked by a non-Wall creature,
+        destroy that creature at end of combat", 509.1i). The model lets such a trigger resolve
+        at once, as blockers are declared (trigger.eoc-destroy, docs/rules-decisions.md): what
+        it makes, the delayed trigger (603.7), then exists in both engines. The players pass
+        only while every object on the stack is such a trigger."""
+        templates = self.setup.templates
+        for _ in range(MAX_PROMPTS):
+            self._settle(choices)  # the order of one player's triggers (603.3b)
+            stack = self.pg.state()["stack"]
+            if not stack or self.pg.waiting()["type"] != "Priority":
+                return
+            for entry in stack:
+                handle = self.handles.get(_stack_source(entry) or -1)
+                if entry["kind"]["type"] != "TriggeredAbility" or handle is None:
+                    return
+                if not templates[self.setup.slot_of(handle)].destroys_combatants:
+                    return
+            holder = self.pg.game.priority_player()
+            self.pg.apply(holder, {"type": "PassPriority"})
+        raise AdapterError("the Basilisk triggers did not resolve")
 
     def _AssignCombatDamage(self, a: A.AssignCombatDamage) -> None:
         self._expect_prompt("AssignCombatDamage", a.player)
@@ -440,20 +500,26 @@ class Translator:
             raise error(f"phase.rs targeted {chosen[-1]} with {name}, not {refs}")
 
     def _take(self, seat: int, card: PhaseCard) -> int:
-        """A copy of ``card`` owned by ``seat``, moved to its hand (spells are reused: a
-        resolved copy goes back from the graveyard)."""
+        """A copy of ``card`` owned by ``seat``, moved to its hand: one from the hand or the
+        library, else a resolved harness copy from the graveyard (spells are reused), never a
+        spell one of our casts put there, which the graveyard shows (404.2, 608.2n)."""
         st = self.pg.state()
-        for key, obj in sorted(st["objects"].items(), key=lambda kv: int(kv[0])):
-            if (
-                obj["name"] == card.name
-                and obj["owner"] == seat
-                and obj["zone"] in ("Hand", "Library", "Graveyard")
-                and int(key) not in self.handles
-            ):
-                if obj["zone"] != "Hand":
-                    self.pg.debug("MoveToZone", object_id=int(key), to_zone="Hand")
-                return int(key)
-        raise NeedCard(seat, card)
+        rank = {"Hand": 0, "Library": 1, "Graveyard": 2}
+        found = sorted(
+            (rank[obj["zone"]], int(key))
+            for key, obj in st["objects"].items()
+            if obj["name"] == card.name
+            and obj["owner"] == seat
+            and obj["zone"] in rank
+            and int(key) not in self.handles
+            and int(key) not in self.spells
+        )
+        if not found:
+            raise NeedCard(seat, card)
+        where, oid = found[0]
+        if where:
+            self.pg.debug("MoveToZone", object_id=oid, to_zone="Hand")
+        return oid
 
     def _add_mana(self, seat: int, cost: Json | None) -> None:
         if not cost or cost.get("type") != "Cost":
@@ -505,6 +571,8 @@ class Translator:
                 # the last one on top). phase.rs's reversed list gives that order (checked by
                 # tests/adapters/test_phase_triggers.py: two Jackal Pup triggers of 2 and 1).
                 order = list(reversed(range(len(data.get("triggers") or ()))))
+                inert = self._inert_pending(data["player"], len(order))
+                order = [i for i in order if i not in inert] + [i for i in order if i in inert]
                 self.pg.apply(data["player"], {"type": "OrderTriggers", "data": {"order": order}})
             elif kind == "ChooseLegend":
                 raise Unexpressible(
@@ -519,6 +587,22 @@ class Translator:
             else:
                 return
         raise AdapterError("phase.rs kept prompting after the action")
+
+    def _inert_pending(self, seat: int, count: int) -> set[int]:
+        """The indices of ``seat``'s triggers waiting to be ordered that are inert Basilisk
+        delayed triggers (``_inert_eoc``): the adapter puts them on top, so that they resolve
+        first and the stack then holds what the model's does (an order ends last on top)."""
+        st = self.pg.state()
+        groups = (st.get("pending_trigger_order") or {}).get("groups") or ()
+        mine = [g for g in groups if g.get("controller") == seat and not g.get("ordered")]
+        if len(mine) != 1 or len(mine[0].get("triggers") or ()) != count:
+            return set()
+        out = set()
+        for i, trigger in enumerate(mine[0]["triggers"]):
+            ability = (trigger.get("pending") or {}).get("ability") or {}
+            if self._inert_eoc(st, {"source_id": ability.get("source_id"), "ability": ability}):
+                out.add(i)
+        return out
 
     def _replacement_index(self, data: Json, choices: Sequence[A.ReplacementChoice]) -> int:
         candidates: list[Json] = data["candidates"]
@@ -575,6 +659,24 @@ def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
         if found:
             return index
     return None
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) else -1
+
+
+def _targets_gone(st: Json, ability: Json) -> bool:
+    """Every object the ability targets is gone: off the battlefield or a new object (400.7),
+    by the incarnation phase.rs recorded with the target."""
+    recorded = ability.get("target_incarnations") or ()
+    if not recorded:
+        return False
+    for ref in recorded:
+        obj = st["objects"].get(str(ref.get("object_id")))
+        same = obj is not None and obj.get("incarnation") == ref.get("incarnation")
+        if same and obj["zone"] == "Battlefield":
+            return False
+    return True
 
 
 def _stack_source(entry: Json) -> int | None:

@@ -1,0 +1,93 @@
+"""Issue 13's scope on phase.rs: graveyards compared (404.2, 608.2n), the Basilisks mapped
+(trigger.eoc-destroy), Pyramids' "remove all damage instead" declared as phase.rs's own gap."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip(
+    "phase", reason="phase-python is not installed (pip install 'regen-model[phase]')"
+)
+
+from regen_model.adapters.phase import PhaseEngineAdapter
+from regen_model.adapters.phase.adapter import NOT_IN_PHASE
+from regen_model.adapters.phase.known import classifier, load_known
+from regen_model.conform.case import Case, Outcome, run_case
+from regen_model.conform.features import EOC_DESTROY_FEATURES
+from regen_model.conform.sources import saved_cases
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _case(path: str) -> Case:
+    (case,) = saved_cases([ROOT / path])
+    return case
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/scenarios/zone/spell-to-graveyard.yaml",
+        "tests/scenarios/zone/graveyard-order-sba-group.yaml",
+        "regen_model/examples/spell-to-graveyard.yaml",
+    ],
+)
+def test_graveyards_agree_with_their_order(path: str) -> None:
+    """phase.rs keeps each graveyard in order, our spells among the cards (608.2n), and the
+    adapter leaves its own cards (harness spells, filler) out of it."""
+    result = run_case(_case(path), PhaseEngineAdapter())
+    assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
+
+
+def test_the_graveyard_is_observed_by_handle_and_spell_name() -> None:
+    case = _case("tests/scenarios/zone/spell-to-graveyard.yaml")
+    adapter = PhaseEngineAdapter()
+    state = case.start.build()
+    assert adapter.supports(state, case.actions) is None
+    adapter.start(state)
+    for action in case.actions:
+        adapter.apply(action)
+    seen = adapter.observe().graveyards
+    assert seen["A"] == (
+        ("bears",),
+        ("Terror",),
+        ("Lightning Bolt",),
+        ("elf",),
+        ("troll",),
+        ("Shock",),
+    )
+    assert seen["B"] == ()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/scenarios/combat/basilisk-regenerated-blocker-still-destroyed.yaml",
+        "tests/scenarios/combat/basilisk-two-shields-survive.yaml",
+        "tests/scenarios/combat/basilisk-wall-not-affected.yaml",
+        "tests/scenarios/combat/basilisk-dead-creature-trigger-nothing.yaml",
+        "tests/adapters/cases/basilisk-blocked-by-two-one-dies.yaml",
+    ],
+)
+def test_basilisk_scenarios_agree_or_meet_known_entries(path: str) -> None:
+    """The block trigger (which the model resolves at once) and the delayed trigger of a
+    creature that left the battlefield (which the model drops, 603.7c; ordered on top of its
+    controller's others when it shares the stack with a live one) are passed through on
+    phase.rs; what is left agrees, or is a known divergence (PH-04 in the dead-creature
+    scenario's second turn)."""
+    result = run_case(_case(path), PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome in (Outcome.PASSED, Outcome.KNOWN), (result.reason, result.divergence)
+    assert all(ids == ("PH-04",) for _, ids in result.known), result.known
+
+
+def test_the_basilisks_are_mapped_and_pyramids_is_phase_rs_s_gap() -> None:
+    lacks = PhaseEngineAdapter.lacks
+    assert not EOC_DESTROY_FEATURES & lacks
+    assert {"card:Thicket Basilisk", "card:Cockatrice"} <= EOC_DESTROY_FEATURES
+    assert set(NOT_IN_PHASE) <= lacks
+    case = _case("tests/scenarios/replace/pyramids-animated-pool.yaml")
+    result = run_case(case, PhaseEngineAdapter())
+    assert result.outcome is Outcome.SKIPPED
+    assert result.reason == NOT_IN_PHASE["card:Pyramids"]
