@@ -13,9 +13,10 @@ Why it looks like this (ANCHORS R1, R2, R9):
   ones another seed (mypyvy retries with seeds). Each attempt has the whole ``rlimit``.
 
 Why a preprocessing route and not just another seed: the hardest consecution query at four
-card slots (``inv.damage-trigger.kept`` on ``pass`` with an empty stack) needs 160-190M of
-the 200M limit on the direct route, depending only on the order in which its terms were made,
-and another seed is the same gamble; solving the successor's definitions away first
+card slots (``inv.damage-trigger.kept`` on ``pass`` with an empty stack) needed 160-190M of
+the 200M limit on the direct route, depending only on the order in which its terms were made
+(before its counters were written as sums and its slots sorted: now 118-140M), and another
+seed is the same gamble; solving the successor's definitions away first
 (``solve-eqs``, ``elim-uncnstr``) decides it in about 150M (docs/proofs.md). On every other
 query the direct route is faster (the preprocessing of every query was measured at 1.2 to 1.5
 times the time), so the tactic is only the retry.

@@ -22,6 +22,16 @@ other card), the third 0, 1 or 2, and so on. Only binders in positive position a
 (a ``for all`` the property asserts, possibly under conjunctions and the consequent of an
 implication); everything else, the hypotheses included, is evaluated over every slot.
 
+When no binder is reduced (the property says nothing of a particular card: a sum over every
+card compared with the stack's size, as ``inv.damage-trigger.kept`` does), the negated property
+is itself invariant under renaming, and the renaming can be chosen to *sort* the slots instead:
+by a per-card key read the same way on every slot (the body of the property's first sum or
+count over every card), any model of "hypotheses, a step, and the property broken" renamed
+so that the keys go down from slot 0 is again such a model. So the query may also require
+``key(0) >= key(1) >= ... >= key(n-1)`` (``ordered``): a symmetry-breaking constraint,
+satisfiable together with the rest exactly when the rest is. It cuts the orderings of the
+same counterexample the solver would otherwise refute one by one (docs/proofs.md).
+
 ``tests/checks/test_symmetry.py`` checks the premise on the relation itself: for random states
 and parameters from engine runs, evaluating the relation on the renamed inputs gives the
 renamed outputs, for every action kind. A system that is not symmetric (a ``RegenSystem`` pinned
@@ -31,10 +41,11 @@ property.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from regen_model.invariants import expr as E
-from regen_model.invariants.view import Slot, Value, View, evaluate
+from regen_model.invariants.view import Slot, UnboundVariable, Value, View, evaluate
 
 
 def is_symmetric(system: Any) -> bool:
@@ -43,23 +54,66 @@ def is_symmetric(system: Any) -> bool:
 
 
 def representative(formula: E.BoolExpr, view: View) -> Value:
-    """``formula`` with its positive ``all_cards`` binders restricted to representative slots.
+    """``formula`` with its positive ``all_cards`` binders restricted to representative slots,
+    or, when it has none, with the slots sorted by the key of ``ordered`` (``formula`` or
+    not sorted).
 
     The result is implied by ``formula``; its negation is satisfiable together with symmetric
     constraints exactly when the negation of ``formula`` is (module docstring)."""
-    return _positive(formula, view, {})
+    reduced: list[bool] = []
+    value = _positive(formula, view, {}, reduced)
+    if reduced:
+        return value
+    order = ordered(formula, view)
+    if order is None:
+        return value
+    return view.or_([value, view.not_(order)])
 
 
-def _positive(e: E.BoolExpr, view: View, bound: dict[E.CardVar, Slot]) -> Value:
+def ordered(formula: E.BoolExpr, view: View) -> Value | None:
+    """``key(0) >= key(1) >= ...`` over the card slots, the key the body of the first sum or
+    count over every card in ``formula`` whose body reads no other card variable (a closed
+    per-card term), or None when there is no such sum or only one slot."""
+    slots = list(view.card_slots())
+    if len(slots) < 2:
+        return None
+    for e in _walk(formula):
+        if not isinstance(e, E.CardSum | E.CardCount):
+            continue
+        try:
+            keys = [evaluate(e.body, view, {e.var: s}) for s in slots]
+        except UnboundVariable:
+            continue  # the body reads an outer card: not the same term on every slot
+        if isinstance(e, E.CardCount):
+            keys = [view.ite(k, view.int_const(1), view.int_const(0)) for k in keys]
+        return view.and_([a >= b for a, b in pairwise(keys)])
+    return None
+
+
+def _walk(e: E.Expr) -> list[E.Expr]:
+    """``e`` and its subexpressions, parents first, children left to right."""
+    out = [e]
+    for child in e.children():
+        out += _walk(child)
+    return out
+
+
+def _positive(
+    e: E.BoolExpr, view: View, bound: dict[E.CardVar, Slot], reduced: list[bool]
+) -> Value:
     if isinstance(e, E.And):
-        return view.and_([_positive(a, view, bound) for a in e.args])
+        return view.and_([_positive(a, view, bound, reduced) for a in e.args])
     if isinstance(e, E.Implies):
         return view.or_(
-            [view.not_(evaluate(e.antecedent, view, bound)), _positive(e.consequent, view, bound)]
+            [
+                view.not_(evaluate(e.antecedent, view, bound)),
+                _positive(e.consequent, view, bound, reduced),
+            ]
         )
     if isinstance(e, E.CardQuant) and e.kind == "all":
+        reduced.append(True)
         chosen = _representatives(view, bound)
-        return view.and_([_positive(e.body, view, {**bound, e.var: s}) for s in chosen])
+        return view.and_([_positive(e.body, view, {**bound, e.var: s}, reduced) for s in chosen])
     pending_of = getattr(view, "sba_pending_of", None)
     if (
         pending_of is not None
@@ -69,6 +123,7 @@ def _positive(e: E.BoolExpr, view: View, bound: dict[E.CardVar, Slot]) -> Value:
     ):
         # "no state-based action is pending" is "for every card, none about it, and none
         # about a player": a positive binder like the one above.
+        reduced.append(True)
         return view.not_(pending_of(e.arg.time, _representatives(view, bound)))
     return evaluate(e, view, bound)
 

@@ -89,6 +89,13 @@ def ite(c: Val, a: Val, b: Val) -> Val:
     return _mk_ite(c, _z(a), _z(b))
 
 
+def term_ite(c: Val, a: Val, b: Val) -> Val:
+    """``If(c, a, b)`` for a symbolic ``c``, as a term only: unlike ``ite`` it is not a
+    branch of the rules, so a coverage probe does not record it (``SymWork.add_if`` writes a
+    value ``set_if`` has already recorded)."""
+    return _mk_ite(c, _z(a), _z(b))
+
+
 def _mk_ite(c: Val, a: Val, b: Val) -> Val:
     """``z3.If`` through the C API: building the symbolic relation makes tens of thousands
     of these, and the Python wrapper's coercions cost several times the node itself."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from regen_model.encoding.frame import KEYWORDS, NONE, StackVars, _stack_vars
-from regen_model.encoding.ops import Val, add, and_, eq, implies, ite, lt, sub
+from regen_model.encoding.ops import Val, and_, eq, implies, ite, lt, sub
 from regen_model.encoding.work import SymWork
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, ordinal
@@ -137,7 +137,7 @@ def push(w: SymWork, area: str, value: StackVars, clause: str, when: Val = True)
     w.require(implies(when, lt(size, cap)), f"scope:{area}")
     for j, names in enumerate(slots):
         write_slot(w, names, value, and_(when, eq(size, j)), clause)
-    w.set_if(when, size_key, add(size, 1), clause)
+    w.add_if(when, size_key, 1, clause)
 
 
 def top(w: SymWork) -> StackVars:

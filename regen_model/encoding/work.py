@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 from regen_model.encoding import params as P
 from regen_model.encoding.frame import CardStatics, CardVars, Frame, Statics
-from regen_model.encoding.ops import Val, add, and_, implies, ite, not_, same
+from regen_model.encoding.ops import Val, add, and_, implies, ite, not_, same, term_ite
 from regen_model.encoding.outputs import CARD_FIELDS
 from regen_model.encoding.probe import ACTIVE
 from regen_model.encoding.scope import Scope
@@ -228,6 +228,17 @@ class SymWork:
         self.writer[key] = ite(cond, code, self.writer.get(key, 0))
         self.possible[key] = self.possible.get(key, _SINGLE[0]) | _SINGLE[code]
         self.dirty.add(key)
+
+    def add_if(self, cond: Val, key: str, by: Val, clause: str) -> None:
+        """``key := key + by`` where ``cond`` holds, written as ``key + If(cond, by, 0)``
+        (the same value as ``set_if(cond, key, key + by)``, and the same writer). A counter
+        bumped under many conditions (the stack's and the waiting triggers' sizes) is then a
+        sum of 0-or-``by`` terms, which the solver bounds without deciding each condition,
+        rather than a chain of ``If``s it must split on to see that it only grows."""
+        old = self.v[key]
+        self.set_if(cond, key, add(old, by), clause)  # the writer, and the probe's record
+        if cond is not True and cond is not False:  # a symbolic condition: the term itself
+            self.v[key] = add(old, term_ite(cond, by, 0))
 
     def writer_of(self, key: str) -> str:
         """The clause that wrote ``key`` last (on concrete values)."""

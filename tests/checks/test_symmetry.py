@@ -172,3 +172,53 @@ def test_no_pending_state_based_action_is_a_binder_over_cards() -> None:
     s = z3.Solver()
     s.add(*domain, rep, z3.Not(full))  # a pending action about card 1 only: not reduced away
     assert s.check() == z3.sat
+
+
+def test_a_sum_over_every_card_is_asked_with_the_slots_sorted() -> None:
+    """A property that names no particular card (``inv.damage-trigger.kept``: a sum over every
+    card) is reduced by sorting the slots instead (``symmetry.ordered``): its goal is the full
+    formula or "the keys are not sorted", and nothing else. Sound because the formula itself
+    is unchanged by renaming the slots (checked here by permuting the per-card output
+    constants, the only per-card values it reads), so a counterexample renamed to sort its
+    keys is still one; the relation's side of it is the renaming tests above."""
+    from itertools import permutations
+
+    from regen_model.checks.property import step_view
+    from regen_model.checks.symmetry import ordered
+    from regen_model.invariants.expr import CardBool, CardInt, StaticBool, StaticInt
+
+    system = RegenSystem(Scope(cards=3, shields=1, stack=1, pending=1, targets=1))
+    step = system.template_step().with_output_vars()
+    view = step_view(system, step.pre, step, step.post)
+    sorted_ones = []
+    for inv in builtin():
+        order = ordered(inv.formula, view)
+        full = evaluate(inv.formula, view)
+        rep = representative(inv.formula, view)
+        s = z3.Solver()
+        s.add(full, z3.Not(rep))  # the reduced goal is implied: it only drops instances
+        assert s.check() == z3.unsat, inv.id
+        if order is None or not z3.eq(z3.simplify(rep), z3.simplify(z3.Or(full, z3.Not(order)))):
+            continue
+        sorted_ones.append(inv.id)
+        nodes = [inv.formula]
+        while nodes:  # it reads no card field: the outputs are all its per-card values
+            e = nodes.pop()
+            assert not isinstance(e, CardInt | CardBool | StaticInt | StaticBool), inv.id
+            nodes.extend(e.children())
+        outputs = step.outputs
+        for pi in permutations(range(3)):
+            pairs = [
+                (outputs[name][i], outputs[name][pi[i]])
+                for name in outputs
+                if name != "priority_given"
+                for i in range(3)
+            ]
+            s = z3.Solver()
+            s.add(z3.Not(full == z3.substitute(full, *pairs)))
+            assert s.check() == z3.unsat, (inv.id, pi)
+        keys = outputs["damage_triggers"]
+        s = z3.Solver()  # the order is the keys going down from slot 0
+        s.add(z3.Not(order == z3.And(keys[0] >= keys[1], keys[1] >= keys[2])))
+        assert s.check() == z3.unsat
+    assert sorted_ones == ["inv.damage-trigger.kept"]
