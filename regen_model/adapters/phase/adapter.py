@@ -209,14 +209,7 @@ class PhaseEngineAdapter:
         assert self._start is not None
         events, self._events = self._events, []
         unobserved, self._unobserved = frozenset(self._unobserved), set()
-        return read_observation(
-            self._game().state(),
-            self._ids,
-            self._start.setup.player_names,
-            events,
-            unobserved,
-            self._require().spells,
-        )
+        return self._peek(events, unobserved)
 
     def close(self) -> None:
         self._pg = None
