@@ -344,6 +344,8 @@ def _args(action: A.Action, players: Sequence[str]) -> tuple[str, Any]:
     if isinstance(action, A.CheckStateBasedActions | A.Cleanup):
         return action.kind, None
     if isinstance(action, A.PassPriority):
+        if action.decline:
+            return "pass", _flow({"player": p[action.player], "decline": True})
         return "pass", p[action.player]
     if isinstance(action, A.CastSpell):
         return "cast", _flow(_cast(action, p))
