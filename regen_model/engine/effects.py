@@ -475,10 +475,13 @@ def set_life(w: Work, player: int, delta: int, clause: str) -> None:
     w.emit(EventKind.LIFE_CHANGED, clause, w.pname(player), amount=delta)
 
 
-def may_draw(w: Work, player: int, count: int) -> None:
-    """ "That player may draw a card" resolves (Fecundity's trigger): ``player`` chooses as it
-    resolves (608.2d; the answer is ``PassPriority.decline``), and may choose to draw with an
-    empty library (121.3, 121.3a), which makes them lose at the next check (121.4)."""
+def may_draw(w: Work, named: Target, count: int) -> None:
+    """A "that player may draw a card" resolves (Fecundity's trigger): the player ``named``
+    chooses as it resolves (608.2d; the answer is ``PassPriority.decline``), and may choose
+    to draw with an empty library (121.3, 121.3a), which makes them lose at the next check
+    (121.4)."""
+    player = named.player
+    assert player is not None  # the trigger names a player, never a card (dies_draw_trigger)
     if w.decline:
         w.emit(EventKind.NOTE, "draw.may", None, player=w.pname(player), draws=False)
         return
@@ -680,9 +683,8 @@ def apply_effect(
                 set_life(w, p, -effect.amount, "stack.resolve")
         set_life(w, controller_, effect.amount, "stack.resolve")
     elif k is EffectKind.MAY_DRAW:
-        for t in targets:
-            if t.player is not None:
-                may_draw(w, t.player, effect.amount)
+        for t in targets:  # its one target is the player it names (603.10a), never a card
+            may_draw(w, t, effect.amount)
     elif k is EffectKind.FLICKER:
         for slot in cards:
             leave_and_return(w, slot, controller_ if effect.under_you else None)
