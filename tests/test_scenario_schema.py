@@ -77,13 +77,15 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
     # characteristics to another permanent. Attaching is an ability of the Aura or Equipment
     # itself (equip) or the direct ``attach`` event: a spell has no source to attach. Pyramids'
     # "remove all damage instead" is that artifact's ability, not a spell's (614.1a). A drain
-    # ("each opponent loses N life and you gain N life") is a death-watching trigger's only.
+    # ("each opponent loses N life and you gain N life") is a death-watching trigger's only,
+    # and so is "that player may draw a card" (Fecundity's).
     left_out = (
         EffectKind.LIFE,
         EffectKind.ANIMATE,
         EffectKind.ATTACH,
         EffectKind.REMOVE_DAMAGE_INSTEAD,
         EffectKind.DRAIN,
+        EffectKind.MAY_DRAW,
     )
     expected = [e.value for e in EffectKind if e not in left_out]
     assert _defs()["effectKind"]["enum"] == expected
@@ -152,7 +154,7 @@ events:
         attached-to: null
         same-object: true
       aura: {attached-to: troll, shields: []}
-      players: {A: {life: 20, poison: 0, lost: false, graveyard: []}}
+      players: {A: {life: 20, poison: 0, lost: false, graveyard: [], hand: 0, library: 0}}
       step: main1
       turn: 1
       active: A

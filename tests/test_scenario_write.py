@@ -128,6 +128,36 @@ def test_an_inline_death_watcher_round_trips(tmp_path: Path) -> None:
     assert "dies-drain: {watch: any, life: 2}" in case_yaml(case)
 
 
+def test_a_library_and_a_declined_draw_round_trip(tmp_path: Path) -> None:
+    """A start's library (121.1) and a pass answering no to Fecundity's "may draw"
+    (``decline``, 608.2d) are written and read back, and the run replays."""
+    start = Start(
+        ("A", "B"),
+        (
+            CardSpec("fecundity", PERMANENT_CARDS["Fecundity"], 1),
+            CardSpec("bear", PERMANENT_CARDS["Grizzly Bears"], 0),
+            CardSpec("elf", PERMANENT_CARDS["Grizzly Bears"], 0),
+        ),
+        library=(1, 0),
+    )
+    case = Case(
+        "fecundity",
+        start,
+        (
+            A.Destroy(targets=("bear",)),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1, decline=True),
+            A.Destroy(targets=("elf",)),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
+        ),
+    )
+    round_trip(case, tmp_path)
+    text = case_yaml(case)
+    assert "{name: A, library: 1}" in text
+    assert "{player: B, decline: true}" in text
+
+
 def test_graveyards_written_from_a_run_read_back_as_the_same_expectation(tmp_path: Path) -> None:
     """``graveyard_expect`` writes a state's graveyards (groups as lists) so that the scenario
     expecting them passes on that run and fails when two groups are swapped."""

@@ -739,6 +739,7 @@ class GuideScript:
     edition: str = "FDN"
     step: str = "main1"
     life: tuple[int, int] = (20, 20)
+    library: tuple[int, int] = (0, 0)  # cards in each player's library (121.1)
 
 
 def _pass(*players: int) -> tuple[Action, ...]:
@@ -867,6 +868,32 @@ def _scripts() -> tuple[GuideScript, ...]:
                 ScriptCard("bears", "Grizzly Bears", 0),
             ),
             (A.Destroy(targets=("bears",)),),
+        ),
+        # 700.4, 603.10a, 608.2d: Fecundity sees Grizzly Bears die and their controller
+        # declines to draw (the explorer's boards have no Fecundity and no library).
+        GuideScript(
+            ("trigger.dies-draw", "draw.may"),
+            (ScriptCard("fecundity", "Fecundity", 1), ScriptCard("bears", "Grizzly Bears", 0)),
+            (
+                A.Destroy(targets=("bears",)),
+                A.PassPriority(player=0),
+                A.PassPriority(player=1, decline=True),
+            ),
+            library=(1, 0),
+        ),
+        # 121.1: the same, and the controller draws the one card of their library.
+        GuideScript(
+            ("draw.card",),
+            (ScriptCard("fecundity", "Fecundity", 1), ScriptCard("bears", "Grizzly Bears", 0)),
+            (A.Destroy(targets=("bears",)), *_pass(0, 1)),
+            library=(1, 0),
+        ),
+        # 121.3, 121.4, 704.5b: the same with that library empty: they may still draw, do,
+        # and lose at the next check.
+        GuideScript(
+            ("draw.empty-library",),
+            (ScriptCard("fecundity", "Fecundity", 1), ScriptCard("bears", "Grizzly Bears", 0)),
+            (A.Destroy(targets=("bears",)), *_pass(0, 1)),
         ),
         # 603.10a: Kardur, Doomscourge and Grizzly Bears attack and the Bears are destroyed;
         # Kardur sees an attacking creature die.
@@ -1309,6 +1336,7 @@ def _script_run(script: GuideScript) -> Run:
         edition=Edition(script.edition),
         step=Step(script.step),
         life=script.life,
+        library=script.library,
     )
     states = [start]
     for action in script.actions:

@@ -16,7 +16,9 @@ destructions, and how each destruction was replaced), and ``scope.shields`` shie
 (present, used, rider). Printed and never changing: x's slot, creature, Aura, static
 regeneration, printed toughness and indestructible, damage trigger, its own animation, the
 +1/+1 counters it enters with. Not kept: controller, summoning sickness, power, blocking
-partners, the objects on the stack, players' life, the graveyards (x's place in its owner's,
+partners, the objects on the stack, players' life, hands and libraries (counts of the player,
+not of any permanent; 704.5b's record of a draw from an empty library reaches the record only
+through the global ``player_sba``, below), the graveyards (x's place in its owner's,
 ``gy_pos``: no invariant reads it, and it depends on every other card put there).
 
 How one step acts on x: the engine's order, as a chain of *events* on x (each a relation
@@ -38,7 +40,8 @@ between two records plus output increments):
    relates two permanents: the dying one's death is its leaving (a new object, here already),
    the watcher's record is not touched (its trigger only waits, counted by the global
    record's free number of abilities that triggered), and the drain changes players' life,
-   which no record keeps.
+   which no record keeps; Fecundity's "that creature's controller may draw a card" likewise
+   (its draw changes a hand and a library, which no record keeps).
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,
@@ -234,7 +237,10 @@ def pending(r: Rec, st: Statics) -> Z3Ref:
 # permanent's step by ``attachment_link``.
 
 GLOBAL_INTS = ("step", "turn", "stack_size", "pending_size")
-GLOBAL_BOOLS = ("player_sba",)  # 704.5a/c: some player who has not lost would lose now
+# 704.5a/b/c: some player who has not lost would lose now (0 life, a draw from an empty
+# library since the last check, 10 poison): free but for the loop and the start, so any hand
+# and library sizes are covered without keeping them
+GLOBAL_BOOLS = ("player_sba",)
 # Step outputs about the whole game: priority given at the end; objects put on the stack by
 # casting or activating (or pre-M10 combat damage); objects taken off it by resolving;
 # abilities that triggered (put among the waiting triggers), and how many of them are damage

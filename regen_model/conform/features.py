@@ -317,6 +317,20 @@ def _creature_dies(t: Transition) -> bool:
     return any(e.kind is EventKind.TRIGGERED and e.clause in clauses for e in t[3])
 
 
+def _dies_draw(t: Transition) -> bool:
+    """Fecundity's "whenever a creature dies, that creature's controller may draw a card"
+    triggers (trigger.dies-draw; 700.4, 603.10a)."""
+    return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.dies-draw" for e in t[3])
+
+
+def _draw(t: Transition) -> bool:
+    """A player draws, declines to, or attempts a draw from an empty library (draw.card,
+    draw.may, draw.empty-library; 121.1, 608.2d, 121.4). The observable projection has no
+    hand or library (``observe.py``); the feature names these cases for an adapter that
+    reads them."""
+    return any(e.clause.startswith("draw.") for e in t[3])
+
+
 def _tapped(t: Transition) -> bool:
     """A "whenever this creature becomes tapped" ability triggers (trigger.tapped, 603.2e)."""
     return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.tapped" for e in t[3])
@@ -349,16 +363,28 @@ def _graveyard_order(t: Transition) -> bool:
 def _dies_features() -> frozenset[str]:
     """Issue 13 item 5's triggers ("when this creature dies", another permanent's "whenever a
     creature dies", "whenever this creature becomes tapped", a Basilisk's "destroy that
-    creature at end of combat"): the structural features
+    creature at end of combat") and item 2's Fecundity and draws: the structural features
     and the built-in cards with such an ability, for adapters that do not map them to declare
     them lacking at once."""
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
-        if t.dies_life or t.tapped_opponent_life or t.destroys_combatants or t.dies_drain
+        if t.dies_life
+        or t.tapped_opponent_life
+        or t.destroys_combatants
+        or t.dies_drain
+        or t.dies_draw
     }
     return frozenset(
-        {"dies-trigger", "creature-dies-trigger", "tapped-trigger", "eoc-destroy-trigger", *cards}
+        {
+            "dies-trigger",
+            "creature-dies-trigger",
+            "dies-draw-trigger",
+            "draw",
+            "tapped-trigger",
+            "eoc-destroy-trigger",
+            *cards,
+        }
     )
 
 
@@ -634,6 +660,15 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         'another permanent\'s "whenever a creature (you control / an attacking creature) dies" '
         "triggers (700.4, 603.10a)",
         _creature_dies,
+    ),
+    "dies-draw-trigger": (
+        "Fecundity's \"whenever a creature dies, that creature's controller may draw a card\" "
+        "triggers (700.4, 603.10a)",
+        _dies_draw,
+    ),
+    "draw": (
+        "a player draws, declines a draw, or draws from an empty library (121.1, 608.2d, 121.4)",
+        _draw,
     ),
     "tapped-trigger": (
         'a "whenever this creature becomes tapped" ability triggers (603.2e)',

@@ -418,7 +418,12 @@ def draw_start(
         step_ = focus.step
     active = c.integer(0, 1)
     life = (20, 20) if chance(c, 85) else (c.integer(1, 4), c.integer(1, 4))
-    start = Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life)
+    # libraries only with a card that draws (Fecundity, never drawn by the first pass), so
+    # the random cases without one stay what they were (121.1)
+    library = (0, 0)
+    if any(x.template.dies_draw for x in cards):
+        library = (c.integer(0, 2), c.integer(0, 2))
+    start = Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life, library)
     if focus is None or not focus.state or extra is None:
         return start
     return _focus_state(c, start, focus.state)

@@ -221,6 +221,10 @@ def start_schema() -> Schema:
             "active": PLAYER,
             "priority": {"anyOf": [PLAYER, {"type": "null"}]},
             "life": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "library": {
+                "type": "object",
+                "additionalProperties": {"type": "integer", "minimum": 0},
+            },
             "permanents": {"type": "array", "items": permanent},
             # Self-contained vectors define the built-in cards too, with their deviations.
             "definitions": {"type": "array", "items": record_schema(CardTemplate)},

@@ -72,6 +72,7 @@ START_FIELDS = frozenset(
         "step",
         "priority",
         "life",
+        "library",
         "permanents",
         "definitions",
     }
@@ -80,7 +81,8 @@ START_FIELDS = frozenset(
 
 @dataclass(frozen=True)
 class Start:
-    """Everything ``make_state`` needs; ``life`` is one value per player."""
+    """Everything ``make_state`` needs; ``life`` and ``library`` (how many cards each
+    player's library holds, 121.1) are one value per player."""
 
     players: tuple[str, ...]
     cards: tuple[CardSpec, ...]
@@ -90,6 +92,7 @@ class Start:
     step: Step = Step.MAIN1
     priority: int | None = 0
     life: tuple[int, ...] = (20, 20)
+    library: tuple[int, ...] = (0, 0)
 
     def build(self) -> GameState:
         return make_state(
@@ -101,6 +104,7 @@ class Start:
             step=self.step,
             priority=self.priority,
             life=self.life,
+            library=self.library,
         )
 
     @property
@@ -131,6 +135,8 @@ class Start:
         out["priority"] = None if self.priority is None else p.encode(self.priority)
         if any(v != 20 for v in self.life):
             out["life"] = {name: v for name, v in zip(self.players, self.life, strict=True)}
+        if any(self.library):
+            out["library"] = {name: v for name, v in zip(self.players, self.library, strict=True)}
         handles = tuple(c.handle for c in self.cards)
         out["permanents"] = [_card_to_json(c, p, handles) for c in self.cards]
         custom = (
@@ -182,6 +188,15 @@ class Start:
                 if name not in names:
                     raise value.error(f"unknown player {name!r}")
                 life[names.index(name)] = value.integer()
+        libraries = [0, 0]
+        if (lib := node.get("library")) is not None:
+            for name, value in lib.items():
+                if name not in names:
+                    raise value.error(f"unknown player {name!r}")
+                count = value.integer()
+                if count < 0:
+                    raise value.error("a library holds 0 or more cards")
+                libraries[names.index(name)] = count
         cards: list[CardSpec] = []
         handles: list[str] = []
         perms = node.req("permanents")
@@ -200,7 +215,17 @@ class Start:
             if spec.attached_to is not None and spec.attached_to not in handles:
                 raise item.req("attached_to").error(f"no card with handle {spec.attached_to!r}")
         turn = t.integer() if (t := node.get("turn")) is not None else 1
-        return cls(names, tuple(cards), edition, turn, active, step, priority, tuple(life))
+        return cls(
+            names,
+            tuple(cards),
+            edition,
+            turn,
+            active,
+            step,
+            priority,
+            tuple(life),
+            tuple(libraries),
+        )
 
     @classmethod
     def from_state(cls, state: GameState) -> Start:
@@ -216,6 +241,8 @@ class Start:
             raise NotExpressible("a combat is under way")
         if any(pl.lost for pl in state.players):
             raise NotExpressible("a player has lost")
+        if any(pl.hand or pl.drew_empty for pl in state.players):
+            raise NotExpressible("a player has cards in hand or drew from an empty library")
         setup = state.setup
         specs: list[CardSpec] = []
         for card in state.cards:
@@ -267,6 +294,7 @@ class Start:
             step=state.step,
             priority=state.priority,
             life=tuple(pl.life for pl in state.players),
+            library=tuple(pl.library for pl in state.players),
         )
 
 

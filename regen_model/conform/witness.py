@@ -104,6 +104,10 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # another permanent's "whenever a creature (you control / an attacking creature) dies"
     ("trigger.creature-dies", (), (), ("Zulaport Cutthroat", "Grizzly Bears")),
     ("trigger.attacking-dies", (), (), ("Kardur, Doomscourge", "Grizzly Bears")),
+    # Issue 13 item 2: Fecundity's "that creature's controller may draw a card", and the
+    # draws it makes (a start with a card that draws is given libraries, ``draw_start``)
+    ("trigger.dies-draw", (), (), ("Fecundity", "Grizzly Bears")),
+    ("draw.", (), (), ("Fecundity", "Grizzly Bears")),
     # and a Basilisk's "destroy that creature at end of combat" (603.7), with a regenerator.
     ("trigger.eoc-destroy", (), (), ("Thicket Basilisk", "Drudge Skeletons")),
     # Issue 13 item 6: Disintegrate's "if it would die this turn, exile it instead".

@@ -181,9 +181,9 @@ def counters_annihilate(w: SymWork, i: int) -> Val:
 
 
 def player_loses(w: SymWork, p: int) -> Val:
-    """704.5a / 704.5c."""
+    """704.5a / 704.5b / 704.5c (``model.derived.player_loses``)."""
     pv = w.f.players[p]
-    return and_(not_(w[pv.lost]), or_(le(w[pv.life], 0), ge(w[pv.poison], 10)))
+    return and_(not_(w[pv.lost]), or_(le(w[pv.life], 0), ge(w[pv.poison], 10), w[pv.drew_empty]))
 
 
 def sba_pending(w: SymWork) -> Val:

@@ -34,6 +34,7 @@ from regen_model.encoding.ops import (
     gt,
     implies,
     ite,
+    le,
     lt,
     ne,
     not_,
@@ -544,6 +545,11 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             delta = ite(eq(ctrl, q), obj.amount, sub(0, obj.amount))
             w.set(key, add(w[key], delta), "stack.resolve")
 
+    def may_draw(w: SymWork) -> None:
+        for ok, _, _, player in targets:
+            for q in range(w.ctx.scope.players):
+                draw_may(w, q, obj.amount, and_(ok, eq(player, q)))
+
     by_kind: dict[EffectKind, Callable[[SymWork], None]] = {
         EffectKind.DAMAGE: damage,
         EffectKind.DAMAGE_EACH_CREATURE: damage_each,
@@ -555,6 +561,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.COUNTERS: for_cards(lambda w, i: add_counters(w, i, obj.counter, obj.amount)),
         EffectKind.LIFE: life,
         EffectKind.DRAIN: drain,
+        EffectKind.MAY_DRAW: may_draw,
         EffectKind.FLICKER: for_cards(
             lambda w, i: leave_and_return(w, i, ite(obj.under_you, ctrl, NONE))
         ),
@@ -567,6 +574,33 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.REMOVE_DAMAGE_INSTEAD: for_cards(remove_damage_next),
     }
     _dispatch(w, kind, list(by_kind.items()))
+
+
+def draw_may(w: SymWork, q: int, count: Val, when: Val) -> None:
+    """Where ``when`` holds, player ``q`` may draw ``count`` cards (Fecundity's trigger): the
+    pass's ``decline`` is their answer (608.2d); drawing is allowed with an empty library
+    (121.3) (``engine.effects.may_draw``)."""
+    if w.skip(when):
+        return
+    hand = w.f.players[q].hand
+    # declined: nothing is drawn, whatever the library holds
+    w.set_if(and_(when, w.p.decline), hand, w[hand], "draw.may")
+    draw(w, q, count, and_(when, not_(w.p.decline)))
+
+
+def draw(w: SymWork, q: int, count: Val, when: Val) -> None:
+    """Where ``when`` holds, player ``q`` draws ``count`` cards one at a time (121.1, 121.2):
+    as many as the library holds move to the hand; if it held fewer, the player attempted a
+    draw from an empty library, remembered for the next check (121.4, 704.5b;
+    ``engine.effects.draw``)."""
+    if w.skip(when):
+        return
+    pv = w.f.players[q]
+    library = w[pv.library]
+    moved = ite(le(count, library), count, library)
+    w.set_if(when, pv.library, sub(library, moved), "draw.card")
+    w.set_if(when, pv.hand, add(w[pv.hand], moved), "draw.card")
+    w.set_if(and_(when, gt(count, library)), pv.drew_empty, True, "draw.empty-library")
 
 
 def remove_damage_next(w: SymWork, i: int) -> None:

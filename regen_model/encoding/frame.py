@@ -199,6 +199,9 @@ class CardStatics:
     # ``DiesWatch`` and N, 0 for none (603.6c, 603.10a).
     dies_watch: Z3Ref
     dies_drain: Z3Ref
+    # Fecundity's "that creature's controller may draw N cards" in place of the drain
+    # (``CardTemplate.dies_draw``): N, 0 for none; a watcher has one of the two effects.
+    dies_draw: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -261,6 +264,7 @@ class Statics:
                     wall=mk_b(f"{p}.wall"),
                     dies_watch=mk_i(f"{p}.dies_watch"),
                     dies_drain=mk_i(f"{p}.dies_drain"),
+                    dies_draw=mk_i(f"{p}.dies_draw"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -293,7 +297,10 @@ class Statics:
                 _in_enum(c.dies_watch, DiesWatch),
                 c.dies_drain >= 0,
                 c.dies_drain <= sc.max_amount,
-                (c.dies_watch == _ord(DiesWatch.NONE)) == (c.dies_drain == 0),
+                c.dies_draw >= 0,
+                c.dies_draw <= sc.max_amount,
+                (c.dies_watch == _ord(DiesWatch.NONE)) == (c.dies_drain + c.dies_draw == 0),
+                z3.Or(c.dies_drain == 0, c.dies_draw == 0),
                 # Auras and Equipment are not creatures; only they give a bonus; only Auras
                 # have umbra armor; only creatures have abilities or triggers of our kinds.
                 z3.Implies(c.attachment != _ord(Attachment.NONE), z3.Not(c.creature)),
@@ -313,7 +320,7 @@ class Statics:
                         z3.Not(c.destroys_combatants),
                         z3.Not(c.wall),
                         z3.Not(c.static_regen),
-                        c.dies_watch == _ord(DiesWatch.NONE),
+                        c.dies_drain == 0,
                     ),
                 ),
                 # Only noncreature, non-attaching permanents animate themselves (manlands).
@@ -420,6 +427,7 @@ class Statics:
                 c.wall,
                 c.dies_watch,
                 c.dies_drain,
+                c.dies_draw,
             ]
         return out
 
@@ -501,10 +509,12 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's 'whenever this becomes tapped' is encoded"
     if (template.destroys_combatants or template.wall) and not template.is_creature:
         return f"{template.name}: only a creature's Basilisk ability or Wall type is encoded"
-    if (template.dies_watch is not DiesWatch.NONE) != (template.dies_drain > 0):
-        return f"{template.name}: a 'whenever a creature dies' ability needs its life amount"
-    if template.dies_watch is not DiesWatch.NONE and not template.is_creature:
-        return f"{template.name}: only a creature's 'whenever a creature dies' is encoded"
+    if (template.dies_watch is not DiesWatch.NONE) != (
+        (template.dies_drain > 0) != (template.dies_draw > 0)
+    ):
+        return f"{template.name}: a 'whenever a creature dies' ability needs one effect amount"
+    if template.dies_drain and not template.is_creature:
+        return f"{template.name}: only a creature's 'whenever a creature dies' drain is encoded"
     return None
 
 
@@ -577,6 +587,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.wall, False),
                 (c.dies_watch, _ord(DiesWatch.NONE)),
                 (c.dies_drain, 0),
+                (c.dies_draw, 0),
             ):
                 put(var, value)
             continue
@@ -632,6 +643,7 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.wall, t.wall),
             (c.dies_watch, _ord(t.dies_watch)),
             (c.dies_drain, t.dies_drain),
+            (c.dies_draw, t.dies_draw),
         ):
             put(var, value)
 
@@ -740,6 +752,7 @@ def read_statics(
                 wall=_b(model, c.wall),
                 dies_watch=list(DiesWatch)[_i(model, c.dies_watch)],
                 dies_drain=_i(model, c.dies_drain),
+                dies_draw=_i(model, c.dies_draw),
             )
         )
         owners.append(_i(model, c.owner))
@@ -914,6 +927,12 @@ class PlayerVars:
     # how many groups their graveyard holds (``Player.graveyard``): those of card slots
     # (``CardVars.gy_pos``) and those of spell cards, which are one group each (608.2n)
     gy_size: Z3Ref
+    # the numbers of cards in their hand and library and whether they attempted to draw from
+    # an empty library since the last check (``Player.hand``, ``library``, ``drew_empty``;
+    # 121.1, 121.4, 704.5b): unbounded counts, as life is
+    hand: Z3Ref
+    library: Z3Ref
+    drew_empty: Z3Ref
 
 
 @dataclass(frozen=True)
@@ -1060,6 +1079,9 @@ class Frame:
                     poison=mk_i(f"{tag}.p{p}.poison"),
                     lost=mk_b(f"{tag}.p{p}.lost"),
                     gy_size=mk_i(f"{tag}.p{p}.gy_size"),
+                    hand=mk_i(f"{tag}.p{p}.hand"),
+                    library=mk_i(f"{tag}.p{p}.library"),
+                    drew_empty=mk_b(f"{tag}.p{p}.drew_empty"),
                 )
                 for p in range(sc.players)
             ),
@@ -1086,7 +1108,7 @@ class Frame:
             self.declared,
         ]
         for p in self.players:
-            out += [p.life, p.poison, p.lost, p.gy_size]
+            out += [p.life, p.poison, p.lost, p.gy_size, p.hand, p.library, p.drew_empty]
         for c in self.cards:
             out += c.vars()
         for obj in (*self.stack, *self.pending):
@@ -1111,7 +1133,7 @@ class Frame:
             self.pending_size <= sc.pending,
         ]
         for p in self.players:
-            out += [p.poison >= 0, p.gy_size >= 0]
+            out += [p.poison >= 0, p.gy_size >= 0, p.hand >= 0, p.library >= 0]
         for i, c in enumerate(self.cards):
             out += [
                 _in_enum(c.zone, Zone),
@@ -1452,6 +1474,9 @@ def _assign(
         put(pv.poison, pl.poison)
         put(pv.lost, pl.lost)
         put(pv.gy_size, len(pl.graveyard))
+        put(pv.hand, pl.hand)
+        put(pv.library, pl.library)
+        put(pv.drew_empty, pl.drew_empty)
     places: dict[int, int] = {}  # card slot -> position of its group in its owner's graveyard
     for pl in state.players:
         for pos, group in enumerate(pl.graveyard, start=1):
@@ -1726,6 +1751,9 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
                 poison=_i(model, pv.poison),
                 lost=_b(model, pv.lost),
                 graveyard=_read_graveyard(model, frame, setup, p),
+                hand=_i(model, pv.hand),
+                library=_i(model, pv.library),
+                drew_empty=_b(model, pv.drew_empty),
             )
             for p, pv in enumerate(frame.players)
         ),

@@ -121,6 +121,8 @@ class Params:
     choice_slot: tuple[tuple[Val, ...], ...]  # [card][player]: the Aura of ``Use.UMBRA``
     choice_mask: tuple[tuple[tuple[Val, ...], ...], ...]  # [card][player][shield slot]
     malformed: Val
+    # pass: the answer "no" to a "may draw" the pass resolves (``PassPriority.decline``)
+    decline: Val
 
     def kw(self, k: Keyword) -> Val:
         return self.dmg_keywords[KW_INDEX[k]]
@@ -199,6 +201,7 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
             for i in range(n)
         ),
         malformed=mk_b("malformed"),
+        decline=mk_b("decline"),
     )
 
 
@@ -397,6 +400,7 @@ def _fill(
         pass
     elif isinstance(a, A.PassPriority):
         v["player"] = nm.player(a.player)
+        v["decline"] = a.decline
     elif isinstance(a, A.CastSpell):
         _cast(v, nm, a, scope)
     elif isinstance(a, A.ActivateAbility):
@@ -660,7 +664,7 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
     if kind == "cleanup":
         return A.Cleanup(**common)
     if kind == "pass":
-        return A.PassPriority(player=player, **common)
+        return A.PassPriority(player=player, decline=bool(v["decline"]), **common)
     if kind == "cast":
         return _cast_of(v, h, scope, common)
     if kind == "activate":

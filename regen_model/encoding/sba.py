@@ -153,6 +153,8 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
             _annihilate(w, c.plus, c.minus, and_(annihilate[i], counters_annihilate(w, i)))
         for p in range(w.ctx.scope.players):
             w.set_if(losers[p], w.f.players[p].lost, True, "sba.player-loses")
+            # 704.5b reads draws since the last check: the check that uses it clears it
+            w.set_if(losers[p], w.f.players[p].drew_empty, False, "draw.empty-library")
 
     w.branch(performed, perform)
     return performed

@@ -93,6 +93,7 @@ class Script:
     edition: Edition = Edition.FDN
     step: Step = Step.MAIN1
     life: tuple[int, int] = (20, 20)
+    library: tuple[int, int] = (0, 0)  # cards in each player's library (121.1)
     active: int = 0
     also: tuple[Edition, ...] = field(default=())  # the same run in these editions too
     tried: tuple[tuple[int, A.Action], ...] = ()  # (after how many actions, one more action)
@@ -108,6 +109,7 @@ class Script:
                 active=self.active,
                 priority=self.active,
                 life=self.life,
+                library=self.library,
             )
             out.append((f"{self.name} ({edition.value})" if self.also else self.name, start))
         return out
@@ -1535,6 +1537,32 @@ def scripts() -> tuple[Script, ...]:
                 A.Destroy(targets=("kardur", "bears")),
                 *_pass(0, 1),
                 *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "dies-draw-fecundity",
+            "Fecundity (trigger.dies-draw): a regenerated Uthden Troll did not die (701.19a); "
+            "B's Grizzly Bears, controlled by A, are sacrificed and A, their controller as they "
+            "last existed (603.10a), draws (draw.may, draw.card); the Troll at toughness 0 "
+            "(704.5f) dies with A's library empty: A draws from it and loses at the next check "
+            "(draw.empty-library, 704.5b); both resolutions also tried declined",
+            (
+                Card("fecundity", "Fecundity", 1),
+                Card("troll", "Uthden Troll", 0, shields=((0, PLAIN),)),
+                Card("bears", "Grizzly Bears", 1, controller=0),
+            ),
+            (
+                A.Destroy(targets=("troll",)),
+                A.Sacrifice(target="bears"),
+                *_pass(0, 1),
+                A.ModifyPowerToughness(target="troll", power=0, toughness=-2),
+                A.CheckStateBasedActions(),
+                *_pass(0, 1),
+            ),
+            library=(1, 1),
+            tried=(
+                (3, A.PassPriority(player=1, decline=True)),
+                (7, A.PassPriority(player=1, decline=True)),
             ),
         ),
         Script(

@@ -411,6 +411,7 @@ def legal_start(frame: Frame, rules: Rules, pinned: dict[str, Any] | None) -> li
         z3.Not(f.declared),
         *[z3.Not(p) for p in f.passed],
         *[z3.Not(p.lost) for p in f.players],
+        *[z3.Not(p.drew_empty) for p in f.players],
         z3.Not(to_z3(D.sba_pending(w))),
     ]
     for i, c in enumerate(f.cards):

@@ -76,10 +76,11 @@ def creature_dies_triggers(w: SymWork, i: int, dying: Watcher, attacking: Val, w
     (603.10a): each card's "whenever a creature ... dies, each opponent loses N life and you
     gain N life" that watches it triggers, in slot order, controlled by the watcher's
     controller (603.3a); the watchers are read as the event began, itself as ``dying``
-    (``engine.triggers.creature_dies_triggers``)."""
+    (``engine.triggers.creature_dies_triggers``). A watcher whose effect is a draw
+    (Fecundity, ``dies_draw``) makes ``_dies_draw_trigger``'s ability instead."""
     for j in range(w.n):
         st = w.st(j)
-        maybe = and_(when, gt(st.dies_drain, 0))
+        maybe = and_(when, or_(gt(st.dies_drain, 0), gt(st.dies_draw, 0)))
         if w.skip(maybe):
             continue
         if j == i:
@@ -98,6 +99,10 @@ def creature_dies_triggers(w: SymWork, i: int, dying: Watcher, attacking: Val, w
             ),
         )
         attacker = and_(fires, eq(watch, ordinal(DiesWatch.ATTACKING)), attacking)
+        draws = gt(st.dies_draw, 0)
+        _dies_draw_trigger(w, j, i, seen, dying, and_(or_(creature, attacker), draws))
+        creature = and_(creature, not_(draws))
+        attacker = and_(attacker, not_(draws))
         for clause, cond in (
             ("trigger.creature-dies", creature),
             ("trigger.attacking-dies", attacker),
@@ -113,6 +118,30 @@ def creature_dies_triggers(w: SymWork, i: int, dying: Watcher, attacking: Val, w
                 cond,
                 EffectKind.DRAIN,
             )
+
+
+def _dies_draw_trigger(
+    w: SymWork, j: int, i: int, seen: Watcher, dying: Watcher, when: Val
+) -> None:
+    """Where ``when`` holds, card ``j``'s "whenever a creature dies, that creature's
+    controller may draw N cards" (Fecundity) triggers for card ``i``'s death: controlled by
+    the watcher's controller (603.3a), the player named the dying creature's controller as
+    it last existed (603.10a), or under the mutant ``dies-draw-by-owner`` its owner
+    (``engine.triggers.dies_draw_trigger``)."""
+    if w.skip(when):
+        return
+    chooser = w.st(i).owner if w.mutant(Mutant.DIES_DRAW_BY_OWNER) else dying.controller
+    obj = stack.entry(
+        w,
+        kind=StackKind.TRIGGER,
+        controller=seen.controller,
+        effect=ordinal(EffectKind.MAY_DRAW),
+        amount=w.st(j).dies_draw,
+        targets=((NONE, 0, chooser),),
+        source=j,
+        source_gen=seen.gen,
+    )
+    stack.push(w, "pending", obj, "trigger.dies-draw", when=when)
 
 
 def tapped_trigger(w: SymWork, i: int, when: Val) -> None:

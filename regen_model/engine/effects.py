@@ -475,6 +475,35 @@ def set_life(w: Work, player: int, delta: int, clause: str) -> None:
     w.emit(EventKind.LIFE_CHANGED, clause, w.pname(player), amount=delta)
 
 
+def may_draw(w: Work, named: Target, count: int) -> None:
+    """A "that player may draw a card" resolves (Fecundity's trigger): the player ``named``
+    chooses as it resolves (608.2d; the answer is ``PassPriority.decline``), and may choose
+    to draw with an empty library (121.3, 121.3a), which makes them lose at the next check
+    (121.4)."""
+    player = named.player
+    assert player is not None  # the trigger names a player, never a card (dies_draw_trigger)
+    if w.decline:
+        w.emit(EventKind.NOTE, "draw.may", None, player=w.pname(player), draws=False)
+        return
+    w.emit(EventKind.NOTE, "draw.may", None, player=w.pname(player), draws=True)
+    draw(w, player, count)
+
+
+def draw(w: Work, player: int, count: int) -> None:
+    """``player`` draws ``count`` cards, one at a time (121.2): each the top card of their
+    library into their hand (121.1), counted, not named (``Player.hand``). A draw from an
+    empty library moves nothing and is remembered for the next check of state-based actions,
+    which makes the player lose (121.4, 704.5b)."""
+    for _ in range(count):
+        p: Player = w.players[player]
+        if p.library > 0:
+            w.players[player] = p._replace(library=p.library - 1, hand=p.hand + 1)
+            w.emit(EventKind.NOTE, "draw.card", None, player=w.pname(player), hand=p.hand + 1)
+        else:
+            w.players[player] = p._replace(drew_empty=True)
+            w.emit(EventKind.NOTE, "draw.empty-library", None, player=w.pname(player), library=0)
+
+
 def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str | None:
     """The first part of ``rule``'s requirement (``effects.TARGET_NEEDS``, the one table both
     views read) that the permanent ``card`` fails, or ``None`` if it meets them all; ``player``
@@ -653,6 +682,9 @@ def apply_effect(
             if p != controller_:
                 set_life(w, p, -effect.amount, "stack.resolve")
         set_life(w, controller_, effect.amount, "stack.resolve")
+    elif k is EffectKind.MAY_DRAW:
+        for t in targets:  # its one target is the player it names (603.10a), never a card
+            may_draw(w, t, effect.amount)
     elif k is EffectKind.FLICKER:
         for slot in cards:
             leave_and_return(w, slot, controller_ if effect.under_you else None)

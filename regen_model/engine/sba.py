@@ -116,8 +116,12 @@ def _perform(
                 amount=n,
             )
     for p in losers:
-        w.players[p] = w.players[p]._replace(lost=True)
+        why = w.players[p].drew_empty
+        # 704.5b looks at draws since the last check only: this check uses the record up
+        w.players[p] = w.players[p]._replace(lost=True, drew_empty=False)
         w.emit(EventKind.PLAYER_LOST, "sba.player-loses", w.pname(p))
+        if why:
+            w.emit(EventKind.NOTE, "draw.empty-library", None, player=w.pname(p), loses=True)
 
 
 def run_sba_loop(w: Work, *, check_sba: bool = True) -> None:

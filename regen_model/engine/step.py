@@ -193,6 +193,7 @@ def _cleanup(w: Work, a: A.Action) -> None:
 def _pass(w: Work, a: A.Action) -> None:
     assert isinstance(a, A.PassPriority)
     w.check_player(a.player)
+    w.decline = a.decline  # read only by a "may draw" this pass resolves (608.2d)
     turn.pass_priority(w, a.player)
 
 

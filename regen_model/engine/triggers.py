@@ -80,10 +80,12 @@ def creature_dies_triggers(w: Work, slot: int, card: Card, attacking: bool) -> N
     opponent loses N life and you gain N life" that watches it triggers, in slot order,
     controlled by the watcher's controller (603.3a). The watchers are read as the event
     began (``Work.watcher``): one dying at the same time sees it, itself included (603.10a);
-    the mutant ``dying-observer-misses-deaths`` reads them as they are now instead."""
+    the mutant ``dying-observer-misses-deaths`` reads them as they are now instead. A watcher
+    whose effect is a draw (Fecundity) makes ``dies_draw_trigger``'s ability instead."""
     for j in range(len(w.cards)):
         drain = w.setup.templates[j].dies_drain
-        if not drain:
+        draw = w.setup.templates[j].dies_draw
+        if not drain and not draw:
             continue
         if j == slot:
             seen = card  # 603.10a: its own death, from the object as it last existed
@@ -103,8 +105,33 @@ def creature_dies_triggers(w: Work, slot: int, card: Card, attacking: bool) -> N
                 )
             continue
         watch = w.setup.templates[j].dies_watch
+        if draw:
+            dies_draw_trigger(w, j, seen, card, draw)
+            continue
         clause = WATCH_CLAUSES[watch]
         life_trigger(w, j, seen, drain, None, "creature-dies", clause, EffectKind.DRAIN)
+
+
+def dies_draw_trigger(w: Work, slot: int, watcher: Card, dying: Card, count: int) -> None:
+    """Fecundity's "whenever a creature dies, that creature's controller may draw a card"
+    triggers for the death of ``dying`` (as it last existed on the battlefield): controlled
+    by the watcher's controller (603.3a), its player the dying creature's controller then
+    (603.10a), recorded now as its one target (the ability does not target: the player is
+    only named, like a trigger naming only a player); the mutant ``dies-draw-by-owner``
+    names the creature's owner instead."""
+    chooser = controller(dying)
+    if w.mutant(Mutant.DIES_DRAW_BY_OWNER):
+        chooser = w.setup.owners[dying.slot]  # mutant: the owner, not the controller
+    obj = StackObject(
+        kind=StackKind.TRIGGER,
+        name=f"creature-dies trigger of {w.name(slot)}",
+        controller=controller(watcher),
+        effect=Effect(EffectKind.MAY_DRAW, amount=count),
+        targets=(Target(player=chooser),),
+        source=slot,
+        source_gen=watcher.gen,
+    )
+    w.trigger(obj, "trigger.dies-draw", w.name(slot), drawer=w.pname(chooser))
 
 
 def tapped_trigger(w: Work, slot: int) -> None:

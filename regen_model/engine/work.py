@@ -42,6 +42,7 @@ class Work:
         "choices",
         "combat",
         "decision",
+        "decline",
         "edition",
         "events",
         "gy_open",
@@ -63,6 +64,8 @@ class Work:
         self.setup: Setup = state.setup
         self.rules = rules
         self.choices = choices
+        # the answer "no" to a "may draw" the step resolves (``PassPriority.decline``, 608.2d)
+        self.decline = False
         self.edition: Edition = state.edition
         self.turn = state.turn
         self.active = state.active

@@ -27,8 +27,9 @@ Guarantees the callers rely on:
   offered only to a creature with a combat-only damage trigger; a creature is dealt wither
   damage but not infect damage, which does the same to it; a player is never dealt
   deathtouch or wither damage; a leave-and-return never names the owner as the player it
-  returns under, which is the default), and 616.1 answers name outcome classes
-  (``answers.py``).
+  returns under, which is the default; a pass answers no to "that player may draw a card",
+  ``decline``, only when such an ability is on top of the stack, the one object a pass may
+  resolve), and 616.1 answers name outcome classes (``answers.py``).
   With ``prefilter=False`` these reductions are off too.
 
 Action families: ``effects`` ("an effect now does this", ignoring priority), ``game`` (a real
@@ -55,7 +56,7 @@ from regen_model.model.derived import (
     has_ability,
     is_creature_on_battlefield,
 )
-from regen_model.model.effects import TargetRule
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import (
     Attachment,
     CardType,
@@ -67,7 +68,7 @@ from regen_model.model.enums import (
     Step,
 )
 from regen_model.model.rules import CORRECT
-from regen_model.model.state import Card, GameState
+from regen_model.model.state import Card, GameState, StackObject
 
 
 class ActionFamily(StrEnum):
@@ -179,13 +180,23 @@ def game_actions(
         return
     holders = (state.priority,) if prefilter and state.priority is not None else players
     stack_full = prefilter and len(state.stack) >= scope.stack
+    # a pass may resolve "that player may draw a card" (Fecundity's trigger): its player's
+    # answer is part of the action, so both answers are offered (608.2d)
+    may_draw = bool(state.stack) and _may_draw(state.stack[-1])
     for p in holders:
         yield A.PassPriority(player=p)
+        if may_draw:
+            yield A.PassPriority(player=p, decline=True)
         if stack_full:
             continue
         for name in spells:
             yield from _casts(state, p, SPELLS[name], prefilter=prefilter)
         yield from _activations(state, p, prefilter=prefilter)
+
+
+def _may_draw(obj: StackObject) -> bool:
+    """Whether ``obj`` is an ability whose effect is "that player may draw" (``MAY_DRAW``)."""
+    return obj.effect is not None and obj.effect.kind is EffectKind.MAY_DRAW
 
 
 def _casts(

@@ -133,7 +133,7 @@ def sba_pending_of(frame: Frame, slots: Iterable[int]) -> Z3Ref:
     (``checks.symmetry``: "no action is pending" is "for every card, none about it")."""
     pending = [card_sba_pending(frame, i) for i in slots]
     for p in frame.players:
-        pending.append(z3.And(z3.Not(p.lost), z3.Or(p.life <= 0, p.poison >= 10)))
+        pending.append(z3.And(z3.Not(p.lost), z3.Or(p.life <= 0, p.poison >= 10, p.drew_empty)))
     return z3.Or(*pending)
 
 

@@ -85,7 +85,10 @@ def make_state(
     step: Step = Step.MAIN1,
     priority: int | None = 0,
     life: Sequence[int] | None = None,
+    library: Sequence[int] | None = None,
 ) -> GameState:
+    """A start state. ``library``: how many cards each player's library holds (0 if left
+    out; ``Player.library``); every hand starts empty."""
     handles = tuple(c.handle for c in cards)
     setup = Setup(
         player_names=tuple(player_names),
@@ -121,6 +124,7 @@ def make_state(
             )
         )
     lives = list(life) if life is not None else [20] * len(player_names)
+    libraries = list(library) if library is not None else [0] * len(player_names)
     # Cards that start in a graveyard lie there in the order they are listed, bottom to top
     # (404.2), each on its own: one group per card (``state.Graveyard``).
     yards = [
@@ -138,6 +142,9 @@ def make_state(
         decision=Decision.NONE,
         stack=(),
         pending=(),
-        players=tuple(Player(life=v, graveyard=g) for v, g in zip(lives, yards, strict=True)),
+        players=tuple(
+            Player(life=v, graveyard=g, library=n)
+            for v, g, n in zip(lives, yards, libraries, strict=True)
+        ),
         cards=tuple(built),
     )

@@ -13,8 +13,8 @@ that adapters of other engines and conformance vectors can read. ``text`` is the
 text without reminder text; ``tests/unit/test_oracle_snapshot.py`` checks every card against a
 checked-in snapshot, so a card that drifts from Oracle fails a test. Two deviations hold for
 every card and are not repeated on each: mana costs and other costs but {T} and "Sacrifice
-this" are not paid (only timing and effects matter to regeneration), and cards in hand or
-library do not exist.
+this" are not paid (only timing and effects matter to regeneration), and hands and libraries
+are counts of cards per player, without card identities (``Player.hand``, ``library``).
 """
 
 from __future__ import annotations
@@ -231,7 +231,12 @@ class CardTemplate:
     was attacking) as it last existed on the battlefield, and the watching permanent too, so
     one that leaves the battlefield in the same event still sees it; a regeneration (the same
     object stays, 701.19a) or "exile it instead" (614.6) is no death. The trigger's
-    controller is the watching permanent's (603.3a).
+    controller is the watching permanent's (603.3a). ``dies_draw``: the same watcher with
+    another effect, "that creature's controller may draw N cards" (Fecundity, on an
+    enchantment): the player is the dying creature's controller as it last existed on the
+    battlefield (603.10a), recorded in the trigger as it triggers, and the draw is that
+    player's choice as it resolves (121.1; ``EffectKind.MAY_DRAW``). A watcher has one of the
+    two effects.
     """
 
     name: str
@@ -260,6 +265,7 @@ class CardTemplate:
     wall: bool = False
     dies_watch: DiesWatch = DiesWatch.NONE
     dies_drain: int = 0
+    dies_draw: int = 0
 
     @property
     def is_creature(self) -> bool:
@@ -377,6 +383,8 @@ def _noncreature(
     grants: frozenset[Keyword] = frozenset(),
     abilities: tuple[ActivatedAbility, ...] = (),
     grants_abilities: tuple[ActivatedAbility, ...] = (),
+    dies_watch: DiesWatch = DiesWatch.NONE,
+    dies_draw: int = 0,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     return _card(
@@ -385,6 +393,8 @@ def _noncreature(
         type_line,
         text,
         deviations,
+        dies_watch=dies_watch,
+        dies_draw=dies_draw,
         attachment=attachment,
         keywords=keywords,
         attach_bonus=bonus,
@@ -419,7 +429,7 @@ def _spell(
 _KW = Keyword
 _REGEN = "Regenerate this creature."
 _STATIC = "If this creature would be destroyed, regenerate it."
-_NO_LIBRARY = "the model has no library or hand"
+_NO_LIBRARY = "a library is only a count of cards in the model (no card identities, no shuffle)"
 _EQUIP = ActivatedAbility(AbilityKind.EQUIP)
 
 
@@ -820,7 +830,8 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
                 Deviation(
                     'and has "Whenever this creature deals damage to an opponent, you may draw '
                     'a card."',
-                    f"{_NO_LIBRARY}, so the granted card-draw trigger is left out",
+                    "a damage trigger granted by an Aura is not modelled (the model's only draw "
+                    "is Fecundity's death trigger), so the granted card-draw trigger is left out",
                 ),
             ),
         ),
@@ -940,6 +951,16 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             "1 life and you gain 1 life.",
             dies_watch=DiesWatch.YOURS,
             dies_drain=1,
+        ),
+        # Issue 13 item 2: a death trigger whose effect is a draw, "may" the dying creature's
+        # controller's choice (603.10a, 121.1)
+        _noncreature(
+            "Fecundity",
+            "{2}{G}",
+            "Enchantment",
+            "Whenever a creature dies, that creature's controller may draw a card.",
+            dies_watch=DiesWatch.ANY,
+            dies_draw=1,
         ),
         _creature(
             "Kardur, Doomscourge",
@@ -1190,7 +1211,8 @@ GLOBAL_DEVIATIONS: tuple[str, ...] = (
     "source and sacrificing a creature in an activated ability's cost (Niall Silvain's, "
     "Carapace's, Vigilant Martyr's, Dark Privilege's): "
     "only timing and effects matter to regeneration.",
-    "There is no hand or library: spells exist only on the stack, nothing is drawn.",
+    "Hands and libraries are counts of cards per player, without identities: spells exist "
+    "only on the stack (none is cast from a hand), and only Fecundity's trigger draws.",
 )
 
 

@@ -215,9 +215,10 @@ def counters_annihilate(card: Card) -> bool:
 
 
 def player_loses(state: Board, index: int) -> bool:
-    """704.5a/704.5c: 0 or less life, or 10 or more poison counters."""
+    """704.5a/704.5b/704.5c: 0 or less life, an attempted draw from an empty library since the
+    last check (``Player.drew_empty``), or 10 or more poison counters."""
     p = state.players[index]
-    return not p.lost and (p.life <= 0 or p.poison >= 10)
+    return not p.lost and (p.life <= 0 or p.poison >= 10 or p.drew_empty)
 
 
 def sba_pending(state: Board) -> bool:

@@ -38,6 +38,10 @@ class EffectKind(StrEnum):
     # each opponent of the effect's controller loses N life and the controller gains N (119.3;
     # Kardur's and Zulaport Cutthroat's triggers): untargeted
     DRAIN = "drain"
+    # "that player may draw a card" (Fecundity's trigger, 121.1, 603.5): the player recorded in
+    # its one target (untargeted, like a trigger naming only a player) may draw ``amount``
+    # cards; the answer is theirs as it resolves (``PassPriority.decline``)
+    MAY_DRAW = "may-draw"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -218,6 +222,8 @@ class Effect:
             return f"{self.amount:+d} life"
         if k is EffectKind.DRAIN:
             return f"each opponent loses {self.amount} life and you gain {self.amount}"
+        if k is EffectKind.MAY_DRAW:
+            return f"that player may draw {self.amount} card(s)"
         if k is EffectKind.ANIMATE:
             return "becomes a creature until end of turn"
         if k is EffectKind.PREVENT:

@@ -265,6 +265,9 @@ class Mutant(StrEnum):
     DYING_OBSERVER_MISSES_DEATHS = "dying-observer-misses-deaths"
     # Spells are cards (issue 13 item 1):
     SPELL_TO_GRAVEYARD_FIRST = "spell-to-graveyard-first"
+    # Hand and library, draw (issue 13 item 2): Fecundity's draw given to the dying creature's
+    # owner instead of its controller as it last existed (603.10a)
+    DIES_DRAW_BY_OWNER = "dies-draw-by-owner"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -214,12 +214,23 @@ class Player(NamedTuple):
     """A player. ``graveyard``: their graveyard, bottom to top, in groups of cards put there at
     the same time (``Graveyard``). Only the order of groups is the game's (404.2: a graveyard
     keeps its order); within a group the owner chose it (404.3), and nothing in the model
-    reads it, so the model does not ask."""
+    reads it, so the model does not ask.
+
+    ``hand`` and ``library``: how many cards their hand and library hold (402, 401). The model
+    needs no card identities there: nothing it runs casts a card from a hand or reads which
+    card a library holds, so a count per player is the whole of what a draw (121.1: the top
+    card of the library into the hand) changes. ``drew_empty``: the player attempted to draw
+    from an empty library since state-based actions were last checked (121.4), so the next
+    check makes them lose (704.5b); the check that does clears it.
+    """
 
     life: int = 20
     poison: int = 0
     lost: bool = False
     graveyard: Graveyard = ()
+    hand: int = 0
+    library: int = 0
+    drew_empty: bool = False
 
 
 class Target(NamedTuple):

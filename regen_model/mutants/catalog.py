@@ -378,6 +378,13 @@ _INFO = (
         "moves the spell card off the stack as it starts to resolve does.",
         ("zone.spell-to-graveyard", "zone.graveyard-order"),
     ),
+    MutantInfo(
+        Mutant.DIES_DRAW_BY_OWNER,
+        "Fecundity's \"that creature's controller may draw a card\" names the dying creature's "
+        "owner instead of its controller as it last existed, as an engine that reads the "
+        "player off the card in the graveyard does.",
+        ("trigger.dies-draw",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

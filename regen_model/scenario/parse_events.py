@@ -233,7 +233,12 @@ def _change_type(n: Names, v: Any, p: FieldPath) -> Maker:
 
 def _pass(n: Names, v: Any, p: FieldPath) -> Maker:
     if isinstance(v, Mapping):
-        return _fixed(A.PassPriority(player=n.player(v["player"], (*p, "player"))))
+        # ``decline``: the answer "no" to a "may draw" this pass resolves (608.2d)
+        return _fixed(
+            A.PassPriority(
+                player=n.player(v["player"], (*p, "player")), decline=bool(v.get("decline"))
+            )
+        )
     if isinstance(v, str):
         return _fixed(A.PassPriority(player=n.player(v, p)))
     return _fixed(*(A.PassPriority(player=n.player(x, (*p, i))) for i, x in enumerate(v)))

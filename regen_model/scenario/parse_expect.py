@@ -205,6 +205,8 @@ def _player(names: Names, pname: str, fields: Mapping[str, Any], path: FieldPath
         "life": lambda v: v.state.players[index].life,
         "poison": lambda v: v.state.players[index].poison,
         "lost": lambda v: v.state.players[index].lost,
+        "hand": lambda v: v.state.players[index].hand,
+        "library": lambda v: v.state.players[index].library,
     }
     return [
         _graveyard(names, index, pname, expected, (*path, field))

@@ -118,7 +118,14 @@ def parse_players(data: list[Any]) -> tuple[tuple[str, ...], tuple[Player, ...]]
             players.append(Player())
         else:
             names.append(str(raw["name"]))
-            players.append(Player(life=int(raw.get("life", 20)), poison=int(raw.get("poison", 0))))
+            players.append(
+                Player(
+                    life=int(raw.get("life", 20)),
+                    poison=int(raw.get("poison", 0)),
+                    hand=int(raw.get("hand", 0)),
+                    library=int(raw.get("library", 0)),
+                )
+            )
     return tuple(names), tuple(players)
 
 

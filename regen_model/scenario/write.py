@@ -47,6 +47,7 @@ def scenario_document(
     step: Step = Step.MAIN1,
     priority: int | None = 0,
     life: Sequence[int] = (20, 20),
+    library: Sequence[int] = (0, 0),
     expect: Mapping[int, Mapping[str, Any]] | None = None,
     clauses: Sequence[str] = (),
 ) -> dict[str, Any]:
@@ -57,9 +58,7 @@ def scenario_document(
         doc["edition"] = edition.value
     if clauses:
         doc["clauses"] = _flow(list(clauses))
-    doc["players"] = _flow(
-        [n if life[i] == 20 else _flow({"name": n, "life": life[i]}) for i, n in enumerate(players)]
-    )
+    doc["players"] = _flow([_player(n, life[i], library[i]) for i, n in enumerate(players)])
     position: dict[str, Any] = {}
     if turn != 1:
         position["number"] = turn
@@ -82,6 +81,18 @@ def scenario_document(
         events.append(event)
     doc["events"] = events
     return doc
+
+
+def _player(name: str, life: int, library: int) -> Any:
+    """A player of the setup: a bare name at 20 life with an empty library (121.1)."""
+    if life == 20 and not library:
+        return name
+    out: dict[str, Any] = {"name": name}
+    if life != 20:
+        out["life"] = life
+    if library:
+        out["library"] = library
+    return _flow(out)
 
 
 def graveyard_expect(state: GameState, player: int) -> list[Any]:
@@ -344,6 +355,8 @@ def _args(action: A.Action, players: Sequence[str]) -> tuple[str, Any]:
     if isinstance(action, A.CheckStateBasedActions | A.Cleanup):
         return action.kind, None
     if isinstance(action, A.PassPriority):
+        if action.decline:
+            return "pass", _flow({"player": p[action.player], "decline": True})
         return "pass", p[action.player]
     if isinstance(action, A.CastSpell):
         return "cast", _flow(_cast(action, p))

@@ -76,6 +76,7 @@ def case_document(
         step=s.step,
         priority=s.priority,
         life=s.life,
+        library=s.library,
         expect=expect,
         clauses=case.clauses,
     )

@@ -60,7 +60,8 @@ def _game_vars(f: Frame) -> list[Any]:
         f.declared,
     ]
     for p in f.players:
-        out += [p.life, p.poison, p.lost]  # ``gy_size``: only a destruction changes it
+        # ``gy_size``: only a destruction changes it; nothing draws in the mini system
+        out += [p.life, p.poison, p.lost, p.hand, p.library, p.drew_empty]
     return out
 
 
@@ -398,6 +399,7 @@ class MiniSystem:
                 st.tapped_opponent_life == 0,  # triggers), nor "becomes tapped" triggers
                 z3.Not(st.destroys_combatants),  # nor a Basilisk's
                 st.dies_drain == 0,  # nor "whenever a creature dies" of another permanent
+                st.dies_draw == 0,  # (Fecundity's draw among them)
             ]
         return [Tracked("init", z3.And(*game))]
 

@@ -109,6 +109,8 @@ ONLY_BY_SCENARIO = {
     / "combat"
     / "basilisk-regenerated-blocker-still-destroyed.yaml",
     Mutant.REGEN_CANCELS_EOC_DESTROY: SCENARIOS / "combat" / "basilisk-two-shields-survive.yaml",
+    # the battery's boards have no Fecundity and no control change of a creature that dies
+    Mutant.DIES_DRAW_BY_OWNER: SCENARIOS / "draw" / "fecundity-controller-not-owner.yaml",
 }
 
 

@@ -169,6 +169,10 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     # (Zulaport Cutthroat, Kardur, Doomscourge; 700.4, 603.10a)
     drain = re.search(r"dies, each opponent loses (\d+) life and you gain \1 life", text)
     assert card.dies_drain == (int(drain.group(1)) if drain else 0)
+    # "whenever a creature dies, that creature's controller may draw a card" (Fecundity;
+    # 603.10a, 121.1, 608.2d)
+    draws = "dies, that creature's controller may draw a card." in text
+    assert card.dies_draw == (1 if draws else 0)
     watch = {
         "Whenever an attacking creature dies": DiesWatch.ATTACKING,
         "Whenever this creature or another creature you control dies": DiesWatch.YOURS,

@@ -415,6 +415,14 @@ MODEL_CARDS: dict[str, PhaseCard] = {
         ),
         _aura("Holy Strength", "{W}", "+1/+2", umbra=False),
         PhaseCard(
+            "Fecundity",
+            "{2}{G}",
+            "Enchantment",
+            "Whenever a creature dies, that creature's controller may draw a card.",
+            note="not mapped yet (dies-draw-trigger, draw: the model's hands and libraries "
+            "are counts the adapter does not set up)",
+        ),
+        PhaseCard(
             "Bonesplitter",
             "{1}",
             "Artifact — Equipment",
