@@ -41,6 +41,17 @@ Each branch ends as one of:
   build cannot (``derived._base`` skips the animation ``If`` for a card with no animation
   ability), so ``reach`` over-approximates there.
 
+Crossed targets (``cross``): a change that deletes a write made under a condition the
+relation already tests (issue 10's "a creature whose controller changes stays in combat",
+506.4, deletes the removal from combat under "the controller changed") leaves no branch of
+its own, and shows only on a state taking the surviving branch *while* the deleted write
+would have changed something: the creature was in combat. Whether the state the solver
+chose for that branch had one was its luck (a new field in the frame changed the models and
+the catch was lost). So every branch outcome is also asked for together with each card's
+status in turn (``card_statuses``: attacking, blocking, enchanted or equipped, shielded,
+damaged, tapped: what the rules' cross-cutting writes clear, 506.4, 704.5m, 400.7, 701.15a),
+unless a state already checked took it with that status.
+
 Rows (``driven_rows``): one per action kind (the branches first taken in that kind, states
 checked, disagreements) and one for the branches no kind drove, each named.
 """
@@ -102,6 +113,7 @@ RICH_ROUNDS = 3
 
 Target = tuple[Site, int]  # a site and an outcome bit (``probe.TRUE``/``FALSE``)
 ExtraKey = tuple[str, tuple[str, Site, str]]  # an action kind and ``Extra.key``
+CrossKey = tuple[Site, int, str]  # a branch (site and outcome bit) and a card status's name
 Span = tuple[str, int, int]  # a module file name and a range of lines, both ends included
 
 
@@ -192,6 +204,7 @@ class DriveTask:
     prove_only: bool = False  # prove the assumed facts' consecution instead of driving
     every: bool = False  # ask for every branch, even one a state chosen for another took
     extras: bool = False  # also the boundaries and mixed passes (``paths.Paths.extras``)
+    cross: bool = False  # also every branch crossed with each card's status (``card_statuses``)
     focus: tuple[Span, ...] = ()  # drive the targets at sites in these spans first
     stop: bool = False  # stop at the first disagreement
 
@@ -396,6 +409,29 @@ def _targets_name_something(frame: Any) -> list[tuple[str, Any]]:
     return out
 
 
+def card_statuses(frame: Any) -> list[tuple[str, Any]]:
+    """Each card slot's statuses that a branch outcome is crossed with (``cross``), by name.
+    They are what the rules clear as a side effect of other events, in writes a reviewer
+    could delete without removing a branch: combat (506.4: leaving the battlefield, a
+    change of controller, phasing out, regenerating, stopping being a creature), being
+    enchanted or equipped (704.5m, 704.5n: the Aura or Equipment falls off or goes), a
+    shield, marked damage and being tapped (400.7: a new object; 701.15a: regenerating
+    removes the damage and taps). A deleted clear shows only on a state that has the status
+    when the surviving branch is taken."""
+    out: list[tuple[str, Any]] = []
+    for i, c in enumerate(frame.cards):
+        hosts = [cj.attached_to == i for j, cj in enumerate(frame.cards) if j != i]
+        out += [
+            (f"c{i} attacking", c.attacking),
+            (f"c{i} blocking", z3.Or(c.blocking != NONE, c.blocking_also != NONE)),
+            (f"c{i} enchanted or equipped", z3.Or(*hosts) if hosts else z3.BoolVal(False)),
+            (f"c{i} shielded", z3.Or(*[sh.present for sh in c.shields])),
+            (f"c{i} damaged", z3.Or(c.damage > 0, c.deathtouched)),
+            (f"c{i} tapped", c.tapped),
+        ]
+    return out
+
+
 def features(frame: Any) -> list[Any]:
     """What the solver is asked to make true where it can (``_Driver.drive``): a state in
     which many things are going on, so that a change to one view that a branch's own
@@ -448,6 +484,10 @@ class _Driver:
         self.tally = Tally()
         self.taken: dict[Site, int] = {}  # outcome bits some checked state took
         self.pending: dict[tuple[str, Site, str], Extra] = {}  # the kind's extras not yet hit
+        self.statuses = card_statuses(pre) if task.cross else []
+        # the kind's crossed targets not yet hit, and the key of each by branch and status
+        self.crossed: dict[tuple[str, Site, str], Extra] = {}
+        self.cross_keys: dict[CrossKey, tuple[str, Site, str]] = {}
         lay = layout(task.scope)
         self.param_keys = lay.param_keys
         # what a new model must change (printed cards and parameters)
@@ -542,8 +582,11 @@ class _Driver:
             (site, bit) for site in sorted(set(paths.passes) & self.sites) for bit in (TRUE, FALSE)
         ]
         extras = paths.extras() if self.task.extras else []
-        targets += extras
+        crossed = self._crossed(paths, targets)
+        targets += extras + [e for _, e in crossed]
         self.pending = {e.key: e for e in extras}
+        self.crossed = {e.key: e for _, e in crossed}
+        self.cross_keys = {k: e.key for k, e in crossed}
         # the focus first (branches, then extras), then the rest: a stable sort
         targets.sort(
             key=lambda t: (not _inside(_site_of(t), focus), isinstance(t, Extra) and bool(focus))
@@ -552,10 +595,11 @@ class _Driver:
             if self.task.stop and self.tally.disagreements:
                 return
             if isinstance(target, Extra):
-                if target.key not in self.pending:
+                pending = self.crossed if target.what == "crossed" else self.pending
+                if target.key not in pending:
                     continue  # a state chosen for another target hit it
                 outcome = self.drive(solver, kind, (target.site, 0), target.formula, guard, target)
-                self.pending.pop(target.key, None)
+                pending.pop(target.key, None)
                 self.tally.note_extra((kind, target.key), outcome)
                 continue
             site, bit = target
@@ -566,6 +610,23 @@ class _Driver:
                 continue
             outcome = self.drive(solver, kind, target, reach, guard)
             self.tally.note(target, outcome, kind)
+
+    def _crossed(self, paths: Paths, targets: list[Target | Extra]) -> list[tuple[CrossKey, Extra]]:
+        """Every branch target crossed with each card status (module docstring), with the
+        branch and status it stands for; none unless ``task.cross``."""
+        out: list[tuple[CrossKey, Extra]] = []
+        for target in targets:
+            if isinstance(target, Extra):
+                continue
+            site, bit = target
+            reach = paths.reach(site, bit == TRUE)
+            if reach is None:
+                continue
+            side = "true" if bit == TRUE else "false"
+            for name, status in self.statuses:
+                extra = Extra("crossed", site, f"{side} with {name}", z3.And(reach, status))
+                out.append(((site, bit, name), extra))
+        return out
 
     def drive(
         self,
@@ -679,6 +740,15 @@ class _Driver:
             if z3.is_true(model.eval(e.formula, model_completion=True)):
                 self.tally.note_extra((kind, key), how)
                 del self.pending[key]
+        if self.crossed:
+            held = [n for n, f in self.statuses if z3.is_true(model.eval(f, model_completion=True))]
+            for site, bits in hits.relation.items():
+                for bit in (TRUE, FALSE):
+                    for name in held if bits & bit else ():
+                        ckey = self.cross_keys.get((site, bit, name))
+                        if ckey is not None and ckey in self.crossed:
+                            self.tally.note_extra((kind, ckey), how)
+                            del self.crossed[ckey]
         if bad and len(self.tally.disagreements) < 20:
             self.tally.disagreements.append(Witness(kind, target, state, action, result, enabled))
         if extra is not None:
@@ -795,8 +865,8 @@ class DrivenReport:
         return Counter(outcome for _, outcome, _ in self.branches())
 
     def extra_counts(self, what: str) -> Counter[Outcome]:
-        """Outcomes of the extras (``paths.Extra.what``: "boundary" or "mixed"), each
-        counted once per action kind."""
+        """Outcomes of the extras (``paths.Extra.what``: "boundary", "mixed" or "crossed"),
+        each counted once per action kind."""
         return Counter(o for (_, key), o in self.tally.extras.items() if key[0] == what)
 
 
@@ -819,6 +889,7 @@ def driven_agreement(
     facts: frozenset[str] | None = None,
     every: bool = False,
     extras: bool = False,
+    cross: bool = False,
     focus: tuple[Span, ...] = (),
     stop: bool = False,
 ) -> DrivenReport:
@@ -835,7 +906,8 @@ def driven_agreement(
     asked for every branch of every kind, even one a state chosen for another branch took
     already (a rich state per branch: slower, and sees more). ``extras``: also every
     comparison at its boundary and every repeated site with passes going opposite ways
-    (``paths.Paths.extras``). ``focus``: the targets at sites in these spans (a change's
+    (``paths.Paths.extras``). ``cross``: also every branch together with each card's
+    status in turn (``card_statuses``, module docstring). ``focus``: the targets at sites in these spans (a change's
     functions, ``changed_spans``) are asked first; ``stop``: each worker stops at its first
     disagreement (a quick answer to "does this change show?", not a full report)."""
     started = time.perf_counter()
@@ -875,6 +947,7 @@ def driven_agreement(
                 assumed,
                 every=every,
                 extras=extras,
+                cross=cross,
                 focus=focus,
                 stop=stop,
             )
@@ -976,6 +1049,7 @@ def driven_rows(report: DrivenReport) -> list[Row]:
     for what, item in (
         ("boundary", "comparisons at their boundary"),
         ("mixed", "repeated sites, passes going opposite ways"),
+        ("crossed", "branches crossed with each card's status"),
     ):
         extra = report.extra_counts(what)
         if not extra:
@@ -1019,7 +1093,7 @@ def driven_document(report: DrivenReport) -> dict[str, Any]:
         "counts": {o.value: n for o, n in sorted(report.counts().items())},
         "extras": {
             what: {o.value: n for o, n in sorted(report.extra_counts(what).items())}
-            for what in ("boundary", "mixed")
+            for what in ("boundary", "mixed", "crossed")
         },
         "assumed": list(report.assumed),
         "dropped": dict(sorted(report.dropped.items())),

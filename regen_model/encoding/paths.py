@@ -177,7 +177,7 @@ class Extra:
     comparison at its boundary or two passes of a site going opposite ways. ``formula``
     holds exactly on the states and parameters that hit it (checked on the model)."""
 
-    what: str  # "boundary" or "mixed"
+    what: str  # "boundary" or "mixed" (or "crossed": ``driven.card_statuses``)
     site: Site
     label: str
     formula: Z3

@@ -86,7 +86,7 @@ def verify_agreement(options: VerifyOptions) -> list[Row]:
         rows += coverage_rows(report.coverage)
     rows += query_rows()
     if options.driven:
-        rows += driven_rows(driven_agreement())
+        rows += driven_rows(driven_agreement(cross=True))
     return rows
 
 

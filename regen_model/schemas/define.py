@@ -526,6 +526,7 @@ def driven_schema() -> Schema:
                 {
                     "boundary": counts_of([o.value for o in Outcome]),
                     "mixed": counts_of([o.value for o in Outcome]),
+                    "crossed": counts_of([o.value for o in Outcome]),
                 }
             ),
             "assumed": strings(),
