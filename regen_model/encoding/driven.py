@@ -488,6 +488,7 @@ class _Driver:
         # the kind's crossed targets not yet hit, and the key of each by branch and status
         self.crossed: dict[tuple[str, Site, str], Extra] = {}
         self.cross_keys: dict[CrossKey, tuple[str, Site, str]] = {}
+        self.reaches: dict[Target, Any] = {}  # ``paths.reach`` per branch target, per kind
         lay = layout(task.scope)
         self.param_keys = lay.param_keys
         # what a new model must change (printed cards and parameters)
@@ -581,6 +582,7 @@ class _Driver:
         targets: list[Target | Extra] = [
             (site, bit) for site in sorted(set(paths.passes) & self.sites) for bit in (TRUE, FALSE)
         ]
+        self.reaches = {}
         extras = paths.extras() if self.task.extras else []
         crossed = self._crossed(paths, targets)
         targets += extras + [e for _, e in crossed]
@@ -605,21 +607,30 @@ class _Driver:
             site, bit = target
             if self.taken.get(site, 0) & bit and not self.task.every:
                 continue
-            reach = paths.reach(site, bit == TRUE)
+            reach = self._reach(paths, target)
             if reach is None:
                 continue
             outcome = self.drive(solver, kind, target, reach, guard)
             self.tally.note(target, outcome, kind)
 
+    def _reach(self, paths: Paths, target: Target) -> Any:
+        """``paths.reach`` of a branch target, made once per kind (the crossed targets
+        need it too, and simplifying it is not free)."""
+        if target not in self.reaches:
+            self.reaches[target] = paths.reach(target[0], target[1] == TRUE)
+        return self.reaches[target]
+
     def _crossed(self, paths: Paths, targets: list[Target | Extra]) -> list[tuple[CrossKey, Extra]]:
         """Every branch target crossed with each card status (module docstring), with the
         branch and status it stands for; none unless ``task.cross``."""
         out: list[tuple[CrossKey, Extra]] = []
+        if not self.statuses:
+            return out
         for target in targets:
             if isinstance(target, Extra):
                 continue
             site, bit = target
-            reach = paths.reach(site, bit == TRUE)
+            reach = self._reach(paths, target)
             if reach is None:
                 continue
             side = "true" if bit == TRUE else "false"

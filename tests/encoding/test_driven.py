@@ -262,14 +262,13 @@ def test_a_relation_mutant_is_caught_on_a_solver_chosen_state() -> None:
     assert driven_rows(report)[0].verdict is Verdict.FAILED
 
 
-
 def test_crossed_targets_ask_each_branch_with_each_card_status() -> None:
     """``cross``: every branch of a kind together with each card slot's status; on the
     correct views every one a state met agrees, each gets a row and a JSON count, and a
-    state checked for one target marks the others it meets (fewer queries than targets)."""
-    from regen_model.encoding.driven import card_statuses
+    state checked for one target marks the others it meets (fewer states than targets met)."""
     import jsonschema
 
+    from regen_model.encoding.driven import card_statuses
     from regen_model.schemas.define import driven_schema
 
     names = [n for n, _ in card_statuses(RegenSystem(scope=DRIVEN_SCOPE).template.pre)]
@@ -286,6 +285,7 @@ def test_crossed_targets_ask_each_branch_with_each_card_status() -> None:
     doc = driven_document(report)
     assert doc["extras"]["crossed"]["agree"] == crossed[Outcome.AGREE]
     jsonschema.validate(doc, driven_schema())
+
 
 # each change of issue 10 the walk let through: a kind whose relation it changes, the clauses
 # one of which the disagreement must name (so that the catch is the change's), and how the
@@ -334,8 +334,13 @@ ENCODING_ONLY: dict[str, tuple[str, tuple[str, ...], dict[str, bool]]] = {
         # the shared 2-core machine, 53 s user CPU. It was long while the correct code's
         # `pass` met older disagreements first (the ``left`` output of a flicker, with
         # ``stop`` the run ended there); with those decided (issue 10, docs/agreement.md)
-        # the first disagreement met is the change's own, so CI catches reversed APNAP again
-        pytest.param("triggers-reversed-apnap", marks=pytest.mark.slow),
+        # the first disagreement met is the change's own, so CI caught reversed APNAP again.
+        # Since issue 13's hand and library counts (wip/draw) the states chosen for the mixed
+        # passes of `pass` no longer meet it soon: more than 25 min wall in a full run, and
+        # with the changed function first (``focus``) no catch in 5 min either. Left out of
+        # CI until the mixed passes ask for triggers of both players (as ``cross`` asks for
+        # the combat status), not hope for them: issue 10
+        pytest.param("triggers-reversed-apnap", marks=pytest.mark.long),
         # about ten minutes at load 12: the comparisons of assign-combat-damage
         pytest.param("lethal-ignores-marked-damage", marks=pytest.mark.long),
     ],
