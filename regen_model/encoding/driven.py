@@ -918,9 +918,10 @@ def driven_agreement(
     already (a rich state per branch: slower, and sees more). ``extras``: also every
     comparison at its boundary and every repeated site with passes going opposite ways
     (``paths.Paths.extras``). ``cross``: also every branch together with each card's
-    status in turn (``card_statuses``, module docstring). ``focus``: the targets at sites in these spans (a change's
-    functions, ``changed_spans``) are asked first; ``stop``: each worker stops at its first
-    disagreement (a quick answer to "does this change show?", not a full report)."""
+    status in turn (``card_statuses``, module docstring). ``focus``: the targets at sites
+    in these spans (a change's functions, ``changed_spans``) are asked first; ``stop``: each
+    worker stops at its first disagreement (a quick answer to "does this change show?", not
+    a full report)."""
     started = time.perf_counter()
     chosen = tuple(kinds if kinds is not None else P.ACTION_KINDS)
     cpus = workers if workers is not None else os.cpu_count() or 1
