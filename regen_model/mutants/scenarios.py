@@ -5,6 +5,13 @@ the engine refuses or crashes on an event the file expected to work (the scenari
 reports that as bad input: under the correct rules the same file passes, so the difference
 is the mutant's). Scenarios that do not pass under the correct rules are left out of every
 row and reported, since their failure says nothing about a mutant.
+
+A scenario is played under a mutant only if its run under the correct rules asked about that
+mutant: the rule code consults a mutant where it would act differently (``Rules.has``), so a
+run that never consulted it takes, event for event, the same path under it and passes again
+(the argument of ``explore.reuse``, whose ``Asked`` records the questions here too). The
+kills are the same as playing every scenario (``tests/mutants/test_scenario_kills.py``
+compares), at a fraction of the runs.
 """
 
 from __future__ import annotations
@@ -15,7 +22,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from regen_model.model.rules import CORRECT, Rules
+from regen_model.explore.reuse import Asked
+from regen_model.model.enums import Mutant
+from regen_model.model.rules import Rules
 from regen_model.scenario import (
     Scenario,
     ScenarioError,
@@ -50,16 +59,20 @@ def default_roots() -> list[Path]:
 
 @dataclass(frozen=True)
 class Suite:
-    """Loaded scenarios that pass under the correct rules, and those left out."""
+    """Loaded scenarios that pass under the correct rules, and those left out.
+    ``questions``: per kept scenario, in the same order, the mutants its run under the
+    correct rules asked about (only those can change it)."""
 
     scenarios: tuple[tuple[str, Scenario], ...]
     excluded: tuple[ScenarioKill, ...]
+    questions: tuple[frozenset[Mutant], ...]
 
 
 @cache
 def load_suite(roots: tuple[Path, ...]) -> Suite:
     """Load every scenario under ``roots`` and keep those that pass under the correct rules."""
     kept: list[tuple[str, Scenario]] = []
+    questions: list[frozenset[Mutant]] = []
     excluded: list[ScenarioKill] = []
     seen: set[bytes] = set()  # shipped examples are verbatim copies of test scenarios
     for root in roots:
@@ -74,12 +87,14 @@ def load_suite(roots: tuple[Path, ...]) -> Suite:
             except ScenarioError as err:
                 excluded.append(ScenarioKill(shown, f"does not load: {err}"))
                 continue
-            outcome = _failure(scenario, CORRECT)
+            asked = Asked()  # the correct rules, remembering the mutants consulted
+            outcome = _failure(scenario, Rules(asked))
             if outcome is not None:
                 excluded.append(ScenarioKill(shown, f"fails under the correct rules: {outcome}"))
                 continue
             kept.append((shown, scenario))
-    return Suite(tuple(kept), tuple(excluded))
+            questions.append(frozenset(asked.questions))
+    return Suite(tuple(kept), tuple(excluded), tuple(questions))
 
 
 def _failure(scenario: Scenario, rules: Rules) -> str | None:
@@ -96,10 +111,14 @@ def _failure(scenario: Scenario, rules: Rules) -> str | None:
     return f"line {c.line}: {c.what}: expected {c.expected}, got {c.actual}"
 
 
-def scenario_kills(suite: Suite, rules: Rules) -> list[ScenarioKill]:
-    """The scenarios of ``suite`` that fail under ``rules``, in file order."""
+def scenario_kills(suite: Suite, rules: Rules, *, every: bool = False) -> list[ScenarioKill]:
+    """The scenarios of ``suite`` that fail under ``rules``, in file order. Only those whose
+    correct run asked about one of ``rules``' mutants are played (the module docstring);
+    ``every`` plays them all (the same kills, for the test that says so)."""
     kills = []
-    for shown, scenario in suite.scenarios:
+    for (shown, scenario), asked in zip(suite.scenarios, suite.questions, strict=True):
+        if not every and not (asked & rules.mutants):
+            continue
         reason = _failure(scenario, rules)
         if reason is not None:
             kills.append(ScenarioKill(shown, reason))
