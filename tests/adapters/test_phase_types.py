@@ -10,6 +10,7 @@ refuse the scenario, which ``on_phase`` asserts it does not).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,8 @@ def _start(*specs: CardSpec) -> GameState:
 
 
 def _modifications(card_face: dict[str, object]) -> list[dict[str, object]]:
-    (ability,) = card_face["abilities"]  # type: ignore[misc]
+    abilities: list[Any] = card_face["abilities"]  # type: ignore[assignment]
+    (ability,) = abilities
     (static,) = ability["effect"]["static_abilities"]
     return list(static["modifications"])
 

@@ -68,6 +68,7 @@ def test_the_retry_decides_sat_with_a_model_of_every_constraint() -> None:
     # The model comes back through the tactics' model converters: the variables that
     # solve-eqs eliminated have their values too.
     model = answer.model
+    assert model is not None
     assert model.eval(xs[0], model_completion=True).as_long() == 3
     for i in range(LINKS - 1):
         a = model.eval(xs[i], model_completion=True).as_long()

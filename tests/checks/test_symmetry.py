@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from typing import cast
 
 import pytest
 import z3
@@ -185,11 +186,12 @@ def test_a_sum_over_every_card_is_asked_with_the_slots_sorted() -> None:
 
     from regen_model.checks.property import step_view
     from regen_model.checks.symmetry import ordered
-    from regen_model.invariants.expr import CardBool, CardInt, StaticBool, StaticInt
+    from regen_model.checks.system import TransitionSystem
+    from regen_model.invariants.expr import CardBool, CardInt, Expr, StaticBool, StaticInt
 
     system = RegenSystem(Scope(cards=3, shields=1, stack=1, pending=1, targets=1))
     step = system.template_step().with_output_vars()
-    view = step_view(system, step.pre, step, step.post)
+    view = step_view(cast(TransitionSystem, system), step.pre, step, step.post)
     sorted_ones = []
     for inv in builtin():
         order = ordered(inv.formula, view)
@@ -201,7 +203,7 @@ def test_a_sum_over_every_card_is_asked_with_the_slots_sorted() -> None:
         if order is None or not z3.eq(z3.simplify(rep), z3.simplify(z3.Or(full, z3.Not(order)))):
             continue
         sorted_ones.append(inv.id)
-        nodes = [inv.formula]
+        nodes: list[Expr] = [inv.formula]
         while nodes:  # it reads no card field: the outputs are all its per-card values
             e = nodes.pop()
             assert not isinstance(e, CardInt | CardBool | StaticInt | StaticBool), inv.id

@@ -8,7 +8,7 @@ another relation. And the prover must not trust cases that leave a state out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import z3
@@ -16,10 +16,11 @@ import z3
 from regen_model.checks import induction
 from regen_model.checks.property import from_invariant
 from regen_model.checks.solver import DEFAULT_BUDGET, Status
+from regen_model.checks.system import TransitionSystem
 from regen_model.encoding import cases as C
 from regen_model.encoding.outputs import CARD_FIELDS
 from regen_model.encoding.scope import Scope
-from regen_model.encoding.system import RegenSystem
+from regen_model.encoding.system import RegenStep, RegenSystem
 from regen_model.encoding.work import layout
 from regen_model.invariants.loading import builtin
 from regen_model.invariants.spec import Kind
@@ -67,9 +68,10 @@ def test_the_cases_cover_the_domain() -> None:
 
 
 def _consecution(system: RegenSystem) -> induction._Consecution:
-    enc = induction._Consecution(system, DEFAULT_BUDGET)
+    as_protocol = cast(TransitionSystem, system)  # as checks.systems.regen_system does
+    enc = induction._Consecution(as_protocol, DEFAULT_BUDGET)
     for inv in builtin():
-        p = from_invariant(system, inv)
+        p = from_invariant(as_protocol, inv)
         if p.kind is Kind.STATE:
             enc.hypothesis(p)
         enc.goal(p)
@@ -102,7 +104,8 @@ def test_a_counterexample_from_a_slice_has_the_whole_successor() -> None:
     enc = _consecution(system)
     answer = enc.check("inv.shield.used-once", "pass", [])
     assert answer.status is Status.SAT
-    step = enc.step
+    step = cast(RegenStep, enc.step)
     values = dict(step.functional("pass")[1])
+    assert answer.model is not None
     for post_var, value in values.items():
         assert z3.is_true(answer.model.eval(post_var == value, model_completion=False)), post_var
