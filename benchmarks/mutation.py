@@ -2,7 +2,8 @@
 
     python benchmarks/mutation.py changes [NAME...]
     python benchmarks/mutation.py mutmut [--module engine/zones.py ...] [--every K] [--max-children 2]
-    python benchmarks/mutation.py recheck NAME...
+    python benchmarks/mutation.py screen [--module engine/zones.py ...] [--every K] [-j 2]
+    python benchmarks/mutation.py recheck NAME... | --survivors
     python benchmarks/mutation.py report
 
 The fast checks (``FAST_CHECKS``, also ``[tool.mutmut]`` in pyproject.toml): the seeded
@@ -22,7 +23,14 @@ queries. A change survives when all of them still pass.
   agreement check runs in one process there (``REGEN_AGREEMENT_WORKERS=1``): mutmut learns
   which tests reach a function from the calls it sees in its own process, and a check run
   in worker processes would leave the relation's functions with no test but the queries.
-* ``recheck``: named mutants' diffs applied to fresh copies of the tree and the fast checks
+* ``screen``: every mutmut mutant (or a ``--module``/``--every`` share) against the screen of
+  ``benchmarks/mutation_screen.py``: the mutated tree loaded once in one process, mutants
+  switched by mutmut's ``MUTANT_UNDER_TEST``, each run against only the scenario files and
+  points of the seeded agreement walk that call its function, in milliseconds where pytest
+  costs fifty seconds. Writes ``benchmarks/results/mutation-screen.json`` (the score per
+  package, every survivor and timeout by name); what survives the screen is then rechecked
+  against the whole fast-check list (``recheck --survivors``).
+* ``recheck``: named mutants' diffs (or the screen's survivors, ``--survivors``) applied to fresh copies of the tree and the fast checks
   run by this script instead of mutmut's runner (whose ``timeout`` verdicts a loaded
   machine makes unreliable). Writes ``benchmarks/results/mutation-recheck.json``.
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
@@ -194,14 +202,7 @@ def results(workdir: Path) -> dict[str, str]:
 
 def cmd_mutmut(args: argparse.Namespace, console: Console) -> None:
     workdir: Path = args.workdir
-    if not (workdir / "pyproject.toml").exists():
-        workdir.mkdir(parents=True, exist_ok=True)
-        copy_tree(workdir)
-        console.log(f"copied the tree to {workdir}")
-    names = sorted(results(workdir)) if (workdir / "mutants").exists() else []
-    if not names:  # first run: generate the mutants only (a run with a name that matches none)
-        _mutmut(workdir, "run", "no.such.mutant__mutmut_0", check=False)
-        names = sorted(results(workdir))
+    names = ensure_generated(workdir, console)
     chosen = [n for n in names if _in_modules(n, args.module) and _sampled(n, args.every)]
     todo = [n for n in chosen if results_cache(workdir).get(n, "not checked") == "not checked"]
     console.log(f"{len(names)} mutants, {len(chosen)} chosen, {len(todo)} not yet run")
@@ -226,15 +227,126 @@ def _sampled(name: str, every: int) -> bool:
     return every <= 1 or int(name.rsplit("_", 1)[1]) % every == 1 % every
 
 
+def ensure_generated(workdir: Path, console: Console) -> list[str]:
+    """The mutants of ``workdir``, generating them first (a copy of the tree, mutmut run with
+    a name that matches none: it generates every mutant, then stops)."""
+    from mutation_screen import generated
+
+    if not (workdir / "pyproject.toml").exists():
+        workdir.mkdir(parents=True, exist_ok=True)
+        copy_tree(workdir)
+        console.log(f"copied the tree to {workdir}")
+    names = generated(workdir) if (workdir / "mutants").exists() else []
+    if not names:
+        console.log("generating the mutants (mutmut, a few minutes)")
+        _mutmut(workdir, "run", "no.such.mutant__mutmut_0", check=False)
+        names = generated(workdir)
+    if not names:
+        raise SystemExit(f"mutmut generated no mutants in {workdir}")
+    return names
+
+
+def _package(name: str) -> str:
+    return "engine" if ".engine." in name else "encoding"
+
+
+def cmd_screen(args: argparse.Namespace, console: Console) -> None:
+    workdir: Path = args.workdir.resolve()
+    names = ensure_generated(workdir, console)
+    chosen = [n for n in names if _in_modules(n, args.module) and _sampled(n, args.every)]
+    console.log(f"{len(names)} mutants, {len(chosen)} chosen")
+    listing = workdir / "screen-names.txt"
+    listing.write_text("\n".join(chosen) + "\n")
+    found = workdir / "screen-outcomes.json"
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [
+            "nice",
+            "-n",
+            "10",
+            sys.executable,
+            str(ROOT / "benchmarks" / "mutation_screen.py"),
+            str(workdir),
+            str(args.jobs),
+            str(args.limit),
+            str(found),
+            str(listing),
+        ],
+        cwd=workdir / "mutants",
+        env=dict(os.environ, PYTHONPATH=str(workdir / "mutants"), PYTHONDONTWRITEBYTECODE="1"),
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"the screen failed (exit {proc.returncode}); see its lines above")
+    done = json.loads(found.read_text())
+    outcomes = done["outcomes"]
+    packages: dict[str, Counter[str]] = {}
+    for o in outcomes:
+        tally = packages.setdefault(_package(o["mutant"]), Counter())
+        tally["screened"] += 1
+        tally[o["status"]] += 1
+    table = Table(title="Mutation screen per package", title_justify="left")
+    columns = ("screened", "killed", "timeout", "survived", "not reached", "no checks")
+    for col in ("package", *columns, "score"):
+        table.add_column(col, justify="left" if col == "package" else "right")
+    summary = {}
+    for package, t in sorted(packages.items()):
+        tested = t["screened"] - t["no checks"] - t["not reached"]
+        score = 100.0 * (t["killed"] + t["timeout"]) / tested if tested else 0.0
+        summary[package] = {**{c: t[c] for c in columns}, "score_percent": round(score, 1)}
+        table.add_row(package, *(str(t[c]) for c in columns), f"{score:.1f}%")
+    console.print(table)
+    left = [o for o in outcomes if o["status"] in ("survived", "not reached", "no checks")]
+    console.print(
+        f"{len(left)} survived, not reached or unchecked (by name in mutation-screen.json); "
+        "the score counts killed and timed out among those a check reached"
+    )
+    _write(
+        "mutation-screen.json",
+        {
+            "format": "regen-model/bench-mutation-screen",
+            "version": 1,
+            "mutants_generated": len(names),
+            "mutants_screened": len(chosen),
+            "every": args.every,
+            "modules": args.module,
+            "checks": done["checks"],
+            "scenario_checks": done["scenarios"],
+            "build_seconds": done["build_seconds"],
+            "seconds": round(time.perf_counter() - started, 1),
+            "jobs": args.jobs,
+            "limit_seconds": args.limit,
+            "packages": summary,
+            "survivors": sorted(o["mutant"] for o in outcomes if o["status"] == "survived"),
+            "not_reached": sorted(o["mutant"] for o in outcomes if o["status"] == "not reached"),
+            "no_checks": sorted(o["mutant"] for o in outcomes if o["status"] == "no checks"),
+            "timeouts": sorted(o["mutant"] for o in outcomes if o["status"] == "timeout"),
+            "median_ms_killed": _median_ms(outcomes, "killed"),
+            "median_ms_survived": _median_ms(outcomes, "survived"),
+        },
+    )
+
+
+def _median_ms(outcomes: list[dict[str, Any]], status: str) -> float | None:
+    times = sorted(o["seconds"] for o in outcomes if o["status"] == status)
+    return round(1000 * times[len(times) // 2], 1) if times else None
+
+
 def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
     """Each named mutant's diff (``mutmut show``) applied to a fresh copy of the tree and the
     fast checks run there by this script (no mutmut runner, no test selection, a generous
     timeout): what mutmut's verdict (often ``timeout`` on a loaded machine) really is."""
     rows = []
+    names = list(args.names)
+    if args.survivors:
+        screened = json.loads((RESULTS / "mutation-screen.json").read_text())
+        names += [n for n in screened["survivors"] + screened["no_checks"] if n not in names]
+    if not names:
+        raise SystemExit("name the mutants to recheck, or give --survivors")
     with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
         base = Path(tmp) / "base"
         copy_tree(base)
-        for name in args.names:
+        for name in names:
             diff = _mutmut(args.workdir, "show", name)
             diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
             tree = Path(tmp) / "tree"
@@ -361,8 +473,15 @@ def main() -> None:
     mm.add_argument("--every", type=int, default=1, help="every K-th mutant of each function")
     mm.add_argument("--max-children", type=int, default=2)
     mm.add_argument("--batch", type=int, default=40)
+    sc = sub.add_parser("screen", help="every mutant against the in-process screen")
+    sc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
+    sc.add_argument("--module", action="append", default=[], help="e.g. engine/zones.py")
+    sc.add_argument("--every", type=int, default=1, help="every K-th mutant of each function")
+    sc.add_argument("-j", "--jobs", type=int, default=2)
+    sc.add_argument("--limit", type=float, default=60.0, help="seconds per mutant")
     rc = sub.add_parser("recheck", help="apply named mutants and run the fast checks here")
-    rc.add_argument("names", nargs="+")
+    rc.add_argument("names", nargs="*")
+    rc.add_argument("--survivors", action="store_true", help="the screen's survivors")
     rc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     rp = sub.add_parser("report", help="scores and survivors from the work directory")
     rp.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
@@ -372,6 +491,8 @@ def main() -> None:
         cmd_changes(args.names, console)
     elif args.command == "mutmut":
         cmd_mutmut(args, console)
+    elif args.command == "screen":
+        cmd_screen(args, console)
     elif args.command == "recheck":
         cmd_recheck(args, console)
     else:

@@ -1,0 +1,103 @@
+"""The mutation screen (``benchmarks/mutation_screen.py``) reads mutmut's trees right: the
+function a mutant mutates, and the lines of the original it changes, which decide whether a
+check can reach it at all."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from mutation_screen import changed_lines, mangled  # noqa: E402
+
+# The shape of a module mutmut 3 writes: a trampoline, the original as ``x_F__mutmut_orig``,
+# and each mutant as ``x_F__mutmut_N``, for functions and (``xǁClassǁmethod``) methods.
+MODULE = """\
+def tap(w, slot):
+    return _trampoline(w, slot)
+
+
+def x_tap__mutmut_orig(w, slot):
+    card = w.cards[slot]
+    if w.mutant("create-taps"):
+        card = card._replace(damage=0)
+    w.cards[slot] = card._replace(tapped=True)
+
+
+def x_tap__mutmut_1(w, slot):
+    card = w.cards[slot]
+    if w.mutant("create-taps"):
+        card = card._replace(damage=1)
+    w.cards[slot] = card._replace(tapped=True)
+
+
+def x_tap__mutmut_2(w, slot):
+    card = w.cards[slot]
+    if w.mutant("create-taps"):
+        card = card._replace(damage=0)
+    w.cards[slot] = card._replace(tapped=False)
+
+
+class Work:
+    def xǁWorkǁname__mutmut_orig(self, slot):
+        return self.names[slot]
+
+    def xǁWorkǁname__mutmut_1(self, slot):
+        return None
+
+
+def x_emit__mutmut_orig(w, slot, clause="phasing.out"):
+    w.emit(
+        "phased",
+        indirectly=True,
+    )
+
+
+def x_emit__mutmut_1(w, slot, clause="phasing.out"):
+    w.emit(
+        "phased",
+        indirectly=None,
+    )
+
+
+def x_emit__mutmut_2(w, slot, clause="XXphasing.outXX"):
+    w.emit(
+        "phased",
+        indirectly=True,
+    )
+"""
+
+
+def test_a_mutant_names_the_function_it_mutates() -> None:
+    assert mangled("regen_model.engine.zones.x_move_zone__mutmut_3") == (
+        "regen_model.engine.zones.x_move_zone"
+    )
+    assert mangled("regen_model.engine.work.xǁWorkǁset__mutmut_12") == (
+        "regen_model.engine.work.xǁWorkǁset"
+    )
+
+
+def test_the_changed_lines_are_the_originals_lines(tmp_path: Path) -> None:
+    package = tmp_path / "regen_model" / "engine"
+    package.mkdir(parents=True)
+    (package / "tapping.py").write_text(MODULE, encoding="utf-8")
+    names = [
+        "regen_model.engine.tapping.x_tap__mutmut_1",
+        "regen_model.engine.tapping.x_tap__mutmut_2",
+        "regen_model.engine.tapping.xǁWorkǁname__mutmut_1",
+        "regen_model.engine.tapping.x_emit__mutmut_1",
+        "regen_model.engine.tapping.x_emit__mutmut_2",
+    ]
+    found = changed_lines(tmp_path, names)
+    path = str((package / "tapping.py").resolve())
+    # x_tap__mutmut_orig is on line 5: its body is lines 6-9, the rule-mutant branch line 8;
+    # the method's original is on line 27, its one body line 28
+    assert found[names[0]] == (path, frozenset({8}))
+    assert found[names[1]] == (path, frozenset({9}))
+    assert found[names[2]] == (path, frozenset({28}))
+    # a change on a continuation line is the statement's first line (35: ``w.emit(``), which
+    # is what line coverage reports; a change to the signature is no statement: left out
+    assert found[names[3]] == (path, frozenset({35}))
+    assert names[4] not in found
