@@ -146,8 +146,8 @@ def changed_lines(tree: Path, mutants: Sequence[str]) -> dict[str, tuple[str, fr
                 if op != "equal":  # orig body line k is file line orig.lineno + 1 + k
                     changed.update(range(orig.lineno + 1 + i1, orig.lineno + 1 + max(i2, i1 + 1)))
             starts = {_statement_line(orig, line) for line in changed}
-            if None in starts:  # a change outside every statement of the body: a default
-                continue  # value, a decorator... the checks that call it decide
+            if not starts or None in starts:  # a change outside the body's statements (a
+                continue  # default value in the signature): the checks that call it decide
             out[name] = (str(path.resolve()), frozenset(s for s in starts if s is not None))
     return out
 
