@@ -188,3 +188,56 @@ def test_graveyards_written_from_a_run_read_back_as_the_same_expectation(tmp_pat
     )
     path.write_text(swapped, encoding="utf-8")
     assert run_scenario(load_scenario(path)).verdict is Verdict.FAILED
+
+
+def test_a_mill_and_the_sentrys_rider_round_trip_with_their_graveyards(tmp_path: Path) -> None:
+    """Thought Scour and an inline mill (``effect: mill`` with ``draw``, 701.17a) are written
+    and read back; the milled cards' group is expected as ``[milled, milled]`` and the
+    scenario fails when the group is written as two; Soldevi Sentry's rider (603.7e) replays."""
+    from regen_model.model.effects import Effect, EffectKind, TargetRule
+
+    start = Start(
+        ("A", "B"),
+        (CardSpec("sentry", PERMANENT_CARDS["Soldevi Sentry"], 0),),
+        library=(3, 4),
+    )
+    inline = A.CastSpell(
+        player=0,
+        name="Deep Scour",
+        effect=Effect(EffectKind.MILL, amount=1, draw=2),
+        targets=(A.TargetChoice(player=1),),
+        target_rule=TargetRule.PLAYER,
+    )
+    case = Case(
+        "mill",
+        start,
+        (
+            SPELLS["Thought Scour"].cast(0, (A.TargetChoice(player=1),)),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
+            inline,
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
+            A.ActivateAbility(player=0, source="sentry"),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
+            A.Destroy(targets=("sentry",)),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1, decline=True),
+        ),
+    )
+    round_trip(case, tmp_path)
+    text = case_yaml(case)
+    assert "{name: Deep Scour, effect: mill, amount: 1, draw: 2}" in text
+    run = reference_run(case)
+    last = run.states[-1]
+    assert (last.players[0].hand, last.players[1].hand, last.players[1].library) == (3, 0, 1)
+    yards = {last.player_name(p): {"graveyard": graveyard_expect(last, p)} for p in (0, 1)}
+    assert yards["B"]["graveyard"] == [["milled", "milled"], "milled"]
+    doc = case_document(case, expect={len(case.actions) - 1: {"players": yards}})
+    path = tmp_path / "mill.yaml"
+    path.write_text(scenario_yaml(doc), encoding="utf-8")
+    assert run_scenario(load_scenario(path)).verdict is Verdict.PASSED
+    split = scenario_yaml(doc).replace("[[milled, milled], milled]", "[milled, milled, milled]")
+    path.write_text(split, encoding="utf-8")
+    assert run_scenario(load_scenario(path)).verdict is Verdict.FAILED

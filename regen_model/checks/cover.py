@@ -895,6 +895,33 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("fecundity", "Fecundity", 1), ScriptCard("bears", "Grizzly Bears", 0)),
             (A.Destroy(targets=("bears",)), *_pass(0, 1)),
         ),
+        # 701.17a, 404.3: Thought Scour at B mills two cards of B's three, one group in B's
+        # graveyard, then its caster draws (the explorer's boards cast no spell, have no
+        # library).
+        GuideScript(
+            ("mill.cards",),
+            (bears,),
+            (SPELLS["Thought Scour"].cast(0, (A.TargetChoice(player=1),)), *_pass(0, 1)),
+            library=(1, 3),
+        ),
+        # 701.17b: the same with B's library holding one card: B mills it, and no loss.
+        GuideScript(
+            ("mill.short-library",),
+            (bears,),
+            (SPELLS["Thought Scour"].cast(0, (A.TargetChoice(player=1),)), *_pass(0, 1)),
+            library=(1, 1),
+        ),
+        # 603.7e, 102.2: Soldevi Sentry's shield is used; its rider triggers, controlled by A
+        # and naming B (the explorer's boards have no Sentry).
+        GuideScript(
+            ("regen.rider.opponent-draws",),
+            (ScriptCard("sentry", "Soldevi Sentry", 0),),
+            (
+                A.ActivateAbility(player=0, source="sentry"),
+                *_pass(0, 1),
+                A.Destroy(targets=("sentry",)),
+            ),
+        ),
         # 603.10a: Kardur, Doomscourge and Grizzly Bears attack and the Bears are destroyed;
         # Kardur sees an attacking creature die.
         GuideScript(

@@ -41,7 +41,11 @@ between two records plus output increments):
    the watcher's record is not touched (its trigger only waits, counted by the global
    record's free number of abilities that triggered), and the drain changes players' life,
    which no record keeps; Fecundity's "that creature's controller may draw a card" likewise
-   (its draw changes a hand and a library, which no record keeps).
+   (its draw changes a hand and a library, which no record keeps), and so do a mill (701.17a:
+   a library and a graveyard's count of groups, the players') and the draw of Thought Scour.
+   Soldevi Sentry's "when it regenerates this way, that player may draw a card" is a rider
+   shield of x like Matopi Golem's: its use is one of x's riders (the ``riders`` output), and
+   what its trigger does is a draw, a player's.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,
@@ -97,7 +101,14 @@ BF = ordinal(Zone.BATTLEFIELD)
 GY = ordinal(Zone.GRAVEYARD)
 EX = ordinal(Zone.EXILE)
 GAIN_CONTROL = ordinal(Rider.GAIN_CONTROL)
-TRIGGERED_RIDERS = (ordinal(Rider.MINUS_COUNTER), ordinal(Rider.PLUS_COUNTER))
+# the riders that trigger when their shield is used (regen.rider.trigger, Matopi Golem and
+# Skeleton Scavengers; regen.rider.opponent-draws, Soldevi Sentry)
+TRIGGERED_RIDERS = (
+    ordinal(Rider.MINUS_COUNTER),
+    ordinal(Rider.PLUS_COUNTER),
+    ordinal(Rider.OPPONENT_MAY_DRAW),
+)
+MAX_RIDER = len(Rider) - 1
 
 INTS = (
     "zone",
@@ -394,7 +405,7 @@ def domain(r: Rec) -> list[Z3Ref]:
     for j in range(r.shields):
         out += [
             r[f"rider{j}"] >= 0,
-            r[f"rider{j}"] <= 3,
+            r[f"rider{j}"] <= MAX_RIDER,
             z3.Implies(
                 z3.Not(r[f"present{j}"]), z3.And(z3.Not(r[f"used{j}"]), r[f"rider{j}"] == 0)
             ),
@@ -508,7 +519,7 @@ def make_shield(a: Rec, b: Rec, st: Statics, fresh: Fresh) -> Effect:
     made = z3.And(
         a.on_bf(),
         rider >= 0,
-        rider <= 3,
+        rider <= MAX_RIDER,
         b["shields_made"] == a["shields_made"] + 1,
         z3.Or(*alts) if alts else z3.BoolVal(False),
     )

@@ -232,9 +232,13 @@ def flatten(state: GameState) -> dict[str, Value]:
         out[f"{name}.life"] = p.life
         out[f"{name}.poison"] = p.poison
         out[f"{name}.lost"] = p.lost
-        # groups bottom to top; a spell as the frame keeps it, counted but not named
+        out[f"{name}.hand"] = p.hand
+        out[f"{name}.library"] = p.library
+        # groups bottom to top; a group without a card slot (a spell, 608.2n, or the cards of
+        # one mill, 701.17a) as the frame keeps it: counted, its entries not named
         out[f"{name}.graveyard"] = tuple(
-            tuple(sorted(state.handle(x) if isinstance(x, int) else "(spell)" for x in group))
+            tuple(sorted(state.handle(x) for x in group if isinstance(x, int)))
+            or ("(spell or milled cards)",)
             for group in p.graveyard
         )
     for j, obj in enumerate(state.stack):

@@ -360,6 +360,33 @@ def _graveyard_order(t: Transition) -> bool:
     return False
 
 
+def _mill(t: Transition) -> bool:
+    """A player mills, all the cards asked for or fewer (mill.cards, mill.short-library;
+    701.17a-b): a library shrinks and a group of milled cards joins a graveyard."""
+    return any(e.clause.startswith("mill.") for e in t[3])
+
+
+def _rider_draw(t: Transition) -> bool:
+    """Soldevi Sentry's "when it regenerates this way, that player may draw a card" triggers
+    (regen.rider.opponent-draws; 603.7e, 102.2)."""
+    return any(
+        e.kind is EventKind.TRIGGERED and e.clause == "regen.rider.opponent-draws" for e in t[3]
+    )
+
+
+def _library_features() -> frozenset[str]:
+    """Issue 13 item 2's mill (Thought Scour) and Soldevi Sentry's draw rider: the structural
+    features, the draws they make, and the built-in spells and cards that have them, for
+    adapters that do not map them to declare them lacking at once."""
+    spells = {f"spell:{n}" for n, s in SPELLS.items() if s.effect.kind is EffectKind.MILL}
+    cards = {
+        f"card:{n}"
+        for n, t in PERMANENT_CARDS.items()
+        if any(a.rider is Rider.OPPONENT_MAY_DRAW for a in t.abilities)
+    }
+    return frozenset({"mill", "rider-draw", "draw", *spells, *cards})
+
+
 def _dies_features() -> frozenset[str]:
     """Issue 13 item 5's triggers ("when this creature dies", another permanent's "whenever a
     creature dies", "whenever this creature becomes tapped", a Basilisk's "destroy that
@@ -390,6 +417,7 @@ def _dies_features() -> frozenset[str]:
 
 DIES_FEATURES = _dies_features()
 # The Basilisks' part of DIES_FEATURES (trigger.eoc-destroy), for an adapter that maps it alone.
+LIBRARY_FEATURES = _library_features()
 EOC_DESTROY_FEATURES = frozenset(
     {"eoc-destroy-trigger"}
     | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.destroys_combatants}
@@ -669,6 +697,15 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "draw": (
         "a player draws, declines a draw, or draws from an empty library (121.1, 608.2d, 121.4)",
         _draw,
+    ),
+    "mill": (
+        "a player mills cards from their library, as many as it holds (701.17a-b)",
+        _mill,
+    ),
+    "rider-draw": (
+        'Soldevi Sentry\'s "when it regenerates this way, that player may draw a card" '
+        "triggers (603.7e, 102.2)",
+        _rider_draw,
     ),
     "tapped-trigger": (
         'a "whenever this creature becomes tapped" ability triggers (603.2e)',

@@ -31,6 +31,7 @@ from regen_model.conform.features import (
     COST_FEATURES,
     COUNTED_FEATURES,
     DIES_FEATURES,
+    LIBRARY_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -45,6 +46,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTemplate
 from regen_model.model.derived import controller, givable, is_creature_on_battlefield, sba_pending
+from regen_model.model.effects import EffectKind
 from regen_model.model.enums import Attachment, CardType, Decision, Edition, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
@@ -130,7 +132,8 @@ REGENERATORS = (
 # Issue 13's cards and spells (Suture Spirit, Kill Shot, Asphyxiate, Niall Silvain, Carapace,
 # Vigilant Martyr) likewise.
 # Fumigate and Disintegrate (issue 13 item 7) too: new spells would shift every random case.
-# Onulet (issue 13 item 5, "when this creature dies") too.
+# Onulet (issue 13 item 5, "when this creature dies") too, and Thought Scour and Soldevi
+# Sentry (item 2's mill and draw rider).
 _NOT_DRAWN = (
     PREVENTION_FEATURES
     | PHASING_FEATURES
@@ -140,6 +143,7 @@ _NOT_DRAWN = (
     | COST_FEATURES
     | COUNTED_FEATURES
     | DIES_FEATURES
+    | LIBRARY_FEATURES
 )
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)
@@ -418,15 +422,25 @@ def draw_start(
         step_ = focus.step
     active = c.integer(0, 1)
     life = (20, 20) if chance(c, 85) else (c.integer(1, 4), c.integer(1, 4))
-    # libraries only with a card that draws (Fecundity, never drawn by the first pass), so
-    # the random cases without one stay what they were (121.1)
+    # libraries only with a card that draws or a spell that mills or draws (Fecundity,
+    # Soldevi Sentry, Thought Scour: never drawn by the first pass), so the random cases
+    # without one stay what they were (121.1, 701.17a)
     library = (0, 0)
-    if any(x.template.dies_draw for x in cards):
+    if any(_uses_library(x.template) for x in cards) or any(
+        SPELLS[n].effect.kind is EffectKind.MILL for n in swarm.spells if n in SPELLS
+    ):
         library = (c.integer(0, 2), c.integer(0, 2))
     start = Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life, library)
     if focus is None or not focus.state or extra is None:
         return start
     return _focus_state(c, start, focus.state)
+
+
+def _uses_library(template: CardTemplate) -> bool:
+    """A card whose abilities draw: Fecundity's trigger, Soldevi Sentry's rider."""
+    return bool(template.dies_draw) or any(
+        a.rider is Rider.OPPONENT_MAY_DRAW for a in template.abilities
+    )
 
 
 def _focus_state(c: Chooser, start: Start, field: str) -> Start:

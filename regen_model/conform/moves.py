@@ -181,8 +181,10 @@ def spell_targets(state: GameState, name: str) -> list[tuple[A.TargetChoice, ...
     rule = SPELLS[name].targets if name in SPELLS else TargetRule.ANY
     if rule is TargetRule.NONE:
         return [()]
-    out: list[tuple[A.TargetChoice, ...]] = [(A.TargetChoice(card=h),) for h in creatures(state)]
-    if rule is TargetRule.ANY:
+    out: list[tuple[A.TargetChoice, ...]] = []
+    if rule is not TargetRule.PLAYER:  # "target player" (Thought Scour) names no card (115.2)
+        out += [(A.TargetChoice(card=h),) for h in creatures(state)]
+    if rule in (TargetRule.ANY, TargetRule.PLAYER):
         out += [(A.TargetChoice(player=p),) for p in range(len(state.players))]
     return out
 

@@ -30,6 +30,7 @@ from regen_model.clauses import catalog
 from regen_model.conform.case import Case
 from regen_model.conform.features import (
     COUNTED_FEATURES,
+    LIBRARY_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -108,6 +109,10 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # draws it makes (a start with a card that draws is given libraries, ``draw_start``)
     ("trigger.dies-draw", (), (), ("Fecundity", "Grizzly Bears")),
     ("draw.", (), (), ("Fecundity", "Grizzly Bears")),
+    # and Thought Scour's mill (its walks' starts get libraries, ``draw_start``), and Soldevi
+    # Sentry's rider, a draw named to the opponent of the shield's creator
+    ("mill.", (), _spells_of(LIBRARY_FEATURES), ()),
+    ("regen.rider.opponent-draws", (), (), ("Soldevi Sentry", "Grizzly Bears")),
     # and a Basilisk's "destroy that creature at end of combat" (603.7), with a regenerator.
     ("trigger.eoc-destroy", (), (), ("Thicket Basilisk", "Drudge Skeletons")),
     # Issue 13 item 6: Disintegrate's "if it would die this turn, exile it instead".

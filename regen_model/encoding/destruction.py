@@ -380,18 +380,28 @@ def _drop_damage_triggers(w: SymWork, i: int, when: Val) -> None:
 
 def apply_rider(w: SymWork, i: int, rider: Val, creator: Val, when: Val) -> None:
     """An "if it regenerates this way" rider of the shield just used (701.19c): Debt of
-    Loyalty's control change is part of the replacement; counter riders are delayed triggers
-    controlled by the shield's creator (``engine.destruction.apply_rider``)."""
+    Loyalty's control change is part of the replacement; counter riders and Soldevi Sentry's
+    draw are delayed triggers controlled by the shield's creator
+    (``engine.destruction.apply_rider``)."""
     control = and_(when, eq(rider, ordinal(Rider.GAIN_CONTROL)))
     changed = change_control(w, i, creator, False, "regen.rider.control", control)
     w.bump("riders", i, when=changed)
     minus = and_(when, eq(rider, ordinal(Rider.MINUS_COUNTER)))
     plus = and_(when, eq(rider, ordinal(Rider.PLUS_COUNTER)))
     counters = or_(minus, plus)
+    # a delayed trigger controlled by the shield's creator (603.7a, 603.7d-e)
+    owner = controller(w, i) if w.mutant(Mutant.RIDER_TRIGGER_BY_CONTROLLER) else creator
     if not w.skip(counters):
         kind = ite(minus, ordinal(CounterKind.MINUS), ordinal(CounterKind.PLUS))
-        # a delayed trigger controlled by the shield's creator (603.7a, 603.7d-e)
-        owner = controller(w, i) if w.mutant(Mutant.RIDER_TRIGGER_BY_CONTROLLER) else creator
         trig = stack.counters_trigger(w, i, kind, owner)
         stack.push(w, "pending", trig, "regen.rider.trigger", when=counters)
         w.bump("riders", i, when=counters)
+    draws = and_(when, eq(rider, ordinal(Rider.OPPONENT_MAY_DRAW)))
+    if not w.skip(draws):
+        # Soldevi Sentry: controlled by the creator (603.7e), naming the opponent the creator
+        # chose on activation, the creator's one opponent (102.2, 115.1c;
+        # ``engine.destruction.opponent_draws``)
+        chosen = controller(w, i) if w.mutant(Mutant.RIDER_DRAW_BY_CONTROLLER) else sub(1, creator)
+        trig = stack.may_draw_trigger(w, i, chosen, owner)
+        stack.push(w, "pending", trig, "regen.rider.opponent-draws", when=draws)
+        w.bump("riders", i, when=draws)

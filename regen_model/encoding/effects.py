@@ -44,7 +44,7 @@ from regen_model.encoding.ops import (
 )
 from regen_model.encoding.triggers import simultaneous, tapped_trigger
 from regen_model.encoding.work import SymWork
-from regen_model.encoding.zones import change_control, move_zone
+from regen_model.encoding.zones import change_control, move_zone, to_graveyard
 from regen_model.model.effects import STATUS_RULES, EffectKind, TargetRule, rules_needing
 from regen_model.model.enums import (
     Attachment,
@@ -394,6 +394,7 @@ def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
         implies(needed("attacking"), w[w.c(i).attacking]),
         implies(needed("untapped"), not_(w[w.c(i).tapped])),
         implies(needed("land"), w.st(i).land),  # Pyramids' "target land"
+        not_(needed("player")),  # "target player": no card is one (115.2)
     )
 
 
@@ -550,6 +551,14 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             for q in range(w.ctx.scope.players):
                 draw_may(w, q, obj.amount, and_(ok, eq(player, q)))
 
+    def mill_then_draw(w: SymWork) -> None:
+        # 608.2c: the target player mills, then the controller draws (Thought Scour)
+        for ok, _, _, player in targets:
+            for q in range(w.ctx.scope.players):
+                mill(w, q, obj.amount, and_(ok, eq(player, q)))
+        for q in range(w.ctx.scope.players):
+            draw(w, q, obj.draw, eq(ctrl, q))
+
     by_kind: dict[EffectKind, Callable[[SymWork], None]] = {
         EffectKind.DAMAGE: damage,
         EffectKind.DAMAGE_EACH_CREATURE: damage_each,
@@ -562,6 +571,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.LIFE: life,
         EffectKind.DRAIN: drain,
         EffectKind.MAY_DRAW: may_draw,
+        EffectKind.MILL: mill_then_draw,
         EffectKind.FLICKER: for_cards(
             lambda w, i: leave_and_return(w, i, ite(obj.under_you, ctrl, NONE))
         ),
@@ -586,6 +596,28 @@ def draw_may(w: SymWork, q: int, count: Val, when: Val) -> None:
     # declined: nothing is drawn, whatever the library holds
     w.set_if(and_(when, w.p.decline), hand, w[hand], "draw.may")
     draw(w, q, count, and_(when, not_(w.p.decline)))
+
+
+def mill(w: SymWork, q: int, count: Val, when: Val) -> None:
+    """Where ``when`` holds, player ``q`` mills ``count`` cards (701.17a): as many as the
+    library holds, if fewer (701.17b), leave it for the graveyard, where they are one new group
+    (404.3: put there at once; a library card has no identity, so the group is counted, not
+    named: ``PlayerVars.gy_size``). No loss for a short library (704.5b reads draws only);
+    the mutant ``mill-short-library-loses`` records one (``engine.effects.mill``)."""
+    if w.skip(when):
+        return
+    pv = w.f.players[q]
+    library = w[pv.library]
+    moved = ite(le(count, library), count, library)
+    w.set_if(when, pv.library, sub(library, moved), "mill.cards")
+    to_graveyard(w, q, and_(when, gt(moved, 0)), "mill.cards")
+    short = and_(when, gt(count, library))
+    if w.mutant(Mutant.MILL_SHORT_LIBRARY_LOSES):
+        w.set_if(short, pv.drew_empty, True, "mill.short-library")  # mutant
+    else:
+        # 701.17b: the rest is not milled, and nothing else happens (the write changes nothing;
+        # it labels the step with the rule)
+        w.set_if(short, pv.library, w[pv.library], "mill.short-library")
 
 
 def draw(w: SymWork, q: int, count: Val, when: Val) -> None:

@@ -901,6 +901,7 @@ class StackVars:
     until_eot: Z3Ref
     untap: Z3Ref
     under_you: Z3Ref
+    draw: Z3Ref  # mill: the cards its controller then draws (Thought Scour; ``Effect.draw``)
     target_rule: Z3Ref  # ordinal of TargetRule: what its card targets must be (608.2b)
     n_targets: Z3Ref
     target_card: tuple[Z3Ref, ...]
@@ -925,7 +926,8 @@ class PlayerVars:
     poison: Z3Ref
     lost: Z3Ref
     # how many groups their graveyard holds (``Player.graveyard``): those of card slots
-    # (``CardVars.gy_pos``) and those of spell cards, which are one group each (608.2n)
+    # (``CardVars.gy_pos``), those of spell cards, which are one group each (608.2n), and
+    # those of milled cards, one group per mill (701.17a, 404.3), whose size is not kept
     gy_size: Z3Ref
     # the numbers of cards in their hand and library and whether they attempted to draw from
     # an empty library since the last check (``Player.hand``, ``library``, ``drew_empty``;
@@ -983,6 +985,7 @@ class Frame:
                 until_eot=mk_b(f"{p}.until_eot"),
                 untap=mk_b(f"{p}.untap"),
                 under_you=mk_b(f"{p}.under_you"),
+                draw=mk_i(f"{p}.draw"),
                 target_rule=mk_i(f"{p}.target_rule"),
                 n_targets=mk_i(f"{p}.n_targets"),
                 target_card=tuple(mk_i(f"{p}.t{j}.card") for j in range(sc.targets)),
@@ -1314,6 +1317,7 @@ def _stack_vars(obj: StackVars) -> list[Z3Ref]:
         obj.until_eot,
         obj.untap,
         obj.under_you,
+        obj.draw,
         obj.target_rule,
         obj.n_targets,
         *obj.target_card,
@@ -1344,6 +1348,7 @@ def _stack_domain(obj: StackVars, sc: Scope, present: Z3Ref) -> list[Z3Ref]:
         _in_enum(obj.target_rule, TargetRule),
         obj.n_targets >= 0,
         obj.n_targets <= sc.targets,
+        obj.draw >= 0,
         obj.source >= NONE,
         obj.source < n,
     ]
@@ -1380,6 +1385,7 @@ def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
         (obj.until_eot, False),
         (obj.untap, False),
         (obj.under_you, False),
+        (obj.draw, 0),
         (obj.target_rule, 0),
         (obj.n_targets, 0),
         *[(t, NONE) for t in obj.target_card],
@@ -1598,6 +1604,7 @@ def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> N
     put(sv.until_eot, e.until_end_of_turn)
     put(sv.untap, e.untap)
     put(sv.under_you, e.under_you)
+    put(sv.draw, e.draw)
     put(sv.target_rule, _ord(obj.target_rule))
     put(sv.n_targets, len(obj.targets))
     for j in range(sc.targets):
@@ -1768,7 +1775,9 @@ def read(model: Z3Ref, frame: Frame, setup: Setup) -> GameState:
 
 
 # The name a graveyard group read back from a model gets when no card slot is in it: the
-# abstraction keeps how many groups there are, not which spells (``PlayerVars.gy_size``).
+# abstraction keeps how many groups there are, not which spells or how many milled cards
+# (``PlayerVars.gy_size``; a spell is a group of its own, 608.2n, and so are one mill's cards,
+# 701.17a, 404.3).
 SPELL_READ_BACK = "a spell"
 
 
@@ -1837,6 +1846,7 @@ def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObj
         until_end_of_turn=_b(model, sv.until_eot),
         untap=_b(model, sv.untap),
         under_you=_b(model, sv.under_you),
+        draw=_i(model, sv.draw),
     )
     return StackObject(
         kind=kind,

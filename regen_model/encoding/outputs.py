@@ -22,7 +22,8 @@ resolution followed by a full state-based-action loop):
 ``returned``       times it entered the battlefield (leave-and-return)
 ``damage``         total damage dealt to it (marked or as -1/-1 counters)
 ``damage_triggers`` damage triggers of it that triggered
-``riders``         "if it regenerates this way" riders that happened (control or trigger)
+``riders``         "if it regenerates this way" riders that happened (control or trigger,
+                   Soldevi Sentry's draw trigger included)
 ``attached``       times it, an Aura or Equipment, was attached to another permanent (701.3a)
 ``priority_given`` (global) a player received priority at the end of the step
 """
@@ -100,7 +101,7 @@ def outputs_of(pre: GameState, events: Sequence[Event], post: GameState) -> Step
         elif k is EventKind.TRIGGERED:
             if e.clause == "damage.trigger":
                 bump("damage_triggers", e.subject)
-            elif e.clause == "regen.rider.trigger":
+            elif e.clause in ("regen.rider.trigger", "regen.rider.opponent-draws"):
                 bump("riders", e.subject)
         elif k is EventKind.ATTACHED:
             bump("attached", e.subject)

@@ -112,6 +112,7 @@ class Params:
     eff_until_eot: Val
     eff_untap: Val
     eff_under_you: Val
+    eff_draw: Val  # a mill's "then draw N" (Thought Scour; ``Effect.draw``)
     sorcery: Val
     cast_rule: Val  # ordinal of the spell's ``TargetRule``
     n_targets: Val
@@ -186,6 +187,7 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
         eff_until_eot=mk_b("eff_until_eot"),
         eff_untap=mk_b("eff_untap"),
         eff_under_you=mk_b("eff_under_you"),
+        eff_draw=mk_i("eff_draw"),
         sorcery=mk_b("sorcery"),
         cast_rule=mk_i("cast_rule"),
         n_targets=mk_i("n_targets"),
@@ -285,6 +287,7 @@ def domain(p: Params, scope: Scope) -> list[Val]:
         rng(p.eff_toughness, -m, m),
         rng(p.eff_rider, 0, len(Rider) - 1),
         rng(p.eff_counter, 0, len(CounterKind) - 1),
+        rng(p.eff_draw, 0, m),
         rng(p.cast_rule, 0, len(TargetRule) - 1),
         rng(p.n_targets, 0, scope.targets),
         z3.Not(p.malformed),
@@ -492,6 +495,7 @@ def _cast(v: dict[str, int | bool], nm: _Names, a: A.CastSpell, scope: Scope) ->
     v["eff_until_eot"] = e.until_end_of_turn
     v["eff_untap"] = e.untap
     v["eff_under_you"] = e.under_you
+    v["eff_draw"] = e.draw
     v["sorcery"] = a.sorcery
     v["cast_rule"] = ordinal(a.rule)
     if len(a.targets) > scope.targets:
@@ -724,6 +728,7 @@ def _cast_of(v: dict[str, int | bool], h: Any, scope: Scope, common: dict[str, A
         until_end_of_turn=bool(v["eff_until_eot"]),
         untap=bool(v["eff_untap"]),
         under_you=bool(v["eff_under_you"]),
+        draw=int(v["eff_draw"]),
     )
     targets = []
     for j in range(int(v["n_targets"])):

@@ -1566,6 +1566,55 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "mill-thought-scour-and-sentry",
+            "Thought Scour at B mills two of three (mill.cards, one group), one of one "
+            "(mill.short-library) and none of none; each time A draws, the third time from an "
+            "empty library; a mill cast at a creature, or Thought Scour at one, is refused (701.17a, "
+            "115.2). A's Soldevi Sentry "
+            "regenerates and its rider, A's, names B (regen.rider.opponent-draws), who draws "
+            "from an empty library or declines; B's Sentry's rider names A. Thought Scour at A "
+            "itself mills nothing and draws from the empty library (704.5b)",
+            (
+                Card("sentry", "Soldevi Sentry", 0),
+                Card("bsentry", "Soldevi Sentry", 1),
+            ),
+            (
+                _cast(0, "Thought Scour", 1),
+                *_pass(0, 1),
+                _cast(0, "Thought Scour", 1),
+                *_pass(0, 1),
+                _cast(0, "Thought Scour", 1),
+                *_pass(0, 1),
+                A.ActivateAbility(player=0, source="sentry"),
+                *_pass(0, 1),
+                A.Destroy(targets=("sentry",)),
+                *_pass(0, 1),
+                A.PassPriority(player=0),
+                A.ActivateAbility(player=1, source="bsentry"),
+                *_pass(1, 0),
+                A.Destroy(targets=("bsentry",)),
+                *_pass(0, 1),
+                _cast(0, "Thought Scour", 0),
+                *_pass(0, 1),
+            ),
+            library=(3, 3),
+            tried=(
+                (
+                    0,
+                    A.CastSpell(
+                        player=0,
+                        name="mill at a creature",
+                        effect=Effect(EffectKind.MILL, amount=2),
+                        targets=(A.TargetChoice(card="sentry"),),
+                        target_rule=TargetRule.CREATURE,
+                    ),
+                ),
+                (0, SPELLS["Thought Scour"].cast(0, (A.TargetChoice(card="sentry"),))),
+                (14, A.PassPriority(player=1, decline=True)),
+                (21, A.PassPriority(player=1, decline=True)),
+            ),
+        ),
+        Script(
             "creature-dies-exiled-and-wrath",
             "Zulaport Cutthroat (trigger.creature-dies): Grizzly Bears exiled instead of dying "
             "(Disintegrate, 614.6) trigger nothing; Wrath of God destroys Zulaport and the "

@@ -38,6 +38,7 @@ def entry(
     until_eot: Val = False,
     untap: Val = False,
     under_you: Val = False,
+    draw: Val = 0,
     target_rule: Val = 0,
     targets: Sequence[tuple[Val, Val, Val]] = (),
     n_targets: Val | None = None,
@@ -65,6 +66,7 @@ def entry(
         until_eot=until_eot,
         untap=untap,
         under_you=under_you,
+        draw=draw,
         target_rule=target_rule,
         n_targets=len(targets) if n_targets is None else n_targets,
         target_card=tuple(t[0] for t in padded),
@@ -101,6 +103,23 @@ def counters_trigger(w: SymWork, slot: int, counter: Val, controller: Val) -> St
         source=slot,
         source_gen=gen,
         target_rule=ordinal(TargetRule.CREATURE),
+    )
+
+
+def may_draw_trigger(w: SymWork, slot: int, player: Val, controller: Val) -> StackVars:
+    """The trigger "When it regenerates this way, that player may draw a card" (Soldevi
+    Sentry; ``engine.destruction.opponent_draws``): its one target the player it names (not
+    targeted by the trigger, only recorded), its source the regenerated object."""
+    gen = w[w.c(slot).gen]
+    return entry(
+        w,
+        kind=StackKind.TRIGGER,
+        controller=controller,
+        effect=ordinal(EffectKind.MAY_DRAW),
+        amount=1,
+        targets=((NONE, 0, player),),
+        source=slot,
+        source_gen=gen,
     )
 
 

@@ -190,6 +190,18 @@ def _cast(w: SymWork) -> None:
     rule = p.cast_rule
     # 601.2c: a spell with no target requirement has no targets to choose
     w.require(implies(eq(rule, ordinal(TargetRule.NONE)), eq(p.n_targets, 0)), clause)
+    # 701.17a: the model's mill is "target player mills N cards" (then "draw M"), N, M >= 0
+    w.require(
+        implies(
+            eq(p.eff_kind, ordinal(EffectKind.MILL)),
+            and_(
+                eq(rule, ordinal(TargetRule.PLAYER)),
+                ge(p.eff_amount, 0),
+                ge(p.eff_draw, 0),
+            ),
+        ),
+        clause,
+    )
     targets = []
     for j in range(len(p.tgt_card)):
         exists = lt(j, p.n_targets)
@@ -205,8 +217,10 @@ def _cast(w: SymWork) -> None:
                 for i in range(w.n)
             ]
         )
-        player_ok = and_(
-            eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), eq(rule, ordinal(TargetRule.ANY))
+        # 115.2: a player only where the spell says so: "any target" (damage), "target player"
+        player_ok = or_(
+            and_(eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), eq(rule, ordinal(TargetRule.ANY))),
+            eq(rule, ordinal(TargetRule.PLAYER)),
         )
         ok = ite(is_player, player_ok, card_ok)
         w.require(implies(exists, ok), clause)
@@ -235,6 +249,7 @@ def _cast(w: SymWork) -> None:
         until_eot=p.eff_until_eot,
         untap=p.eff_untap,
         under_you=p.eff_under_you,
+        draw=p.eff_draw,
         target_rule=rule,
         targets=targets,
         n_targets=p.n_targets,

@@ -31,7 +31,7 @@ from regen_model.engine.zones import (
     move_zone,
     remove_from_combat,
 )
-from regen_model.model.derived import controller, has, is_creature
+from regen_model.model.derived import controller, has, is_creature, opponent
 from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
     Attachment,
@@ -391,3 +391,31 @@ def apply_rider(w: Work, slot: int, rider: Rider, creator: int, origin: str) -> 
             target_rule=TargetRule.CREATURE,
         )
         w.trigger(trigger, "regen.rider.trigger", w.name(slot))
+    elif rider is Rider.OPPONENT_MAY_DRAW:
+        opponent_draws(w, slot, creator, origin)
+
+
+def opponent_draws(w: Work, slot: int, creator: int, origin: str) -> None:
+    """Soldevi Sentry's "Choose target opponent. ... When it regenerates this way, that player
+    may draw a card": a delayed trigger like the counter riders, controlled by the shield's
+    creator (603.7e), whose player is the opponent that player chose as the ability was
+    activated (115.1c). In a two-player game that is the creator's one opponent (102.2), so
+    it is read off the shield's creator, not off the creature's controller now; the player
+    answers as it resolves (608.2d, ``EffectKind.MAY_DRAW``). The mutant
+    ``rider-draw-by-controller`` names the creature's controller as it regenerates instead;
+    ``rider-trigger-by-controller`` gives it that controller, as it does the counter riders."""
+    card = w.cards[slot]
+    chosen = opponent(creator)
+    if w.mutant(Mutant.RIDER_DRAW_BY_CONTROLLER):
+        chosen = controller(card)  # mutant: "that player" read as the Sentry's controller
+    by_controller = w.mutant(Mutant.RIDER_TRIGGER_BY_CONTROLLER)
+    trigger = StackObject(
+        kind=StackKind.TRIGGER,
+        name=f"rider of {origin}",
+        controller=controller(card) if by_controller else creator,
+        effect=Effect(EffectKind.MAY_DRAW, amount=1),
+        targets=(Target(player=chosen),),
+        source=slot,
+        source_gen=card.gen,
+    )
+    w.trigger(trigger, "regen.rider.opponent-draws", w.name(slot), drawer=w.pname(chosen))

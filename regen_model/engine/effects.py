@@ -41,7 +41,7 @@ from regen_model.model.enums import (
     Zone,
 )
 from regen_model.model.events import EventKind
-from regen_model.model.state import Card, Hit, Player, Shield, StackObject, Target
+from regen_model.model.state import MILLED, Card, Hit, Player, Shield, StackObject, Target
 
 
 def create_shield(
@@ -504,12 +504,49 @@ def draw(w: Work, player: int, count: int) -> None:
             w.emit(EventKind.NOTE, "draw.empty-library", None, player=w.pname(player), library=0)
 
 
+def mill(w: Work, named: Target, count: int) -> None:
+    """The player ``named`` (a target player, never a card: ``step._targets`` refuses a card
+    target for a mill) mills ``count`` cards (701.17a): the top cards of their library into their
+    graveyard, or every card it holds if it holds fewer (701.17b). The cards move at the same
+    time, so they are one group there (404.3), each the anonymous ``MILLED`` entry (a library
+    is a count, ``Player.library``). Milling is not drawing: a short or empty library makes
+    nobody lose (704.5b reads only draws); the mutant ``mill-short-library-loses`` records the
+    shortfall as an attempted draw from an empty library, as an engine that mills by drawing
+    and discarding does."""
+    player = named.player
+    assert player is not None  # "target player" (601.2c): a player, never a card
+    p: Player = w.players[player]
+    moved = min(count, p.library)
+    w.players[player] = p._replace(library=p.library - moved)
+    if moved > 0:
+        w.begin_together()  # one event: one group in that graveyard (404.3)
+        for _ in range(moved):
+            w.to_graveyard(player, MILLED)
+        w.end_together()
+        w.emit(
+            EventKind.NOTE,
+            "mill.cards",
+            None,
+            player=w.pname(player),
+            moved=moved,
+            library=p.library - moved,
+            group=len(w.players[player].graveyard),
+        )
+    if moved < count:
+        # 701.17b: as many as possible; nothing else happens for the rest
+        w.emit(EventKind.NOTE, "mill.short-library", None, player=w.pname(player), moved=moved)
+        if w.mutant(Mutant.MILL_SHORT_LIBRARY_LOSES):
+            w.players[player] = w.players[player]._replace(drew_empty=True)  # mutant
+
+
 def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str | None:
     """The first part of ``rule``'s requirement (``effects.TARGET_NEEDS``, the one table both
     views read) that the permanent ``card`` fails, or ``None`` if it meets them all; ``player``
     is the controller of the spell or ability ("you"). Checked as a spell is cast (601.2c)
     and again as it resolves (608.2b), so the two checks cannot drift apart."""
     needs = TARGET_NEEDS[rule]
+    if needs.player:
+        return "not-a-player"  # "target player" (115.2: a player is named as one)
     if needs.creature and not is_creature_on_battlefield(w, card):
         return "not-a-creature"
     if needs.yours and controller(card) != player:
@@ -685,6 +722,12 @@ def apply_effect(
     elif k is EffectKind.MAY_DRAW:
         for t in targets:  # its one target is the player it names (603.10a), never a card
             may_draw(w, t, effect.amount)
+    elif k is EffectKind.MILL:
+        # 608.2c: in the order written: the target player mills, then "Draw a card." is the
+        # controller's (Thought Scour), even if the mill emptied their library
+        for t in targets:
+            mill(w, t, effect.amount)
+        draw(w, controller_, effect.draw)
     elif k is EffectKind.FLICKER:
         for slot in cards:
             leave_and_return(w, slot, controller_ if effect.under_you else None)

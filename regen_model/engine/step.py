@@ -235,10 +235,23 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
     if rule is TargetRule.NONE and a.targets:
         # 601.2c: a spell with no target requirement has no targets to choose
         raise IllegalAction(f"{a.name} has no target rule", "stack.cast", "targets")
+    if a.effect.kind is EffectKind.MILL and (
+        rule is not TargetRule.PLAYER or a.effect.amount < 0 or a.effect.draw < 0
+    ):
+        # 701.17a: a player mills; the model's mill is "target player mills N cards" (then
+        # "draw M cards"), N and M numbers of cards
+        raise IllegalAction(
+            f"{a.name} mills: its target is a player, its numbers of cards 0 or more",
+            "stack.cast",
+            "targets",
+        )
     out = []
     for t in a.targets:
         if t.player is not None:
-            if a.effect.kind is not EffectKind.DAMAGE or rule is not TargetRule.ANY:
+            # 115.2: a player is a legal target only where the spell says so: "any target"
+            # (damage) or "target player"
+            anyone = a.effect.kind is EffectKind.DAMAGE and rule is TargetRule.ANY
+            if not anyone and rule is not TargetRule.PLAYER:
                 raise IllegalAction(f"{a.name} can only target creatures", "stack.cast", "targets")
             w.check_player(t.player, "targets")
             out.append(Target(player=t.player))
@@ -266,6 +279,8 @@ _NEEDS_TEXT: dict[TargetRule, str] = {
     TargetRule.NONARTIFACT_NONBLACK_CREATURE: "a nonartifact, nonblack creature",
     TargetRule.ATTACKING_CREATURE: "an attacking creature",
     TargetRule.UNTAPPED_CREATURE: "an untapped creature",
+    TargetRule.LAND: "a land",
+    TargetRule.PLAYER: "a player",
 }
 
 

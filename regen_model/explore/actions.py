@@ -97,6 +97,7 @@ RIDER_ORIGINS: dict[Rider, str] = {
     Rider.GAIN_CONTROL: "Debt of Loyalty",
     Rider.MINUS_COUNTER: "Matopi Golem",
     Rider.PLUS_COUNTER: "Skeleton Scavengers",
+    Rider.OPPONENT_MAY_DRAW: "Soldevi Sentry",
 }
 DAMAGE_KEYWORDS: tuple[frozenset[Keyword], ...] = (
     frozenset(),
@@ -225,6 +226,11 @@ def spell_targets(
     """The target tuples a spell with ``rule`` may be cast with (one target per spell)."""
     if rule is TargetRule.NONE:
         return [()]
+    players: list[tuple[A.TargetChoice, ...]] = [
+        (A.TargetChoice(player=p),) for p in range(len(state.players))
+    ]
+    if rule is TargetRule.PLAYER and prefilter:
+        return players  # "target player" (Thought Scour): never a card (115.2)
     slots = creatures(state) if prefilter else list(range(len(state.cards)))
     if rule is TargetRule.CREATURE_YOU_CONTROL and prefilter:
         slots = [s for s in slots if controller(state.cards[s]) == player]
@@ -237,8 +243,8 @@ def spell_targets(
     out: list[tuple[A.TargetChoice, ...]] = [
         (A.TargetChoice(card=state.setup.handles[s]),) for s in slots
     ]
-    if rule is TargetRule.ANY:
-        out += [(A.TargetChoice(player=p),) for p in range(len(state.players))]
+    if rule in (TargetRule.ANY, TargetRule.PLAYER):
+        out += players
     return out
 
 

@@ -303,13 +303,19 @@ def no_sba_at_priority() -> BoolExpr:
 @step_invariant(
     "inv.rider.exactly-when-used",
     """An "if it regenerates this way" rider happens exactly when its shield is used: a
-    triggered rider (Matopi Golem's counter) triggers once per rider shield used in the step,
-    and no rider happens without a rider shield being used. (A control rider whose creator
-    already controls the permanent changes nothing and is not counted, hence the range.)""",
-    ("regen.rider.control", "regen.rider.trigger", "regen.shield.apply"),
+    triggered rider (Matopi Golem's counter, Soldevi Sentry's draw) triggers once per rider
+    shield used in the step, and no rider happens without a rider shield being used. (A
+    control rider whose creator already controls the permanent changes nothing and is not
+    counted, hence the range.)""",
+    (
+        "regen.rider.control",
+        "regen.rider.trigger",
+        "regen.rider.opponent-draws",
+        "regen.shield.apply",
+    ),
 )
 def rider_exactly_when_used() -> BoolExpr:
-    triggered = (Rider.MINUS_COUNTER, Rider.PLUS_COUNTER)
+    triggered = (Rider.MINUS_COUNTER, Rider.PLUS_COUNTER, Rider.OPPONENT_MAY_DRAW)
     any_rider = (Rider.GAIN_CONTROL, *triggered)
     return all_cards(
         lambda c: implies(

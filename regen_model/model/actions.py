@@ -215,11 +215,11 @@ class Cleanup(Action):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PassPriority(Action):
     """``player`` passes priority. ``decline``: when this pass resolves an ability whose
-    effect is "that player may draw a card" (Fecundity's trigger, ``EffectKind.MAY_DRAW``),
-    the answer of the player it names is no (the default is yes: they draw). The question is
-    that player's whoever passes last (the choice is made as the ability resolves, 608.2d);
-    the field carries their answer, like ``choices`` carries 616.1 answers, and is ignored
-    when the pass resolves anything else."""
+    effect is "that player may draw a card" (Fecundity's trigger, Soldevi Sentry's rider;
+    ``EffectKind.MAY_DRAW``), the answer of the player it names is no (the default is yes:
+    they draw). The question is that player's whoever passes last (the choice is made as the
+    ability resolves, 608.2d); the field carries their answer, like ``choices`` carries 616.1
+    answers, and is ignored when the pass resolves anything else."""
 
     kind: ClassVar[str] = "pass"
     player: int

@@ -984,6 +984,20 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
                 ),
             ),
         ),
+        # Issue 13 item 2: a "when it regenerates this way" rider whose payload is "that player
+        # (the opponent chosen on activation) may draw a card" (603.7e, 608.2d; 102.2: in a
+        # two-player game the one opponent of the ability's controller, the shield's creator)
+        _creature(
+            "Soldevi Sentry",
+            "{1}",
+            "Artifact Creature — Soldier",
+            1,
+            1,
+            "{1}: Choose target opponent. "
+            + _REGEN
+            + " When it regenerates this way, that player may draw a card.",
+            regen=Rider.OPPONENT_MAY_DRAW,
+        ),
     )
 }
 
@@ -1193,6 +1207,14 @@ SPELLS: dict[str, SpellTemplate] = {
             TargetRule.CREATURE,
             sorcery=True,
         ),
+        # Issue 13 item 2: mill (701.17), then its caster draws (121.1)
+        _spell(
+            "Thought Scour",
+            "{U}",
+            "Target player mills two cards.\nDraw a card.",
+            Effect(EffectKind.MILL, amount=2, draw=1),
+            TargetRule.PLAYER,
+        ),
     )
 }
 
@@ -1212,7 +1234,8 @@ GLOBAL_DEVIATIONS: tuple[str, ...] = (
     "Carapace's, Vigilant Martyr's, Dark Privilege's): "
     "only timing and effects matter to regeneration.",
     "Hands and libraries are counts of cards per player, without identities: spells exist "
-    "only on the stack (none is cast from a hand), and only Fecundity's trigger draws.",
+    "only on the stack (none is cast from a hand); Fecundity's trigger, Soldevi Sentry's rider "
+    "and Thought Scour draw, and a milled card is an anonymous graveyard entry.",
 )
 
 

@@ -34,6 +34,12 @@ def controller(card: Card) -> int:
     return card.control if card.control_eot is None else card.control_eot
 
 
+def opponent(player: int) -> int:
+    """A player's opponent: in a two-player game, the other player (102.2). The model's games
+    have two players (more is out of scope), so "target opponent" has this one choice."""
+    return 1 - player
+
+
 def keywords(state: Board, card: Card) -> frozenset[Keyword]:
     """Printed keywords and those its Auras and Equipment grant it (layer 6, 613.1f; a static
     ability applies to whatever it is attached to now, 611.3a), then until-end-of-turn grants

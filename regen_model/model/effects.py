@@ -42,6 +42,10 @@ class EffectKind(StrEnum):
     # its one target (untargeted, like a trigger naming only a player) may draw ``amount``
     # cards; the answer is theirs as it resolves (``PassPriority.decline``)
     MAY_DRAW = "may-draw"
+    # "target player mills N cards" (701.17a): the top ``amount`` cards of the target player's
+    # library, or as many as it holds (701.17b), go to their graveyard together (404.3); then
+    # the effect's controller draws ``draw`` cards (Thought Scour's "Draw a card.", 608.2c)
+    MILL = "mill"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -59,6 +63,7 @@ TARGETED_KINDS: frozenset[EffectKind] = frozenset(
         EffectKind.PREVENT,
         EffectKind.PREVENT_ALL,
         EffectKind.PHASE_OUT,
+        EffectKind.MILL,
     }
 )
 
@@ -74,6 +79,7 @@ class TargetRule(StrEnum):
     ATTACKING_CREATURE = "attacking-creature"  # Kill Shot
     UNTAPPED_CREATURE = "untapped-creature"  # Asphyxiate
     LAND = "land"  # Pyramids' "target land" (a land creature included)
+    PLAYER = "player"  # "target player" (Thought Scour): a player, never a card (115.2)
 
 
 # The target rule a spell has when nothing more specific is said (scenario spells, generic casts).
@@ -82,6 +88,7 @@ DEFAULT_TARGETS: dict[EffectKind, TargetRule] = {
     EffectKind.DAMAGE_EACH_CREATURE: TargetRule.NONE,
     EffectKind.DESTROY_ALL_CREATURES: TargetRule.NONE,
     EffectKind.FLICKER: TargetRule.CREATURE_YOU_CONTROL,
+    EffectKind.MILL: TargetRule.PLAYER,
 }
 
 
@@ -102,7 +109,8 @@ class TargetNeeds(NamedTuple):
     creature" and Asphyxiate's "target untapped creature", parts a regeneration in response
     makes fail (it removes the creature from combat and taps it, 701.19a, 506.4). ``land``:
     Pyramids' "target land", a land whether or not it is a creature now (205.2a: the type
-    line of the model's lands never loses "Land"). The part
+    line of the model's lands never loses "Land"). ``player``: "target player" (Thought
+    Scour), which no card meets (115.2: a player is named as one). The part
     every card target needs, that it is still the same object on the battlefield (400.7), is
     not listed: it holds under every rule.
     """
@@ -114,6 +122,7 @@ class TargetNeeds(NamedTuple):
     attacking: bool = False
     untapped: bool = False
     land: bool = False
+    player: bool = False
 
 
 # ``NONE`` is the rule of an object with no target: an activated ability acting on its own
@@ -132,6 +141,7 @@ TARGET_NEEDS: dict[TargetRule, TargetNeeds] = {
     TargetRule.ATTACKING_CREATURE: TargetNeeds(creature=True, attacking=True),
     TargetRule.UNTAPPED_CREATURE: TargetNeeds(creature=True, untapped=True),
     TargetRule.LAND: TargetNeeds(land=True),
+    TargetRule.PLAYER: TargetNeeds(player=True),
 }
 
 
@@ -176,6 +186,10 @@ class Effect:
     ``untap`` (``GAIN_CONTROL``): untap that creature. ``under_you`` (``FLICKER``): return it
     under the control of the effect's controller ("under your control", Cloudshift) instead of
     its owner's (110.2a).
+
+    ``amount``, for ``MILL``, is how many cards the target player mills, and ``draw`` how many
+    the effect's controller then draws (Thought Scour: 2 and 1); ``draw`` is 0 for every other
+    kind.
     """
 
     kind: EffectKind
@@ -191,6 +205,7 @@ class Effect:
     until_end_of_turn: bool = False
     untap: bool = False
     under_you: bool = False
+    draw: int = 0
 
     def describe(self) -> str:
         """A short human reading of the effect, for narration."""
@@ -224,6 +239,9 @@ class Effect:
             return f"each opponent loses {self.amount} life and you gain {self.amount}"
         if k is EffectKind.MAY_DRAW:
             return f"that player may draw {self.amount} card(s)"
+        if k is EffectKind.MILL:
+            then = f"; you draw {self.draw} card(s)" if self.draw else ""
+            return f"target player mills {self.amount} card(s){then}"
         if k is EffectKind.ANIMATE:
             return "becomes a creature until end of turn"
         if k is EffectKind.PREVENT:

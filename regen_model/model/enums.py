@@ -84,12 +84,17 @@ class Rider(StrEnum):
     ``GAIN_CONTROL`` is Debt of Loyalty: part of the replacement itself, so it happens at once.
     The counter riders are triggered abilities ("When it regenerates this way ..."), as on
     Matopi Golem (-1/-1) and Skeleton Scavengers (+1/+1): they go on the stack.
+    ``OPPONENT_MAY_DRAW`` is Soldevi Sentry's "Choose target opponent. ... When it regenerates
+    this way, that player may draw a card": a triggered rider too, whose player is the
+    opponent the shield's creator chose as the ability was activated; in a two-player game
+    that is always the creator's one opponent (102.2), so the shield's ``creator`` records it.
     """
 
     NONE = "none"
     GAIN_CONTROL = "gain-control"
     MINUS_COUNTER = "minus-counter"
     PLUS_COUNTER = "plus-counter"
+    OPPONENT_MAY_DRAW = "opponent-may-draw"
 
 
 class CounterKind(StrEnum):
@@ -268,6 +273,12 @@ class Mutant(StrEnum):
     # Hand and library, draw (issue 13 item 2): Fecundity's draw given to the dying creature's
     # owner instead of its controller as it last existed (603.10a)
     DIES_DRAW_BY_OWNER = "dies-draw-by-owner"
+    # Mill (issue 13 item 2): a mill from a library with fewer cards than asked counted as an
+    # attempted draw from an empty library (701.17b; only drawing is a loss, 704.5b)
+    MILL_SHORT_LIBRARY_LOSES = "mill-short-library-loses"
+    # Soldevi Sentry's rider: "that player" (the opponent chosen on activation) read as the
+    # Sentry's controller when it regenerates (603.7e, 115.1c)
+    RIDER_DRAW_BY_CONTROLLER = "rider-draw-by-controller"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -201,9 +201,15 @@ class Card(NamedTuple):
         return self.attacking or self.blocking is not None or self.blocking_also is not None
 
 
-# A graveyard entry (404.1): a card slot (a permanent card put there) or the name of an
-# instant or sorcery spell card that finished resolving or did not resolve (608.2n, 608.2b).
+# A graveyard entry (404.1): a card slot (a permanent card put there), the name of an
+# instant or sorcery spell card that finished resolving or did not resolve (608.2n, 608.2b),
+# or ``MILLED``: a card milled from a library (701.17a).
 GraveItem = int | str
+# The entry of a milled card. A library is a count of cards in the model (``Player.library``),
+# so a card put from it into a graveyard has no identity: every milled card is this one word,
+# which no handle (``scenario.parse_setup.reserved_handles``) or spell may be named. Milled
+# cards, all from one mill, are one group (404.3).
+MILLED = "milled"
 # A graveyard, bottom to top, as the groups of cards put there at the same time: the owner
 # arranges the cards of one group in any order (404.3), so a group is kept in a canonical
 # order (slots in slot order, then spell names) and read as a set.

@@ -385,6 +385,20 @@ _INFO = (
         "player off the card in the graveyard does.",
         ("trigger.dies-draw",),
     ),
+    MutantInfo(
+        Mutant.MILL_SHORT_LIBRARY_LOSES,
+        "Milling more cards than the library holds counts as an attempted draw from an empty "
+        "library, so the player loses at the next check, as in an engine that mills by drawing "
+        "and discarding.",
+        ("mill.short-library",),
+    ),
+    MutantInfo(
+        Mutant.RIDER_DRAW_BY_CONTROLLER,
+        "Soldevi Sentry's \"that player may draw a card\" names the Sentry's controller when it "
+        "regenerates instead of the opponent chosen as the ability was activated, as in an "
+        'engine that reads "that player" as "you".',
+        ("regen.rider.opponent-draws",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

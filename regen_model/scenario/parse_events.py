@@ -277,8 +277,10 @@ def _cast(n: Names, v: Any, p: FieldPath) -> Maker:
 
 def _spell_target(n: Names, spell: SpellTemplate, raw: str, path: FieldPath) -> A.TargetChoice:
     card, player = n.card_or_player(raw, path)
-    if player is not None and spell.targets is not TargetRule.ANY:
+    if player is not None and spell.targets not in (TargetRule.ANY, TargetRule.PLAYER):
         raise n.error(path, f"{spell.name} can't target a player (its targets: {spell.targets})")
+    if player is None and spell.targets is TargetRule.PLAYER:
+        raise n.error(path, f"{spell.name} targets a player, not a card (115.2)")
     return A.TargetChoice(card=card, player=player)
 
 

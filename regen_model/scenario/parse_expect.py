@@ -217,9 +217,11 @@ def _player(names: Names, pname: str, fields: Mapping[str, Any], path: FieldPath
 
 
 def _graveyard(names: Names, index: int, pname: str, value: Any, path: FieldPath) -> Probe:
-    """A player's graveyard, bottom to top (404.2): each entry a card's handle or a spell's
-    name, or a list of them: cards put there at the same time, whose order their owner chose
-    (404.3), compared as a set. The whole graveyard must match, group by group."""
+    """A player's graveyard, bottom to top (404.2): each entry a card's handle, a spell's
+    name or ``milled`` (a card milled from their library, ``state.MILLED``: it has no name in
+    the model), or a list of them: cards put there at the same time, whose order their owner
+    chose (404.3), compared as a set, as one mill's cards are. The whole graveyard must match,
+    group by group."""
     expected = [sorted(str(x) for x in e) if isinstance(e, list) else [str(e)] for e in value]
 
     def read(view: View) -> object:

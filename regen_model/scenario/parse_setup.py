@@ -36,7 +36,7 @@ from regen_model.model.enums import (
     Step,
     Zone,
 )
-from regen_model.model.state import GameState, Player, Shield
+from regen_model.model.state import MILLED, GameState, Player, Shield
 from regen_model.scenario.names import Names, suggest
 from regen_model.scenario.schema import expect_keys
 from regen_model.scenario.source import FieldPath, Source
@@ -105,6 +105,7 @@ EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
     EffectKind.PREVENT: frozenset({"amount"}),
     EffectKind.PREVENT_ALL: frozenset(),
     EffectKind.PHASE_OUT: frozenset(),
+    EffectKind.MILL: frozenset({"amount", "draw"}),
 }
 SPELL_COMMON_FIELDS = frozenset({"name", "effect", "targets", "sorcery", "text"})
 
@@ -151,6 +152,11 @@ def parse_spells(source: Source, data: Mapping[str, Any]) -> dict[str, SpellTemp
 def spell_template(
     source: Source, name: str, raw: Mapping[str, Any], path: FieldPath
 ) -> SpellTemplate:
+    if name == MILLED:
+        # a graveyard entry of a milled card (``state.MILLED``): a spell can't share the word
+        raise source.error(
+            path, f"{MILLED!r} names a milled card in a graveyard; pick another name"
+        )
     kind = EffectKind(raw["effect"])
     allowed = EFFECT_FIELDS[kind] | SPELL_COMMON_FIELDS
     for key in raw:
@@ -172,8 +178,14 @@ def spell_template(
         until_end_of_turn=bool(raw.get("until-end-of-turn", False)),
         untap=bool(raw.get("untap", False)),
         under_you=bool(raw.get("under-your-control", False)),
+        draw=int(raw.get("draw", 0)),
     )
     targets = TargetRule(raw.get("targets", default_target_rule(kind).value))
+    if kind is EffectKind.MILL and targets is not TargetRule.PLAYER:
+        # 701.17a: a player mills (the model's mill is "target player mills N cards")
+        raise source.error((*path, "targets"), "a mill targets a player: targets: player")
+    if kind is EffectKind.MILL and effect.amount < 0:
+        raise source.error((*path, "amount"), "a mill's amount is a number of cards, 0 or more")
     return SpellTemplate(
         name=name,
         effect=effect,
@@ -290,8 +302,9 @@ def _ability(raw: Any) -> ActivatedAbility:
 
 
 def reserved_handles() -> frozenset[str]:
-    """Words a handle may not be: they mean something else in ``expect`` and in divisions."""
-    return frozenset({*expect_keys(), "player"})
+    """Words a handle may not be: they mean something else in ``expect``, in divisions and
+    in a graveyard (``MILLED``, a milled card)."""
+    return frozenset({*expect_keys(), "player", MILLED})
 
 
 def check_handles(source: Source, handles: tuple[str, ...], players: tuple[str, ...]) -> None:

@@ -446,8 +446,11 @@ def _spell(name: str, e: Effect, sorcery: bool, targeted: bool) -> dict[str, Any
         EffectKind.DAMAGE_EACH_CREATURE,
         EffectKind.COUNTERS,
         EffectKind.PREVENT,
+        EffectKind.MILL,
     ):
         out["amount"] = e.amount
+    if k is EffectKind.MILL and e.draw:
+        out["draw"] = e.draw  # Thought Scour's "Draw a card." after the mill
     if k is EffectKind.PUMP:
         out["power"], out["toughness"] = e.power, e.toughness
     if e.keywords:

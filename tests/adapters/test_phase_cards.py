@@ -32,6 +32,8 @@ KNOWN_PARTIAL = {
     "Matopi Golem": "When it regenerates this way, put a -1/-1 counter on it",
     "Skeleton Scavengers": "When it regenerates this way, put a +1/+1 counter on it",
     "Knight of the Holy Nimbus": "Only any opponent may activate this ability",
+    # Its regeneration is parsed (a sub-ability of "choose target opponent"), not its rider.
+    "Soldevi Sentry": "When it regenerates this way, that player may draw a card",
     # Its static ability read as a spell's effect, which does nothing on the battlefield (PH-23).
     "Excruciator": "parsed as a spell ability: AddRestriction",
     # Pyramids' second mode (issue 13 item 6): no destruction replacement of its own in 0.103.
@@ -59,6 +61,18 @@ def _grants_regenerate(node: object) -> bool:
     return False
 
 
+def _chained(abilities: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Each ability with its chain of sub-abilities (Soldevi Sentry's "Choose target
+    opponent." is the ability, its "Regenerate this creature." the sub-ability after it)."""
+    out = []
+    for a in abilities:
+        node: object = a
+        while isinstance(node, dict):
+            out.append(node)
+            node = node.get("sub_ability")
+    return out
+
+
 def test_every_model_card_has_phase_card_data() -> None:
     assert set(MODEL_CARDS) == set(PERMANENT_CARDS) | set(SPELLS)
 
@@ -76,7 +90,7 @@ def test_permanent_card_data_matches_the_model(name: str, database: CardDatabase
         )
     assert card.keywords == template.keywords & KEYWORDS.keys()  # unpreventable is no keyword
     regenerates = any(
-        (a.get("effect") or {}).get("type") == "Regenerate" for a in face["abilities"]
+        (a.get("effect") or {}).get("type") == "Regenerate" for a in _chained(face["abilities"])
     ) or any(map(_grants_regenerate, [*face["abilities"], *face["static_abilities"]]))
     assert regenerates == any(
         a.kind.value in ("regenerate-self", "regenerate-host", "regenerate-target")

@@ -65,6 +65,10 @@ UNOBSERVED: dict[Mutant, tuple[str, str]] = {
         "draw/fecundity-controller-not-owner.yaml",
         "which player's hand grows: hand and library sizes are not in the projection",
     ),
+    Mutant.RIDER_DRAW_BY_CONTROLLER: (
+        "regen/soldevi-sentry-opponent-draws.yaml",
+        "which player's hand grows: hand and library sizes are not in the projection",
+    ),
 }
 
 BUGS: list[tuple[str, Callable[[], EngineAdapter]]] = [

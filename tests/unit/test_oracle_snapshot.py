@@ -102,7 +102,10 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
         r'^(?:Enchanted|Equipped) creature .*has "\{[^}]+\}: Regenerate this', text, re.M
     )
     target = re.search(r"^[^\n]*: Regenerate target creature\.", text, re.M)
-    assert bool(regen) == (": Regenerate " in text and not host and not given and not target)
+    # "{1}: Choose target opponent. Regenerate this creature." (Soldevi Sentry) is its own
+    # regeneration ability too, with a target chosen as it is activated (115.1c)
+    own = re.search(r": (?:Choose target opponent\. )?Regenerate ", text)
+    assert bool(regen) == (bool(own) and not host and not given and not target)
     # "{cost}: Regenerate target creature." (Suture Spirit): a targeted ability (602.2b)
     assert any(a.kind is AbilityKind.REGENERATE_TARGET for a in card.abilities) == bool(target)
     # "{T}" in an ability's cost (602.2b, 601.2h): Niall Silvain's
@@ -135,6 +138,8 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     riders = {
         Rider.MINUS_COUNTER: "When it regenerates this way, put a -1/-1 counter on it.",
         Rider.PLUS_COUNTER: "When it regenerates this way, put a +1/+1 counter on it.",
+        Rider.OPPONENT_MAY_DRAW: "Choose target opponent. Regenerate this creature. When it "
+        "regenerates this way, that player may draw a card.",
     }
     for ability in regen:
         if ability.rider in riders:
@@ -217,6 +222,7 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
         "target untapped creature": TargetRule.UNTAPPED_CREATURE,
         "any target": TargetRule.ANY,
         "target creature": TargetRule.CREATURE,
+        "target player mills": TargetRule.PLAYER,
     }
     lower = text.lower()
     expected = next((rule for words, rule in rules.items() if words in lower), TargetRule.NONE)
@@ -240,6 +246,7 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
         "Exile target creature": EffectKind.FLICKER,
         "Gain control of": EffectKind.GAIN_CONTROL,
         "until end of turn.": EffectKind.PUMP,
+        "mills": EffectKind.MILL,
     }
     kind = next(k for words, k in kinds.items() if words in text)
     assert effect.kind is kind
@@ -255,6 +262,12 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
     if kind is EffectKind.DESTROY_ALL_CREATURES:
         assert effect.amount == (int(counted.group(1)) if counted else 0)
     assert effect.until_end_of_turn == (kind is EffectKind.GAIN_CONTROL and "until end" in text)
+    # "Target player mills N cards." then "Draw a card." (Thought Scour; 701.17a, 121.1)
+    mills = re.search(r"mills (\w+) cards?\.", text)
+    numbers = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+    if kind is EffectKind.MILL:
+        assert mills is not None and effect.amount == numbers[mills.group(1)]
+    assert effect.draw == (1 if re.search(r"^Draw a card\.$", text, re.M) else 0)
 
 
 @pytest.mark.parametrize("name", sorted(PERMANENT_CARDS) + sorted(SPELLS))

@@ -32,6 +32,7 @@ from regen_model.conform.features import (
     COST_FEATURES,
     DIES_FEATURES,
     EOC_DESTROY_FEATURES,
+    LIBRARY_FEATURES,
     TARGETING_FEATURES,
 )
 from regen_model.conform.observe import Observation, compare
@@ -91,6 +92,10 @@ class PhaseEngineAdapter:
             # issue 13 item 5: Onulet, Soldevi Steam Beast, Zulaport Cutthroat, Kardur: not
             # mapped; the Basilisks are (their block trigger, translate._resolve_block_triggers)
             *(DIES_FEATURES - EOC_DESTROY_FEATURES),
+            # issue 13 item 2's mill (Thought Scour) and Soldevi Sentry's draw rider: not mapped
+            # (no hand or library is read back; the Sentry's rider is a shield rider, which
+            # phase.rs shields do not carry)
+            *LIBRARY_FEATURES,
             *NOT_IN_PHASE,
         }
     )

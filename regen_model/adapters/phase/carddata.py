@@ -520,6 +520,18 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             keywords=frozenset({Keyword.PHASING}),
             note="islandwalk left out: the model has no landwalk",
         ),
+        _creature(
+            "Soldevi Sentry",
+            "{1}",
+            "Artifact Creature — Soldier",
+            1,
+            1,
+            "{1}: Choose target opponent. "
+            + _REGEN
+            + " When it regenerates this way, that player may draw a card.",
+            note="not mapped yet (shield-rider, rider-draw: the adapter neither reads hands "
+            "and libraries back nor gives a shield a rider)",
+        ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
         _spell("Lightning Bolt", "{R}", "Lightning Bolt deals 3 damage to any target."),
@@ -619,6 +631,12 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "haste until end of turn.",
             sorcery=True,
         ),
+        _spell(
+            "Thought Scour",
+            "{U}",
+            "Target player mills two cards.\nDraw a card.",
+            note="not mapped yet (mill, draw: the adapter reads no library back)",
+        ),
     )
 }
 
@@ -645,6 +663,7 @@ _RIDER_TEXT = {
     Rider.GAIN_CONTROL: " You gain control of that creature if it regenerates this way.",
     Rider.MINUS_COUNTER: " When it regenerates this way, put a -1/-1 counter on it.",
     Rider.PLUS_COUNTER: " When it regenerates this way, put a +1/+1 counter on it.",
+    Rider.OPPONENT_MAY_DRAW: " When it regenerates this way, target opponent may draw a card.",
 }
 
 

@@ -59,6 +59,7 @@ from regen_model.conform.features import (
     COST_FEATURES,
     COUNTED_FEATURES,
     DIES_FEATURES,
+    LIBRARY_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
     PREVENTION_FEATURES,
@@ -117,6 +118,9 @@ LACKS = frozenset(
         # that creature at end of combat" (and its triggers fire in its own windows, see
         # "triggers").
         *DIES_FEATURES,
+        # Issue 13 item 2: Thought Scour's mill and Soldevi Sentry's draw rider are not mapped
+        # (its shields carry no rider, and the board reads back no library).
+        *LIBRARY_FEATURES,
     }
 )
 
