@@ -91,3 +91,25 @@ def test_the_basilisks_are_mapped_and_pyramids_is_phase_rs_s_gap() -> None:
     result = run_case(case, PhaseEngineAdapter())
     assert result.outcome is Outcome.SKIPPED
     assert result.reason == NOT_IN_PHASE["card:Pyramids"]
+
+
+def test_a_division_without_first_strike_is_not_credited_to_ph05() -> None:
+    """A combat damage division cites the same clauses with or without first strike, so PH-05's
+    division matcher requires the regular damage phase.rs deals too early. A Basilisk blocked by
+    two that dies in a combat without first strike shows PH-06's mechanism alone (its blockers
+    stop blocking, 506.4, 509.1h); PH-05 took the credit before the requirement."""
+    known = load_known()
+    result = run_case(
+        _case("tests/adapters/cases/basilisk-blocked-by-two-dies.yaml"),
+        PhaseEngineAdapter(),
+        known=classifier(known),
+    )
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PH-06",)]
+    first_strike = run_case(
+        _case("tests/adapters/cases/first-strike-division.yaml"),
+        PhaseEngineAdapter(),
+        known=classifier(known),
+    )
+    assert first_strike.outcome is Outcome.KNOWN, (first_strike.reason, first_strike.divergence)
+    assert [ids for _, ids in first_strike.known] == [("PH-05",)]
