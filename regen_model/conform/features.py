@@ -325,9 +325,8 @@ def _dies_draw(t: Transition) -> bool:
 
 def _draw(t: Transition) -> bool:
     """A player draws, declines to, or attempts a draw from an empty library (draw.card,
-    draw.may, draw.empty-library; 121.1, 608.2d, 121.4). The observable projection has no
-    hand or library (``observe.py``); the feature names these cases for an adapter that
-    reads them."""
+    draw.may, draw.empty-library; 121.1, 608.2d, 121.4): the hand and library sizes of the
+    observable projection change (``observe.py``)."""
     return any(e.clause.startswith("draw.") for e in t[3])
 
 
@@ -376,15 +375,17 @@ def _rider_draw(t: Transition) -> bool:
 
 def _library_features() -> frozenset[str]:
     """Issue 13 item 2's mill (Thought Scour) and Soldevi Sentry's draw rider: the structural
-    features, the draws they make, and the built-in spells and cards that have them, for
-    adapters that do not map them to declare them lacking at once."""
+    features and the built-in spells and cards that have them, for adapters that do not map
+    them to declare them lacking at once."""
     spells = {f"spell:{n}" for n, s in SPELLS.items() if s.effect.kind is EffectKind.MILL}
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
         if any(a.rider is Rider.OPPONENT_MAY_DRAW for a in t.abilities)
     }
-    return frozenset({"mill", "rider-draw", "draw", *spells, *cards})
+    # "draw" is not among them: Fecundity's draws are DIES_FEATURES' (DIES_DRAW_FEATURES), and a
+    # case with a mill or the Sentry's rider has the features above as well
+    return frozenset({"mill", "rider-draw", *spells, *cards})
 
 
 def _dies_features() -> frozenset[str]:
@@ -416,11 +417,15 @@ def _dies_features() -> frozenset[str]:
 
 
 DIES_FEATURES = _dies_features()
-# The Basilisks' part of DIES_FEATURES (trigger.eoc-destroy), for an adapter that maps it alone.
 LIBRARY_FEATURES = _library_features()
+# The Basilisks' part of DIES_FEATURES (trigger.eoc-destroy), for an adapter that maps it alone.
 EOC_DESTROY_FEATURES = frozenset(
     {"eoc-destroy-trigger"}
     | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.destroys_combatants}
+)
+# Fecundity's part of DIES_FEATURES (trigger.dies-draw and the draws, draw.*), likewise.
+DIES_DRAW_FEATURES = frozenset(
+    {"dies-draw-trigger", "draw"} | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.dies_draw}
 )
 
 
@@ -493,6 +498,18 @@ def _effect_with_sba(t: Transition) -> bool:
     if isinstance(action, A.DealDamage | A.AddCounters | A.CheckStateBasedActions | A.Cleanup):
         return False
     return sba_pending(before) or sba_pending(after)
+
+
+def _effect_leaves_trigger(t: Transition) -> bool:
+    """An effect (not the state-based-action check, which puts what triggered on the stack,
+    117.5) leaves a triggered ability waiting (603.3): Fecundity's trigger when a destroy or
+    sacrifice effect kills a creature. The model puts it on the stack the next time a player
+    would receive priority; an engine that performs the effect with a spell or a state edit
+    puts it there at once, or resolves it with the spell."""
+    action, after = t[1], t[2]
+    if t[0] is None or not isinstance(action, A.EFFECT_ACTIONS):
+        return False
+    return not isinstance(action, A.CheckStateBasedActions) and bool(after.pending)
 
 
 def _damage_to_trigger(t: Transition) -> bool:
@@ -681,6 +698,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "effect-with-sba-pending": (
         "an effect (not damage or counters) while a state-based action is pending or leaving one",
         _effect_with_sba,
+    ),
+    "effect-leaves-trigger": (
+        "an effect (not the state-based-action check) leaves a triggered ability waiting "
+        "to be put on the stack (603.3)",
+        _effect_leaves_trigger,
     ),
     "triggers": ("a triggered ability triggers", _triggers),
     "dies-trigger": ('a "when this creature dies" ability triggers (700.4)', _dies),

@@ -159,6 +159,23 @@ ATTACHMENTS = tuple(
 )
 ORIGINS = ("Death Ward", "Regenerate", "regeneration shield")
 SPELL_NAMES = tuple(name for name in SPELLS if name not in NOT_DRAWN_SPELLS)
+# Cards random starts leave out (``_NOT_DRAWN``) that the guided generator adds to one fresh
+# candidate per case of its own, for an engine that has them (``guided.guided_cases``): the
+# Basilisks' "destroy that creature at end of combat" (trigger.eoc-destroy) and Fecundity's
+# "may draw" (trigger.dies-draw, draw.*), which phase.rs maps. Its own seed leaves the other
+# candidates, and the cases of an engine lacking all of them, as they were.
+LATE_CARDS = tuple(
+    name for name, t in PERMANENT_CARDS.items() if t.destroys_combatants or t.dies_draw
+)
+# How often a pass that may resolve a "may draw" (608.2d) carries the answer no (``decline``).
+DECLINE_PERCENT = 50
+
+
+def may_draw_on_top(state: GameState) -> bool:
+    """The top of the stack is an ability whose effect is "that player may draw a card"
+    (Fecundity's trigger): a pass may resolve it, and carries its player's answer."""
+    top = state.stack[-1] if state.stack else None
+    return top is not None and top.effect is not None and top.effect.kind is EffectKind.MAY_DRAW
 
 
 def _handle(name: str, used: set[str]) -> str:
@@ -618,6 +635,14 @@ def draw_actions(
             if not moves:
                 break
             action = c.pick(moves)
+            if (
+                isinstance(action, A.PassPriority)
+                and may_draw_on_top(walk.state)
+                and chance(c, DECLINE_PERCENT)
+            ):
+                # the answer no to the "may draw" the pass may resolve (608.2d); drawn only
+                # here, so the walks without such an ability draw what they drew before
+                action = replace(action, decline=True)
             try:
                 res = step(walk.state, action, rules)
             except MissingChoice:
@@ -643,10 +668,16 @@ def draw_actions(
 
 
 def settle(
-    state: GameState, rules: Rules = CORRECT, limit: int = 8, lacks: frozenset[str] = frozenset()
+    state: GameState,
+    rules: Rules = CORRECT,
+    limit: int = 8,
+    lacks: frozenset[str] = frozenset(),
+    chooser: Chooser | None = None,
 ) -> list[A.Action]:
     """Actions that let pending consequences show: waiting triggers go on the stack and the
-    stack resolves (both players pass), so a trigger's effect becomes observable."""
+    stack resolves (both players pass), so a trigger's effect becomes observable. With a
+    ``chooser`` a pass that may resolve a "may draw" answers no as often as a walk's does
+    (``DECLINE_PERCENT``; drawn only then); without one every answer is yes."""
     out: list[A.Action] = []
     if state.pending:
         check = A.CheckStateBasedActions()
@@ -660,6 +691,8 @@ def settle(
         state = res.state
     while state.stack and state.priority is not None and len(out) < limit:
         action = A.PassPriority(player=state.priority)
+        if chooser is not None and may_draw_on_top(state) and chance(chooser, DECLINE_PERCENT):
+            action = replace(action, decline=True)
         try:
             res = step(state, action, rules)
         except EngineError:  # a 616.1 question while resolving: leave it to the walk
@@ -736,7 +769,7 @@ def draw_case(
         state = step(state, action).state
     aim = focus.aim if focus is not None and not prefix else None
     walk = draw_actions(w, state, swarm, max_steps, lacks=lacks, aim=aim)
-    tail = settle(walk.state, lacks=lacks)
+    tail = settle(walk.state, lacks=lacks, chooser=w)
     return Case(name, start, (*prefix, *walk.actions, *tail), origin), walk
 
 

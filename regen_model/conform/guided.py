@@ -45,6 +45,7 @@ from regen_model.conform.case import Case, legal_actions
 from regen_model.conform.features import lacked_in, outside, transition_features
 from regen_model.conform.generate import (
     CUSTOM_TYPES,
+    LATE_CARDS,
     NOT_DRAWN_KEYWORDS,
     START_FIELDS,
     Focus,
@@ -83,6 +84,9 @@ CARD_STATE_FIELDS = (
 # A continuation passes more than a fresh walk: it starts where something was under way (a
 # combat, a spell on the stack) and the consequences come as the turn moves on.
 MUTANT_PASSES = 8
+# Draws of the candidate with a card random starts leave out (``generate.LATE_CARDS``) until
+# its start has the card.
+LATE_TRIES = 8
 ROUTINE_PREFIXES = ("priority.", "turn.", "stack.", "sba.loop", "zone.new-object")
 
 
@@ -174,7 +178,7 @@ def _mutant(
     for action in actions[:cut]:
         state = step(state, action).state
     walk = draw_actions(c, state, draw_swarm(c, passes=MUTANT_PASSES), max_steps, lacks=lacks)
-    tail = settle(walk.state, lacks=lacks)
+    tail = settle(walk.state, lacks=lacks, chooser=c)
     return Case(
         name,
         base.start,
@@ -305,6 +309,7 @@ def guided_cases(
         pool.add(c, goals)
         for combo in combos:
             reached[combo] = reached.get(combo, 0) + 1
+    late = tuple(x for x in LATE_CARDS if f"card:{x}" not in lacks)
     for i in range(n):
         best: tuple[tuple[bool, int], Case, set[str], set[Combo]] | None = None
         name, origin = f"random-{seed}-{i}", f"random:seed={seed}#{i}"
@@ -323,6 +328,28 @@ def guided_cases(
             # mere novelty: its new goals are few (a context or two) but they are the ones
             # no other draw gets to, where a continuation adds many goals of common kinds.
             score = (_hit(focus, combos, reached), len(goals - seen))
+            if best is None or score > best[0]:
+                best = (score, case, goals, combos)
+        for card in late:
+            # One more fresh candidate per card random starts leave out
+            # (``generate.LATE_CARDS``: each Basilisk, Fecundity), with that card on the board,
+            # seeded apart from the others; emitted only when it is more novel than each of
+            # them (a tie keeps theirs).
+            chooser = RandomChooser(random.Random(f"{seed}:{i}:late:{card}"))
+            for _ in range(LATE_TRIES):  # the card joins the swarm: drawn until it is on the board
+                case, _ = draw_case(
+                    chooser,
+                    name,
+                    f"{origin} with {card}",
+                    max_steps,
+                    lacks=lacks,
+                    custom=custom,
+                    cards=(card,),
+                )
+                if any(x.template.name == card for x in case.start.cards):
+                    break
+            goals, combos = _run_goals(case)
+            score = (False, len(goals - seen))
             if best is None or score > best[0]:
                 best = (score, case, goals, combos)
         assert best is not None

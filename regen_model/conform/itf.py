@@ -18,7 +18,7 @@ dialect of it. ``find``, ``explore`` and ``crosscheck`` write their traces with
         "events": ["shield-created:troll"]}]}
 
 * The variables are the observable projection of ``observe.py``: ``cards`` (a ``#map`` from
-  handle to the fields of ``observe.CARD_FIELDS``), ``players`` (life, poison, graveyard), ``game``
+  handle to the fields of ``observe.CARD_FIELDS``), ``players`` (life, poison, hand, library, graveyard), ``game``
   (turn, step, active, priority, stack) and ``events`` (the tokens of
   ``observe.EVENT_KINDS`` for the step that led to the state).
 * State 0 is the start. Its setup (card names, owners, edition) is ``#meta.setup`` (see

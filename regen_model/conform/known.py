@@ -25,7 +25,7 @@ Matcher keys (all optional, all must hold):
 | ``fields`` | patterns for the differing fields this entry explains: ``cards.*.zone``, or ``{path, expected, observed}`` with values that must match too |
 | ``events`` | patterns for the event tokens it explains: ``-regenerated:*`` (expected, missing) or ``+destroyed:*`` (unexpected) |
 | ``rejected`` | a regular expression the engine's refusal must match (a divergence where the engine refused a legal action) |
-| ``requires`` | field patterns (as in ``fields``) that must each match a differing field of the step: a signature of the root cause when the clauses cited there say too little (a pass that only enters a step) |
+| ``requires`` | field patterns (as in ``fields``) that must each match a differing field of the step, and event patterns (as in ``events``: ``+damage:*``) that must each match a differing event token: a signature of the root cause when the clauses cited there say too little (a pass that only enters a step, a combat damage division with or without first strike) |
 
 A differing graveyard (``players.P.graveyard``) that only mirrors the zone differences of the
 same step (a card the engine left on the battlefield or put into exile is missing from the
@@ -87,16 +87,21 @@ class Matcher:
     events: tuple[str, ...] = ()  # "-kind:glob" (missing) or "+kind:glob" (unexpected)
     rejected: re.Pattern[str] | None = None
     requires: tuple[FieldPattern, ...] = ()
+    requires_events: tuple[str, ...] = ()  # "-kind:glob" / "+kind:glob", each must match
 
     def applies(self, d: Divergence) -> bool:
-        """The step-level conditions: action kind, clauses, the required differing fields,
-        and the refusal if any."""
+        """The step-level conditions: action kind, clauses, the required differing fields
+        and events, and the refusal if any."""
         if self.actions and _action_kind(d) not in self.actions:
             return False
         if not self.clauses <= set(d.clauses):
             return False
         for pattern in self.requires:
             if not any(pattern.covers(x.path, x.expected, x.observed) for x in d.diffs):
+                return False
+        tokens = _event_items(d)
+        for wanted in self.requires_events:
+            if not any(_event_covers(wanted, sign, token) for sign, token in tokens):
                 return False
         if d.rejected:
             return self.rejected is not None and bool(self.rejected.search(d.rejected))
@@ -106,10 +111,24 @@ class Matcher:
         return any(p.covers(path, expected, observed) for p in self.fields)
 
     def covers_event(self, sign: str, token: str) -> bool:
-        return any(
-            pattern[0] == sign and fnmatch.fnmatchcase(token, pattern[1:])
-            for pattern in self.events
-        )
+        return any(_event_covers(pattern, sign, token) for pattern in self.events)
+
+
+def _event_covers(pattern: str, sign: str, token: str) -> bool:
+    """``pattern`` (``-kind:glob`` or ``+kind:glob``) matches a missing (``-``) or unexpected
+    (``+``) event ``token``."""
+    return pattern[0] == sign and fnmatch.fnmatchcase(token, pattern[1:])
+
+
+def _tokens(diff: FieldDiff) -> list[tuple[str, str]]:
+    """The tokens of an ``events`` difference: ``("-", token)`` expected and missing,
+    ``("+", token)`` unexpected."""
+    return [("-", str(t)) for t in diff.expected] + [("+", str(t)) for t in diff.observed]
+
+
+def _event_items(d: Divergence) -> list[tuple[str, str]]:
+    """Every differing event token of ``d`` (``_tokens``)."""
+    return [item for diff in d.diffs if diff.path == "events" for item in _tokens(diff)]
 
 
 @dataclass(frozen=True)
@@ -185,8 +204,7 @@ def classify(d: Divergence, known: Sequence[KnownDivergence]) -> Classification:
             unexplained.append(f"rejected: {d.rejected}")
     for diff in d.diffs:
         if diff.path == "events":
-            items = [("-", str(t)) for t in diff.expected] + [("+", str(t)) for t in diff.observed]
-            for sign, token in items:
+            for sign, token in _tokens(diff):
                 entry = next((k for k, m in applicable if m.covers_event(sign, token)), None)
                 if entry is None:
                     unexplained.append(f"event {sign}{token}")
@@ -266,7 +284,12 @@ def _matcher(raw: Any, ident: str) -> Matcher:
     if unknown:
         raise KnownListError(f"{ident}: unknown matcher keys {sorted(unknown)}")
     fields = _field_patterns(raw.get("fields", []), ident)
-    requires = _field_patterns(raw.get("requires", []), ident)
+    required = raw.get("requires", [])
+    if not isinstance(required, list):
+        raise KnownListError(f"{ident}: 'requires' is a list: {required!r}")
+    # an event pattern starts with - or +, which no field path does
+    required_events = tuple(r for r in required if isinstance(r, str) and r[:1] in ("-", "+"))
+    requires = _field_patterns([r for r in required if r not in required_events], ident)
     events = tuple(_strings(raw.get("events", []), ident, "events"))
     for e in events:
         if e[:1] not in ("-", "+"):
@@ -281,6 +304,7 @@ def _matcher(raw: Any, ident: str) -> Matcher:
         events=events,
         rejected=None if rejected is None else re.compile(str(rejected)),
         requires=requires,
+        requires_events=required_events,
     )
 
 

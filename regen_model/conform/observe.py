@@ -4,7 +4,9 @@ Two engines can only be compared on what both can see. The projection keeps, per
 scenario handle): zone, controller (player name), tapped, damage marked, +1/+1, -1/-1 and
 shield counters, power and toughness (creatures only), attacking, blocking (is a blocking
 creature), shields (the number of unused regeneration shields) and unregenerable ("can't be
-regenerated" applies to it this turn, 701.19c); per player: life, poison and the graveyard
+regenerated" applies to it this turn, 701.19c); per player: life, poison, how many cards their
+hand and library hold (``hand``, ``library``: counts, as the model keeps them, 402.1, 401.1; a
+draw moves one from the library to the hand, 121.1) and the graveyard
 (``Observation.graveyards``: its cards bottom to top, 404.2, in groups, see below); for the game:
 turn, step, active player, the player holding priority (none while a turn-based choice is
 awaited) and the number of objects on the stack; and the step's events as short tokens
@@ -60,7 +62,10 @@ CARD_FIELDS: tuple[str, ...] = (
     "shields",
     "unregenerable",
 )
-PLAYER_FIELDS: tuple[str, ...] = ("life", "poison", "graveyard")
+PLAYER_FIELDS: tuple[str, ...] = ("life", "poison", "hand", "library", "graveyard")
+# The player fields that are numbers (``Player``'s attributes of the same names); ``graveyard``
+# is kept apart (``Observation.graveyards``).
+PLAYER_INTS: tuple[str, ...] = ("life", "poison", "hand", "library")
 GAME_FIELDS: tuple[str, ...] = ("turn", "step", "active", "priority", "stack")
 _ZONES = tuple(z.value for z in Zone)
 _STEPS = tuple(s.value for s in Step)
@@ -376,7 +381,7 @@ def project(state: GameState, events: Iterable[Event] = ()) -> Observation:
     cards = {handles[slot]: _row_dict(row) for slot, row in enumerate(card_rows(state))}
     names = state.setup.player_names
     players: dict[str, dict[str, Value]] = {
-        names[i]: {"life": p.life, "poison": p.poison} for i, p in enumerate(state.players)
+        names[i]: {f: getattr(p, f) for f in PLAYER_INTS} for i, p in enumerate(state.players)
     }
     game = {name: get(state) for name, get in GAME_GETTERS.items()}
     yards = {names[i]: graveyard_groups(state, i) for i in range(len(state.players))}

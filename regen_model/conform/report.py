@@ -80,6 +80,7 @@ def _observation_lines(obs: Observation, title: str) -> Text:
         text.append(describe_card(rec) + "\n")
     players = "; ".join(
         f"{name} life {rec.get('life')}, poison {rec.get('poison')}"
+        + "".join(f", {f} {rec[f]}" for f in ("hand", "library") if f in rec)
         for name, rec in obs.players.items()
     )
     text.append(f"  players: {players}")

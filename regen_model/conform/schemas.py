@@ -120,7 +120,13 @@ def observation_schema() -> Schema:
                 "additionalProperties": {
                     "type": "object",
                     "properties": {
-                        **{f: {"type": "integer"} for f in PFIELDS if f != "graveyard"},
+                        **{f: {"type": "integer"} for f in PFIELDS if f in ("life", "poison")},
+                        # how many cards the player's hand and library hold (402.1, 401.1)
+                        **{
+                            f: {"type": "integer", "minimum": 0}
+                            for f in PFIELDS
+                            if f in ("hand", "library")
+                        },
                         # bottom to top; a list is a group of cards in any order (404.3)
                         "graveyard": {
                             "type": "array",

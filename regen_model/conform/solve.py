@@ -204,7 +204,8 @@ def observed_constraints(
     for pname, prec in observation.players.items():
         pv = frame.players[names.index(pname)]
         for name, value in prec.items():
-            out.append(eq(post[pv.life if name == "life" else pv.poison], value))
+            # life, poison, hand, library: the frame's player variables of the same names
+            out.append(eq(post[getattr(pv, name)], value))
     for name, value in observation.game.items():
         if name == "turn":
             out.append(eq(post[frame.turn], value))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,10 +62,10 @@ def _grants_regenerate(node: object) -> bool:
     return False
 
 
-def _chained(abilities: list[dict[str, object]]) -> list[dict[str, object]]:
+def _chained(abilities: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each ability with its chain of sub-abilities (Soldevi Sentry's "Choose target
     opponent." is the ability, its "Regenerate this creature." the sub-ability after it)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for a in abilities:
         node: object = a
         while isinstance(node, dict):

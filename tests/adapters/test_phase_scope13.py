@@ -69,6 +69,7 @@ def test_the_graveyard_is_observed_by_handle_and_spell_name() -> None:
         "tests/scenarios/combat/basilisk-wall-not-affected.yaml",
         "tests/scenarios/combat/basilisk-dead-creature-trigger-nothing.yaml",
         "tests/adapters/cases/basilisk-blocked-by-two-one-dies.yaml",
+        "tests/adapters/cases/basilisk-blocks-basilisk.yaml",
     ],
 )
 def test_basilisk_scenarios_agree_or_meet_known_entries(path: str) -> None:
@@ -76,7 +77,9 @@ def test_basilisk_scenarios_agree_or_meet_known_entries(path: str) -> None:
     creature that left the battlefield (which the model drops, 603.7c; ordered on top of its
     controller's others when it shares the stack with a live one) are passed through on
     phase.rs; what is left agrees, or is a known divergence (PH-04 in the dead-creature
-    scenario's second turn)."""
+    scenario's second turn). An inert trigger that phase.rs put under a live one (the active
+    player's, under the other player's, 603.3b) is left out of the stack's size until it comes
+    on top (``Translator.inert_on_stack``: Basilisk blocks Basilisk, random-2026-136)."""
     result = run_case(_case(path), PhaseEngineAdapter(), known=classifier(load_known()))
     assert result.outcome in (Outcome.PASSED, Outcome.KNOWN), (result.reason, result.divergence)
     assert all(ids == ("PH-04",) for _, ids in result.known), result.known
@@ -91,3 +94,38 @@ def test_the_basilisks_are_mapped_and_pyramids_is_phase_rs_s_gap() -> None:
     result = run_case(case, PhaseEngineAdapter())
     assert result.outcome is Outcome.SKIPPED
     assert result.reason == NOT_IN_PHASE["card:Pyramids"]
+
+
+def test_a_division_without_first_strike_is_not_credited_to_ph05() -> None:
+    """A combat damage division cites the same clauses with or without first strike, so PH-05's
+    division matcher requires the regular damage phase.rs deals too early. A Basilisk blocked by
+    two that dies in a combat without first strike shows PH-06's mechanism alone (its blockers
+    stop blocking, 506.4, 509.1h); PH-05 took the credit before the requirement."""
+    known = load_known()
+    result = run_case(
+        _case("tests/adapters/cases/basilisk-blocked-by-two-dies.yaml"),
+        PhaseEngineAdapter(),
+        known=classifier(known),
+    )
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PH-06",)]
+    first_strike = run_case(
+        _case("tests/adapters/cases/first-strike-division.yaml"),
+        PhaseEngineAdapter(),
+        known=classifier(known),
+    )
+    assert first_strike.outcome is Outcome.KNOWN, (first_strike.reason, first_strike.divergence)
+    assert [ids for _, ids in first_strike.known] == [("PH-05",)]
+
+
+def test_regeneration_offered_under_can_t_be_regenerated_this_turn_is_ph11() -> None:
+    """PH-11 (phase.rs offers static regeneration where "can't be regenerated" leaves a shield
+    counter or umbra armor alone, 701.19c, 616.1) under the effect "can't be regenerated this
+    turn" as well as under a spell's rider: its second matcher, which this case needs."""
+    result = run_case(
+        _case("tests/adapters/cases/unregenerable-this-turn-shield-counter.yaml"),
+        PhaseEngineAdapter(),
+        known=classifier(load_known()),
+    )
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PH-11",)]

@@ -120,7 +120,14 @@ def test_start_state_fields_are_set_up(adapter: PhaseEngineAdapter) -> None:
     umbra = CardSpec("umbra", PERMANENT_CARDS["Eland Umbra"], 0, attached_to="troll")
     gone = CardSpec("bear", PERMANENT_CARDS["Grizzly Bears"], 1, zone=Zone.GRAVEYARD)
     state = make_state(
-        ["A", "B"], [spec, umbra, gone], turn=7, active=1, step=Step.END, priority=1, life=[12, 20]
+        ["A", "B"],
+        [spec, umbra, gone],
+        turn=7,
+        active=1,
+        step=Step.END,
+        priority=1,
+        life=[12, 20],
+        library=[0, 2],
     )
     ref = on_reference(state, ())
     got = on_phase(state, (), adapter)
@@ -128,7 +135,8 @@ def test_start_state_fields_are_set_up(adapter: PhaseEngineAdapter) -> None:
     assert got[0].cards["troll"]["shields"] == 1 and got[0].cards["troll"]["toughness"] == 7
     assert got[0].cards["troll"]["controller"] == "B"
     assert got[0].game == {"turn": 7, "step": "end", "active": "B", "priority": "B", "stack": 0}
-    assert got[0].players["A"] == {"life": 12, "poison": 0}
+    assert got[0].players["A"] == {"life": 12, "poison": 0, "hand": 0, "library": 0}
+    assert got[0].players["B"] == {"life": 20, "poison": 0, "hand": 0, "library": 2}
 
 
 def test_this_turn_effects_of_the_start_are_set_up_by_spells(adapter: PhaseEngineAdapter) -> None:

@@ -132,6 +132,40 @@ def test_a_matcher_applies_only_with_the_fields_it_requires() -> None:
     assert alone.ids == () and alone.unexplained == ("cards.giant.damage: expected 0, observed 1",)
 
 
+def test_a_matcher_applies_only_with_the_events_it_requires() -> None:
+    """``requires`` with an event pattern: a combat damage division cites the same clauses with
+    or without first strike, and phase.rs's PH-05 shows there only as regular damage dealt too
+    early, so its division matcher requires an unexpected damage event."""
+    from regen_model.conform.case import Divergence
+    from regen_model.conform.known import _matcher, classify
+    from regen_model.conform.observe import FieldDiff, Observation
+
+    matcher = _matcher(
+        {
+            "clauses": ["combat.damage.dealt"],
+            "requires": ["+damage:*"],
+            "fields": ["cards.*.blocking"],
+            "events": ["+damage:*"],
+        },
+        "T-4",
+    )
+    assert matcher.requires == () and matcher.requires_events == ("+damage:*",)
+    entry = KnownDivergence("T-4", "t", "phase.rs bug", (), "none", "test", (matcher,))
+    blocking = FieldDiff("cards.giant.blocking", True, False)
+    early = FieldDiff("events", [], ["damage:basilisk:3"])
+    missing = FieldDiff("events", ["damage:basilisk:3"], [])
+
+    def divergence(*diffs: FieldDiff) -> Divergence:
+        return Divergence(3, None, diffs, ("combat.damage.dealt",), Observation(), Observation())
+
+    assert classify(divergence(blocking, early), [entry]).ids == ("T-4",)
+    alone = classify(divergence(blocking), [entry])
+    assert alone.ids == () and alone.unexplained == (
+        "cards.giant.blocking: expected true, observed false",
+    )
+    assert not classify(divergence(blocking, missing), [entry]).known  # the sign counts
+
+
 def test_a_graveyard_that_mirrors_the_zones_needs_no_matcher() -> None:
     """A card the engine left on the battlefield is missing from its graveyard: explained with
     the zone difference (``known.mirrors_zones``), crediting no entry; a graveyard that differs

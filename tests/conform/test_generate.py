@@ -115,3 +115,27 @@ def test_witnesses_from_another_tool_become_cases() -> None:
     assert [c.name for c in cases] == ["cover-regen-shield-apply"]
     assert cases[0].start == start and cases[0].clauses == ("regen.shield.apply",)
     assert skipped[0][0] == "stack.activate" and "stack" in skipped[0][1]
+
+
+def test_guided_cases_reach_the_basilisks_fecundity_and_a_no_to_may_draw() -> None:
+    """Random starts leave the Basilisks and Fecundity out; the guided generator's candidate
+    per such card (``generate.LATE_CARDS``) puts each on the board, and a pass that resolves a
+    "may draw" sometimes answers no (608.2d), as a seed decides; an engine that lacks the
+    cards gets no such candidate."""
+    from regen_model.engine import step
+
+    cases = list(guided_cases(30, 1, 20, ()))
+    assert cases == list(guided_cases(30, 1, 20, ()))
+    on_board = {x.template.name for c in cases for x in c.start.cards}
+    assert {"Thicket Basilisk", "Cockatrice", "Fecundity"} <= on_board
+    answers = []
+    for case in cases:
+        state = case.start.build()
+        for action in case.actions:
+            res = step(state, action)
+            answers += [e.get("draws") for e in res.events if e.clause == "draw.may"]
+            state = res.state
+    assert False in answers and True in answers
+    lacks = frozenset({"card:Thicket Basilisk", "card:Cockatrice", "card:Fecundity"})
+    without = list(guided_cases(10, 1, 20, (), lacks=lacks))
+    assert not any(" with " in c.origin for c in without)

@@ -39,7 +39,10 @@ def test_projection_of_a_regeneration(troll_and_bear: Start) -> None:
     assert obs.events is not None
     assert "regenerated:troll" in obs.events
     assert "tapped:troll" in obs.events
-    assert obs.players == {"A": {"life": 20, "poison": 0}, "B": {"life": 20, "poison": 0}}
+    assert obs.players == {
+        "A": {"life": 20, "poison": 0, "hand": 0, "library": 0},
+        "B": {"life": 20, "poison": 0, "hand": 0, "library": 0},
+    }
 
 
 def test_off_the_battlefield_only_the_zone_is_defined(troll_and_bear: Start) -> None:
@@ -168,3 +171,47 @@ def test_graveyard_in_the_projection_and_its_comparison(troll_and_bear: Start) -
     assert not matches(res.state, res.events, other)
     with pytest.raises(FieldError):
         Observation.from_json({"cards": {}, "players": {"A": {"graveyard": [3]}}})
+
+
+def test_hand_and_library_sizes_in_the_projection_and_their_comparison() -> None:
+    """Fecundity lets the dying Bears' controller A draw (603.10a, 121.1): one card from A's
+    library into A's hand. The sizes are compared like life, read from JSON and ITF, and the
+    trace matcher checks them (an engine that let the owner B draw, ``dies-draw-by-owner``,
+    now differs in the projection)."""
+    from regen_model.conform.itf import observation_to_itf
+    from regen_model.conform.jsonpos import in_memory
+    from regen_model.conform.observe import observation_from_node
+    from regen_model.model.build import CardSpec
+    from regen_model.model.cards import PERMANENT_CARDS
+
+    start = Start(
+        ("A", "B"),
+        (
+            CardSpec("fecundity", PERMANENT_CARDS["Fecundity"], 1),
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 1, controller=0),
+        ),
+        library=(2, 3),
+    )
+    state = start.build()
+    for action in (A.Sacrifice(target="bears"), A.PassPriority(player=0)):
+        state = step(state, action).state
+    res = step(state, A.PassPriority(player=1))
+    obs = project(res.state, res.events)
+    assert {n: (p["hand"], p["library"]) for n, p in obs.players.items()} == {
+        "A": (1, 1),
+        "B": (0, 3),
+    }
+    assert Observation.from_json(obs.to_json()) == obs
+    itf = observation_from_node(in_memory(observation_to_itf(obs), "itf"))
+    assert itf.players == obs.players
+    owner_drew = Observation(players={"A": {"hand": 0, "library": 2}, "B": {"hand": 1}})
+    diffs = compare(obs, owner_drew)
+    assert [(d.path, d.expected, d.observed) for d in diffs] == [
+        ("players.A.hand", 1, 0),
+        ("players.A.library", 1, 2),
+        ("players.B.hand", 0, 1),
+    ]
+    assert not matches(res.state, res.events, owner_drew)
+    assert matches(res.state, res.events, Observation(players={"A": {"hand": 1, "library": 1}}))
+    with pytest.raises(FieldError):
+        Observation.from_json({"players": {"A": {"hand": "one"}}})

@@ -21,7 +21,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from regen_model.adapters.phase.board import Stock, build_board
-from regen_model.adapters.phase.carddata import FILLER, MODEL_CARDS, NoHarness, PhaseCard
+from regen_model.adapters.phase.carddata import (
+    FILLER,
+    LIBRARY_CARD,
+    MODEL_CARDS,
+    NoHarness,
+    PhaseCard,
+)
 from regen_model.adapters.phase.database import CardDatabase, CardStatus, phase_version
 from regen_model.adapters.phase.errors import AdapterError, Rejected, Unsupported
 from regen_model.adapters.phase.game import Json, PhaseGame
@@ -30,6 +36,7 @@ from regen_model.adapters.phase.support import check, effect_card, spell_card, s
 from regen_model.adapters.phase.translate import NeedCard, Translator
 from regen_model.conform.features import (
     COST_FEATURES,
+    DIES_DRAW_FEATURES,
     DIES_FEATURES,
     EOC_DESTROY_FEATURES,
     LIBRARY_FEATURES,
@@ -90,11 +97,16 @@ class PhaseEngineAdapter:
             *TARGETING_FEATURES,
             *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr, Dark Privilege: not mapped yet
             # issue 13 item 5: Onulet, Soldevi Steam Beast, Zulaport Cutthroat, Kardur: not
-            # mapped; the Basilisks are (their block trigger, translate._resolve_block_triggers)
-            *(DIES_FEATURES - EOC_DESTROY_FEATURES),
+            # mapped; the Basilisks are (their block trigger, translate._resolve_block_triggers),
+            # and so is Fecundity (item 2: the model's library cards, its "may draw" answer,
+            # translate._follow_draws)
+            *(DIES_FEATURES - EOC_DESTROY_FEATURES - DIES_DRAW_FEATURES),
+            # an effect that leaves a trigger waiting (Fecundity's, when a destroy or sacrifice
+            # effect kills a creature): the harness spell or Debug action puts it on the stack
+            "effect-leaves-trigger",
             # issue 13 item 2's mill (Thought Scour) and Soldevi Sentry's draw rider: not mapped
-            # (no hand or library is read back; the Sentry's rider is a shield rider, which
-            # phase.rs shields do not carry)
+            # (the milled cards are not followed into phase.rs's graveyard; the Sentry's rider
+            # is a shield rider, which phase.rs shields do not carry)
             *LIBRARY_FEATURES,
             *NOT_IN_PHASE,
         }
@@ -174,6 +186,8 @@ class PhaseEngineAdapter:
         self._stock = Counter()
         self._cards = {MODEL_CARDS[t.name].name: MODEL_CARDS[t.name] for t in state.setup.templates}
         self._cards[FILLER.name] = FILLER
+        if any(p.library for p in state.players):  # the model's library cards (board.py)
+            self._cards[LIBRARY_CARD.name] = LIBRARY_CARD
         self._setup = start_effects(state)
         for action in (*self._setup, *actions):
             card = _action_card(action, state)
@@ -311,13 +325,16 @@ class PhaseEngineAdapter:
 
     def _peek(self, events: Sequence[Json], unobserved: frozenset[str]) -> Observation:
         assert self._start is not None
+        st = self._game().state()
+        translator = self._require()
         return read_observation(
-            self._game().state(),
+            st,
             self._ids,
             self._start.setup.player_names,
             events,
             unobserved,
-            self._require().spells,
+            translator.spells,
+            stack_left_out=translator.inert_on_stack(st),
         )
 
     def _build(self) -> None:

@@ -6,7 +6,8 @@ game whose decks hold exactly the cards we need, keep both hands, switch on debu
 each card where it belongs with ``Debug`` actions, and finish with one state edit for what no
 Debug action sets (marked damage, deathtouch marks, regeneration and prevention shields,
 phasing, the turn number and priority). Cards the actions will cast wait in their owner's library (the "stock"), where they
-affect nothing; library filler keeps both players from drawing from an empty library.
+affect nothing; library filler keeps both players from drawing from an empty library. The
+model's library cards (a count per player, 121.1) are Islands on top of each library.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import phase
 
-from regen_model.adapters.phase.carddata import FILLER, FILLER_COUNT
+from regen_model.adapters.phase.carddata import FILLER, FILLER_COUNT, LIBRARY_CARD
 from regen_model.adapters.phase.errors import AdapterError
 from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.model.derived import controller
@@ -100,7 +101,8 @@ def build_board(
         decks[setup.owners[slot]].append(template.name)
     for (seat, name), copies in sorted(stock.items()):
         decks[seat].extend([name] * copies)
-    for deck in decks:
+    for seat, deck in enumerate(decks):
+        deck.extend([LIBRARY_CARD.name] * state.players[seat].library)
         deck.extend([FILLER.name] * FILLER_COUNT)
     game = engine.new_game(player=decks[0], opponent=decks[1], seed=SEED, first_player=state.active)
     pg = PhaseGame(engine, game, deadline)
@@ -155,7 +157,7 @@ def build_board(
 
 def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
     """What no Debug action sets: damage, deathtouch marks, shields, prevention effects,
-    phasing, turn number, priority."""
+    phasing, turn number, priority, and the model's library cards on top of each library."""
     for slot, card in enumerate(state.cards):
         if not card.in_battlefield_zone:
             continue
@@ -171,10 +173,20 @@ def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
             obj["replacement_definitions"].append(prevention_definition(card.prevent_next))
         if card.phased_out is not None:
             obj["phase_status"] = phase_status(state, card)
+    for player in st["players"]:
+        player["library"] = library_on_top(st, player["library"])
     st["turn_number"] = state.turn
     if state.priority is not None and state.priority != state.active:
         # Supported only as "the active player has passed" (see support.py).
         set_priority(st, state.priority, [state.active])
+
+
+def library_on_top(st: Json, library: list[Any]) -> list[Any]:
+    """``library`` (object ids, the top first, as phase.rs lists it) with the model's library
+    cards (``LIBRARY_CARD``) on top, the rest in its order below: a draw (121.1) takes one of
+    them while there are any, as it takes one of the model's."""
+    ours = [x for x in library if st["objects"][str(x)]["name"] == LIBRARY_CARD.name]
+    return ours + [x for x in library if x not in ours]
 
 
 def shield_definition(*, used: bool = False) -> Json:

@@ -419,8 +419,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{2}{G}",
             "Enchantment",
             "Whenever a creature dies, that creature's controller may draw a card.",
-            note="not mapped yet (dies-draw-trigger, draw: the model's hands and libraries "
-            "are counts the adapter does not set up)",
+            note="the Oracle text whole; phase.rs 0.103 draws nothing with it (PH-31: it reads "
+            "'that creature's controller' as a target's controller, and the trigger has none)",
         ),
         PhaseCard(
             "Bonesplitter",
@@ -644,6 +644,12 @@ MODEL_CARDS: dict[str, PhaseCard] = {
 # model does not have. Plains is not a card of the model, so it can never be confused with one.
 FILLER = _basic("Plains", "W")
 FILLER_COUNT = 20
+# The model's library cards: a library is a count in the model (121.1, 401.1), so each card it
+# holds is an Island in phase.rs, put on top of the filler (``board._finish``): a draw takes
+# them first, and the hand and library sizes are read as the Islands there
+# (``read.model_card_counts``), leaving the filler, the stock and the harness spells out as the
+# graveyards do. Island is no card of the model and no filler, so it is never confused with one.
+LIBRARY_CARD = _basic("Island", "U")
 
 
 def model_card_names() -> tuple[str, ...]:

