@@ -15,7 +15,6 @@ States reached from different start boards never coincide (each board has its ow
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections import Counter
@@ -33,6 +32,7 @@ from regen_model.model.actions import Action
 from regen_model.model.enums import Edition, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
+from regen_model.pools import forked_pool
 from regen_model.verdicts import Verdict
 
 
@@ -521,7 +521,7 @@ def bounded_agreement(
         for done, task in enumerate(todo, 1):
             record(done, *_search(task))
     else:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
+        with forked_pool(n) as pool:
             for done, (name, tally) in enumerate(pool.imap_unordered(_search, todo), 1):
                 record(done, name, tally)
     seconds = time.perf_counter() - started

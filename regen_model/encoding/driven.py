@@ -59,7 +59,6 @@ checked, disagreements) and one for the branches no kind drove, each named.
 from __future__ import annotations
 
 import ast
-import multiprocessing
 import os
 import time
 from collections import Counter
@@ -97,6 +96,7 @@ from regen_model.model.enums import (
 )
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
+from regen_model.pools import forked_pool
 from regen_model.verdicts import Verdict
 from regen_model.verify import Row
 
@@ -983,7 +983,7 @@ def _map(shares: list[DriveTask]) -> Tally:
     if len(shares) == 1:
         done = [drive(shares[0])]
     else:
-        with multiprocessing.get_context("fork").Pool(len(shares)) as pool:
+        with forked_pool(len(shares)) as pool:
             done = pool.map(drive, shares)
     total = Tally()
     for part in done:

@@ -25,7 +25,6 @@ exercise (``branches.py``), and reports:
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 
 from regen_model.encoding.agreement import Status
@@ -36,6 +35,7 @@ from regen_model.encoding.queries import QueryResult, determinism, sba_bound
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
 from regen_model.model.rules import CORRECT
+from regen_model.pools import forked_pool
 from regen_model.verdicts import Verdict, worst
 from regen_model.verify import Row, VerifyOptions
 
@@ -108,7 +108,7 @@ def query_rows(scope: Scope = QUERY_SCOPE, workers: int | None = None) -> list[R
     if n == 1:
         done = [_queries(share) for share in shares]
     else:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
+        with forked_pool(n) as pool:
             done = pool.map(_queries, shares)
     by_kind = {r[0].kind: r for part in done for r in part}
     slots = f"{scope.cards} card slots"
