@@ -165,6 +165,7 @@ class SymWork:
         "pc",
         "possible",
         "prio_to",
+        "rtarget",
         "together",
         "v",
         "writer",
@@ -182,6 +183,10 @@ class SymWork:
         self.out: dict[str, list[Val]] = {f: [0] * ctx.n for f in CARD_FIELDS}
         self.out["priority_given"] = [False]
         self.prio_to: Val = -1
+        # the slot a pass names as the target of a trigger that chooses it as it goes on the
+        # stack (``PassPriority.target``, 603.3d; ``engine.work.Work.reflexive_target``): set
+        # by ``turn.pass_priority``, NONE (-1) for every other kind
+        self.rtarget: Val = -1
         # Each card as a watcher (on the battlefield, controller, incarnation) as the
         # simultaneous event under way began, or None outside one (``engine.work.Work.before``;
         # set by ``triggers.simultaneous``)
@@ -359,6 +364,7 @@ class SymWork:
         w.obligations = []
         w.out = {k: list(v) for k, v in self.out.items()}
         w.prio_to = self.prio_to
+        w.rtarget = self.rtarget
         w.before = self.before
         w.together = self.together
         w.gy_open = list(self.gy_open)
@@ -382,6 +388,7 @@ class SymWork:
                 x if same(x, y) else ite(cond, x, y) for x, y in zip(la, lb, strict=True)
             ]
         self.prio_to = ite(cond, a.prio_to, b.prio_to)
+        self.rtarget = a.rtarget if same(a.rtarget, b.rtarget) else ite(cond, a.rtarget, b.rtarget)
         self.gy_open = [
             x if same(x, y) else ite(cond, x, y) for x, y in zip(a.gy_open, b.gy_open, strict=True)
         ]

@@ -42,6 +42,12 @@ class EffectKind(StrEnum):
     # its one target (untargeted, like a trigger naming only a player) may draw ``amount``
     # cards; the answer is theirs as it resolves (``PassPriority.decline``)
     MAY_DRAW = "may-draw"
+    # "you may pay {1}. When you do, destroy target creature with toughness X or less, where X
+    # is the number of Shrines you control" (Go-Shintai of Hidden Cruelty's end-step trigger):
+    # the payment is its controller's answer as it resolves (608.2d, ``PassPriority.decline``),
+    # and paying makes a reflexive triggered ability trigger at once (603.12), its target chosen
+    # as it is put on the stack (603.3d)
+    WHEN_YOU_DO = "when-you-do"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -74,6 +80,9 @@ class TargetRule(StrEnum):
     ATTACKING_CREATURE = "attacking-creature"  # Kill Shot
     UNTAPPED_CREATURE = "untapped-creature"  # Asphyxiate
     LAND = "land"  # Pyramids' "target land" (a land creature included)
+    # Go-Shintai of Hidden Cruelty's reflexive trigger: "target creature with toughness X or
+    # less, where X is the number of Shrines you control"
+    TOUGHNESS_SHRINES = "creature-toughness-shrines"
 
 
 # The target rule a spell has when nothing more specific is said (scenario spells, generic casts).
@@ -102,7 +111,11 @@ class TargetNeeds(NamedTuple):
     creature" and Asphyxiate's "target untapped creature", parts a regeneration in response
     makes fail (it removes the creature from combat and taps it, 701.19a, 506.4). ``land``:
     Pyramids' "target land", a land whether or not it is a creature now (205.2a: the type
-    line of the model's lands never loses "Land"). The part
+    line of the model's lands never loses "Land"). ``toughness_shrines``: "with toughness X
+    or less, where X is the number of Shrines you control" (Go-Shintai of Hidden Cruelty's
+    reflexive trigger): its toughness now at most the number of Shrines on the battlefield
+    that the stack object's controller controls now, both read each time the rule is checked
+    (603.3d, 608.2b). The part
     every card target needs, that it is still the same object on the battlefield (400.7), is
     not listed: it holds under every rule.
     """
@@ -114,6 +127,7 @@ class TargetNeeds(NamedTuple):
     attacking: bool = False
     untapped: bool = False
     land: bool = False
+    toughness_shrines: bool = False
 
 
 # ``NONE`` is the rule of an object with no target: an activated ability acting on its own
@@ -132,6 +146,7 @@ TARGET_NEEDS: dict[TargetRule, TargetNeeds] = {
     TargetRule.ATTACKING_CREATURE: TargetNeeds(creature=True, attacking=True),
     TargetRule.UNTAPPED_CREATURE: TargetNeeds(creature=True, untapped=True),
     TargetRule.LAND: TargetNeeds(land=True),
+    TargetRule.TOUGHNESS_SHRINES: TargetNeeds(creature=True, toughness_shrines=True),
 }
 
 
@@ -224,6 +239,11 @@ class Effect:
             return f"each opponent loses {self.amount} life and you gain {self.amount}"
         if k is EffectKind.MAY_DRAW:
             return f"that player may draw {self.amount} card(s)"
+        if k is EffectKind.WHEN_YOU_DO:
+            return (
+                "you may pay; when you do, destroy target creature with toughness X or less "
+                "(X: the Shrines you control)"
+            )
         if k is EffectKind.ANIMATE:
             return "becomes a creature until end of turn"
         if k is EffectKind.PREVENT:

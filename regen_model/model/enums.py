@@ -268,6 +268,13 @@ class Mutant(StrEnum):
     # Hand and library, draw (issue 13 item 2): Fecundity's draw given to the dying creature's
     # owner instead of its controller as it last existed (603.10a)
     DIES_DRAW_BY_OWNER = "dies-draw-by-owner"
+    # Reflexive triggered abilities (603.12; issue 13 item 5): "When you do, ..." done as part
+    # of the resolving ability (the one-ability "if you do" reading), its target chosen then,
+    # with no priority window before it happens
+    REFLEXIVE_INLINE = "reflexive-inline"
+    # ... or controlled by its source's controller now instead of the controller of the
+    # ability that made it as that ability resolved (603.7e by way of 603.12)
+    REFLEXIVE_BY_SOURCE_CONTROLLER = "reflexive-by-source-controller"
 
 
 def ordinal(value: StrEnum) -> int:

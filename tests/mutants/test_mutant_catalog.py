@@ -111,6 +111,11 @@ ONLY_BY_SCENARIO = {
     Mutant.REGEN_CANCELS_EOC_DESTROY: SCENARIOS / "combat" / "basilisk-two-shields-survive.yaml",
     # the battery's boards have no Fecundity and no control change of a creature that dies
     Mutant.DIES_DRAW_BY_OWNER: SCENARIOS / "draw" / "fecundity-controller-not-owner.yaml",
+    # the battery's boards have no Go-Shintai and never reach an end step with one
+    Mutant.REFLEXIVE_INLINE: SCENARIOS / "zone" / "reflexive-trigger-uses-the-stack.yaml",
+    Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER: SCENARIOS
+    / "zone"
+    / "reflexive-controller-of-parent.yaml",
 }
 
 
