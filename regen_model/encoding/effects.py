@@ -618,6 +618,11 @@ def when_you_do(w: SymWork, obj: StackVars) -> None:
         source_gen=obj.source_gen,
     )
     stack.push(w, "pending", reflexive, "trigger.reflexive", when=paid)
+    # it goes on the stack in this same step (``stack.triggers``): this write changes nothing
+    # and records the rule on its source
+    for j in range(w.n):
+        gen = w.c(j).gen
+        w.set_if(and_(paid, eq(obj.source, j)), gen, w[gen], "trigger.reflexive")
 
 
 def trigger_target(w: SymWork, rule: Val, player: Val, needs: Val) -> tuple[Val, Val]:

@@ -239,12 +239,16 @@ def end_step_triggers(w: SymWork) -> None:
         )
         if w.skip(fires):
             continue
+        gen = w.c(i).gen
         obj = stack.entry(
             w,
             kind=StackKind.TRIGGER,
             controller=active,
             effect=ordinal(EffectKind.WHEN_YOU_DO),
             source=i,
-            source_gen=w[w.c(i).gen],
+            source_gen=w[gen],
         )
         stack.push(w, "pending", obj, "trigger.end-step", when=fires)
+        # the waiting list is emptied onto the stack in the same step (``stack.triggers``):
+        # this write changes nothing and records the rule on the source
+        w.set_if(fires, gen, w[gen], "trigger.end-step")
