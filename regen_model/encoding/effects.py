@@ -581,6 +581,11 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
     _dispatch(w, kind, list(by_kind.items()))
 
 
+# The target rule of the model's one trigger whose target is chosen as it goes on the stack
+# (Go-Shintai's reflexive trigger, 603.3d; ``engine.effects.CHOSEN_ON_STACK``).
+CHOSEN_ON_STACK = TargetRule.TOUGHNESS_SHRINES
+
+
 def when_you_do(w: SymWork, obj: StackVars) -> None:
     """ "You may pay {1}. When you do, destroy target creature with toughness X or less, where
     X is the number of Shrines you control" resolves (``engine.effects.when_you_do``): the
@@ -598,7 +603,7 @@ def when_you_do(w: SymWork, obj: StackVars) -> None:
     who = obj.controller
     if w.mutant(Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER):
         who = select(obj.source, [controller(w, j) for j in range(w.n)], obj.controller)
-    rule = ordinal(TargetRule.TOUGHNESS_SHRINES)
+    rule = ordinal(CHOSEN_ON_STACK)
     if w.mutant(Mutant.REFLEXIVE_INLINE):
         gets, _ = trigger_target(w, rule, who, paid)
         t = w.rtarget
@@ -617,7 +622,9 @@ def when_you_do(w: SymWork, obj: StackVars) -> None:
         source=obj.source,
         source_gen=obj.source_gen,
     )
+    at = w[w.f.pending_size]  # where the push puts it
     stack.push(w, "pending", reflexive, "trigger.reflexive", when=paid)
+    w.reflexive_at = ite(paid, at, NONE)
     # it goes on the stack in this same step (``stack.triggers``): this write changes nothing
     # and records the rule on its source
     for j in range(w.n):

@@ -31,7 +31,7 @@ from regen_model.encoding.derived import (
     zero_toughness_pending,
 )
 from regen_model.encoding.destruction import destroy
-from regen_model.encoding.effects import trigger_target
+from regen_model.encoding.effects import CHOSEN_ON_STACK, trigger_target
 from regen_model.encoding.frame import NONE
 from regen_model.encoding.ops import (
     Val,
@@ -51,7 +51,6 @@ from regen_model.encoding.ops import (
 from regen_model.encoding.triggers import simultaneous
 from regen_model.encoding.work import Label, SymWork
 from regen_model.encoding.zones import drop_shields_made_by, keep_unused_shields, move_zone
-from regen_model.model.effects import TargetRule
 from regen_model.model.enums import Mutant, Zone, ordinal
 
 # What a check looks at: every state-based action, or only the ones that a previous check of
@@ -233,21 +232,22 @@ def triggers_to_stack(w: SymWork) -> None:
 
 
 def choose_targets(w: SymWork, present: list[Val]) -> list[Val]:
-    """603.3d for each waiting trigger that has a target rule but no target yet (a reflexive
-    trigger): its target is chosen as it goes on the stack (``effects.trigger_target``, the
-    pass's ``rtarget``) and written into its entry; with no legal target it is removed from
-    the stack (``engine.sba._triggers_to_stack``). Returns which entries go on the stack."""
+    """603.3d for the reflexive trigger this step made (``SymWork.reflexive_at``; its target
+    rule ``effects.CHOSEN_ON_STACK``, no target yet): its target is chosen as it goes on the
+    stack (``effects.trigger_target``, the pass's ``rtarget``) and written into its entry;
+    with no legal target it is removed from the stack (``engine.sba._triggers_to_stack``).
+    Returns which entries go on the stack. It waits only in the step that made it (the
+    waiting triggers go on the stack before the step ends), so no other entry is looked at;
+    and the rule is known, so the legality of each card is that rule's own condition, not
+    the table read for a symbolic rule."""
     kept: list[Val] = []
+    rule = ordinal(CHOSEN_ON_STACK)
     for k, names in enumerate(w.f.pending):
-        needs = and_(
-            present[k],
-            ne(w[names.target_rule], ordinal(TargetRule.NONE)),
-            eq(w[names.n_targets], 0),
-        )
+        needs = and_(present[k], eq(w.reflexive_at, k))
         if w.skip(needs):
             kept.append(present[k])
             continue
-        gets, gen = trigger_target(w, w[names.target_rule], w[names.controller], needs)
+        gets, gen = trigger_target(w, rule, w[names.controller], needs)
         clause = "stack.trigger-target"
         w.set_if(gets, names.n_targets, 1, clause)
         w.set_if(gets, names.target_card[0], w.rtarget, clause)
@@ -256,6 +256,7 @@ def choose_targets(w: SymWork, present: list[Val]) -> list[Val]:
         removed = and_(needs, not_(gets))
         w.set_if(removed, names.n_targets, 0, clause)  # 603.3d; the write records the rule
         kept.append(and_(present[k], not_(removed)))
+    w.reflexive_at = NONE  # on the stack now, or removed
     return kept
 
 

@@ -234,9 +234,7 @@ def end_step_triggers(w: SymWork) -> None:
     that player (603.3a), untargeted (``engine.triggers.end_step_triggers``)."""
     active = w[w.f.active]
     for i in range(w.n):
-        fires = and_(
-            w.st(i).end_step_reflexive, on_battlefield(w, i), eq(controller(w, i), active)
-        )
+        fires = and_(w.st(i).end_step_reflexive, on_battlefield(w, i), eq(controller(w, i), active))
         if w.skip(fires):
             continue
         gen = w.c(i).gen

@@ -491,6 +491,12 @@ def may_draw(w: Work, named: Target, count: int) -> None:
     draw(w, player, count)
 
 
+# The target rule of the model's one triggered ability whose target is chosen only as it is
+# put on the stack (Go-Shintai of Hidden Cruelty's reflexive trigger, 603.12, 603.3d): the
+# reflexive trigger this step made (``Work.reflexive``) gets one in ``sba._triggers_to_stack``.
+CHOSEN_ON_STACK = TargetRule.TOUGHNESS_SHRINES
+
+
 def when_you_do(
     w: Work, controller_: int, source: int | None, source_gen: int, source_name: str
 ) -> None:
@@ -521,7 +527,7 @@ def when_you_do(
         targets=(),
         source=source,
         source_gen=source_gen,
-        target_rule=TargetRule.TOUGHNESS_SHRINES,
+        target_rule=CHOSEN_ON_STACK,
     )
     if w.mutant(Mutant.REFLEXIVE_INLINE):
         w.emit(EventKind.NOTE, "trigger.reflexive", name, paid=True)  # mutant: no trigger
@@ -530,6 +536,7 @@ def when_you_do(
             destroy(w, target.card, cant_regen=False, by_effect=True, clause="destroy.effect")
         return
     w.trigger(obj, "trigger.reflexive", name)
+    w.reflexive = obj  # its target is chosen as it goes on the stack, in this step
 
 
 def trigger_target(w: Work, obj: StackObject) -> Target | None:

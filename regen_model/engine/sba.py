@@ -24,7 +24,6 @@ from regen_model.model.derived import (
     player_loses,
     zero_toughness_pending,
 )
-from regen_model.model.effects import TargetRule
 from regen_model.model.enums import Mutant, Zone
 from regen_model.model.events import EventKind
 from regen_model.model.state import Shield
@@ -153,12 +152,13 @@ def _triggers_to_stack(w: Work) -> None:
     stack, or, with no legal target, is removed (603.3d, ``effects.trigger_target``)."""
     kept = []
     for obj in w.pending:
-        if obj.target_rule is not TargetRule.NONE and not obj.targets:
+        if obj is w.reflexive:  # it waits only in the step that made it
             target = trigger_target(w, obj)
             if target is None:
                 continue  # 603.3d: removed from the stack
             obj = obj._replace(targets=(target,))
         kept.append(obj)
+    w.reflexive = None
     ordered = sorted(kept, key=lambda t: 0 if t.controller == w.active else 1)
     w.pending = []
     for obj in ordered:
