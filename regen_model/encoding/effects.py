@@ -397,8 +397,18 @@ def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
         implies(needed("untapped"), not_(w[w.c(i).tapped])),
         implies(needed("land"), w.st(i).land),  # Pyramids' "target land"
         # Go-Shintai's "toughness X or less, where X is the number of Shrines you control"
-        implies(needed("toughness_shrines"), le(toughness(w, i), shrines(w, player))),
+        implies(needed("toughness_shrines"), _toughness_within_shrines(w, i, player)),
     )
+
+
+def _toughness_within_shrines(w: SymWork, i: int, player: Val) -> Val:
+    """Card ``i``'s toughness is at most the number of Shrines ``player`` controls. Only a
+    creature's toughness is read: every rule with this part needs a creature too
+    (``effects.TARGET_NEEDS``), so for a card known not to be one the part is left to that
+    one (a manland's unanimated toughness is never read, ``unreachable.yaml``)."""
+    if creature_on_battlefield(w, i) is False:
+        return True
+    return le(toughness(w, i), shrines(w, player))
 
 
 def same_object(w: SymWork, i: int, card: Val, gen: Val) -> Val:

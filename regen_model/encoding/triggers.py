@@ -1,8 +1,9 @@
 """Triggered abilities that wait for a permanent's status to change: the counterpart of
 ``engine/triggers.py`` (603.2e; the Basilisk's "destroy that creature at end of combat",
 509.1i, 603.7, 511.2; Go-Shintai of Hidden Cruelty's "at the beginning of your end step",
-513.1, whose reflexive trigger ``effects`` makes, 603.12). "When this creature dies" is pushed by ``zones.move_zone``
-(``zones.push_dies_trigger``, with ``push_life_trigger``), damage triggers by ``effects``.
+513.1, whose reflexive trigger ``effects`` makes, 603.12). "When this creature dies" is
+pushed by ``zones.move_zone`` (``zones.push_dies_trigger``, with ``push_life_trigger``),
+damage triggers by ``effects``.
 """
 
 from __future__ import annotations

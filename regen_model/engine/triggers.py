@@ -1,11 +1,11 @@
 """Triggered abilities that wait for a permanent's status to change: "whenever this creature
 becomes tapped" (603.2e), and the Basilisk's "whenever this creature blocks or becomes blocked
 by a non-Wall creature, destroy that creature at end of combat" with its delayed trigger
-(509.1i, 603.7, 511.2); and those that wait for a step to begin: Go-Shintai of Hidden
+(509.1i, 603.7, 511.2); and one that waits for a step to begin: Go-Shintai of Hidden
 Cruelty's "at the beginning of your end step" (513.1, 603.2), whose reflexive trigger is made
-where it resolves (``effects.when_you_do``, 603.12). Damage triggers are dealt with where damage is (``effects``), riders
-where a shield is used (``destruction``), "when this creature dies" where zones change
-(``zones``).
+where it resolves (``effects.when_you_do``, 603.12). Damage triggers are dealt with where
+damage is (``effects``), riders where a shield is used (``destruction``), "when this creature
+dies" where zones change (``zones``).
 
 "Becomes tapped" happens only when an untapped permanent on the battlefield is tapped (603.2e):
 attacking (508.1f), paying {T} (602.2b), and the tap a regeneration makes (701.19a). Making a
