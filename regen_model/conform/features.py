@@ -400,6 +400,12 @@ def _dies_features() -> frozenset[str]:
 
 
 DIES_FEATURES = _dies_features()
+# Go-Shintai of Hidden Cruelty's part of DIES_FEATURES (trigger.end-step, trigger.reflexive,
+# stack.trigger-target), for an adapter that maps it alone.
+REFLEXIVE_FEATURES = frozenset(
+    {"reflexive-trigger"}
+    | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.end_step_reflexive}
+)
 # The Basilisks' part of DIES_FEATURES (trigger.eoc-destroy), for an adapter that maps it alone.
 EOC_DESTROY_FEATURES = frozenset(
     {"eoc-destroy-trigger"}

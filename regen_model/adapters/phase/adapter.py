@@ -32,6 +32,7 @@ from regen_model.conform.features import (
     COST_FEATURES,
     DIES_FEATURES,
     EOC_DESTROY_FEATURES,
+    REFLEXIVE_FEATURES,
     TARGETING_FEATURES,
 )
 from regen_model.conform.observe import Observation, compare
@@ -88,11 +89,11 @@ class PhaseEngineAdapter:
             # Asphyxiate; a targeted activation is mapped for equip only)
             *TARGETING_FEATURES,
             *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr, Dark Privilege: not mapped yet
-            # issue 13 item 5: Onulet, Soldevi Steam Beast, Zulaport Cutthroat, Kardur, and
-            # Go-Shintai of Hidden Cruelty's reflexive trigger (phase.rs parses it whole, but
-            # the payment and the target chosen as it goes on the stack are not translated):
-            # not mapped; the Basilisks are (their block trigger, _resolve_block_triggers)
-            *(DIES_FEATURES - EOC_DESTROY_FEATURES),
+            # issue 13 item 5: Onulet, Soldevi Steam Beast, Zulaport Cutthroat, Kardur: not
+            # mapped; the Basilisks are (their block trigger, _resolve_block_triggers), and
+            # Go-Shintai of Hidden Cruelty (its payment and its reflexive trigger's target,
+            # translate._when_you_do)
+            *(DIES_FEATURES - EOC_DESTROY_FEATURES - REFLEXIVE_FEATURES),
             *NOT_IN_PHASE,
         }
     )

@@ -367,9 +367,9 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "At the beginning of your end step, you may pay {1}. When you do, destroy target "
             "creature with toughness X or less, where X is the number of Shrines you control.",
             keywords=frozenset({_D}),
-            note="'you may pay {1}' kept: phase.rs asks for the mana, which the adapter would pay "
-            "(the model's answer); phase.rs parses the whole text (a Phase trigger at End, "
-            "PayCost with a WhenYouDo sub-ability); not mapped yet (reflexive-trigger)",
+            note="'you may pay {1}' kept: phase.rs asks whether to pay, and the adapter answers "
+            "with the model's answer and pays the mana; phase.rs parses the whole text (a Phase "
+            "trigger at End, PayCost with a WhenYouDo sub-ability; translate._when_you_do)",
         ),
         _creature(
             "Zulaport Cutthroat",
