@@ -78,7 +78,8 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
     # itself (equip) or the direct ``attach`` event: a spell has no source to attach. Pyramids'
     # "remove all damage instead" is that artifact's ability, not a spell's (614.1a). A drain
     # ("each opponent loses N life and you gain N life") is a death-watching trigger's only,
-    # and so is "that player may draw a card" (Fecundity's).
+    # and so is "that player may draw a card" (Fecundity's). "You may pay {1}. When you do,
+    # ..." is Go-Shintai of Hidden Cruelty's end-step trigger's only (603.12).
     left_out = (
         EffectKind.LIFE,
         EffectKind.ANIMATE,
@@ -86,6 +87,7 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
         EffectKind.REMOVE_DAMAGE_INSTEAD,
         EffectKind.DRAIN,
         EffectKind.MAY_DRAW,
+        EffectKind.WHEN_YOU_DO,
     )
     expected = [e.value for e in EffectKind if e not in left_out]
     assert _defs()["effectKind"]["enum"] == expected

@@ -957,6 +957,23 @@ def _scripts() -> tuple[GuideScript, ...]:
             ),
             step="begin-combat",
         ),
+        # 513.1, 603.12, 603.3d: Go-Shintai of Hidden Cruelty's ability triggers as its
+        # controller's end step begins; paying makes the reflexive trigger, which targets
+        # Drudge Skeletons as it goes on the stack (the explorer's boards have no Go-Shintai
+        # and never reach an end step).
+        GuideScript(
+            ("trigger.end-step", "trigger.reflexive", "stack.trigger-target"),
+            (
+                ScriptCard("shintai", "Go-Shintai of Hidden Cruelty", 0),
+                ScriptCard("skeletons", "Drudge Skeletons", 1),
+            ),
+            (
+                *_pass(0, 1),
+                A.PassPriority(player=0),
+                A.PassPriority(player=1, target="skeletons"),
+            ),
+            step="main2",
+        ),
         # 704.5a: a player at 0 life loses.
         GuideScript(
             ("sba.player-loses",),

@@ -45,7 +45,12 @@ between two records plus output increments):
    a library and a graveyard's count of groups, the players') and the draw of Thought Scour.
    Soldevi Sentry's "when it regenerates this way, that player may draw a card" is a rider
    shield of x like Matopi Golem's: its use is one of x's riders (the ``riders`` output), and
-   what its trigger does is a draw, a player's.
+   what its trigger does is a draw, a player's. Go-Shintai of Hidden Cruelty's end-step
+   ability and the reflexive trigger its payment makes (603.12) need nothing either: the
+   first only waits and, resolving, touches no permanent; the second's target is chosen as it
+   goes on the stack (603.3d), which changes no field of the record, and its resolution is a
+   destruction of x, which a pass already offers; that it may be removed for want of a legal
+   target is the global record's (``removed``, 603.3d).
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,
@@ -255,8 +260,10 @@ GLOBAL_BOOLS = ("player_sba",)
 # Step outputs about the whole game: priority given at the end; objects put on the stack by
 # casting or activating (or pre-M10 combat damage); objects taken off it by resolving;
 # abilities that triggered (put among the waiting triggers), and how many of them are damage
-# triggers (the total over every permanent of its ``damage_triggers`` output).
-GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "triggered", "damage_triggers_total")
+# triggers (the total over every permanent of its ``damage_triggers`` output); abilities
+# removed as they would go on the stack, for want of a legal target (603.3d: a reflexive
+# trigger, which chooses its target only then).
+GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "triggered", "damage_triggers_total", "removed")
 # Per-permanent step outputs whose total over every permanent the global record keeps.
 TOTALS = {"damage_triggers": "damage_triggers_total"}
 CLEANUP_STEP = ordinal(Step.CLEANUP)
@@ -323,7 +330,11 @@ def global_step(
       triggered (603.2), the one object casting, activating or pre-M10 combat damage puts on
       the stack, and the one object a pass may resolve (608.2); a trigger moving from waiting
       onto the stack changes neither total, and nothing else removes one (603.2, 614.8: a
-      triggered ability stays when its source regenerates or leaves);
+      triggered ability stays when its source regenerates or leaves) but 603.3d: a trigger
+      that chooses its target only as it goes on the stack (a reflexive trigger, 603.12) is
+      removed when none is legal; such a trigger triggered in the same step (it is made by
+      the resolution of its parent, and the waiting triggers go on the stack before the step
+      ends), and it is not a damage trigger;
     * every damage trigger is an ability that triggered."""
     parts: list[Part] = []
     if kind != "pass":
@@ -338,7 +349,19 @@ def global_step(
         (
             "stack.triggers",
             g1["stack_size"] + g1["pending_size"]
-            == g0["stack_size"] + g0["pending_size"] + gout["triggered"] + pushed - resolved,
+            == g0["stack_size"]
+            + g0["pending_size"]
+            + gout["triggered"]
+            + pushed
+            - resolved
+            - gout["removed"],
+        ),
+        (
+            "stack.trigger-target",
+            z3.And(
+                gout["removed"] >= 0,
+                gout["removed"] <= gout["triggered"] - gout["damage_triggers_total"],
+            ),
         ),
         ("stack.cast", z3.And(pushed >= 0, pushed <= (1 if kind in PUSHING_KINDS else 0))),
         ("stack.resolve", z3.And(resolved >= 0, resolved <= (1 if kind == "pass" else 0))),
@@ -1369,6 +1392,13 @@ class Conformance:
             "resolved": z3.Int("resolved"),
             "triggered": z3.IntVal(sum(1 for e in events if e.kind is EventKind.TRIGGERED)),
             "damage_triggers_total": z3.IntVal(sum(outputs.cards["damage_triggers"])),
+            "removed": z3.IntVal(
+                sum(
+                    1
+                    for e in events
+                    if e.clause == "stack.trigger-target" and e.get("reason") is not None
+                )
+            ),
         }
         g0, g1 = _const(global_values(pre)), _const(global_values(post))
         solver = z3.Solver()

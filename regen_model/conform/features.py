@@ -341,6 +341,15 @@ def _eoc_destroy(t: Transition) -> bool:
     return any(e.clause == "trigger.eoc-destroy" for e in t[3])
 
 
+def _reflexive(t: Transition) -> bool:
+    """Go-Shintai of Hidden Cruelty's "at the beginning of your end step, you may pay {1}"
+    triggers, resolves, or makes its reflexive trigger, whose target is chosen as it goes on
+    the stack (trigger.end-step, trigger.reflexive, stack.trigger-target; 513.1, 603.12,
+    603.3d)."""
+    clauses = ("trigger.end-step", "trigger.reflexive", "stack.trigger-target")
+    return any(e.clause in clauses for e in t[3])
+
+
 def _graveyard_order(t: Transition) -> bool:
     """The step decides an order in a graveyard beyond one card going there: a spell goes to
     a graveyard that a card also entered in this step (608.2n: which lies on top), or several
@@ -391,9 +400,9 @@ def _library_features() -> frozenset[str]:
 def _dies_features() -> frozenset[str]:
     """Issue 13 item 5's triggers ("when this creature dies", another permanent's "whenever a
     creature dies", "whenever this creature becomes tapped", a Basilisk's "destroy that
-    creature at end of combat") and item 2's Fecundity and draws: the structural features
-    and the built-in cards with such an ability, for adapters that do not map them to declare
-    them lacking at once."""
+    creature at end of combat", Go-Shintai's end-step ability and its reflexive trigger) and
+    item 2's Fecundity and draws: the structural features and the built-in cards with such an
+    ability, for adapters that do not map them to declare them lacking at once."""
     cards = {
         f"card:{n}"
         for n, t in PERMANENT_CARDS.items()
@@ -402,6 +411,7 @@ def _dies_features() -> frozenset[str]:
         or t.destroys_combatants
         or t.dies_drain
         or t.dies_draw
+        or t.end_step_reflexive
     }
     return frozenset(
         {
@@ -411,6 +421,7 @@ def _dies_features() -> frozenset[str]:
             "draw",
             "tapped-trigger",
             "eoc-destroy-trigger",
+            "reflexive-trigger",
             *cards,
         }
     )
@@ -418,6 +429,12 @@ def _dies_features() -> frozenset[str]:
 
 DIES_FEATURES = _dies_features()
 LIBRARY_FEATURES = _library_features()
+# Go-Shintai of Hidden Cruelty's part of DIES_FEATURES (trigger.end-step, trigger.reflexive,
+# stack.trigger-target), for an adapter that maps it alone.
+REFLEXIVE_FEATURES = frozenset(
+    {"reflexive-trigger"}
+    | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.end_step_reflexive}
+)
 # The Basilisks' part of DIES_FEATURES (trigger.eoc-destroy), for an adapter that maps it alone.
 EOC_DESTROY_FEATURES = frozenset(
     {"eoc-destroy-trigger"}
@@ -737,6 +754,12 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         'a Basilisk\'s delayed "destroy that creature at end of combat" is made or triggers '
         "(603.7, 511.2)",
         _eoc_destroy,
+    ),
+    "reflexive-trigger": (
+        'Go-Shintai\'s "at the beginning of your end step, you may pay {1}" triggers or resolves, '
+        'or its "when you do" reflexive trigger triggers or gets its target (513.1, 603.12, '
+        "603.3d)",
+        _reflexive,
     ),
     "graveyard-order": (
         "a spell and a card, or several cards at once, go to one graveyard in one step, so "

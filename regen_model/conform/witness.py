@@ -119,6 +119,12 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     ("replace.exile-instead", (), _spells_of(COUNTED_FEATURES), ()),
     # and Pyramids' "remove all damage instead" at an animated Spawning Pool.
     ("replace.remove-damage", (), (), ("Spawning Pool", "Pyramids")),
+    # Go-Shintai of Hidden Cruelty's end-step ability and its reflexive trigger (603.12), with
+    # a creature of toughness 1 to target (one pass for the three clauses).
+    *(
+        (prefix, (), (), ("Go-Shintai of Hidden Cruelty", "Drudge Skeletons"))
+        for prefix in ("trigger.end-step", "trigger.reflexive", "stack.trigger-target")
+    ),
 )
 
 

@@ -101,6 +101,18 @@ def toughness(w: SymWork, i: int) -> Val:
     )
 
 
+def shrines(w: SymWork, player: Val) -> Val:
+    """How many Shrines ``player`` controls: permanents on the battlefield (phased in) whose
+    subtypes include Shrine, creatures or not (205.3h; ``model.derived.shrines``)."""
+    return add(
+        0,
+        *[
+            ite(and_(w.st(j).shrine, on_battlefield(w, j), eq(controller(w, j), player)), 1, 0)
+            for j in range(w.n)
+        ],
+    )
+
+
 def is_creature(w: SymWork, i: int) -> Val:
     """Its card types now (layer 4, 613.1d): printed or animated, unless the latest type
     change made it stop being a creature (``model.derived.is_creature``)."""

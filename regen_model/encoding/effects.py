@@ -22,6 +22,8 @@ from regen_model.encoding.derived import (
     in_battlefield_zone,
     is_creature,
     on_battlefield,
+    shrines,
+    toughness,
 )
 from regen_model.encoding.destruction import apply_rider, destroy
 from regen_model.encoding.frame import KEYWORDS, KW_INDEX, NONE, StackVars
@@ -395,7 +397,19 @@ def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
         implies(needed("untapped"), not_(w[w.c(i).tapped])),
         implies(needed("land"), w.st(i).land),  # Pyramids' "target land"
         not_(needed("player")),  # "target player": no card is one (115.2)
+        # Go-Shintai's "toughness X or less, where X is the number of Shrines you control"
+        implies(needed("toughness_shrines"), _toughness_within_shrines(w, i, player)),
     )
+
+
+def _toughness_within_shrines(w: SymWork, i: int, player: Val) -> Val:
+    """Card ``i``'s toughness is at most the number of Shrines ``player`` controls. Only a
+    creature's toughness is read: every rule with this part needs a creature too
+    (``effects.TARGET_NEEDS``), so for a card known not to be one the part is left to that
+    one (a manland's unanimated toughness is never read, ``unreachable.yaml``)."""
+    if creature_on_battlefield(w, i) is False:
+        return True
+    return le(toughness(w, i), shrines(w, player))
 
 
 def same_object(w: SymWork, i: int, card: Val, gen: Val) -> Val:
@@ -572,6 +586,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.DRAIN: drain,
         EffectKind.MAY_DRAW: may_draw,
         EffectKind.MILL: mill_then_draw,
+        EffectKind.WHEN_YOU_DO: lambda w: when_you_do(w, obj),
         EffectKind.FLICKER: for_cards(
             lambda w, i: leave_and_return(w, i, ite(obj.under_you, ctrl, NONE))
         ),
@@ -584,6 +599,71 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.REMOVE_DAMAGE_INSTEAD: for_cards(remove_damage_next),
     }
     _dispatch(w, kind, list(by_kind.items()))
+
+
+# The target rule of the model's one trigger whose target is chosen as it goes on the stack
+# (Go-Shintai's reflexive trigger, 603.3d; ``engine.effects.CHOSEN_ON_STACK``).
+CHOSEN_ON_STACK = TargetRule.TOUGHNESS_SHRINES
+
+
+def when_you_do(w: SymWork, obj: StackVars) -> None:
+    """ "You may pay {1}. When you do, destroy target creature with toughness X or less, where
+    X is the number of Shrines you control" resolves (``engine.effects.when_you_do``): the
+    pass's ``decline`` is its controller's "I don't pay" (608.2d); paying makes a reflexive
+    trigger trigger at once (603.12), with the source of this ability and, as controller, the
+    player who controlled this ability as it resolves (603.7e), no target yet: it is chosen as
+    it goes on the stack (``trigger_target``, 603.3d). Mutants: ``reflexive-by-source-
+    controller`` (the source's controller now), ``reflexive-inline`` (the destruction done now,
+    its target chosen now)."""
+    declined = w.p.decline
+    paid = not_(declined)
+    # declining makes nothing; the write changes nothing and records the rule
+    key = w.f.pending_size
+    w.set_if(declined, key, w[key], "trigger.reflexive")
+    who = obj.controller
+    if w.mutant(Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER):
+        who = select(obj.source, [controller(w, j) for j in range(w.n)], obj.controller)
+    rule = ordinal(CHOSEN_ON_STACK)
+    if w.mutant(Mutant.REFLEXIVE_INLINE):
+        gets, _ = trigger_target(w, rule, who, paid)
+        t = w.rtarget
+        for i in range(w.n):
+            w.branch(
+                and_(gets, eq(t, i)),
+                partial(destroy, i=i, cant_regen=False, by_effect=True, clause="destroy.effect"),
+            )
+        return
+    reflexive = stack.entry(
+        w,
+        kind=StackKind.TRIGGER,
+        controller=who,
+        effect=ordinal(EffectKind.DESTROY),
+        target_rule=rule,
+        source=obj.source,
+        source_gen=obj.source_gen,
+    )
+    at = w[w.f.pending_size]  # where the push puts it
+    stack.push(w, "pending", reflexive, "trigger.reflexive", when=paid)
+    w.reflexive_at = ite(paid, at, NONE)
+    # it goes on the stack in this same step (``stack.triggers``): this write changes nothing
+    # and records the rule on its source
+    for j in range(w.n):
+        gen = w.c(j).gen
+        w.set_if(and_(paid, eq(obj.source, j)), gen, w[gen], "trigger.reflexive")
+
+
+def trigger_target(w: SymWork, rule: Val, player: Val, needs: Val) -> tuple[Val, Val]:
+    """603.3d (``engine.effects.trigger_target``): where ``needs`` holds, a triggered ability
+    with the target rule ``rule`` (an ordinal) controlled by ``player`` chooses its target now,
+    among the permanents on the battlefield meeting the rule now: the pass's ``rtarget``, which
+    must be one of them when there is one (guard ``stack.trigger-target``). Returns whether it
+    gets a target (with none legal it is removed, 603.3d) and that target's incarnation."""
+    legal = [and_(on_battlefield(w, i), meets_target_needs(w, i, rule, player)) for i in range(w.n)]
+    some = or_(*legal)
+    t = w.rtarget
+    named = or_(*[and_(eq(t, i), legal[i]) for i in range(w.n)])
+    w.require(implies(and_(needs, some), named), "stack.trigger-target")
+    return and_(needs, some), select(t, [w[w.c(i).gen] for i in range(w.n)], 0)
 
 
 def draw_may(w: SymWork, q: int, count: Val, when: Val) -> None:

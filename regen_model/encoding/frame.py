@@ -202,6 +202,12 @@ class CardStatics:
     # Fecundity's "that creature's controller may draw N cards" in place of the drain
     # (``CardTemplate.dies_draw``): N, 0 for none; a watcher has one of the two effects.
     dies_draw: Z3Ref
+    # Its subtypes include Shrine (``CardTemplate.shrine``, 205.3h), and Go-Shintai of Hidden
+    # Cruelty's "At the beginning of your end step, you may pay {1}. When you do, destroy target
+    # creature with toughness X or less, where X is the number of Shrines you control"
+    # (``CardTemplate.end_step_reflexive``; 513.1, 603.12, 603.3d).
+    shrine: Z3Ref
+    end_step_reflexive: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -265,6 +271,8 @@ class Statics:
                     dies_watch=mk_i(f"{p}.dies_watch"),
                     dies_drain=mk_i(f"{p}.dies_drain"),
                     dies_draw=mk_i(f"{p}.dies_draw"),
+                    shrine=mk_b(f"{p}.shrine"),
+                    end_step_reflexive=mk_b(f"{p}.end_step_reflexive"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -321,6 +329,7 @@ class Statics:
                         z3.Not(c.wall),
                         z3.Not(c.static_regen),
                         c.dies_drain == 0,
+                        z3.Not(c.end_step_reflexive),
                     ),
                 ),
                 # Only noncreature, non-attaching permanents animate themselves (manlands).
@@ -428,6 +437,8 @@ class Statics:
                 c.dies_watch,
                 c.dies_drain,
                 c.dies_draw,
+                c.shrine,
+                c.end_step_reflexive,
             ]
         return out
 
@@ -515,6 +526,8 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: a 'whenever a creature dies' ability needs one effect amount"
     if template.dies_drain and not template.is_creature:
         return f"{template.name}: only a creature's 'whenever a creature dies' drain is encoded"
+    if template.end_step_reflexive and not template.is_creature:
+        return f"{template.name}: only a creature's end-step 'when you do' ability is encoded"
     return None
 
 
@@ -588,6 +601,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.dies_watch, _ord(DiesWatch.NONE)),
                 (c.dies_drain, 0),
                 (c.dies_draw, 0),
+                (c.shrine, False),
+                (c.end_step_reflexive, False),
             ):
                 put(var, value)
             continue
@@ -644,6 +659,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.dies_watch, _ord(t.dies_watch)),
             (c.dies_drain, t.dies_drain),
             (c.dies_draw, t.dies_draw),
+            (c.shrine, t.shrine),
+            (c.end_step_reflexive, t.end_step_reflexive),
         ):
             put(var, value)
 
@@ -753,6 +770,8 @@ def read_statics(
                 dies_watch=list(DiesWatch)[_i(model, c.dies_watch)],
                 dies_drain=_i(model, c.dies_drain),
                 dies_draw=_i(model, c.dies_draw),
+                shrine=_b(model, c.shrine),
+                end_step_reflexive=_b(model, c.end_step_reflexive),
             )
         )
         owners.append(_i(model, c.owner))

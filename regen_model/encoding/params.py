@@ -122,7 +122,9 @@ class Params:
     choice_slot: tuple[tuple[Val, ...], ...]  # [card][player]: the Aura of ``Use.UMBRA``
     choice_mask: tuple[tuple[tuple[Val, ...], ...], ...]  # [card][player][shield slot]
     malformed: Val
-    # pass: the answer "no" to a "may draw" the pass resolves (``PassPriority.decline``)
+    # pass: the answer "no" to a "may draw" or a "you may pay" the pass resolves
+    # (``PassPriority.decline``); the pass's ``target`` (NONE or a slot) is the target of a
+    # trigger that chooses it as it goes on the stack (``PassPriority.target``, 603.3d)
     decline: Val
 
     def kw(self, k: Keyword) -> Val:
@@ -404,6 +406,8 @@ def _fill(
     elif isinstance(a, A.PassPriority):
         v["player"] = nm.player(a.player)
         v["decline"] = a.decline
+        # the target of a trigger that chooses it as it goes on the stack (603.3d)
+        v["target"] = NONE if a.target is None else nm.slot(a.target)
     elif isinstance(a, A.CastSpell):
         _cast(v, nm, a, scope)
     elif isinstance(a, A.ActivateAbility):
@@ -668,7 +672,8 @@ def to_action(v: dict[str, int | bool], kind: str, state: GameState, scope: Scop
     if kind == "cleanup":
         return A.Cleanup(**common)
     if kind == "pass":
-        return A.PassPriority(player=player, decline=bool(v["decline"]), **common)
+        target = None if v["target"] == NONE else h(v["target"])
+        return A.PassPriority(player=player, decline=bool(v["decline"]), target=target, **common)
     if kind == "cast":
         return _cast_of(v, h, scope, common)
     if kind == "activate":

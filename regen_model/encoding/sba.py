@@ -31,6 +31,7 @@ from regen_model.encoding.derived import (
     zero_toughness_pending,
 )
 from regen_model.encoding.destruction import destroy
+from regen_model.encoding.effects import CHOSEN_ON_STACK, trigger_target
 from regen_model.encoding.frame import NONE
 from regen_model.encoding.ops import (
     Val,
@@ -50,7 +51,7 @@ from regen_model.encoding.ops import (
 from regen_model.encoding.triggers import simultaneous
 from regen_model.encoding.work import Label, SymWork
 from regen_model.encoding.zones import drop_shields_made_by, keep_unused_shields, move_zone
-from regen_model.model.enums import Mutant, Zone
+from regen_model.model.enums import Mutant, Zone, ordinal
 
 # What a check looks at: every state-based action, or only the ones that a previous check of
 # the same loop can make pending under the correct rules.
@@ -208,23 +209,55 @@ def run_sba_loop(w: SymWork, *, check_sba: bool = True) -> None:
 
 def triggers_to_stack(w: SymWork) -> None:
     """603.3b: the active player's waiting triggers go on the stack first, then the other
-    player's; each player's in the order they triggered."""
+    player's; each player's in the order they triggered. A trigger whose target is chosen
+    only now (a reflexive trigger, 603.12) gets it first, or with no legal target is removed
+    (603.3d, ``choose_targets``)."""
     f = w.f
     active = w[f.active]
     size = w[f.pending_size]
     base = w[f.stack_size]
     present = [gt(size, k) for k in range(len(f.pending))]
-    mine = [and_(present[k], eq(w[e.controller], active)) for k, e in enumerate(f.pending)]
-    theirs = [and_(present[k], not_(mine[k])) for k in range(len(f.pending))]
+    kept = choose_targets(w, present)
+    mine = [and_(kept[k], eq(w[e.controller], active)) for k, e in enumerate(f.pending)]
+    theirs = [and_(kept[k], not_(mine[k])) for k in range(len(f.pending))]
     n_mine = count(mine)
     positions = []
     for k in range(len(f.pending)):
         before_mine = count(mine[:k])
         before_theirs = count(theirs[:k])
         positions.append(add(base, ite(mine[k], before_mine, add(n_mine, before_theirs))))
-    stack.rearrange(w, "pending", "stack", positions, present, "stack.triggers")
-    w.set(f.stack_size, add(base, size), "stack.triggers")
+    stack.rearrange(w, "pending", "stack", positions, kept, "stack.triggers")
+    w.set(f.stack_size, add(base, count(kept)), "stack.triggers")
     w.set(f.pending_size, 0, "stack.triggers")
+
+
+def choose_targets(w: SymWork, present: list[Val]) -> list[Val]:
+    """603.3d for the reflexive trigger this step made (``SymWork.reflexive_at``; its target
+    rule ``effects.CHOSEN_ON_STACK``, no target yet): its target is chosen as it goes on the
+    stack (``effects.trigger_target``, the pass's ``rtarget``) and written into its entry;
+    with no legal target it is removed from the stack (``engine.sba._triggers_to_stack``).
+    Returns which entries go on the stack. It waits only in the step that made it (the
+    waiting triggers go on the stack before the step ends), so no other entry is looked at;
+    and the rule is known, so the legality of each card is that rule's own condition, not
+    the table read for a symbolic rule."""
+    kept: list[Val] = []
+    rule = ordinal(CHOSEN_ON_STACK)
+    for k, names in enumerate(w.f.pending):
+        needs = and_(present[k], eq(w.reflexive_at, k))
+        if w.skip(needs):
+            kept.append(present[k])
+            continue
+        gets, gen = trigger_target(w, rule, w[names.controller], needs)
+        clause = "stack.trigger-target"
+        w.set_if(gets, names.n_targets, 1, clause)
+        w.set_if(gets, names.target_card[0], w.rtarget, clause)
+        w.set_if(gets, names.target_gen[0], gen, clause)
+        w.set_if(gets, names.target_player[0], NONE, clause)
+        removed = and_(needs, not_(gets))
+        w.set_if(removed, names.n_targets, 0, clause)  # 603.3d; the write records the rule
+        kept.append(and_(present[k], not_(removed)))
+    w.reflexive_at = NONE  # on the stack now, or removed
+    return kept
 
 
 def cleanup_effects(w: SymWork) -> None:

@@ -1615,6 +1615,31 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "reflexive-declined-and-removed",
+            "Go-Shintai of Hidden Cruelty on both sides: at A's end step only A's triggers "
+            "(trigger.end-step, 'your end step'), and A declines to pay: no reflexive trigger "
+            "(trigger.reflexive, 608.2d); at B's end step B pays, and the reflexive trigger has "
+            "no creature with toughness 1 or less to target: removed from the stack "
+            "(stack.trigger-target, 603.3d)",
+            (
+                Card("shintai", "Go-Shintai of Hidden Cruelty", 0),
+                Card("shintai-b", "Go-Shintai of Hidden Cruelty", 1),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                *_pass(0, 1),
+                A.PassPriority(player=0),
+                A.PassPriority(player=1, decline=True),
+                *_pass(0, 1),
+                *_pass(1, 0) * 4,
+                A.DeclareAttackers(player=1, attackers=()),
+                *_pass(1, 0) * 3,
+                A.PassPriority(player=1),
+                A.PassPriority(player=0, target="bears"),
+            ),
+            step=Step.MAIN2,
+        ),
+        Script(
             "creature-dies-exiled-and-wrath",
             "Zulaport Cutthroat (trigger.creature-dies): Grizzly Bears exiled instead of dying "
             "(Disintegrate, 614.6) trigger nothing; Wrath of God destroys Zulaport and the "

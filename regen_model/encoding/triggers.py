@@ -1,7 +1,9 @@
 """Triggered abilities that wait for a permanent's status to change: the counterpart of
 ``engine/triggers.py`` (603.2e; the Basilisk's "destroy that creature at end of combat",
-509.1i, 603.7, 511.2). "When this creature dies" is pushed by ``zones.move_zone``
-(``zones.push_dies_trigger``, with ``push_life_trigger``), damage triggers by ``effects``.
+509.1i, 603.7, 511.2; Go-Shintai of Hidden Cruelty's "at the beginning of your end step",
+513.1, whose reflexive trigger ``effects`` makes, 603.12). "When this creature dies" is
+pushed by ``zones.move_zone`` (``zones.push_dies_trigger``, with ``push_life_trigger``),
+damage triggers by ``effects``.
 """
 
 from __future__ import annotations
@@ -224,3 +226,28 @@ def end_of_combat_triggers(w: SymWork) -> None:
             stack.push(w, "pending", obj, "trigger.eoc-destroy", when=gt(count, k))
         w.set_if(some, c.eoc_destroy, 0, "trigger.eoc-destroy")
         w.set_if(some, c.eoc_destroy_by, NONE, "trigger.eoc-destroy")
+
+
+def end_step_triggers(w: SymWork) -> None:
+    """The end step begins (513.1): each card's "At the beginning of your end step, you may
+    pay {1}. When you do, ..." (Go-Shintai of Hidden Cruelty) triggers when it is on the
+    battlefield (phased in) and the active player controls it, in slot order, controlled by
+    that player (603.3a), untargeted (``engine.triggers.end_step_triggers``)."""
+    active = w[w.f.active]
+    for i in range(w.n):
+        fires = and_(w.st(i).end_step_reflexive, on_battlefield(w, i), eq(controller(w, i), active))
+        if w.skip(fires):
+            continue
+        gen = w.c(i).gen
+        obj = stack.entry(
+            w,
+            kind=StackKind.TRIGGER,
+            controller=active,
+            effect=ordinal(EffectKind.WHEN_YOU_DO),
+            source=i,
+            source_gen=w[gen],
+        )
+        stack.push(w, "pending", obj, "trigger.end-step", when=fires)
+        # the waiting list is emptied onto the stack in the same step (``stack.triggers``):
+        # this write changes nothing and records the rule on the source
+        w.set_if(fires, gen, w[gen], "trigger.end-step")

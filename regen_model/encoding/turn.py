@@ -39,6 +39,7 @@ from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.triggers import (
     block_destroy_triggers,
     end_of_combat_triggers,
+    end_step_triggers,
     tapped_trigger,
 )
 from regen_model.encoding.work import SymWork
@@ -80,6 +81,8 @@ def finish(w: SymWork) -> None:
 def pass_priority(w: SymWork) -> None:
     f = w.f
     player = w.p.player
+    # read only by a trigger whose target is chosen as it goes on the stack (603.3d)
+    w.rtarget = w.p.target
     w.require(eq(w[f.priority], player), "priority.pass")
     for q in range(PLAYERS):
         w.set(f.passed[q], or_(w[f.passed[q]], eq(player, q)), "priority.pass")
@@ -326,6 +329,9 @@ def begin_step(w: SymWork, s: Step) -> None:
         _begin_damage_step(w, s is Step.FIRST_STRIKE_DAMAGE)
     elif s is Step.END_COMBAT:
         end_of_combat_triggers(w)  # 511.2: "at end of combat" triggers as the step begins
+        give_priority(w, w[f.active])
+    elif s is Step.END:
+        end_step_triggers(w)  # 513.1: "at the beginning of your end step" triggers
         give_priority(w, w[f.active])
     elif s is Step.CLEANUP:
         cleanup_effects(w)

@@ -165,6 +165,8 @@ class SymWork:
         "pc",
         "possible",
         "prio_to",
+        "reflexive_at",
+        "rtarget",
         "together",
         "v",
         "writer",
@@ -182,6 +184,14 @@ class SymWork:
         self.out: dict[str, list[Val]] = {f: [0] * ctx.n for f in CARD_FIELDS}
         self.out["priority_given"] = [False]
         self.prio_to: Val = -1
+        # the slot a pass names as the target of a trigger that chooses it as it goes on the
+        # stack (``PassPriority.target``, 603.3d; ``engine.work.Work.reflexive_target``): set
+        # by ``turn.pass_priority``, NONE (-1) for every other kind
+        self.rtarget: Val = -1
+        # the index in the waiting triggers of the reflexive trigger this step made, whose
+        # target is chosen as it goes on the stack (603.3d; ``engine.work.Work.reflexive``),
+        # NONE (-1) when it made none: set by ``effects.when_you_do``
+        self.reflexive_at: Val = -1
         # Each card as a watcher (on the battlefield, controller, incarnation) as the
         # simultaneous event under way began, or None outside one (``engine.work.Work.before``;
         # set by ``triggers.simultaneous``)
@@ -359,6 +369,8 @@ class SymWork:
         w.obligations = []
         w.out = {k: list(v) for k, v in self.out.items()}
         w.prio_to = self.prio_to
+        w.rtarget = self.rtarget
+        w.reflexive_at = self.reflexive_at
         w.before = self.before
         w.together = self.together
         w.gy_open = list(self.gy_open)
@@ -382,6 +394,9 @@ class SymWork:
                 x if same(x, y) else ite(cond, x, y) for x, y in zip(la, lb, strict=True)
             ]
         self.prio_to = ite(cond, a.prio_to, b.prio_to)
+        self.rtarget = a.rtarget if same(a.rtarget, b.rtarget) else ite(cond, a.rtarget, b.rtarget)
+        ra, rb = a.reflexive_at, b.reflexive_at
+        self.reflexive_at = ra if same(ra, rb) else ite(cond, ra, rb)
         self.gy_open = [
             x if same(x, y) else ite(cond, x, y) for x, y in zip(a.gy_open, b.gy_open, strict=True)
         ]

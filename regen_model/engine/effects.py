@@ -26,6 +26,8 @@ from regen_model.model.derived import (
     is_creature,
     is_creature_on_battlefield,
     keywords,
+    shrines,
+    toughness,
 )
 from regen_model.model.effects import STATUS_RULES, TARGET_NEEDS, Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
@@ -489,6 +491,88 @@ def may_draw(w: Work, named: Target, count: int) -> None:
     draw(w, player, count)
 
 
+# The target rule of the model's one triggered ability whose target is chosen only as it is
+# put on the stack (Go-Shintai of Hidden Cruelty's reflexive trigger, 603.12, 603.3d): the
+# reflexive trigger this step made (``Work.reflexive``) gets one in ``sba._triggers_to_stack``.
+CHOSEN_ON_STACK = TargetRule.TOUGHNESS_SHRINES
+
+
+def when_you_do(
+    w: Work, controller_: int, source: int | None, source_gen: int, source_name: str
+) -> None:
+    """ "You may pay {1}. When you do, destroy target creature with toughness X or less, where
+    X is the number of Shrines you control" resolves (Go-Shintai of Hidden Cruelty's end-step
+    trigger). Its controller ``controller_`` answers as it resolves (608.2d; no means "I
+    don't pay", ``PassPriority.decline``; the model pays no mana). Paying creates a reflexive
+    triggered ability, checked at once (603.12): it triggers, its source the same as this
+    ability's and its controller the player who controlled this ability as it resolved
+    (603.7e), and it waits to be put on the stack with no target yet: the target is chosen
+    then (603.3d, ``trigger_target``), after this resolution, so players may respond to it.
+
+    Mutants: ``reflexive-by-source-controller`` gives it to the source's controller now;
+    ``reflexive-inline`` does the destruction now, as part of this resolution, the target
+    chosen as it resolves (the one-ability "if you do" reading)."""
+    name = source_name if source is None else w.name(source)
+    if w.decline:
+        w.emit(EventKind.NOTE, "trigger.reflexive", name, paid=False)
+        return
+    who = controller_
+    if w.mutant(Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER) and source is not None:
+        who = controller(w.cards[source])  # mutant: the source's controller now
+    obj = StackObject(
+        kind=StackKind.TRIGGER,
+        name=f"reflexive trigger of {name}",
+        controller=who,
+        effect=Effect(EffectKind.DESTROY),
+        targets=(),
+        source=source,
+        source_gen=source_gen,
+        target_rule=CHOSEN_ON_STACK,
+    )
+    if w.mutant(Mutant.REFLEXIVE_INLINE):
+        w.emit(EventKind.NOTE, "trigger.reflexive", name, paid=True)  # mutant: no trigger
+        target = trigger_target(w, obj)
+        if target is not None and target.card is not None:
+            destroy(w, target.card, cant_regen=False, by_effect=True, clause="destroy.effect")
+        return
+    w.trigger(obj, "trigger.reflexive", name)
+    w.reflexive = obj  # its target is chosen as it goes on the stack, in this step
+
+
+def trigger_target(w: Work, obj: StackObject) -> Target | None:
+    """603.3d: the target of a triggered ability that has none yet (a reflexive trigger,
+    603.12) is chosen as it is put on the stack, as for a spell (601.2c): a creature meeting
+    its target rule now, for its controller (``unmet_target_need``: Go-Shintai's X is counted
+    now). The choice is its controller's, carried by the action under way
+    (``PassPriority.target``), and must name a legal target when there is one
+    (``IllegalAction`` otherwise). With no legal target the ability is removed from the stack
+    (603.3d): ``None``."""
+    legal = [
+        i
+        for i, c in enumerate(w.cards)
+        if c.on_battlefield and unmet_target_need(w, c, obj.target_rule, obj.controller) is None
+    ]
+    if not legal:
+        w.emit(
+            EventKind.NOTE,
+            "stack.trigger-target",
+            None,
+            target_of=obj.name,
+            reason="no legal target",
+        )
+        return None
+    chosen = w.reflexive_target
+    if chosen is None or chosen not in legal:
+        raise IllegalAction(
+            f"{obj.name} needs a target as it is put on the stack: one of "
+            + ", ".join(w.name(i) for i in legal),
+            "stack.trigger-target",
+            "target",
+        )
+    w.emit(EventKind.NOTE, "stack.trigger-target", w.name(chosen), target_of=obj.name)
+    return Target(card=chosen, gen=w.cards[chosen].gen)
+
+
 def draw(w: Work, player: int, count: int) -> None:
     """``player`` draws ``count`` cards, one at a time (121.2): each the top card of their
     library into their hand (121.1), counted, not named (``Player.hand``). A draw from an
@@ -561,6 +645,8 @@ def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str
         return "tapped"  # e.g. tapped by regenerating (701.19a)
     if needs.land and CardType.LAND not in w.setup.templates[card.slot].types:
         return "not-a-land"  # Pyramids' "target land"
+    if needs.toughness_shrines and toughness(w, card) > shrines(w, player):
+        return "toughness-above-shrines"  # Go-Shintai's "toughness X or less"
     return None
 
 
@@ -728,6 +814,8 @@ def apply_effect(
         for t in targets:
             mill(w, t, effect.amount)
         draw(w, controller_, effect.draw)
+    elif k is EffectKind.WHEN_YOU_DO:
+        when_you_do(w, controller_, source, source_gen, source_name)
     elif k is EffectKind.FLICKER:
         for slot in cards:
             leave_and_return(w, slot, controller_ if effect.under_you else None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from regen_model.engine.attachments import unattach_illegal_equipment
 from regen_model.engine.destruction import destroy
+from regen_model.engine.effects import trigger_target
 from regen_model.engine.work import Work
 from regen_model.engine.zones import move_zone
 from regen_model.model.derived import (
@@ -146,8 +147,19 @@ def run_sba_loop(w: Work, *, check_sba: bool = True) -> None:
 def _triggers_to_stack(w: Work) -> None:
     """603.3b: the active player's waiting triggers go on the stack first (lowest), then the
     other player's. Within one player's triggers the order is the order they triggered in; our
-    trigger effects (life and counters) commute, so that choice is not modelled."""
-    ordered = sorted(w.pending, key=lambda t: 0 if t.controller == w.active else 1)
+    trigger effects (life and counters) commute, so that choice is not modelled. A trigger
+    whose target is chosen only now (a reflexive trigger, 603.12) gets it as it goes on the
+    stack, or, with no legal target, is removed (603.3d, ``effects.trigger_target``)."""
+    kept = []
+    for obj in w.pending:
+        if obj is w.reflexive:  # it waits only in the step that made it
+            target = trigger_target(w, obj)
+            if target is None:
+                continue  # 603.3d: removed from the stack
+            obj = obj._replace(targets=(target,))
+        kept.append(obj)
+    w.reflexive = None
+    ordered = sorted(kept, key=lambda t: 0 if t.controller == w.active else 1)
     w.pending = []
     for obj in ordered:
         w.stack.append(obj)

@@ -193,7 +193,9 @@ def _cleanup(w: Work, a: A.Action) -> None:
 def _pass(w: Work, a: A.Action) -> None:
     assert isinstance(a, A.PassPriority)
     w.check_player(a.player)
-    w.decline = a.decline  # read only by a "may draw" this pass resolves (608.2d)
+    w.decline = a.decline  # read only by a "may draw" or "you may pay" it resolves (608.2d)
+    # read only by a triggered ability whose target is chosen as it goes on the stack (603.3d)
+    w.reflexive_target = None if a.target is None else w.slot(a.target, "target")
     turn.pass_priority(w, a.player)
 
 

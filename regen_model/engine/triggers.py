@@ -1,9 +1,11 @@
 """Triggered abilities that wait for a permanent's status to change: "whenever this creature
 becomes tapped" (603.2e), and the Basilisk's "whenever this creature blocks or becomes blocked
 by a non-Wall creature, destroy that creature at end of combat" with its delayed trigger
-(509.1i, 603.7, 511.2). Damage triggers are dealt with where damage is (``effects``), riders
-where a shield is used (``destruction``), "when this creature dies" where zones change
-(``zones``).
+(509.1i, 603.7, 511.2); and one that waits for a step to begin: Go-Shintai of Hidden
+Cruelty's "at the beginning of your end step" (513.1, 603.2), whose reflexive trigger is made
+where it resolves (``effects.when_you_do``, 603.12). Damage triggers are dealt with where
+damage is (``effects``), riders where a shield is used (``destruction``), "when this creature
+dies" where zones change (``zones``).
 
 "Becomes tapped" happens only when an untapped permanent on the battlefield is tapped (603.2e):
 attacking (508.1f), paying {T} (602.2b), and the tap a regeneration makes (701.19a). Making a
@@ -176,6 +178,30 @@ def block_destroy_triggers(w: Work, pairs: list[tuple[int, int]]) -> None:
                 by=w.name(source),
                 controller=w.pname(who),
             )
+
+
+def end_step_triggers(w: Work) -> None:
+    """The end step begins (513.1): "At the beginning of your end step, you may pay {1}. When
+    you do, ..." (Go-Shintai of Hidden Cruelty) triggers for each such permanent on the
+    battlefield (phased in, 702.26b) that the active player controls ("your" end step),
+    controlled by that player (603.3a), in slot order; waiting triggers go on the stack as the
+    active player receives priority (603.3b). The ability has no target: the reflexive trigger
+    its payment makes chooses one later (603.12, 603.3d)."""
+    for i, card in enumerate(w.cards):
+        if not w.setup.templates[i].end_step_reflexive or not card.on_battlefield:
+            continue
+        if controller(card) != w.active:
+            continue
+        obj = StackObject(
+            kind=StackKind.TRIGGER,
+            name=f"end-step trigger of {w.name(i)}",
+            controller=w.active,
+            effect=Effect(EffectKind.WHEN_YOU_DO),
+            targets=(),
+            source=i,
+            source_gen=card.gen,
+        )
+        w.trigger(obj, "trigger.end-step", w.name(i))
 
 
 def end_of_combat_triggers(w: Work) -> None:

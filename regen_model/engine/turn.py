@@ -24,6 +24,7 @@ from regen_model.engine.sba import cleanup_effects, run_sba_loop
 from regen_model.engine.triggers import (
     block_destroy_triggers,
     end_of_combat_triggers,
+    end_step_triggers,
     tapped_trigger,
 )
 from regen_model.engine.work import Work
@@ -252,6 +253,9 @@ def begin_step(w: Work, step: Step) -> None:
         _begin_damage_step(w, step)
     elif step is Step.END_COMBAT:
         end_of_combat_triggers(w)  # 511.2: "at end of combat" triggers as the step begins
+        give_priority(w, w.active)
+    elif step is Step.END:
+        end_step_triggers(w)  # 513.1: "at the beginning of your end step" triggers
         give_priority(w, w.active)
     elif step is Step.CLEANUP:
         cleanup_effects(w)

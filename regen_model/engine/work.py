@@ -50,6 +50,8 @@ class Work:
         "pending",
         "players",
         "priority",
+        "reflexive",
+        "reflexive_target",
         "rules",
         "setup",
         "stack",
@@ -66,6 +68,12 @@ class Work:
         self.choices = choices
         # the answer "no" to a "may draw" the step resolves (``PassPriority.decline``, 608.2d)
         self.decline = False
+        # the slot a pass names as the target of a triggered ability whose target is chosen
+        # as it is put on the stack (``PassPriority.target``, 603.3d), or None
+        self.reflexive_target: int | None = None
+        # the reflexive trigger this step made (``effects.when_you_do``), waiting for its
+        # target until the waiting triggers go on the stack (603.3d), or None
+        self.reflexive: StackObject | None = None
         self.edition: Edition = state.edition
         self.turn = state.turn
         self.active = state.active

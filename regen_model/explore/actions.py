@@ -29,7 +29,9 @@ Guarantees the callers rely on:
   deathtouch or wither damage; a leave-and-return never names the owner as the player it
   returns under, which is the default; a pass answers no to "that player may draw a card",
   ``decline``, only when such an ability is on top of the stack, the one object a pass may
-  resolve), and 616.1 answers name outcome classes (``answers.py``).
+  resolve, and the same for "you may pay {1}. When you do, ..." (Go-Shintai's), with whose
+  yes the pass also names each creature as the target its reflexive trigger may take, 603.3d),
+  and 616.1 answers name outcome classes (``answers.py``).
   With ``prefilter=False`` these reductions are off too.
 
 Action families: ``effects`` ("an effect now does this", ignoring priority), ``game`` (a real
@@ -184,10 +186,21 @@ def game_actions(
     # a pass may resolve "that player may draw a card" (Fecundity's trigger): its player's
     # answer is part of the action, so both answers are offered (608.2d)
     may_draw = bool(state.stack) and _may_draw(state.stack[-1])
+    # a pass may resolve "you may pay {1}. When you do, ..." (Go-Shintai of Hidden Cruelty's):
+    # its controller's answer, and the target of the reflexive trigger paying makes (chosen
+    # as that trigger goes on the stack, 603.3d), are part of the action
+    when_you_do = bool(state.stack) and _when_you_do(state.stack[-1])
+    reflexive_targets = (
+        _handles(state, creatures(state) if prefilter else range(len(state.cards)))
+        if when_you_do
+        else []
+    )
     for p in holders:
         yield A.PassPriority(player=p)
-        if may_draw:
+        if may_draw or when_you_do:
             yield A.PassPriority(player=p, decline=True)
+        for handle in reflexive_targets:
+            yield A.PassPriority(player=p, target=handle)
         if stack_full:
             continue
         for name in spells:
@@ -198,6 +211,12 @@ def game_actions(
 def _may_draw(obj: StackObject) -> bool:
     """Whether ``obj`` is an ability whose effect is "that player may draw" (``MAY_DRAW``)."""
     return obj.effect is not None and obj.effect.kind is EffectKind.MAY_DRAW
+
+
+def _when_you_do(obj: StackObject) -> bool:
+    """Whether ``obj`` is an ability whose effect is "you may pay {1}. When you do, ..."
+    (``WHEN_YOU_DO``)."""
+    return obj.effect is not None and obj.effect.kind is EffectKind.WHEN_YOU_DO
 
 
 def _casts(

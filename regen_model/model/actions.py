@@ -216,14 +216,24 @@ class Cleanup(Action):
 class PassPriority(Action):
     """``player`` passes priority. ``decline``: when this pass resolves an ability whose
     effect is "that player may draw a card" (Fecundity's trigger, Soldevi Sentry's rider;
-    ``EffectKind.MAY_DRAW``), the answer of the player it names is no (the default is yes:
-    they draw). The question is that player's whoever passes last (the choice is made as the
-    ability resolves, 608.2d); the field carries their answer, like ``choices`` carries 616.1
-    answers, and is ignored when the pass resolves anything else."""
+    ``EffectKind.MAY_DRAW``), the answer of the player it names is no (the default is yes: they draw). The question is
+    that player's whoever passes last (the choice is made as the ability resolves, 608.2d);
+    the field carries their answer, like ``choices`` carries 616.1 answers, and is ignored
+    when the pass resolves anything else. It is also the answer "I don't pay" of the
+    controller of an ability whose effect is "you may pay {1}. When you do, ..." (Go-Shintai
+    of Hidden Cruelty's, ``EffectKind.WHEN_YOU_DO``).
+
+    ``target``: the creature (a handle) named as the target of a triggered ability whose
+    target is chosen as it is put on the stack (603.3d), the reflexive trigger that paying
+    makes (603.12): it goes on the stack as the pass ends, when a player would next receive
+    priority, so the pass that resolves its parent carries the choice of that ability's
+    controller, like ``decline``. It must name a legal target when there is one, and is
+    ignored when no such ability goes on the stack."""
 
     kind: ClassVar[str] = "pass"
     player: int
     decline: bool = False
+    target: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -236,7 +236,17 @@ class CardTemplate:
     enchantment): the player is the dying creature's controller as it last existed on the
     battlefield (603.10a), recorded in the trigger as it triggers, and the draw is that
     player's choice as it resolves (121.1; ``EffectKind.MAY_DRAW``). A watcher has one of the
-    two effects.
+    two effects. ``shrine``: its subtypes include Shrine (205.3h; from the type line of a
+    built-in card). ``end_step_reflexive``: "At the beginning of your end step, you may pay
+    {1}. When you do, destroy target creature with toughness X or less, where X is the number
+    of Shrines you control" (Go-Shintai of Hidden Cruelty): it triggers as its controller's end
+    step begins (513.1, 603.2), controlled by that player (603.3a); as it resolves its
+    controller answers whether they pay (608.2d; the model pays no mana, so the answer is all
+    there is), and paying makes a reflexive triggered ability trigger at once (603.12),
+    controlled by the player who controlled the end-step ability as it resolved (603.7e), its
+    target chosen only as it is put on the stack (603.3d), after the first ability has
+    finished resolving: a player may respond to it, by regenerating that creature among other
+    things.
     """
 
     name: str
@@ -266,6 +276,8 @@ class CardTemplate:
     dies_watch: DiesWatch = DiesWatch.NONE
     dies_drain: int = 0
     dies_draw: int = 0
+    shrine: bool = False
+    end_step_reflexive: bool = False
 
     @property
     def is_creature(self) -> bool:
@@ -315,6 +327,7 @@ def _card(
         name=name,
         types=_types(type_line),
         wall="Wall" in type_line.partition(" — ")[2].split(),
+        shrine="Shrine" in type_line.partition(" — ")[2].split(),
         text=text,
         colors=colors_of(cost),
         mana_cost=cost,
@@ -344,6 +357,7 @@ def _creature(
     destroys_combatants: bool = False,
     dies_watch: DiesWatch = DiesWatch.NONE,
     dies_drain: int = 0,
+    end_step_reflexive: bool = False,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
@@ -368,6 +382,7 @@ def _creature(
         destroys_combatants=destroys_combatants,
         dies_watch=dies_watch,
         dies_drain=dies_drain,
+        end_step_reflexive=end_step_reflexive,
     )
 
 
@@ -638,6 +653,29 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             deviations=(
                 _keyword_left_out(
                     "Flying", "702.9", "creatures without flying or reach may block it"
+                ),
+            ),
+        ),
+        _creature(
+            "Go-Shintai of Hidden Cruelty",
+            "{3}{B}",
+            "Legendary Enchantment Creature — Shrine",
+            2,
+            2,
+            "Deathtouch\nAt the beginning of your end step, you may pay {1}. When you do, "
+            "destroy target creature with toughness X or less, where X is the number of "
+            "Shrines you control.",
+            keywords=frozenset({_KW.DEATHTOUCH}),
+            end_step_reflexive=True,
+            deviations=(
+                Deviation(
+                    "you may pay {1}",
+                    "the model pays no mana: paying is its controller's yes-or-no answer as the "
+                    "ability resolves (608.2d), and it can always pay",
+                ),
+                Deviation(
+                    "Legendary",
+                    "the legend rule (704.5j) is out of scope: two copies may stay",
                 ),
             ),
         ),

@@ -94,6 +94,18 @@ def toughness(state: Board, card: Card) -> int:
     return base_pt(state, card)[1] + card.plus - card.minus + card.toughness_eot + bonus
 
 
+def shrines(state: Board, player: int) -> int:
+    """How many Shrines ``player`` controls (205.3h): permanents on the battlefield, phased in
+    (702.26b), whose subtypes include Shrine, creatures or not (Go-Shintai of Hidden
+    Cruelty's X)."""
+    templates = state.setup.templates
+    return sum(
+        1
+        for c in state.cards
+        if c.on_battlefield and templates[c.slot].shrine and controller(c) == player
+    )
+
+
 def is_creature(state: Board, card: Card) -> bool:
     """Its card types now (layer 4, 613.1d): printed or animated, unless the latest type
     change until end of turn made it stop being a creature (see ``Card``)."""

@@ -46,6 +46,12 @@ class EffectKind(StrEnum):
     # library, or as many as it holds (701.17b), go to their graveyard together (404.3); then
     # the effect's controller draws ``draw`` cards (Thought Scour's "Draw a card.", 608.2c)
     MILL = "mill"
+    # "you may pay {1}. When you do, destroy target creature with toughness X or less, where X
+    # is the number of Shrines you control" (Go-Shintai of Hidden Cruelty's end-step trigger):
+    # the payment is its controller's answer as it resolves (608.2d, ``PassPriority.decline``),
+    # and paying makes a reflexive triggered ability trigger at once (603.12), its target chosen
+    # as it is put on the stack (603.3d)
+    WHEN_YOU_DO = "when-you-do"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -80,6 +86,9 @@ class TargetRule(StrEnum):
     UNTAPPED_CREATURE = "untapped-creature"  # Asphyxiate
     LAND = "land"  # Pyramids' "target land" (a land creature included)
     PLAYER = "player"  # "target player" (Thought Scour): a player, never a card (115.2)
+    # Go-Shintai of Hidden Cruelty's reflexive trigger: "target creature with toughness X or
+    # less, where X is the number of Shrines you control"
+    TOUGHNESS_SHRINES = "creature-toughness-shrines"
 
 
 # The target rule a spell has when nothing more specific is said (scenario spells, generic casts).
@@ -110,7 +119,11 @@ class TargetNeeds(NamedTuple):
     makes fail (it removes the creature from combat and taps it, 701.19a, 506.4). ``land``:
     Pyramids' "target land", a land whether or not it is a creature now (205.2a: the type
     line of the model's lands never loses "Land"). ``player``: "target player" (Thought
-    Scour), which no card meets (115.2: a player is named as one). The part
+    Scour), which no card meets (115.2: a player is named as one). ``toughness_shrines``:
+    "with toughness X or less, where X is the number of Shrines you control" (Go-Shintai of
+    Hidden Cruelty's reflexive trigger): its toughness now at most the number of Shrines on
+    the battlefield that the stack object's controller controls now, both read each time the
+    rule is checked (603.3d, 608.2b). The part
     every card target needs, that it is still the same object on the battlefield (400.7), is
     not listed: it holds under every rule.
     """
@@ -123,6 +136,7 @@ class TargetNeeds(NamedTuple):
     untapped: bool = False
     land: bool = False
     player: bool = False
+    toughness_shrines: bool = False
 
 
 # ``NONE`` is the rule of an object with no target: an activated ability acting on its own
@@ -142,6 +156,7 @@ TARGET_NEEDS: dict[TargetRule, TargetNeeds] = {
     TargetRule.UNTAPPED_CREATURE: TargetNeeds(creature=True, untapped=True),
     TargetRule.LAND: TargetNeeds(land=True),
     TargetRule.PLAYER: TargetNeeds(player=True),
+    TargetRule.TOUGHNESS_SHRINES: TargetNeeds(creature=True, toughness_shrines=True),
 }
 
 
@@ -242,6 +257,11 @@ class Effect:
         if k is EffectKind.MILL:
             then = f"; you draw {self.draw} card(s)" if self.draw else ""
             return f"target player mills {self.amount} card(s){then}"
+        if k is EffectKind.WHEN_YOU_DO:
+            return (
+                "you may pay; when you do, destroy target creature with toughness X or less "
+                "(X: the Shrines you control)"
+            )
         if k is EffectKind.ANIMATE:
             return "becomes a creature until end of turn"
         if k is EffectKind.PREVENT:

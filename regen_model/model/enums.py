@@ -279,6 +279,13 @@ class Mutant(StrEnum):
     # Soldevi Sentry's rider: "that player" (the opponent chosen on activation) read as the
     # Sentry's controller when it regenerates (603.7e, 115.1c)
     RIDER_DRAW_BY_CONTROLLER = "rider-draw-by-controller"
+    # Reflexive triggered abilities (603.12; issue 13 item 5): "When you do, ..." done as part
+    # of the resolving ability (the one-ability "if you do" reading), its target chosen then,
+    # with no priority window before it happens
+    REFLEXIVE_INLINE = "reflexive-inline"
+    # ... or controlled by its source's controller now instead of the controller of the
+    # ability that made it as that ability resolved (603.7e by way of 603.12)
+    REFLEXIVE_BY_SOURCE_CONTROLLER = "reflexive-by-source-controller"
 
 
 def ordinal(value: StrEnum) -> int:

@@ -204,6 +204,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "made_by",
         "moved",
         "no_second_strike",
+        "paid",
         "permanents",
         "player",
         "priority_in_cleanup",

@@ -399,6 +399,21 @@ _INFO = (
         'engine that reads "that player" as "you".',
         ("regen.rider.opponent-draws",),
     ),
+    MutantInfo(
+        Mutant.REFLEXIVE_INLINE,
+        'A "when you do" reflexive trigger (Go-Shintai of Hidden Cruelty\'s) is done as part of '
+        "the ability that makes it, its target chosen then, as engines that implement it like "
+        'the old one-ability "if you do" wording do: nobody can respond between the payment and '
+        "the destruction, so a shield made after seeing the target is too late.",
+        ("trigger.reflexive", "stack.trigger-target"),
+    ),
+    MutantInfo(
+        Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER,
+        "A reflexive trigger is controlled by its source's controller as it is made instead of "
+        "the player who controlled the ability that made it as that ability resolved, so "
+        "Go-Shintai's X counts that player's Shrines.",
+        ("trigger.reflexive",),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

@@ -233,10 +233,14 @@ def _change_type(n: Names, v: Any, p: FieldPath) -> Maker:
 
 def _pass(n: Names, v: Any, p: FieldPath) -> Maker:
     if isinstance(v, Mapping):
-        # ``decline``: the answer "no" to a "may draw" this pass resolves (608.2d)
+        # ``decline``: the answer "no" to a "may draw" or a "you may pay" this pass resolves
+        # (608.2d); ``target``: the target of a reflexive trigger it puts on the stack (603.3d)
+        target = v.get("target")
         return _fixed(
             A.PassPriority(
-                player=n.player(v["player"], (*p, "player")), decline=bool(v.get("decline"))
+                player=n.player(v["player"], (*p, "player")),
+                decline=bool(v.get("decline")),
+                target=None if target is None else n.handle(target, (*p, "target")),
             )
         )
     if isinstance(v, str):

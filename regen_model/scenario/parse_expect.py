@@ -411,8 +411,15 @@ _VALUE_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
 # Names the engine gives stack objects other than spells (engine/turn.py, step.py, effects.py,
 # destruction.py): combat damage under the pre-M10 rules, "HANDLE: ability", "damage trigger
 # of HANDLE", "rider of ORIGIN", "end-of-combat destruction of HANDLE" (a Basilisk's delayed
-# trigger, engine/triggers.py).
-_STACK_PREFIXES = ("rider of ", "damage trigger of ", "end-of-combat destruction of ")
+# trigger, engine/triggers.py), "end-step trigger of HANDLE" and "reflexive trigger of HANDLE"
+# (Go-Shintai of Hidden Cruelty's, engine/triggers.py and effects.py).
+_STACK_PREFIXES = (
+    "rider of ",
+    "damage trigger of ",
+    "end-of-combat destruction of ",
+    "end-step trigger of ",
+    "reflexive trigger of ",
+)
 
 
 def _check_subject(names: Names, kind: str, subject: Subject, value: Any, path: FieldPath) -> None:
@@ -433,7 +440,8 @@ def _check_subject(names: Names, kind: str, subject: Subject, value: Any, path: 
             path,
             f"{value!r} is not a stack object of this scenario{suggest(value, spells)}: a "
             "spell's name, 'combat damage', 'HANDLE: ABILITY', 'damage trigger of HANDLE', "
-            "'end-of-combat destruction of HANDLE' or 'rider of ORIGIN'",
+            "'end-of-combat destruction of HANDLE', 'end-step trigger of HANDLE', "
+            "'reflexive trigger of HANDLE' or 'rider of ORIGIN'",
         )
 
 

@@ -355,8 +355,13 @@ def _args(action: A.Action, players: Sequence[str]) -> tuple[str, Any]:
     if isinstance(action, A.CheckStateBasedActions | A.Cleanup):
         return action.kind, None
     if isinstance(action, A.PassPriority):
-        if action.decline:
-            return "pass", _flow({"player": p[action.player], "decline": True})
+        if action.decline or action.target is not None:
+            out = {"player": p[action.player]}
+            if action.decline:
+                out["decline"] = True
+            if action.target is not None:
+                out["target"] = action.target
+            return "pass", _flow(out)
         return "pass", p[action.player]
     if isinstance(action, A.CastSpell):
         return "cast", _flow(_cast(action, p))

@@ -15,7 +15,7 @@ from regen_model.adapters.phase import PhaseEngineAdapter
 from regen_model.adapters.phase.adapter import NOT_IN_PHASE
 from regen_model.adapters.phase.known import classifier, load_known
 from regen_model.conform.case import Case, Outcome, run_case
-from regen_model.conform.features import EOC_DESTROY_FEATURES
+from regen_model.conform.features import EOC_DESTROY_FEATURES, REFLEXIVE_FEATURES
 from regen_model.conform.sources import saved_cases
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,3 +129,31 @@ def test_regeneration_offered_under_can_t_be_regenerated_this_turn_is_ph11() -> 
     )
     assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
     assert [ids for _, ids in result.known] == [("PH-11",)]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/scenarios/zone/reflexive-target-after-resolution.yaml",
+        "tests/scenarios/zone/reflexive-trigger-uses-the-stack.yaml",
+        "tests/scenarios/zone/reflexive-controller-of-parent.yaml",
+        "tests/scenarios/zone/reflexive-target-checked-again.yaml",
+        "tests/scenarios/zone/reflexive-declined-and-no-target.yaml",
+        "tests/adapters/cases/reflexive-removed-for-want-of-a-target.yaml",
+    ],
+)
+def test_reflexive_scenarios_agree_or_meet_known_entries(path: str) -> None:
+    """Go-Shintai of Hidden Cruelty's "you may pay {1}. When you do, ..." (603.12): the adapter
+    answers phase.rs's optional-effect prompt with the pass's ``decline`` (paying the {1}) and
+    its trigger-target prompt with the pass's ``target`` (603.3d). What is left agrees, or is
+    a known divergence (PH-04 in the declined-and-no-target scenario's second turn, which is
+    why the removal is also shown on a case of its own)."""
+    result = run_case(_case(path), PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome in (Outcome.PASSED, Outcome.KNOWN), (result.reason, result.divergence)
+    assert all(ids == ("PH-04",) for _, ids in result.known), result.known
+
+
+def test_the_reflexive_trigger_is_mapped() -> None:
+    lacks = PhaseEngineAdapter.lacks
+    assert not REFLEXIVE_FEATURES & lacks
+    assert {"reflexive-trigger", "card:Go-Shintai of Hidden Cruelty"} <= REFLEXIVE_FEATURES

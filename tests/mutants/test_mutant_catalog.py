@@ -113,6 +113,11 @@ ONLY_BY_SCENARIO = {
     Mutant.DIES_DRAW_BY_OWNER: SCENARIOS / "draw" / "fecundity-controller-not-owner.yaml",
     # nor a mill (no spell is cast there)
     Mutant.MILL_SHORT_LIBRARY_LOSES: SCENARIOS / "draw" / "mill-short-library-is-no-loss.yaml",
+    # the battery's boards have no Go-Shintai and never reach an end step with one
+    Mutant.REFLEXIVE_INLINE: SCENARIOS / "zone" / "reflexive-trigger-uses-the-stack.yaml",
+    Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER: SCENARIOS
+    / "zone"
+    / "reflexive-controller-of-parent.yaml",
 }
 
 

@@ -187,6 +187,15 @@ def test_permanent_runs_what_its_text_says(name: str) -> None:
     assert card.dies_watch is (found[0] if found else DiesWatch.NONE)
     # the Wall creature type (205.3m) read from the type line ("non-Wall")
     assert card.wall == ("Wall" in CARDS[name]["type_line"].partition(" — ")[2].split())
+    # the Shrine enchantment type (205.3h), what Go-Shintai's X counts
+    assert card.shrine == ("Shrine" in CARDS[name]["type_line"].partition(" — ")[2].split())
+    # "At the beginning of your end step, you may pay {1}. When you do, destroy target creature
+    # with toughness X or less, where X is the number of Shrines you control." (Go-Shintai of
+    # Hidden Cruelty; 513.1, 603.12, 603.3d)
+    assert card.end_step_reflexive == (
+        "At the beginning of your end step, you may pay {1}. When you do, destroy target "
+        "creature with toughness X or less, where X is the number of Shrines you control." in text
+    )
     animation = re.search(r"becomes a (\d+)/(\d+) (black )?\w+ creature", text)
     animate = [a for a in card.abilities if a.kind is AbilityKind.ANIMATE_SELF]
     assert bool(animate) == bool(animation) == (card.animation is not None)

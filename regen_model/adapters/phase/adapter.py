@@ -40,6 +40,7 @@ from regen_model.conform.features import (
     DIES_FEATURES,
     EOC_DESTROY_FEATURES,
     LIBRARY_FEATURES,
+    REFLEXIVE_FEATURES,
     TARGETING_FEATURES,
 )
 from regen_model.conform.observe import Observation, compare
@@ -98,9 +99,10 @@ class PhaseEngineAdapter:
             *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr, Dark Privilege: not mapped yet
             # issue 13 item 5: Onulet, Soldevi Steam Beast, Zulaport Cutthroat, Kardur: not
             # mapped; the Basilisks are (their block trigger, translate._resolve_block_triggers),
-            # and so is Fecundity (item 2: the model's library cards, its "may draw" answer,
-            # translate._follow_draws)
-            *(DIES_FEATURES - EOC_DESTROY_FEATURES - DIES_DRAW_FEATURES),
+            # and so are Fecundity (item 2: the model's library cards, its "may draw" answer,
+            # translate._follow_draws) and Go-Shintai of Hidden Cruelty (item 5: its payment and
+            # its reflexive trigger's target, translate._when_you_do)
+            *(DIES_FEATURES - EOC_DESTROY_FEATURES - DIES_DRAW_FEATURES - REFLEXIVE_FEATURES),
             # an effect that leaves a trigger waiting (Fecundity's, when a destroy or sacrifice
             # effect kills a creature): the harness spell or Debug action puts it on the stack
             "effect-leaves-trigger",

@@ -359,6 +359,19 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             note="flying left out (the model has none); the trigger as Thicket Basilisk's",
         ),
         _creature(
+            "Go-Shintai of Hidden Cruelty",
+            "{3}{B}",
+            "Legendary Enchantment Creature — Shrine",
+            2,
+            2,
+            "At the beginning of your end step, you may pay {1}. When you do, destroy target "
+            "creature with toughness X or less, where X is the number of Shrines you control.",
+            keywords=frozenset({_D}),
+            note="'you may pay {1}' kept: phase.rs asks whether to pay, and the adapter answers "
+            "with the model's answer and pays the mana; phase.rs parses the whole text (a Phase "
+            "trigger at End, PayCost with a WhenYouDo sub-ability; translate._when_you_do)",
+        ),
+        _creature(
             "Zulaport Cutthroat",
             "{1}{B}",
             "Creature — Human Rogue Ally",

@@ -107,6 +107,42 @@ class Translator:
     def _PassPriority(self, a: A.PassPriority) -> None:
         self._expect_priority(a.player, "pass")
         self.pg.act(a.player, {"type": "PassPriority"})
+        self._when_you_do(a)
+
+    def _when_you_do(self, a: A.PassPriority) -> None:
+        """The pass resolved Go-Shintai of Hidden Cruelty's "you may pay {1}. When you do, ..."
+        (603.12): phase.rs asks its controller (``OptionalEffectChoice``), and the model's
+        answer is the pass's ``decline``. Paying gets the mana from the adapter (the model pays
+        none; mana costs are the adapter's to pay); phase.rs then makes the reflexive trigger
+        and asks for its target as it puts it on the stack (``TriggerTargetSelection``,
+        603.3d), answered with the pass's ``target``. With no legal target phase.rs asks
+        nothing (603.3d: the trigger is removed). Another optional effect is left alone."""
+        waiting = self.pg.waiting()
+        if waiting["type"] != "OptionalEffectChoice":
+            return
+        data = waiting["data"]
+        handle = self.handles.get(_int(data.get("source_id", -1)))
+        if (
+            handle is None
+            or not self.setup.templates[self.setup.slot_of(handle)].end_step_reflexive
+        ):
+            return
+        seat = data["player"]
+        if a.decline:
+            self.pg.apply(seat, {"type": "DecideOptionalEffect", "data": {"accept": False}})
+            return
+        self._add_mana(seat, {"type": "Cost", "generic": 1, "shards": []})
+        self.pg.apply(seat, {"type": "DecideOptionalEffect", "data": {"accept": True}})
+        waiting = self.pg.waiting()
+        if waiting["type"] != "TriggerTargetSelection":
+            return
+        legal = waiting["data"]["selection"]["current_legal_targets"]
+        if a.target is None:
+            raise Rejected(f"phase.rs asks for the reflexive trigger's target among {legal}")
+        ref = {"Object": self.oid(a.target)}
+        if ref not in legal:
+            raise Rejected(f"{a.target} is not among phase.rs's legal targets {legal}")
+        self.pg.apply(waiting["data"]["player"], {"type": "ChooseTarget", "data": {"target": ref}})
 
     def _resolve_inert_eoc_triggers(self) -> None:
         """Resolve the Basilisks' delayed "destroy that creature at end of combat" triggers

@@ -115,8 +115,8 @@ LACKS = frozenset(
         *COUNTED_FEATURES,
         # Issue 13 item 5: Onulet's "when this creature dies" and Soldevi Steam Beast's
         # "whenever this creature becomes tapped" are not mapped, nor the Basilisks' "destroy
-        # that creature at end of combat" (and its triggers fire in its own windows, see
-        # "triggers").
+        # that creature at end of combat", nor Go-Shintai of Hidden Cruelty's end-step ability
+        # and its reflexive trigger (and its triggers fire in its own windows, see "triggers").
         *DIES_FEATURES,
         # Issue 13 item 2: Thought Scour's mill and Soldevi Sentry's draw rider are not mapped
         # (its shields carry no rider, and the board reads back no library).
