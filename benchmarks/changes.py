@@ -64,8 +64,8 @@ CHANGES: tuple[Change, ...] = (
         (
             Edit(
                 ENC + "sba.py",
-                "mine = [and_(present[k], eq(w[e.controller], active))",
-                "mine = [and_(present[k], ne(w[e.controller], active))",
+                "mine = [and_(kept[k], eq(w[e.controller], active))",
+                "mine = [and_(kept[k], ne(w[e.controller], active))",
             ),
         ),
     ),
