@@ -85,6 +85,21 @@ def test_basilisk_scenarios_agree_or_meet_known_entries(path: str) -> None:
     assert all(ids == ("PH-04",) for _, ids in result.known), result.known
 
 
+def test_a_trigger_whose_creature_leaves_once_on_the_stack_stays_on_it() -> None:
+    """Only a Basilisk trigger that was inert as it arrived is left out of phase.rs's stack and
+    passed through: one whose creature is destroyed while it waits on the stack stays in the
+    model and resolves doing nothing (608.2b), so its size and the later resolution agree (the
+    adapter used to leave this one out too: random-2026-53 of the seed-2026 batch). Every
+    step is compared, to the end of combat."""
+    result = run_case(
+        _case("tests/adapters/cases/basilisk-trigger-goes-inert-on-the-stack.yaml"),
+        PhaseEngineAdapter(),
+        known=classifier(load_known()),
+    )
+    assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
+    assert result.steps_run == len(result.case.actions) and result.masked == 0, "all compared"
+
+
 def test_the_basilisks_are_mapped_and_pyramids_is_phase_rs_s_gap() -> None:
     lacks = PhaseEngineAdapter.lacks
     assert not EOC_DESTROY_FEATURES & lacks

@@ -79,6 +79,10 @@ class Translator:
         self.asked: list[list[str]] = []
         # The answer to a "may draw" the action resolves (``PassPriority.decline``, 608.2d)
         self.decline = False
+        # phase.rs stack entries by id: every one seen so far, and those that were inert
+        # Basilisk triggers when they arrived (``_note_stack``), which the model drops
+        self.stack_seen: set[int] = set()
+        self.inert_on_arrival: set[int] = set()
 
     def apply(self, action: A.Action) -> frozenset[str]:
         """Perform ``action``; returns the event kinds phase.rs could not report for it."""
@@ -91,6 +95,7 @@ class Translator:
             result: frozenset[str] = handler(action) or frozenset()
             self._settle(action.choices)
             self._resolve_inert_eoc_triggers()  # the triggers are ordered by now (_settle)
+            self._note_stack(self.pg.state())
         finally:
             self.decline = False
         self._follow_draws(mark)
@@ -146,32 +151,47 @@ class Translator:
 
     def _resolve_inert_eoc_triggers(self) -> None:
         """Resolve the Basilisks' delayed "destroy that creature at end of combat" triggers
-        whose creature left the battlefield. In the rules such a trigger still goes on the stack
-        as the end of combat step begins and does nothing (603.7c, 400.7); the model drops it
-        with the old object, so nothing goes on the stack (docs/rules-decisions.md). Passing
-        lets phase.rs resolve it, so that a trigger that does something after all still shows;
-        only while such a trigger is on top of the stack (``_settle`` orders a player's inert
-        triggers above their others, as 603.3b lets the player do)."""
+        whose creature had left the battlefield when they triggered. In the rules such a trigger
+        still goes on the stack as the end of combat step begins and does nothing (603.7c,
+        400.7); the model drops it with the old object, so nothing goes on the stack
+        (docs/rules-decisions.md). Passing lets phase.rs resolve it, so that a trigger that does
+        something after all still shows; only while such a trigger is on top of the stack
+        (``_settle`` orders a player's inert triggers above their others, as 603.3b lets the
+        player do). A trigger whose creature leaves once it is on the stack stays in the model
+        too (it resolves doing nothing, 608.2b), so it is not passed through."""
         for _ in range(MAX_PROMPTS):
             st = self.pg.state()
+            self._note_stack(st)
             if not st["stack"] or self.pg.waiting()["type"] != "Priority":
                 return
             top = st["stack"][-1]  # phase.rs's stack lists the top last
-            if not self._inert_eoc(st, top["kind"].get("data") or {}, top["kind"]["type"]):
+            if int(top["id"]) not in self.inert_on_arrival:
                 return
             self.pg.apply(self.pg.game.priority_player(), {"type": "PassPriority"})
         raise AdapterError("the end-of-combat triggers did not resolve")
 
+    def _note_stack(self, st: Json) -> None:
+        """Record the stack entries phase.rs added since the last look, and which of them are
+        Basilisk triggers whose creature was already gone as they arrived (``_inert_eoc``):
+        those, and only those, the model never put on its stack. Entries arrive only as a
+        player is about to receive priority (117.2, 603.3), after which nothing else happens
+        within the same action, so a look after each action tells the two kinds apart."""
+        for entry in st.get("stack") or ():
+            ident = int(entry["id"])
+            if ident in self.stack_seen:
+                continue
+            self.stack_seen.add(ident)
+            if self._inert_eoc(st, entry["kind"].get("data") or {}, entry["kind"]["type"]):
+                self.inert_on_arrival.add(ident)
+
     def inert_on_stack(self, st: Json) -> int:
-        """How many objects on phase.rs's stack are Basilisk triggers whose creature is gone
-        (``_inert_eoc``), which the model drops: one the adapter could not resolve yet, since
-        it lies under a live one (the active player's inert trigger under the other player's
-        live one, 603.3b), is left out of the stack's size until it comes on top and is
-        passed through (``read.read_game``)."""
+        """How many objects on phase.rs's stack are Basilisk triggers that were inert as they
+        arrived (``_note_stack``), which the model drops: one the adapter could not resolve
+        yet, since it lies under a live one (the active player's inert trigger under the other
+        player's live one, 603.3b), is left out of the stack's size until it comes on top and
+        is passed through (``read.read_game``)."""
         return sum(
-            1
-            for entry in st.get("stack") or ()
-            if self._inert_eoc(st, entry["kind"].get("data") or {}, entry["kind"]["type"])
+            1 for entry in st.get("stack") or () if int(entry["id"]) in self.inert_on_arrival
         )
 
     def _inert_eoc(self, st: Json, data: Json, kind: str = "TriggeredAbility") -> bool:
