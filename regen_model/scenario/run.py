@@ -16,6 +16,7 @@ import dataclasses
 import time
 from dataclasses import dataclass
 
+from regen_model.clauses import catalog
 from regen_model.engine import EngineError, step
 from regen_model.model.actions import Action, PassPriority
 from regen_model.model.enums import Decision, Step
@@ -111,6 +112,7 @@ def run_scenario(scenario: Scenario, rules: Rules = CORRECT) -> ScenarioResult:
         checks: list[CheckResult] = []
         if ev.expect.error is not None:
             checks.append(_check_error(ev.expect.error, error))
+        checks.extend(_unknown_clauses(ev, emitted, error))
         checks.extend(_check(ev.expect, View(state, tuple(emitted), scenario.start)))
         results.append(
             EventResult(
@@ -225,6 +227,26 @@ def _check_error(expected: ErrorExpect, err: EngineError | None) -> CheckResult:
         and (expected.clause is None or expected.clause == err.clause)
     )
     return CheckResult("error", expected.line, expected.describe(), _describe_error(err) or "", ok)
+
+
+def _unknown_clauses(
+    ev: ScenarioEvent, emitted: list[Event], error: EngineError | None
+) -> list[CheckResult]:
+    """A failed check for each label the engine cited in this event that is no catalog clause:
+    its events' clauses and its refusal's (an error may cite none). Every rule the engine
+    applies is labelled with the clause it implements (ARCHITECTURE.md, "Clause IDs
+    everywhere"), so a label that is no clause is an engine bug; checked here, where every
+    scenario runs, as well as in tests/test_clause_coverage.py, so that a run of the scenarios
+    alone (the mutation screen's) meets it. Nothing is added when every label is known."""
+    known = catalog()
+    cited: list[str | None] = [e.clause for e in emitted]
+    if error is not None and error.clause is not None:
+        cited.append(error.clause)
+    return [
+        CheckResult("clause", ev.line, "a clause of the catalog", repr(c), False)
+        for c in dict.fromkeys(cited)
+        if c not in known
+    ]
 
 
 def _check(expect: Expect, view: View) -> list[CheckResult]:
