@@ -5,6 +5,7 @@
     python benchmarks/mutation.py screen [--module engine/zones.py ...] [--every K] [-j 2]
     python benchmarks/mutation.py recheck NAME... | --survivors
     python benchmarks/mutation.py report
+    python benchmarks/mutation.py triage
 
 The fast checks (``FAST_CHECKS``, also ``[tool.mutmut]`` in pyproject.toml): the seeded
 agreement of engine and relation (``tests/encoding/test_branches.py``), every scenario, the
@@ -33,6 +34,13 @@ queries. A change survives when all of them still pass.
 * ``recheck``: named mutants' diffs (or the screen's survivors, ``--survivors``) applied to fresh copies of the tree and the fast checks
   run by this script instead of mutmut's runner (whose ``timeout`` verdicts a loaded
   machine makes unreliable). Writes ``benchmarks/results/mutation-recheck.json``.
+* ``triage``: the screen's survivors (``mutation-screen.json``) against the hand-made lists
+  ``benchmarks/mutation-survivors-<package>.yaml`` (``mutation_triage.py``: each survivor's
+  kind, equivalent, text, label, switch or gap, its reason and the check that kills it now):
+  how many of each kind per package, every survivor no list names, every listed name the
+  screen no longer reports, and every mutant listed as killed that ``recheck`` found alive.
+  Exits 1 when any survivor is open (unlisted or alive). Writes
+  ``benchmarks/results/mutation-triage.json``.
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
   ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) set
@@ -72,6 +80,7 @@ FAST_CHECKS = (
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from changes import CHANGES, Change  # noqa: E402
+from mutation_triage import KINDS, ListError, load_lists, triage  # noqa: E402
 
 
 def copy_tree(dest: Path) -> None:
@@ -449,6 +458,45 @@ def cmd_report(args: argparse.Namespace, console: Console) -> None:
     )
 
 
+def cmd_triage(console: Console) -> int:
+    screened = json.loads((RESULTS / "mutation-screen.json").read_text())
+    recheck_file = RESULTS / "mutation-recheck.json"
+    rechecked = json.loads(recheck_file.read_text())["mutants"] if recheck_file.exists() else []
+    try:
+        entries = load_lists(ROOT / "benchmarks")
+    except ListError as problem:
+        Console(stderr=True).print(f"triage: {problem}", style="bold red", markup=False)
+        return 2
+    result = triage(screened["survivors"], entries, rechecked)
+    table = Table(title="Mutation screen survivors, classified", title_justify="left")
+    columns = ("survived", *KINDS, "unlisted")
+    for col in ("package", *columns):
+        table.add_column(col, justify="left" if col == "package" else "right")
+    for package, tally in sorted(result.counts.items()):
+        table.add_row(package, *(str(tally[c]) for c in columns))
+    console.print(table)
+    for name in result.unlisted:
+        console.print(f"[bold red]unlisted[/] {name}")
+    for name in result.alive:
+        console.print(f"[bold red]alive[/] {name} (listed as killed; recheck found it alive)")
+    for name in result.stale:
+        console.print(f"[yellow]stale[/] {name} (listed, but no survivor of the screen)")
+    console.print(
+        f"{result.open} open survivor(s): "
+        + ("none" if not result.open else "each must be killed by a new check or shown equivalent")
+    )
+    _write(
+        "mutation-triage.json",
+        {
+            "format": "regen-model/bench-mutation-triage",
+            "version": 1,
+            "screen_every": screened.get("every"),
+            **result.to_json(),
+        },
+    )
+    return 1 if result.open else 0
+
+
 def _equivalents() -> dict[str, str]:
     if not EQUIVALENTS.exists():
         return {}
@@ -483,6 +531,7 @@ def main() -> None:
     rc.add_argument("names", nargs="*")
     rc.add_argument("--survivors", action="store_true", help="the screen's survivors")
     rc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
+    sub.add_parser("triage", help="the screen's survivors against the classified lists")
     rp = sub.add_parser("report", help="scores and survivors from the work directory")
     rp.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     args = parser.parse_args()
@@ -495,6 +544,8 @@ def main() -> None:
         cmd_screen(args, console)
     elif args.command == "recheck":
         cmd_recheck(args, console)
+    elif args.command == "triage":
+        raise SystemExit(cmd_triage(console))
     else:
         cmd_report(args, console)
 

@@ -1,0 +1,158 @@
+"""The survivors of the mutation screen, each classified by hand, against the screen's results.
+
+The screen (``benchmarks/mutation.py screen``) names every mutant no check of its own killed;
+issue 10 asks that each be killed by a new check or shown equivalent, with the reason written
+next to it in a checked-in list. The lists are ``benchmarks/mutation-survivors-<package>.yaml``
+(one per package: ``engine``, ``encoding``), one entry per survivor:
+
+* ``name``: mutmut's name of the mutant (``mutmut show NAME`` prints its diff);
+* ``function``: the function it mutates;
+* ``kind``: ``equivalent`` (the same behaviour in every state), ``text`` (only words a person
+  reads change: narration, an event's extra fields, a refusal's wording), ``label`` (a clause
+  label changed to something that is no clause), ``switch`` (a rule mutant's own switch turned
+  off, which the mutant matrix meets), ``gap`` (a rule change no check met);
+* ``reason``: why, in a sentence;
+* ``killed_by``: for ``label``, ``switch`` and ``gap``, the check that fails with the mutant
+  applied (required for those kinds).
+
+``triage`` sets them against the screen's survivors: every survivor must be listed, every
+listed name must be one of the screen's (a stale entry is reported), and a mutant that
+``recheck`` ran (``mutation-recheck.json``) and found alive while its entry says it is killed is
+reported too. Kept apart from ``mutation.py`` so that a test can load a list without mutmut.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+KINDS = ("equivalent", "text", "label", "switch", "gap")
+KILLED_KINDS = frozenset({"label", "switch", "gap"})
+FORMAT = "regen-model/mutation-survivors"
+
+
+class ListError(ValueError):
+    """A classification list that cannot be read: the file, the entry and the field."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    function: str
+    kind: str
+    reason: str
+    killed_by: str
+    source: str  # file:line, for messages
+
+
+def load_list(path: Path) -> list[Entry]:
+    """The entries of one list, checked: a missing field, an unknown kind, a killed kind
+    without ``killed_by`` or a name given twice is a ``ListError`` naming the file and line."""
+    yaml = YAML(typ="rt")
+    try:
+        document = yaml.load(path.read_text())
+    except Exception as problem:  # ruamel's own errors carry the line already
+        raise ListError(f"{path}: not YAML: {problem}") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ListError(f"{path}:1: format: expected {FORMAT!r}")
+    survivors = document.get("survivors")
+    if not isinstance(survivors, list):
+        raise ListError(f"{path}:1: survivors: expected a list")
+    entries: list[Entry] = []
+    seen: dict[str, str] = {}
+    for k, raw in enumerate(survivors):
+        line = raw.lc.line + 1 if hasattr(raw, "lc") else k + 1
+        where = f"{path}:{line}"
+        if not isinstance(raw, dict):
+            raise ListError(f"{where}: survivors[{k}]: expected a mapping")
+        for field in ("name", "function", "kind", "reason"):
+            if not str(raw.get(field) or "").strip():
+                raise ListError(f"{where}: {field}: missing")
+        kind = str(raw["kind"])
+        if kind not in KINDS:
+            raise ListError(f"{where}: kind: {kind!r} is not one of {', '.join(KINDS)}")
+        killed_by = str(raw.get("killed_by") or "").strip()
+        if kind in KILLED_KINDS and not killed_by:
+            raise ListError(f"{where}: killed_by: required for kind {kind}")
+        name = str(raw["name"])
+        if name in seen:
+            raise ListError(f"{where}: name: {name} is listed already at {seen[name]}")
+        seen[name] = where
+        entries.append(
+            Entry(
+                name,
+                str(raw["function"]),
+                kind,
+                " ".join(str(raw["reason"]).split()),
+                killed_by,
+                where,
+            )
+        )
+    return entries
+
+
+def load_lists(folder: Path) -> list[Entry]:
+    """Every ``mutation-survivors-*.yaml`` list of ``folder``; a name may be in one only."""
+    entries: list[Entry] = []
+    where: dict[str, str] = {}
+    for path in sorted(folder.glob("mutation-survivors-*.yaml")):
+        for entry in load_list(path):
+            if entry.name in where:
+                raise ListError(
+                    f"{entry.source}: name: {entry.name} is listed at {where[entry.name]}"
+                )
+            where[entry.name] = entry.source
+            entries.append(entry)
+    return entries
+
+
+def package_of(name: str) -> str:
+    return "engine" if name.startswith("regen_model.engine.") else "encoding"
+
+
+@dataclass(frozen=True)
+class Triage:
+    """The screen's survivors set against the lists."""
+
+    counts: dict[str, Counter[str]]  # package -> kind (and "unlisted") -> survivors
+    unlisted: list[str]  # survivors no list names
+    stale: list[str]  # listed names that are no survivor of the screen's results
+    alive: list[str]  # listed as killed, yet a recheck found them alive
+
+    @property
+    def open(self) -> int:
+        """Survivors that are neither shown equivalent nor killed: unlisted ones, and those
+        a recheck found alive."""
+        return len(self.unlisted) + len(self.alive)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "packages": {p: dict(c) for p, c in sorted(self.counts.items())},
+            "unlisted": self.unlisted,
+            "stale": self.stale,
+            "alive_though_listed_killed": self.alive,
+            "open": self.open,
+        }
+
+
+def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, Any]]) -> Triage:
+    listed = {e.name: e for e in entries}
+    counts: dict[str, Counter[str]] = {}
+    unlisted = []
+    for name in survivors:
+        tally = counts.setdefault(package_of(name), Counter())
+        tally["survived"] += 1
+        entry = listed.get(name)
+        if entry is None:
+            unlisted.append(name)
+            tally["unlisted"] += 1
+        else:
+            tally[entry.kind] += 1
+    alive_by_recheck = {r["mutant"] for r in recheck if not r.get("killed")}
+    alive = sorted(e.name for e in entries if e.kind in KILLED_KINDS and e.name in alive_by_recheck)
+    stale = sorted(set(listed) - set(survivors))
+    return Triage(counts, unlisted, stale, alive)

@@ -1,0 +1,95 @@
+"""The hand-made lists of the mutation screen's survivors (``benchmarks/mutation_triage.py``):
+they load, each killing check they name exists, and the triage sets them against the screen's
+results the way the benchmark's ``triage`` command reports them."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from mutation_triage import Entry, ListError, load_list, load_lists, triage  # noqa: E402
+
+HEAD = "format: regen-model/mutation-survivors\nversion: 1\nsurvivors:\n"
+
+
+def _write(tmp_path: Path, body: str, name: str = "mutation-survivors-engine.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(HEAD + body)
+    return path
+
+
+def test_the_checked_in_lists_load_and_name_checks_that_exist() -> None:
+    entries = load_lists(ROOT / "benchmarks")
+    assert entries, "no list of survivors is checked in"
+    for entry in entries:
+        if not entry.killed_by:
+            continue
+        node = entry.killed_by.split()[0]
+        test_file = ROOT / node.split("::")[0]
+        assert test_file.is_file(), f"{entry.source}: killed_by: no {test_file}"
+        scenario = re.search(r"test_scenario_passes\[([^\]]+\.yaml)\]", node)
+        if scenario:
+            path = ROOT / "tests" / "scenarios" / scenario.group(1)
+            assert path.is_file(), f"{entry.source}: killed_by: no scenario {path}"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("  - {name: a, function: f, kind: gap, reason: r}\n", "killed_by: required for kind gap"),
+        ("  - {name: a, function: f, kind: odd, reason: r}\n", "kind: 'odd' is not one of"),
+        ("  - {name: a, kind: text, reason: r}\n", "function: missing"),
+        (
+            "  - {name: a, function: f, kind: text, reason: r}\n"
+            "  - {name: a, function: f, kind: text, reason: r}\n",
+            "name: a is listed already at",
+        ),
+    ],
+)
+def test_a_bad_entry_is_named_by_file_line_and_field(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    path = _write(tmp_path, body)
+    with pytest.raises(ListError) as caught:
+        load_list(path)
+    text = str(caught.value)
+    assert text.startswith(f"{path}:"), text
+    assert message in text
+
+
+def test_a_list_of_another_format_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "mutation-survivors-engine.yaml"
+    path.write_text("survivors: []\n")
+    with pytest.raises(ListError, match="format"):
+        load_list(path)
+
+
+def _entry(name: str, kind: str) -> Entry:
+    return Entry(name, "f", kind, "r", "" if kind in ("text", "equivalent") else "t", "x:1")
+
+
+def test_triage_counts_kinds_and_reports_what_is_open() -> None:
+    engine = "regen_model.engine.zones.x_move_zone__mutmut_"
+    encoding = "regen_model.encoding.zones.x_move_zone__mutmut_"
+    survivors = [engine + "1", engine + "2", engine + "3", encoding + "1"]
+    entries = [
+        _entry(engine + "1", "equivalent"),
+        _entry(engine + "2", "gap"),
+        _entry(engine + "9", "text"),  # no longer a survivor: stale
+    ]
+    recheck = [{"mutant": engine + "2", "killed": False}]  # listed as killed, found alive
+    result = triage(survivors, entries, recheck)
+    assert result.counts["engine"]["survived"] == 3
+    assert result.counts["engine"]["equivalent"] == 1
+    assert result.counts["engine"]["gap"] == 1
+    assert result.unlisted == [engine + "3", encoding + "1"]
+    assert result.stale == [engine + "9"]
+    assert result.alive == [engine + "2"]
+    assert result.open == 3
+    assert triage(survivors[:2], entries[:2], []).open == 0
