@@ -174,3 +174,17 @@ def test_a_hybrid_shard_is_paid_with_its_first_colour() -> None:
     assert _pay_shard("Green") == "Green"
     with pytest.raises(AdapterError):
         _pay_shard("Phyrexian")
+
+
+def test_an_aura_enchanting_nothing_is_refused_by_phase_rs_ph24() -> None:
+    """Dark Privilege attached to nothing: its ability has no target (115.1), so it can be
+    activated (the witnesses of cost.sacrifice-creature start so, CI's batch met them); phase.rs
+    makes the enchanted creature a target and refuses the activation for want of one. PH-24's
+    second matcher (a refusal) explains it; without that matcher the case is unexplained."""
+    result = run_case(
+        _case("tests/adapters/cases/dark-privilege-enchanting-nothing.yaml"),
+        PhaseEngineAdapter(),
+        known=classifier(load_known()),
+    )
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PH-24",)]
