@@ -35,13 +35,11 @@ from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
 from regen_model.conform.features import (
-    COST_FEATURES,
     DIES_DRAW_FEATURES,
     DIES_FEATURES,
     EOC_DESTROY_FEATURES,
     LIBRARY_FEATURES,
     REFLEXIVE_FEATURES,
-    TARGETING_FEATURES,
 )
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
@@ -93,10 +91,11 @@ class PhaseEngineAdapter:
             "damage-to-prevention",  # direct damage would skip the prevention effect (615)
             "granted-abilities",  # activating what an Aura gives the creature is not mapped
             "card:Skeletal Grimace",  # its given ability is that
-            # Issue 13 item 4: not mapped yet (no card data for Suture Spirit, Kill Shot or
-            # Asphyxiate; a targeted activation is mapped for equip only)
-            *TARGETING_FEATURES,
-            *COST_FEATURES,  # Niall Silvain, Carapace, Vigilant Martyr, Dark Privilege: not mapped yet
+            # Issue 13 items 3-4 are mapped (translate._ActivateAbility: a "Regenerate target
+            # creature" target, a {T} or "Sacrifice this" cost phase.rs pays itself, the
+            # creature a "Sacrifice a creature" cost sacrifices; Kill Shot's and Asphyxiate's
+            # target status is phase.rs's own), all but Pyramids' mode, phase.rs's gap
+            # (NOT_IN_PHASE below)
             # issue 13 item 5: Onulet, Soldevi Steam Beast, Zulaport Cutthroat, Kardur: not
             # mapped; the Basilisks are (their block trigger, translate._resolve_block_triggers),
             # and so are Fecundity (item 2: the model's library cards, its "may draw" answer,

@@ -289,8 +289,9 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             keywords=frozenset({_D, Keyword.LIFELINK}),
             note="flying left out: the model has no flying",
         ),
-        # Issue 13 items 3-4: card data only, the features they need are declared lacking
-        # (adapter.py), so no case with them reaches phase.rs yet
+        # Issue 13 items 3-4: phase.rs parses each ability whole (a Regenerate effect with a
+        # Typed creature target; a Composite Mana + Tap cost, a Sacrifice SelfRef cost), and
+        # the adapter activates them (translate._ActivateAbility)
         _creature(
             "Suture Spirit",
             "{1}{W}",
@@ -298,7 +299,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             1,
             1,
             "{W/B}{W/B}{W/B}: Regenerate target creature.",
-            note="flying left out: the model has no flying; not mapped yet (targeted-abilities)",
+            note="flying left out: the model has no flying; the hybrid {W/B} is paid with {W} "
+            "(translate._pay_shard)",
         ),
         _creature(
             "Niall Silvain",
@@ -307,7 +309,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             2,
             2,
             "{G}{G}{G}{G}, {T}: Regenerate target creature.",
-            note="not mapped yet (tap-costs, targeted-abilities)",
+            note="phase.rs pays the {T} as it activates the ability (a Composite cost)",
         ),
         _creature(
             "Vigilant Martyr",
@@ -316,8 +318,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             1,
             1,
             "Sacrifice this creature: Regenerate target creature.",
-            note="the counterspell ability is left out: the model does not know it; not mapped "
-            "yet (sacrifice-costs, targeted-abilities)",
+            note="the counterspell ability is left out: the model does not know it; phase.rs "
+            "sacrifices it as it activates the ability, after the target is chosen",
         ),
         _creature(
             "Onulet",
@@ -456,7 +458,9 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Enchantment — Aura",
             "Enchant creature\nEnchanted creature gets +0/+2.\nSacrifice this Aura: Regenerate "
             "enchanted creature.",
-            note="not mapped yet (sacrifice-costs)",
+            note="phase.rs sacrifices it as it activates the ability; it makes the enchanted "
+            "creature a target checked again on resolution, which the sacrificed Aura no longer "
+            "enchants (divergence PH-24)",
         ),
         PhaseCard(
             "Dark Privilege",
@@ -464,7 +468,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Enchantment — Aura",
             "Enchant creature\nEnchanted creature gets +1/+1.\nSacrifice a creature: "
             "Regenerate enchanted creature.",
-            note="not mapped yet (sacrifice-a-creature)",
+            note="phase.rs asks which creature pays the cost (PayCost), answered with the "
+            "model's choice (translate._pay_sacrifice)",
         ),
         PhaseCard(
             "Skeletal Grimace",
@@ -568,14 +573,12 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Kill Shot",
             "{2}{W}",
             "Destroy target attacking creature.",
-            note="not mapped yet (target-status)",
         ),
         _spell(
             "Asphyxiate",
             "{1}{B}{B}",
             "Destroy target untapped creature.",
             sorcery=True,
-            note="not mapped yet (target-status)",
         ),
         _spell(
             "Terror",

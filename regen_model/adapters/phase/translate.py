@@ -222,16 +222,52 @@ class Translator:
         index = _ability_index(obj["abilities"], ours[a.ability].kind)
         if index is None:
             raise AdapterError(f"phase.rs's {obj['name']} has no {ours[a.ability].kind} ability")
-        cost = obj["abilities"][index].get("cost") or {}
-        self._add_mana(a.player, cost.get("cost") if cost.get("type") == "Mana" else None)
+        # The mana part of the cost is the adapter's to pay (the model pays no mana); a {T}
+        # or "Sacrifice this" part phase.rs pays itself as it activates (601.2h, 602.2b)
+        self._add_mana(a.player, _mana_cost(obj["abilities"][index].get("cost") or {}))
         self.pg.act(
             a.player,
             {"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}},
         )
-        if a.target is not None:  # equip's target creature (702.6a)
+        if a.target is not None:  # equip's target creature (702.6a), or "target creature"
+            # (602.2b, 601.2c): chosen before the cost is paid (601.2h)
             self._choose_targets(
-                a.player, oid, [{"Object": self.oid(a.target)}], "ActivatedAbility"
+                a.player,
+                oid,
+                [{"Object": self.oid(a.target)}],
+                "ActivatedAbility",
+                before_cost=True,
             )
+        self._pay_sacrifice(a)
+        if a.target is not None:
+            self._check_targets(oid, [{"Object": self.oid(a.target)}], "ActivatedAbility")
+
+    def _pay_sacrifice(self, a: A.ActivateAbility) -> None:
+        """Answer phase.rs's question which creature is sacrificed to pay a "Sacrifice a
+        creature" cost (Dark Privilege; 601.2h, 701.21a) with the model's choice
+        (``ActivateAbility.sacrifice``). phase.rs offers only what its controller may
+        sacrifice: a choice it does not offer is its refusal of the action (``Rejected``)."""
+        waiting = self.pg.waiting()
+        if waiting["type"] != "PayCost":
+            if a.sacrifice is not None:
+                raise Rejected(
+                    f"phase.rs asks for no creature to sacrifice for {a.source}'s ability "
+                    f"(it waits for {waiting['type']})"
+                )
+            return
+        data = waiting["data"]
+        if (data.get("kind") or {}).get("type") != "Sacrifice":
+            raise AdapterError(f"phase.rs asks an unmapped cost payment: {data.get('kind')}")
+        offered = [int(x) for x in data.get("choices") or ()]
+        if a.sacrifice is None:
+            raise Rejected(f"phase.rs asks for a sacrifice among {offered}, the model has none")
+        chosen = self.oid(a.sacrifice)
+        if chosen not in offered:
+            raise Rejected(
+                f"phase.rs does not let {a.sacrifice} be sacrificed for {a.source}'s ability "
+                f"(it offers {offered})"
+            )
+        self.pg.act(data["player"], {"type": "SelectCards", "data": {"cards": [chosen]}})
 
     def _DeclareAttackers(self, a: A.DeclareAttackers) -> None:
         self._expect_prompt("DeclareAttackers", a.player)
@@ -553,10 +589,19 @@ class Translator:
         return oid
 
     def _choose_targets(
-        self, seat: int, oid: int, refs: list[Json], kind: str, *, player_action: bool = True
+        self,
+        seat: int,
+        oid: int,
+        refs: list[Json],
+        kind: str,
+        *,
+        player_action: bool = True,
+        before_cost: bool = False,
     ) -> None:
         """Answer phase.rs's target prompts for the spell or ability of ``oid`` with ``refs``
-        and check what is on the stack: phase.rs picks a lone legal target itself."""
+        and check what is on the stack: phase.rs picks a lone legal target itself.
+        ``before_cost``: a cost is still to be paid (a sacrifice phase.rs asks for), so the
+        ability is not on the stack yet and the caller checks it after (``_check_targets``)."""
         send = self.pg.act if player_action else self.pg.apply
         name = self.pg.obj(oid)["name"]
         pending = list(refs)
@@ -564,6 +609,14 @@ class Translator:
             if not pending:
                 raise AdapterError(f"phase.rs wants more targets for {name}")
             send(seat, {"type": "ChooseTarget", "data": {"target": pending.pop(0)}})
+        if not before_cost:
+            self._check_targets(oid, refs, kind, player_action=player_action)
+
+    def _check_targets(
+        self, oid: int, refs: list[Json], kind: str, *, player_action: bool = True
+    ) -> None:
+        """The spell or ability of ``oid`` is on the stack with the targets ``refs``."""
+        name = self.pg.obj(oid)["name"]
         chosen = [
             entry["kind"]["data"]["ability"]["targets"]
             for entry in self.pg.state()["stack"]
@@ -603,9 +656,7 @@ class Translator:
             return
         mana = ["Colorless"] * int(cost.get("generic", 0))
         for shard in cost.get("shards", []):
-            if shard not in _COLOURS:
-                raise AdapterError(f"cannot pay the mana symbol {shard!r}")
-            mana.append(shard)
+            mana.append(_pay_shard(str(shard)))
         if mana:
             self.pg.debug("AddMana", player_id=seat, mana=mana)
 
@@ -759,6 +810,31 @@ class Translator:
         return answer if 0 <= answer < len(candidates) else 0
 
 
+def _mana_cost(cost: Json) -> Json | None:
+    """The mana part of a phase.rs ability cost: the cost itself, or the ``Mana`` member of a
+    ``Composite`` one ("{G}{G}{G}{G}, {T}": Niall Silvain)."""
+    if cost.get("type") == "Mana":
+        found: Json | None = cost.get("cost")
+        return found
+    if cost.get("type") == "Composite":
+        for part in cost.get("costs") or ():
+            if part.get("type") == "Mana":
+                inner: Json | None = part.get("cost")
+                return inner
+    return None
+
+
+def _pay_shard(shard: str) -> str:
+    """The mana that pays one phase.rs mana shard: a colour itself, or the first colour of a
+    hybrid one ("WhiteBlack" for {W/B}, 107.4e: either half pays it)."""
+    if shard in _COLOURS:
+        return shard
+    for colour in ("White", "Blue", "Black", "Red", "Green"):
+        if shard.startswith(colour) and shard[len(colour) :] in _COLOURS:
+            return colour
+    raise AdapterError(f"cannot pay the mana symbol {shard!r}")
+
+
 _PHASE_KEYWORDS = {
     Keyword.DEATHTOUCH: "Deathtouch",
     Keyword.WITHER: "Wither",
@@ -769,9 +845,10 @@ _PHASE_KEYWORDS = {
 
 def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
     """The index of phase.rs's activated ability that is our ``kind``: equip by its tag,
-    "Regenerate enchanted creature" by its target (the host, 702.5), "Regenerate this
-    creature" as the other regeneration, and the rest (Knight of the Holy Nimbus's {2}) as
-    the one that is none of these."""
+    "Regenerate enchanted creature" by its target (the host, 702.5), "Regenerate target
+    creature" by its typed target (602.2b), "Regenerate this creature" as the other
+    regeneration, and the rest (Knight of the Holy Nimbus's {2}) as the one that is none of
+    these."""
     for index, ability in enumerate(abilities):
         if ability.get("kind") != "Activated":
             continue
@@ -782,10 +859,14 @@ def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
             for p in (effect.get("target") or {}).get("properties") or ()
         )
         regen = effect.get("type") == "Regenerate"
+        # "Regenerate target creature" (Suture Spirit, Niall Silvain, Vigilant Martyr): a
+        # typed target that is not the host, where "Regenerate this creature" is SelfRef
+        targeted = regen and not host and (effect.get("target") or {}).get("type") == "Typed"
         found = {
             AbilityKind.EQUIP: tag == "Equip",
             AbilityKind.REGENERATE_HOST: regen and host,
-            AbilityKind.REGENERATE_SELF: regen and not host,
+            AbilityKind.REGENERATE_TARGET: targeted,
+            AbilityKind.REGENERATE_SELF: regen and not host and not targeted,
         }.get(kind, not regen and tag != "Equip")
         if found:
             return index
