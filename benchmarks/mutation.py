@@ -31,9 +31,11 @@ queries. A change survives when all of them still pass.
   costs fifty seconds. Writes ``benchmarks/results/mutation-screen.json`` (the score per
   package, every survivor and timeout by name); what survives the screen is then rechecked
   against the whole fast-check list (``recheck --survivors``).
-* ``recheck``: named mutants' diffs (or the screen's survivors, ``--survivors``) applied to fresh copies of the tree and the fast checks
-  run by this script instead of mutmut's runner (whose ``timeout`` verdicts a loaded
-  machine makes unreliable). Writes ``benchmarks/results/mutation-recheck.json``.
+* ``recheck``: named mutants' diffs (or the screen's survivors, ``--survivors``) applied to
+  fresh copies of the tree and the fast checks run by this script instead of mutmut's runner
+  (whose ``timeout`` verdicts a loaded machine makes unreliable), with the rule-mutant
+  matrix's observability tests (``RECHECK_EXTRA``); a diff that no longer fits the tree is
+  recorded as not applied. Writes ``benchmarks/results/mutation-recheck.json``.
 * ``triage``: the screen's survivors (``mutation-screen.json``) against the hand-made lists
   ``benchmarks/mutation-survivors-<package>.yaml`` (``mutation_triage.py``: each survivor's
   kind, equivalent, text, label, switch or gap, its reason and the check that kills it now):
@@ -77,6 +79,13 @@ FAST_CHECKS = (
     "tests/encoding/test_queries.py",
     "tests/encoding/test_relation_labels.py",
 )
+# What ``recheck`` runs besides: the rule-mutant matrix's tests that each rule mutant still
+# changes something (a survivor that turns a rule mutant's switch off, kind ``switch`` in the
+# survivor lists, is killed there; about a minute, so mutmut's own runs leave them out).
+RECHECK_EXTRA = (
+    "tests/mutants/test_mutant_catalog.py::test_every_mutant_is_observable",
+    "tests/mutants/test_rider_mutant_halves.py",
+)
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from changes import CHANGES, Change  # noqa: E402
@@ -98,12 +107,25 @@ def copy_tree(dest: Path) -> None:
             shutil.copy2(src, target)
 
 
-def run_checks(tree: Path, timeout: float = 900.0) -> tuple[bool, float, str]:
-    """(all fast checks passed, seconds, the last lines of pytest's report) in ``tree``."""
+def run_checks(
+    tree: Path, timeout: float = 900.0, extra: tuple[str, ...] = ()
+) -> tuple[bool, float, str]:
+    """(all fast checks, and ``extra``, passed; seconds; the last lines of pytest's report) in
+    ``tree``."""
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     started = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *FAST_CHECKS],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-x",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *FAST_CHECKS,
+            *extra,
+        ],
         cwd=tree,
         env=env,
         capture_output=True,
@@ -142,7 +164,7 @@ def cmd_changes(names: list[str], console: Console) -> None:
             tree = Path(tmp) / change.name
             shutil.copytree(base, tree)
             apply(change, tree)
-            passed, seconds, tail = run_checks(tree)
+            passed, seconds, tail = run_checks(tree, extra=RECHECK_EXTRA)
             rows.append(
                 {
                     "change": change.name,
@@ -360,14 +382,27 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
             diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
             tree = Path(tmp) / "tree"
             shutil.copytree(base, tree)
-            subprocess.run(
-                ["patch", "-p0", "--quiet"], cwd=tree, input=diff + "\n", text=True, check=True
+            patched = subprocess.run(
+                ["patch", "-p0", "--quiet", "--no-backup-if-mismatch", "-r", "-"],
+                cwd=tree,
+                input=diff + "\n",
+                text=True,
+                capture_output=True,
+                check=False,
             )
+            if patched.returncode != 0:
+                # mutmut's tree is older than this one and the hunk no longer fits: nothing
+                # ran, so the mutant is neither killed nor alive (regenerate the mutants)
+                console.log(f"{name}: [yellow]not applied[/] ({patched.stdout.strip()})")
+                rows.append({"mutant": name, "applied": False, "diff": diff.splitlines()})
+                shutil.rmtree(tree)
+                continue
             passed, seconds, tail = run_checks(tree)
             rows.append(
                 {
                     "mutant": name,
                     "mutmut": results(args.workdir).get(name, "?"),
+                    "applied": True,
                     "killed": not passed,
                     "by": "" if passed else _failed_test(tail),
                     "seconds": round(seconds, 1),
@@ -388,7 +423,7 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
         {
             "format": "regen-model/bench-mutation-recheck",
             "version": 1,
-            "checks": FAST_CHECKS,
+            "checks": [*FAST_CHECKS, *RECHECK_EXTRA],
             "mutants": [r for r in kept if r["mutant"] not in ran] + rows,
         },
     )

@@ -152,7 +152,9 @@ def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, A
             tally["unlisted"] += 1
         else:
             tally[entry.kind] += 1
-    alive_by_recheck = {r["mutant"] for r in recheck if not r.get("killed")}
+    alive_by_recheck = {
+        r["mutant"] for r in recheck if r.get("applied", True) and not r.get("killed")
+    }
     alive = sorted(e.name for e in entries if e.kind in KILLED_KINDS and e.name in alive_by_recheck)
     stale = sorted(set(listed) - set(survivors))
     return Triage(counts, unlisted, stale, alive)

@@ -83,7 +83,10 @@ def test_triage_counts_kinds_and_reports_what_is_open() -> None:
         _entry(engine + "2", "gap"),
         _entry(engine + "9", "text"),  # no longer a survivor: stale
     ]
-    recheck = [{"mutant": engine + "2", "killed": False}]  # listed as killed, found alive
+    recheck = [
+        {"mutant": engine + "2", "applied": True, "killed": False},  # listed killed, alive
+        {"mutant": engine + "1", "applied": False},  # the diff no longer fits: nothing ran
+    ]
     result = triage(survivors, entries, recheck)
     assert result.counts["engine"]["survived"] == 3
     assert result.counts["engine"]["equivalent"] == 1

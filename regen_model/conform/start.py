@@ -112,9 +112,23 @@ class Start:
         return tuple(c.handle for c in self.cards)
 
     def without(self, handle: str) -> Start:
-        """The start without one card (things attached to it become unattached)."""
+        """The start without one card: things attached to it become unattached, and a
+        shield's ``via`` (the slot, by position here, of the Aura or Equipment whose ability
+        made it) follows the cards after it down one position, or is dropped with the card
+        (nothing in the rules reads it; left as it was, it would name another card, or none)."""
+        gone = self.handles.index(handle)
+
+        def moved(via: int | None) -> int | None:
+            if via is None or via < gone:
+                return via
+            return None if via == gone else via - 1
+
         cards = tuple(
-            replace(c, attached_to=None) if c.attached_to == handle else c
+            replace(
+                c,
+                attached_to=None if c.attached_to == handle else c.attached_to,
+                shields=tuple(s._replace(via=moved(s.via)) for s in c.shields),
+            )
             for c in self.cards
             if c.handle != handle
         )

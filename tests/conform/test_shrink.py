@@ -8,7 +8,8 @@ from regen_model.conform.case import Case, Outcome, run_case
 from regen_model.conform.shrink import shrink
 from regen_model.conform.start import Start
 from regen_model.model import actions as A
-from regen_model.model.enums import Keyword, Step
+from regen_model.model.enums import Keyword, Rider, Step
+from regen_model.model.state import Shield
 
 from .helpers import card, shields
 
@@ -94,3 +95,29 @@ def test_the_budget_bounds_the_work() -> None:
     small, n = shrink(case, fails, budget=10)
     assert n == 10 == len(calls)
     assert fails(small)
+
+
+def test_a_card_taken_out_leaves_every_shield_naming_the_aura_that_made_it() -> None:
+    """A shield's ``via`` is the position of the Aura whose ability made it: taking a card out
+    before the Aura moves it down with the Aura, and taking the Aura out drops it, so the start
+    still writes (its JSON names the Aura by handle) and builds with the same Aura. Before,
+    ``without`` left it as it was: the clause witness of attach.host-regen@shielded, shrunk to
+    two cards, named a fourth one and could not be written to the cache."""
+    made = Shield("Regeneration", 0, Rider.NONE, via=2)
+    start = Start(
+        ("A", "B"),
+        (
+            card("troll", "Horned Troll", 0, shields=(made,)),
+            card("bear", "Grizzly Bears", 1),
+            card("aura", "Regeneration", 0, attached_to="troll"),
+        ),
+    )
+    fewer = start.without("bear")
+    assert fewer.cards[0].shields[0].via == 1
+    assert fewer.to_json()["permanents"][0]["shields"] == [
+        {"origin": "Regeneration", "creator": "A", "via": "aura"}
+    ]
+    assert fewer.build().cards[0].shields[0].via == 1
+    alone = start.without("aura")
+    assert alone.cards[0].shields[0].via is None
+    assert "via" not in alone.to_json()["permanents"][0]["shields"][0]
