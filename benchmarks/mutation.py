@@ -39,9 +39,10 @@ queries. A change survives when all of them still pass.
 * ``triage``: the screen's survivors (``mutation-screen.json``) against the hand-made lists
   ``benchmarks/mutation-survivors-<package>.yaml`` (``mutation_triage.py``: each survivor's
   kind, equivalent, text, label, switch or gap, its reason and the check that kills it now):
-  how many of each kind per package, every survivor no list names, every listed name the
+  how many of each kind per package (text split into killed and alive by ``killed_by``),
+  every survivor no list names, every text survivor no check reads yet, every listed name the
   screen no longer reports, and every mutant listed as killed that ``recheck`` found alive.
-  Exits 1 when any survivor is open (unlisted or alive). Writes
+  Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
   ``benchmarks/results/mutation-triage.json``.
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
@@ -89,7 +90,7 @@ RECHECK_EXTRA = (
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from changes import CHANGES, Change  # noqa: E402
-from mutation_triage import KINDS, ListError, load_lists, triage  # noqa: E402
+from mutation_triage import COLUMNS, ListError, load_lists, triage  # noqa: E402
 
 
 def copy_tree(dest: Path) -> None:
@@ -504,7 +505,7 @@ def cmd_triage(console: Console) -> int:
         return 2
     result = triage(screened["survivors"], entries, rechecked)
     table = Table(title="Mutation screen survivors, classified", title_justify="left")
-    columns = ("survived", *KINDS, "unlisted")
+    columns = ("survived", *COLUMNS)
     for col in ("package", *columns):
         table.add_column(col, justify="left" if col == "package" else "right")
     for package, tally in sorted(result.counts.items()):
@@ -512,6 +513,8 @@ def cmd_triage(console: Console) -> int:
     console.print(table)
     for name in result.unlisted:
         console.print(f"[bold red]unlisted[/] {name}")
+    for name in result.text_alive:
+        console.print(f"[bold red]text alive[/] {name} (no check reads its words yet)")
     for name in result.alive:
         console.print(f"[bold red]alive[/] {name} (listed as killed; recheck found it alive)")
     for name in result.stale:

@@ -13,12 +13,14 @@ next to it in a checked-in list. The lists are ``benchmarks/mutation-survivors-<
   off, which the mutant matrix meets), ``gap`` (a rule change no check met);
 * ``reason``: why, in a sentence;
 * ``killed_by``: for ``label``, ``switch`` and ``gap``, the check that fails with the mutant
-  applied (required for those kinds).
+  applied (required for those kinds); for ``text``, the check that reads those words now, if
+  one does. Words a person reads are output (``regen-model run``, its ``--json``, traces, error
+  lines), so a ``text`` survivor no check reads is open, like an unlisted one.
 
 ``triage`` sets them against the screen's survivors: every survivor must be listed, every
 listed name must be one of the screen's (a stale entry is reported), and a mutant that
 ``recheck`` ran (``mutation-recheck.json``) and found alive while its entry says it is killed is
-reported too. Kept apart from ``mutation.py`` so that a test can load a list without mutmut.
+reported too; the table splits ``text`` into ``text killed`` and ``text alive``. Kept apart from ``mutation.py`` so that a test can load a list without mutmut.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from ruamel.yaml import YAML
 
 KINDS = ("equivalent", "text", "label", "switch", "gap")
 KILLED_KINDS = frozenset({"label", "switch", "gap"})
+# The triage table's columns after "survived": the kinds, with text split by killed_by.
+COLUMNS = ("equivalent", "text killed", "text alive", "label", "switch", "gap", "unlisted")
 FORMAT = "regen-model/mutation-survivors"
 
 
@@ -47,6 +51,19 @@ class Entry:
     reason: str
     killed_by: str
     source: str  # file:line, for messages
+
+    @property
+    def killed(self) -> bool:
+        """A check fails with the mutant applied: every killed kind, and a text survivor whose
+        words a check reads now."""
+        return self.kind in KILLED_KINDS or (self.kind == "text" and bool(self.killed_by))
+
+    @property
+    def column(self) -> str:
+        """Its column in the triage table."""
+        if self.kind == "text":
+            return "text killed" if self.killed else "text alive"
+        return self.kind
 
 
 def load_list(path: Path) -> list[Entry]:
@@ -118,16 +135,17 @@ def package_of(name: str) -> str:
 class Triage:
     """The screen's survivors set against the lists."""
 
-    counts: dict[str, Counter[str]]  # package -> kind (and "unlisted") -> survivors
+    counts: dict[str, Counter[str]]  # package -> column (COLUMNS) -> survivors
     unlisted: list[str]  # survivors no list names
     stale: list[str]  # listed names that are no survivor of the screen's results
     alive: list[str]  # listed as killed, yet a recheck found them alive
+    text_alive: list[str]  # text survivors no check reads yet (no killed_by)
 
     @property
     def open(self) -> int:
-        """Survivors that are neither shown equivalent nor killed: unlisted ones, and those
-        a recheck found alive."""
-        return len(self.unlisted) + len(self.alive)
+        """Survivors that are neither shown equivalent nor killed: unlisted ones, text ones no
+        check reads, and those a recheck found alive."""
+        return len(self.unlisted) + len(self.text_alive) + len(self.alive)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,6 +153,7 @@ class Triage:
             "unlisted": self.unlisted,
             "stale": self.stale,
             "alive_though_listed_killed": self.alive,
+            "text_alive": self.text_alive,
             "open": self.open,
         }
 
@@ -143,6 +162,7 @@ def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, A
     listed = {e.name: e for e in entries}
     counts: dict[str, Counter[str]] = {}
     unlisted = []
+    text_alive = []
     for name in survivors:
         tally = counts.setdefault(package_of(name), Counter())
         tally["survived"] += 1
@@ -151,10 +171,12 @@ def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, A
             unlisted.append(name)
             tally["unlisted"] += 1
         else:
-            tally[entry.kind] += 1
+            tally[entry.column] += 1
+            if entry.column == "text alive":
+                text_alive.append(name)
     alive_by_recheck = {
         r["mutant"] for r in recheck if r.get("applied", True) and not r.get("killed")
     }
-    alive = sorted(e.name for e in entries if e.kind in KILLED_KINDS and e.name in alive_by_recheck)
+    alive = sorted(e.name for e in entries if e.killed and e.name in alive_by_recheck)
     stale = sorted(set(listed) - set(survivors))
-    return Triage(counts, unlisted, stale, alive)
+    return Triage(counts, unlisted, stale, alive, text_alive)

@@ -13,7 +13,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from mutation_triage import Entry, ListError, load_list, load_lists, triage  # noqa: E402
+from mutation_triage import (  # noqa: E402
+    COLUMNS,
+    KINDS,
+    Entry,
+    ListError,
+    load_list,
+    load_lists,
+    triage,
+)
 
 HEAD = "format: regen-model/mutation-survivors\nversion: 1\nsurvivors:\n"
 
@@ -70,8 +78,10 @@ def test_a_list_of_another_format_is_refused(tmp_path: Path) -> None:
         load_list(path)
 
 
-def _entry(name: str, kind: str) -> Entry:
-    return Entry(name, "f", kind, "r", "" if kind in ("text", "equivalent") else "t", "x:1")
+def _entry(name: str, kind: str, killed_by: str | None = None) -> Entry:
+    if killed_by is None:
+        killed_by = "" if kind in ("text", "equivalent") else "t"
+    return Entry(name, "f", kind, "r", killed_by, "x:1")
 
 
 def test_triage_counts_kinds_and_reports_what_is_open() -> None:
@@ -96,3 +106,31 @@ def test_triage_counts_kinds_and_reports_what_is_open() -> None:
     assert result.alive == [engine + "2"]
     assert result.open == 3
     assert triage(survivors[:2], entries[:2], []).open == 0
+
+
+def test_a_text_survivor_is_open_until_a_check_reads_it() -> None:
+    """Words a person reads are output: a text entry without killed_by stays open (and counts
+    as text alive), one with killed_by is killed (text killed), and a recheck that finds a
+    killed text mutant alive reports it like any killed kind."""
+    name = "regen_model.engine.turn.x_end_step__mutmut_"
+    survivors = [name + "1", name + "2"]
+    entries = [
+        _entry(name + "1", "text"),
+        _entry(name + "2", "text", killed_by="tests/test_scenarios.py::x"),
+    ]
+    result = triage(survivors, entries, [])
+    assert result.counts["engine"]["text alive"] == 1
+    assert result.counts["engine"]["text killed"] == 1
+    assert result.counts["engine"]["text"] == 0
+    assert result.text_alive == [name + "1"]
+    assert result.open == 1
+    assert result.to_json()["text_alive"] == [name + "1"]
+    assert triage(survivors[1:], entries[1:], []).open == 0
+    rechecked = triage(survivors[1:], entries[1:], [{"mutant": name + "2", "killed": False}])
+    assert rechecked.alive == [name + "2"]
+    assert rechecked.open == 1
+
+
+def test_every_column_of_the_table_is_a_kind_or_a_split_of_one() -> None:
+    """The table's columns cover every kind: text split in two, the others as they are."""
+    assert set(COLUMNS) - {"text killed", "text alive", "unlisted"} == set(KINDS) - {"text"}

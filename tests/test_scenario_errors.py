@@ -259,3 +259,51 @@ def test_console_script_reports_bad_input_without_traceback(tmp_path: Path) -> N
         f"{path}:8: events[0].create-shield.target: dead is not on the battlefield "
         "(it is in the graveyard) [regen.shield.create]"
     ]
+
+
+# A refusal expected with the field it is about (EngineError.field): the field an unexpected
+# refusal's error line would point at, so a refusal that names another field misleads a user.
+REFUSED_BLOCK = """\
+name: refused block
+description: B tries to block a card in A's graveyard (509.1a).
+players: [A, B]
+permanents:
+  giant: {card: Hill Giant, controller: A}
+  corpse: {card: Grizzly Bears, owner: A, zone: graveyard}
+  troll: {card: Horned Troll, controller: B}
+events:
+  - pass-until: declare-attackers
+  - declare-attackers: [giant]
+  - pass-until: declare-blockers
+  - declare-blockers: {blocks: {troll: corpse}}
+    expect:
+      error: {class: IllegalAction, clause: combat.declare-blockers, field: blocks}
+"""
+
+
+def test_an_error_expectation_names_the_refusals_field(tmp_path: Path) -> None:
+    code, out, _ = _run(tmp_path, REFUSED_BLOCK, "--json")
+    assert code == 0, out
+    (event,) = [e for e in json.loads(out)["scenarios"][0]["events"] if e["checks"]]
+    (check,) = event["checks"]
+    assert check["ok"] and check["expected"].endswith("(field blocks)"), check
+    assert check["actual"].endswith("(field blocks)"), check
+
+
+def test_an_error_expectation_fails_when_the_field_differs(tmp_path: Path) -> None:
+    text = REFUSED_BLOCK.replace("field: blocks", "field: attackers")
+    code, out, _ = _run(tmp_path, text, "--quiet")
+    assert code == 1
+    assert "FAILED" in out
+    line = " ".join(out.split())
+    assert (
+        "x.yaml:14: error: expected IllegalAction [combat.declare-blockers] (field attackers)"
+        in line
+    )
+    assert line.endswith("[combat.declare-blockers] (field blocks)"), line
+
+
+def test_an_error_expectations_field_must_be_a_name(tmp_path: Path) -> None:
+    code, _, err = _run(tmp_path, REFUSED_BLOCK.replace("field: blocks", "field: 3"))
+    assert code == EXIT_INPUT_ERROR
+    assert err.startswith(f"{tmp_path / 'x.yaml'}:14: events[3].expect.error"), err

@@ -116,8 +116,9 @@ def _shape(subject: Subject, *data: str) -> Shape:
     return Shape(subject, frozenset(data))
 
 
-# Every event kind with its subject and data keys, as the engine emits them; a test reads every
-# ``emit`` call of ``regen_model/engine`` and fails when one is missing here.
+# Every event kind with its subject and data keys, as the engine emits them; a test
+# (tests/unit/test_event_shapes.py) reads every ``emit`` and ``trigger`` call of
+# ``regen_model/engine`` and fails when one is missing here.
 EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.SHIELD_CREATED: _shape(Subject.CARD, "creator", "origin", "rider", "shield"),
     EventKind.DAMAGE_DEALT: _shape(
@@ -153,7 +154,13 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.PLAYER_LOST: _shape(Subject.PLAYER),
     EventKind.CLEANUP: _shape(Subject.NONE, "damage_removed_from", "shields_ended"),
     EventKind.EFFECTS_ENDED: _shape(
-        Subject.CARD, "prevention", "type_change", "unregenerable", "unused_shields"
+        Subject.CARD,
+        "exile_if_dies",
+        "prevention",
+        "remove_damage",
+        "type_change",
+        "unregenerable",
+        "unused_shields",
     ),
     EventKind.SPELL_CAST: _shape(Subject.STACK, "caster", "effect", "targets"),
     EventKind.ABILITY_ACTIVATED: _shape(Subject.CARD, "ability", "by"),
@@ -176,6 +183,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "already_tapped",
         "also_blocks",
         "among",
+        "attacking",
         "blocked",
         "by",
         "card",
@@ -192,6 +200,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "divides",
         "draws",
         "edition",
+        "exile_if_dies",
         "first_strikers",
         "given_by",
         "graveyard",
@@ -206,15 +215,18 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "no_second_strike",
         "paid",
         "permanents",
+        "phased_out",
         "player",
         "priority_in_cleanup",
         "reason",
+        "remove_damage",
         "removed_from_combat",
         "shield_made_but_will_not_apply",
         "shields_kept",
         "shields_lost",
         "shields_moved",
         "simultaneous",
+        "source",
         "spell",
         "stays_blocked",
         "stays_on_battlefield",
@@ -226,5 +238,6 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "trample_to_player",
         "unused_shields_remain",
         "wall",
+        "watcher",
     ),
 }

@@ -492,4 +492,5 @@ def _error(names: Names, raw: Any, path: FieldPath) -> ErrorExpect:
         error_class=str(raw.get("class", "EngineError")),
         message=raw.get("message"),
         clause=clause,
+        field=raw.get("field"),
     )

@@ -225,8 +225,12 @@ def _check_error(expected: ErrorExpect, err: EngineError | None) -> CheckResult:
         expected.error_class in ("EngineError", type(err).__name__)
         and (expected.message is None or expected.message.lower() in str(err).lower())
         and (expected.clause is None or expected.clause == err.clause)
+        and (expected.field is None or expected.field == err.field)
     )
-    return CheckResult("error", expected.line, expected.describe(), _describe_error(err) or "", ok)
+    actual = _describe_error(err) or ""
+    if expected.field is not None:
+        actual += f" (field {err.field})" if err.field else " (no field)"
+    return CheckResult("error", expected.line, expected.describe(), actual, ok)
 
 
 def _unknown_clauses(

@@ -51,12 +51,16 @@ class Probe:
 @dataclass(frozen=True)
 class ErrorExpect:
     """The event must be refused by the engine with this error class (``EngineError`` matches
-    every engine error), a message containing ``message``, and the given clause if any."""
+    every engine error), a message containing ``message``, the given clause if any, and the
+    given field if any: the action's field the refusal is about (``EngineError.field``), which
+    the runner names when the refusal was not expected, so a wrong one points a user at the
+    wrong line of their scenario."""
 
     line: int
     error_class: str = "EngineError"
     message: str | None = None
     clause: str | None = None
+    field: str | None = None
 
     def describe(self) -> str:
         parts = [self.error_class]
@@ -64,6 +68,8 @@ class ErrorExpect:
             parts.append(f"containing {self.message!r}")
         if self.clause:
             parts.append(f"[{self.clause}]")
+        if self.field:
+            parts.append(f"(field {self.field})")
         return " ".join(parts)
 
 
