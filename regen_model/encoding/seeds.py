@@ -395,6 +395,23 @@ def scripts() -> tuple[Script, ...]:
             also=_EDITIONS,
         ),
         Script(
+            "spell-damage-at-a-combat-damage-trigger",
+            "a damage spell's damage is no combat damage (120.2a-b): Shock resolving at Wall "
+            "of Essence does not trigger its combat-damage ability (603.2), while Jackal Pup's "
+            "any-damage ability does (``apply_effect``'s ``combat=False``)",
+            (
+                Card("wall", "Wall of Essence", 1),
+                Card("pup", "Jackal Pup", 1),
+            ),
+            (
+                _cast(0, "Shock", "wall"),
+                *_pass(0, 1),
+                _cast(0, "Shock", "pup"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
             "control-change-in-combat",
             "control of an attacker and of a blocker changes during combat: both leave "
             "combat (506.4), the attacker stays blocked only while it is in combat",
