@@ -412,6 +412,44 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "sick-noncreature-pays-tap",
+            "summoning sickness stops only a creature's {T} abilities (302.6): a Niall Silvain "
+            "that came under its controller's control this turn and then stopped being a "
+            "creature (613.1d) pays its {T} cost (601.2h)",
+            (
+                Card("fresh", "Niall Silvain", 0, sick=True),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                A.ChangeType(target="fresh", creature=False),
+                A.ActivateAbility(player=0, source="fresh", target="giant"),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "damage-from-a-dead-source",
+            "damage whose source is a card no longer on the battlefield has only the keywords "
+            "the effect gives it: the dead Vampire Nighthawk's deathtouch and lifelink are not "
+            "read from the graveyard (702.2b, 702.15b; ``engine.step._deal_damage``)",
+            (
+                Card("hawk", "Vampire Nighthawk", 0),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                A.Destroy(targets=("hawk",)),
+                _damage("hawk", 1, "bears"),
+                _damage("hawk", 1, 1),
+            ),
+        ),
+        Script(
+            "creature-damage-spell-at-a-player",
+            "a damage spell that says 'target creature' can't target a player (115.1, 601.2c): "
+            "Pinpoint Avalanche at a player is refused, Lightning Bolt's 'any target' is not",
+            (Card("bears", "Grizzly Bears", 1),),
+            (_cast(0, "Lightning Bolt", 1), *_pass(0, 1)),
+            tried=((0, _cast(0, "Pinpoint Avalanche", 1)),),
+        ),
+        Script(
             "control-change-in-combat",
             "control of an attacker and of a blocker changes during combat: both leave "
             "combat (506.4), the attacker stays blocked only while it is in combat",
