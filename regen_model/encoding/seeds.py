@@ -450,6 +450,36 @@ def scripts() -> tuple[Script, ...]:
             tried=((0, _cast(0, "Pinpoint Avalanche", 1)),),
         ),
         Script(
+            "tapped-phasing-creature",
+            "a tapped creature with phasing phases out in its controller's untap step before "
+            "anything untaps (502.1, 702.26a) and, treated as though it does not exist "
+            "(702.26b), is not untapped (502.3): it phases in tapped a turn later",
+            (
+                Card("raiders", "Merfolk Raiders", 0, tapped=True),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (*_turn(0, declares=False), *_turn(1, declares=True), *_turn(0, declares=False)),
+        ),
+        Script(
+            "blocker-of-the-attacking-player",
+            "only the defending player's creatures block (509.1a): a block by the attacking "
+            "player's own untapped creature is refused",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("pup", "Jackal Pup", 0),
+                Card("wall", "Wall of Essence", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "bears"),
+                *_pass(0, 1),
+                _block(1, ("wall", "bears")),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            tried=((5, _block(1, ("pup", "bears"))),),
+        ),
+        Script(
             "control-change-in-combat",
             "control of an attacker and of a blocker changes during combat: both leave "
             "combat (506.4), the attacker stays blocked only while it is in combat",
