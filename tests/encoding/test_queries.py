@@ -9,6 +9,7 @@ from typing import Any
 import z3
 
 from regen_model.checks.system import Tracked
+from regen_model.encoding import params as P
 from regen_model.encoding.frame import NONE
 from regen_model.encoding.queries import determinism
 from regen_model.encoding.scope import Scope
@@ -120,4 +121,22 @@ def test_damage_without_lifelink_gains_no_life() -> None:
     solver.add(*[c.formula for c in rel.guards])
     solver.add(z3.Not(params.kw(Keyword.LIFELINK)), params.source == NONE)
     solver.add(z3.Or(*[rel.values[f"p{q}.life"] > pre[f"p{q}.life"] for q in range(2)]))
+    assert solver.check() == z3.unsat
+
+
+def test_pyramids_needs_its_one_target() -> None:
+    """Pyramids' "destroy ... of target land" is activated with exactly one target (601.2c,
+    602.2b): no activation of it names none. The parameters' domain does not tie the target
+    slots to ``n_targets``, and the actions' encoding always does (an action with no target
+    names none), so only the symbolic relation can show a guard that forgot the count."""
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
+    system = RegenSystem(scope=scope)
+    rel = system.relation("activate")
+    template = system.template
+    params = template.params
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards])
+    solver.add(*P.domain(params, scope))
+    solver.add(template.statics.cards[0].remove_damage_ability)
+    solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
     assert solver.check() == z3.unsat
