@@ -480,6 +480,16 @@ def scripts() -> tuple[Script, ...]:
             tried=((5, _block(1, ("pup", "bears"))),),
         ),
         Script(
+            "aura-falls-off-in-the-next-check",
+            "a creature with an Aura dies in one state-based-action check and the Aura, now "
+            "attached to nothing, goes to the graveyard in the next (704.3, 704.5g, 704.5m)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("strength", "Holy Strength", 0, attached_to="bears"),
+            ),
+            (_damage("Shock", 2, "bears"), _damage("Shock", 2, "bears"), *_pass(0)),
+        ),
+        Script(
             "control-change-in-combat",
             "control of an attacker and of a blocker changes during combat: both leave "
             "combat (506.4), the attacker stays blocked only while it is in combat",
