@@ -16,10 +16,13 @@ from regen_model.encoding import params as P
 from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
+from regen_model.encoding.scope import Scope
+from regen_model.encoding.seeds import Card, Script, _pass, play
 from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 
@@ -72,3 +75,78 @@ def test_a_wrong_label_fails_on_concrete_values_whatever_the_condition() -> None
         w.require(True, "stack.activated")
     with pytest.raises(UnknownLabel):
         w.oblige(True, "sba.loops")
+
+
+# Combat that needs four cards: the seeded walk's scope has three (``AGREEMENT_FRAME_SCOPE``),
+# so these boards are compared here, at a scope of four, step by step and with the refused
+# actions of ``tried``.
+FOUR = Scope(
+    cards=4, shields=2, stack=2, pending=2, targets=1, max_amount=6, max_power=6, max_toughness=6
+)
+_S = tuple(Card(f"s{k}", "Drudge Skeletons", 0) for k in (1, 2, 3))
+FOUR_CARD_SCRIPTS = (
+    Script(
+        "two-attacker-blocker-and-a-third-attacker",
+        "a creature blocking two attackers, one of which leaves combat (506.4), blocks only "
+        "the other (509.1h): a third attacker it never blocked is not one of its attackers, so "
+        "its damage needs no division (510.1d)",
+        (*_S, Card("brigade", "Foriysian Brigade", 1)),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("s1", "s2", "s3")),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("brigade", "s1"), ("brigade", "s2"))),
+            A.ChangeType(target="s2", creature=False),
+            *_pass(0, 1),
+            *_pass(0, 1),
+        ),
+        step=Step.BEGIN_COMBAT,
+    ),
+    Script(
+        "blocked-attacker-without-blockers",
+        "an attacker whose only blocker left combat stays blocked (509.1h) and, without "
+        "trample, assigns no combat damage (510.1c): while a trampler's division is asked "
+        "for, a division for it is refused",
+        (
+            Card("wurm", "Colossal Dreadmaw", 0),
+            Card("bears", "Grizzly Bears", 0),
+            Card("skel", "Drudge Skeletons", 1),
+            Card("giant", "Hill Giant", 1),
+        ),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("wurm", "bears")),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("skel", "wurm"), ("giant", "bears"))),
+            A.ChangeType(target="giant", creature=False),
+            *_pass(0, 1),
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division("wurm", (("skel", 1), ("player", 5))),)
+            ),
+        ),
+        step=Step.BEGIN_COMBAT,
+        tried=(
+            (
+                9,
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(
+                        A.Division("wurm", (("skel", 1), ("player", 5))),
+                        A.Division("bears", (("skel", 2),)),
+                    ),
+                ),
+            ),
+        ),
+    ),
+)
+
+
+@pytest.mark.parametrize("script", FOUR_CARD_SCRIPTS, ids=lambda s: s.name)
+def test_four_card_combat_agrees(script: Script) -> None:
+    for name, start in script.starts():
+        seed = play(name, start, script.actions, script.tried)
+        points = [*zip(seed.states, seed.actions, strict=False)]
+        points += [(seed.states[k], action) for k, action in seed.tried]
+        for state, action in points:
+            result = check_agreement(state, action, CORRECT, FOUR)
+            assert result.status is Status.AGREE, (name, action, result.describe())
