@@ -22,7 +22,7 @@ from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Step
+from regen_model.model.enums import Edition, Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 
@@ -150,3 +150,23 @@ def test_four_card_combat_agrees(script: Script) -> None:
         for state, action in points:
             result = check_agreement(state, action, CORRECT, FOUR)
             assert result.status is Status.AGREE, (name, action, result.describe())
+
+
+def test_a_lone_attackers_pre_m10_damage_at_one_card() -> None:
+    """At the smallest scope, one card: a lone attacker's combat damage before M10 still goes
+    on the stack (pre-M10 510.1-510.2; ``turn._assign_and_deal``), the same as with more."""
+    script = Script(
+        "lone-attacker-pre-m10",
+        "one creature attacks a player with no creatures; its damage uses the stack",
+        (Card("bears", "Grizzly Bears", 0),),
+        (*_pass(0, 1), A.DeclareAttackers(player=0, attackers=("bears",)), *_pass(0, 1) * 3),
+        edition=Edition.PRE_M10,
+        step=Step.BEGIN_COMBAT,
+    )
+    one = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)
+    for name, start in script.starts():
+        seed = play(name, start, script.actions)
+        assert any(s.stack for s in seed.states), "the damage never went on the stack"
+        for state, action in zip(seed.states, seed.actions, strict=False):
+            result = check_agreement(state, action, CORRECT, one)
+            assert result.status is Status.AGREE, (action, result.describe())
