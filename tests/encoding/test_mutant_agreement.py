@@ -16,6 +16,7 @@ disagrees at the step where the engine's mutant acts.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,6 @@ from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.mutants.scenarios import (
     Suite,
-    default_roots,
     load_suite,
     roots_key,
     scenario_kills,
@@ -59,9 +59,13 @@ def roomy(cards: int) -> Scope:
     )
 
 
+ROOT = Path(__file__).resolve().parents[2]
+ROOTS = (ROOT / "tests" / "scenarios", ROOT / "regen_model" / "examples")
+
+
 @cache
 def _suite() -> Suite:
-    return load_suite(roots_key(default_roots()))
+    return load_suite(roots_key(ROOTS))
 
 
 def replay(mutant: Mutant, relation: Rules | None = None) -> tuple[int, AgreementResult | None]:
