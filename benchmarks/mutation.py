@@ -10,7 +10,8 @@
 The fast checks (``FAST_CHECKS``, also ``[tool.mutmut]`` in pyproject.toml): the seeded
 agreement of engine and relation (``tests/encoding/test_branches.py``), every scenario, the
 unit tests, the hypothesis properties of single rules and the determinism and loop-bound
-queries. A change survives when all of them still pass.
+queries, and each rule mutant agreeing in both views along the scenarios that kill it
+(``tests/encoding/test_mutant_agreement.py``). A change survives when all of them still pass.
 
 * ``changes``: the hand-made changes of ``benchmarks/changes.py`` (issue 10's experiment),
   each applied in a fresh copy of the tree (``git archive HEAD`` plus the working tree's
@@ -79,6 +80,7 @@ FAST_CHECKS = (
     "tests/props/test_props_rules.py",
     "tests/encoding/test_queries.py",
     "tests/encoding/test_relation_labels.py",
+    "tests/encoding/test_mutant_agreement.py",
 )
 # What ``recheck`` runs besides: the rule-mutant matrix's tests that each rule mutant still
 # changes something (a survivor that turns a rule mutant's switch off, kind ``switch`` in the

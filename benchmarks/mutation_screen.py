@@ -11,8 +11,9 @@ place:
   must hold; the engine alone), and every (state, action) point the seeded agreement walk of
   ``verify`` checks (``encoding.verify_section.VERIFY_PRESET``, the walk of
   ``tests/encoding/test_branches.py::test_the_seeded_preset_agrees``): under the mutant, the
-  engine and the relation must still agree there (``check_agreement``: disagree, diverge or
-  crash is a kill). The points are those the walk reaches under the original code; the walk
+  engine and the relation must still agree there (``check_agreement``: disagree, diverge,
+  crash, or out of scope at a point the original code agrees at, is a kill; a label that
+  names no clause crashes, ``encoding.work.check_label``). The points are those the walk reaches under the original code; the walk
   under a mutant starts from the same seeds and meets the same points until the mutant
   changes a successor, which is itself a disagreement at the point before.
 * **which checks can see a mutant**: while the checks are built, the trampolines report each
@@ -250,7 +251,10 @@ def run_check(check: Check, scope: Any, check_agreement: Any, status: Any) -> st
             first = result.failures[0] if result.failures else None
             return f"{first.what}: expected {first.expected}, got {first.actual}" if first else "?"
         agreed = check_agreement(check.state, check.action, scope=scope)
-        if agreed.status in (status.AGREE, status.OUT_OF_SCOPE):
+        # a point is kept only where the original code agrees (``build_checks``): a mutant
+        # that puts it out of scope (a state or an action it can no longer write down, the
+        # parameters' and frames' own mutants) has changed what the check sees, so it fails
+        if agreed.status is status.AGREE:
             return None
         return f"{agreed.status.value}: {agreed.reason or agreed.summary()}"[:300]
     except _Timeout:

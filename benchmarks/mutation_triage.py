@@ -10,9 +10,11 @@ next to it in a checked-in list. The lists are ``benchmarks/mutation-survivors-<
 * ``kind``: ``equivalent`` (the same behaviour in every state), ``text`` (only words a person
   reads change: narration, an event's extra fields, a refusal's wording), ``label`` (a clause
   label changed to something that is no clause), ``switch`` (a rule mutant's own switch turned
-  off, which the mutant matrix meets), ``gap`` (a rule change no check met);
+  off, which the mutant matrix meets), ``caught`` (a change a check the screen does not run
+  already kills: the symbolic build's tests, the walk's branch coverage), ``gap`` (a rule
+  change no check met);
 * ``reason``: why, in a sentence;
-* ``killed_by``: for ``label``, ``switch`` and ``gap``, the check that fails with the mutant
+* ``killed_by``: for ``label``, ``switch``, ``caught`` and ``gap``, the check that fails with the mutant
   applied (required for those kinds); for ``text``, the check that reads those words now, if
   one does. Words a person reads are output (``regen-model run``, its ``--json``, traces, error
   lines), so a ``text`` survivor no check reads is open, like an unlisted one.
@@ -20,7 +22,8 @@ next to it in a checked-in list. The lists are ``benchmarks/mutation-survivors-<
 ``triage`` sets them against the screen's survivors: every survivor must be listed, every
 listed name must be one of the screen's (a stale entry is reported), and a mutant that
 ``recheck`` ran (``mutation-recheck.json``) and found alive while its entry says it is killed is
-reported too; the table splits ``text`` into ``text killed`` and ``text alive``. Kept apart from ``mutation.py`` so that a test can load a list without mutmut.
+reported too; the table splits ``text`` into ``text killed`` and ``text alive``. Kept apart
+from ``mutation.py`` so that a test can load a list without mutmut.
 """
 
 from __future__ import annotations
@@ -32,10 +35,19 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
-KINDS = ("equivalent", "text", "label", "switch", "gap")
-KILLED_KINDS = frozenset({"label", "switch", "gap"})
+KINDS = ("equivalent", "text", "label", "switch", "caught", "gap")
+KILLED_KINDS = frozenset({"label", "switch", "caught", "gap"})
 # The triage table's columns after "survived": the kinds, with text split by killed_by.
-COLUMNS = ("equivalent", "text killed", "text alive", "label", "switch", "gap", "unlisted")
+COLUMNS = (
+    "equivalent",
+    "text killed",
+    "text alive",
+    "label",
+    "switch",
+    "caught",
+    "gap",
+    "unlisted",
+)
 FORMAT = "regen-model/mutation-survivors"
 
 

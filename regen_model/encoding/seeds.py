@@ -395,6 +395,101 @@ def scripts() -> tuple[Script, ...]:
             also=_EDITIONS,
         ),
         Script(
+            "spell-damage-at-a-combat-damage-trigger",
+            "a damage spell's damage is no combat damage (120.2a-b): Shock resolving at Wall "
+            "of Essence does not trigger its combat-damage ability (603.2), while Jackal Pup's "
+            "any-damage ability does (``apply_effect``'s ``combat=False``)",
+            (
+                Card("wall", "Wall of Essence", 1),
+                Card("pup", "Jackal Pup", 1),
+            ),
+            (
+                _cast(0, "Shock", "wall"),
+                *_pass(0, 1),
+                _cast(0, "Shock", "pup"),
+                *_pass(0, 1),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "sick-noncreature-pays-tap",
+            "summoning sickness stops only a creature's {T} abilities (302.6): a Niall Silvain "
+            "that came under its controller's control this turn and then stopped being a "
+            "creature (613.1d) pays its {T} cost (601.2h)",
+            (
+                Card("fresh", "Niall Silvain", 0, sick=True),
+                Card("giant", "Hill Giant", 1),
+            ),
+            (
+                A.ChangeType(target="fresh", creature=False),
+                A.ActivateAbility(player=0, source="fresh", target="giant"),
+                *_pass(0, 1),
+            ),
+        ),
+        Script(
+            "damage-from-a-dead-source",
+            "damage whose source is a card no longer on the battlefield has only the keywords "
+            "the effect gives it: the dead Vampire Nighthawk's deathtouch and lifelink are not "
+            "read from the graveyard (702.2b, 702.15b; ``engine.step._deal_damage``)",
+            (
+                Card("hawk", "Vampire Nighthawk", 0),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                A.Destroy(targets=("hawk",)),
+                _damage("hawk", 1, "bears"),
+                _damage("hawk", 1, 1),
+            ),
+        ),
+        Script(
+            "creature-damage-spell-at-a-player",
+            "a damage spell that says 'target creature' can't target a player (115.1, 601.2c): "
+            "Pinpoint Avalanche at a player is refused, Lightning Bolt's 'any target' is not",
+            (Card("bears", "Grizzly Bears", 1),),
+            (_cast(0, "Lightning Bolt", 1), *_pass(0, 1)),
+            tried=((0, _cast(0, "Pinpoint Avalanche", 1)),),
+        ),
+        Script(
+            "tapped-phasing-creature",
+            "a tapped creature with phasing phases out in its controller's untap step before "
+            "anything untaps (502.1, 702.26a) and, treated as though it does not exist "
+            "(702.26b), is not untapped (502.3): it phases in tapped a turn later",
+            (
+                Card("raiders", "Merfolk Raiders", 0, tapped=True),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (*_turn(0, declares=False), *_turn(1, declares=True), *_turn(0, declares=False)),
+        ),
+        Script(
+            "blocker-of-the-attacking-player",
+            "only the defending player's creatures block (509.1a): a block by the attacking "
+            "player's own untapped creature is refused",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("pup", "Jackal Pup", 0),
+                Card("wall", "Wall of Essence", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "bears"),
+                *_pass(0, 1),
+                _block(1, ("wall", "bears")),
+                *_pass(0, 1),
+            ),
+            step=Step.BEGIN_COMBAT,
+            tried=((5, _block(1, ("pup", "bears"))),),
+        ),
+        Script(
+            "aura-falls-off-in-the-next-check",
+            "a creature with an Aura dies in one state-based-action check and the Aura, now "
+            "attached to nothing, goes to the graveyard in the next (704.3, 704.5g, 704.5m)",
+            (
+                Card("bears", "Grizzly Bears", 0),
+                Card("strength", "Holy Strength", 0, attached_to="bears"),
+            ),
+            (_damage("Shock", 2, "bears"), _damage("Shock", 2, "bears"), *_pass(0)),
+        ),
+        Script(
             "control-change-in-combat",
             "control of an attacker and of a blocker changes during combat: both leave "
             "combat (506.4), the attacker stays blocked only while it is in combat",

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
+from regen_model.clauses import catalog
 from regen_model.encoding import params as P
 from regen_model.encoding.frame import CardStatics, CardVars, Frame, Statics
 from regen_model.encoding.ops import Val, add, and_, implies, ite, not_, same, term_ite
@@ -45,6 +46,28 @@ from regen_model.model.enums import Mutant
 from regen_model.model.rules import Rules
 
 FRAME = "frame"  # label of "this variable keeps its value"
+SCOPE = "scope:"  # prefix of a guard that bounds the scope, not a rule (``scope:shields``)
+# The bounds a rule function's guard may name: the arrays the scope bounds (``Scope``: shield
+# slots, the stack, the waiting triggers). The system's own domain guards (``scope:params``,
+# ``scope:frame``, ...) are made outside the rule functions and are not checked here.
+SCOPE_BOUNDS = frozenset({f"{SCOPE}shields", f"{SCOPE}stack", f"{SCOPE}pending"})
+
+
+class UnknownLabel(Exception):
+    """Rule code labelled a write, a guard or an obligation with a string that is neither a
+    clause ID of the catalog nor an internal label: a bug of the encoding (the conjunct would
+    name no rule), raised wherever the relation is built or evaluated."""
+
+
+def check_label(label: str) -> str:
+    """``label`` itself if it may label a conjunct: a clause ID of the catalog
+    (``spec/clauses.yaml``), ``frame`` or a bound of the scope (``SCOPE_BOUNDS``; the labels
+    ``tests/encoding/test_relation_labels.py`` allows); else ``UnknownLabel``. It runs on
+    every run of the rule functions, concrete ones too, so the agreement walk and the
+    mutation screen catch a wrong label that only the symbolic build's test saw before."""
+    if label in catalog() or label == FRAME or label in SCOPE_BOUNDS:
+        return label
+    raise UnknownLabel(f"{label!r} is no clause ID of spec/clauses.yaml and no internal label")
 
 
 class GuardFailed(Exception):
@@ -132,7 +155,8 @@ def clause_code(clause: str) -> int:
     """The integer standing for ``clause`` in writer terms (registered on first use)."""
     code = _CODES.get(clause)
     if code is None:
-        code = _CODES[clause] = len(_NAMES)
+        # checked once per label: the table only ever holds labels that may name a conjunct
+        code = _CODES[check_label(clause)] = len(_NAMES)
         _NAMES.append(clause)
         _SINGLE[code] = frozenset({code})
     return code
@@ -226,6 +250,7 @@ class SymWork:
     def set_if(self, cond: Val, key: str, value: Val, clause: str) -> None:
         """``key := value`` where ``cond`` holds: a branch without copying the work, for
         rules whose only effect is to write a few variables."""
+        code = clause_code(clause)  # first, so a wrong label fails where the write is skipped
         probe = ACTIVE.get()
         if probe is not None:
             probe.note(cond, clause)
@@ -233,7 +258,6 @@ class SymWork:
             if cond:
                 self.set(key, value, clause)
             return
-        code = clause_code(clause)
         self.v[key] = ite(cond, value, self.v[key])
         self.writer[key] = ite(cond, code, self.writer.get(key, 0))
         self.possible[key] = self.possible.get(key, _SINGLE[0]) | _SINGLE[code]
@@ -308,6 +332,7 @@ class SymWork:
 
     def require(self, cond: Val, label: str) -> None:
         """The engine accepts the action only if ``cond`` (on this path)."""
+        check_label(label)  # also where ``cond`` holds, so a wrong label fails on every run
         probe = ACTIVE.get()
         if probe is not None:
             probe.note(cond, label)
@@ -322,6 +347,7 @@ class SymWork:
             probe.guard(guard)
 
     def oblige(self, cond: Val, label: str) -> None:
+        check_label(label)
         if cond is not True:
             self.obligations.append((label, implies(self.pc, cond)))
 

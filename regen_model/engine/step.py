@@ -322,7 +322,10 @@ def _activate(w: Work, a: A.Action) -> None:
             "stack.activate",
             "player",
         )
-    if not ability.opponent_only and a.player != ctrl:
+    if not given and not ability.opponent_only and a.player != ctrl:
+        # a granted ability's activator is require_activator's to decide (602.2; under the
+        # granted-ability-aura-controller mutant, the attachment's controller, as the
+        # relation's encoding.granted.activator_ok has it)
         raise IllegalAction(
             f"{w.pname(a.player)} does not control {a.source}", "stack.activate", "player"
         )

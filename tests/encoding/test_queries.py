@@ -6,11 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import z3
+
 from regen_model.checks.system import Tracked
+from regen_model.encoding import params as P
+from regen_model.encoding.frame import NONE
 from regen_model.encoding.queries import determinism
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenStep, RegenSystem
 from regen_model.encoding.verify_section import query_rows
+from regen_model.encoding.work import layout
+from regen_model.model.enums import Keyword
 from regen_model.verdicts import Verdict
 
 ONE_SLOT = Scope(cards=1, shields=2, stack=1, pending=1, targets=1)
@@ -82,3 +88,55 @@ def test_a_loop_that_may_stop_early_is_caught() -> None:
 
     assert sba_bound(_UnboundedSystem(scope=ONE_SLOT), "cleanup").verdict is Verdict.VIOLATED
     assert sba_bound(RegenSystem(scope=ONE_SLOT), "check-sba").verdict is Verdict.PROVED
+
+
+def test_an_absent_damage_share_deals_nothing() -> None:
+    """A share the action does not deal (``Params.share`` false: no such recipient, or a
+    spell's target that turned illegal, 608.2b) deals no damage whatever its amount says
+    (120.1). The concrete evaluation skips absent shares (``SymWork.skip``), so the agreement
+    walk cannot see a relation that reads an absent share's amount; the symbolic relation
+    must not either (``effects.deal_damage``: a share is ``live`` only where present)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("deal-damage")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards])
+    solver.add(*[z3.Not(present) for present in template.params.share])
+    solver.add(z3.Or(*[rel.values[k] != pre[k] for k in ("c0.damage", "c0.minus", "p0.life")]))
+    assert solver.check() == z3.unsat
+
+
+def test_damage_without_lifelink_gains_no_life() -> None:
+    """Only damage from a source with lifelink makes its controller gain life (702.15b): with
+    no lifelink in the action and no permanent source, no player's life goes up. A wrong
+    guard on the lifelink write shows only in the symbolic relation, where the keywords are
+    terms (on concrete values a share without lifelink returns before the write)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("deal-damage")
+    template = system.template
+    params = template.params
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards])
+    solver.add(z3.Not(params.kw(Keyword.LIFELINK)), params.source == NONE)
+    solver.add(z3.Or(*[rel.values[f"p{q}.life"] > pre[f"p{q}.life"] for q in range(2)]))
+    assert solver.check() == z3.unsat
+
+
+def test_pyramids_needs_its_one_target() -> None:
+    """Pyramids' "destroy ... of target land" is activated with exactly one target (601.2c,
+    602.2b): no activation of it names none. The parameters' domain does not tie the target
+    slots to ``n_targets``, and the actions' encoding always does (an action with no target
+    names none), so only the symbolic relation can show a guard that forgot the count."""
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
+    system = RegenSystem(scope=scope)
+    rel = system.relation("activate")
+    template = system.template
+    params = template.params
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards])
+    solver.add(*P.domain(params, scope))
+    solver.add(template.statics.cards[0].remove_damage_ability)
+    solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
+    assert solver.check() == z3.unsat

@@ -1,0 +1,101 @@
+"""Each rule mutant is the same wrong rule in both views.
+
+A rule mutant (``model/enums.py`` Mutant, docs/mutants.md) is a switch both views consult:
+the engine (``Work.mutant``) and the relation (``SymWork.mutant``). The mutant matrix
+(``tests/mutants``) runs the engine only, so a relation that stopped consulting a switch
+(``w.mutant(Mutant.X)`` turned into ``w.mutant(None)``, or the wrong version's code broken)
+was met by no check: the mutation screen of issue 10 left 17 such survivors in
+``regen_model/encoding``. Here, for every mutant, the scenarios that kill it (their runs are
+where it changes what the engine does, ``mutants.scenarios.scenario_kills``) are replayed
+under the mutant, action by action as the correct run plays them, and the engine and the
+relation must agree at each step under the same mutant (``check_agreement``; a 704.3 loop
+that ends in neither view is agreement too). A relation that ignores the switch then
+disagrees at the step where the engine's mutant acts.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from regen_model.encoding.agreement import AgreementResult, Status, check_agreement
+from regen_model.encoding.scope import Scope
+from regen_model.engine import EngineError, step
+from regen_model.model.enums import Mutant
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.mutants.scenarios import (
+    Suite,
+    load_suite,
+    roots_key,
+    scenario_kills,
+)
+from regen_model.scenario import run_scenario
+
+
+def roomy(cards: int) -> Scope:
+    """Room for a scenario's board: its cards, and the largest other bounds the tools allow
+    (``SCOPE_LIMITS``); the relation is only evaluated here, on concrete values."""
+    return Scope(
+        cards=cards,
+        shields=8,
+        stack=8,
+        pending=8,
+        targets=4,
+        max_amount=20,
+        max_power=20,
+        max_toughness=20,
+    )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+ROOTS = (ROOT / "tests" / "scenarios", ROOT / "regen_model" / "examples")
+
+
+@cache
+def _suite() -> Suite:
+    return load_suite(roots_key(ROOTS))
+
+
+def replay(mutant: Mutant, relation: Rules | None = None) -> tuple[int, AgreementResult | None]:
+    """How many steps within the agreement scope the killing scenarios of ``mutant`` took
+    under it, and the first disagreement of the two views (None: none). ``relation``: other
+    rules for the relation (the test that the check can fail)."""
+    rules = Rules(frozenset({mutant}))
+    suite = _suite()
+    by_name = dict(suite.scenarios)
+    steps = 0
+    for kill in scenario_kills(suite, rules):
+        scenario = by_name[kill.file]
+        state = scenario.start
+        scope = roomy(len(state.setup.handles))
+        for event in run_scenario(scenario).steps:
+            for action in event.actions:
+                result = check_agreement(state, action, rules, scope, relation_rules=relation)
+                steps += result.status is not Status.OUT_OF_SCOPE
+                if result.status is Status.DISAGREE:
+                    return steps, result
+                try:
+                    state = step(state, action, rules).state
+                except EngineError:
+                    pass  # refused in both views (else a disagreement above): state unchanged
+                except RuntimeError:
+                    break  # the 704.3 loop does not end: in both views (DIVERGES above)
+    return steps, None
+
+
+@pytest.mark.parametrize("mutant", list(Mutant), ids=[m.value for m in Mutant])
+def test_each_rule_mutant_is_the_same_in_both_views(mutant: Mutant) -> None:
+    steps, disagreement = replay(mutant)
+    assert disagreement is None, disagreement.describe()
+    assert steps > 0, f"no scenario killing {mutant.value} runs within the agreement scope"
+
+
+def test_a_relation_ignoring_a_switch_disagrees() -> None:
+    """The check can fail: the engine under a mutant, the relation under the correct rules
+    (what ``w.mutant(None)`` in the relation amounts to)."""
+    for mutant in (Mutant.SUMMONING_SICKNESS_IGNORED, Mutant.SHIELD_FOLLOWS_ZONE_CHANGE):
+        disagreement = replay(mutant, CORRECT)[1]
+        assert disagreement is not None, mutant.value
+        assert disagreement.status is Status.DISAGREE

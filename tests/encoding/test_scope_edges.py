@@ -1,0 +1,175 @@
+"""The edges of what the relation can be asked about, and of how it may be labelled.
+
+A board of exactly as many cards as the scope holds, and an action naming every one of them
+(a destruction of three creatures at a three-card scope), are within the scope: the agreement
+check must compare the views there, not set the point aside as out of scope (which the walk
+and the mutation screen would count as nothing seen). And a conjunct's label is checked as
+the rule code runs (``work.check_label``): a label that is no clause ID stops every run of
+the relation, concrete or symbolic, so the agreement walk meets it too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from regen_model.encoding import params as P
+from regen_model.encoding.agreement import Status, check_agreement
+from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
+from regen_model.encoding.evaluate import prepare
+from regen_model.encoding.scope import Scope
+from regen_model.encoding.seeds import Card, Script, _pass, play
+from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Edition, Step
+from regen_model.model.rules import CORRECT
+from regen_model.model.state import GameState
+
+SCOPE = AGREEMENT_FRAME_SCOPE
+
+
+def _full_board() -> GameState:
+    """As many creatures as the scope has card slots."""
+    names = ("Grizzly Bears", "Hill Giant", "Jackal Pup")
+    assert len(names) == SCOPE.cards
+    return make_state(
+        ("A", "B"),
+        [CardSpec(f"c{k}", PERMANENT_CARDS[name], k % 2) for k, name in enumerate(names)],
+    )
+
+
+def test_a_full_board_and_an_action_naming_all_of_it_are_in_scope() -> None:
+    state = _full_board()
+    everyone = A.Destroy(targets=state.setup.handles)
+    result = check_agreement(state, everyone, CORRECT, SCOPE)
+    assert result.status is Status.AGREE, result.describe()
+    assert check_agreement(state, A.PassPriority(player=0), CORRECT, SCOPE).agrees
+
+
+def test_labels_are_catalog_clauses_or_internal() -> None:
+    assert check_label("regen.shield.apply") == "regen.shield.apply"
+    assert check_label(FRAME) == FRAME
+    assert check_label("scope:shields") == "scope:shields"
+    assert check_label("scope:pending") == "scope:pending"
+    # a bound names one of the scope's arrays: a pushed area that is no area (``None``, the
+    # effects._damage_trigger survivor of the screen) is caught like a wrong clause
+    for wrong in ("REGEN.SHIELD.APPLY", "XXregen.shield.applyXX", "regen.shield", "", "scope:None"):
+        with pytest.raises(UnknownLabel):
+            check_label(wrong)
+
+
+def test_a_wrong_label_fails_on_concrete_values_whatever_the_condition() -> None:
+    """A write whose condition is false, a guard that holds and an obligation that holds
+    still have their labels checked: the agreement walk evaluates the relation on concrete
+    states, where most writes are skipped and most guards hold."""
+    state = _full_board()
+    prep = prepare(state, SCOPE)
+    ctx = prep.context(CORRECT, P.of_action(state, A.PassPriority(player=0), SCOPE))
+    w = SymWork(ctx, prep.pre)
+    key = w.c(0).tapped
+    w.set_if(False, key, True, "tap.untap")
+    w.require(True, "stack.activate")
+    with pytest.raises(UnknownLabel):
+        w.set_if(False, key, True, "TAP.UNTAP")
+    with pytest.raises(UnknownLabel):
+        w.set(key, True, (True, "tap.untap", "tap.nope"))
+    with pytest.raises(UnknownLabel):
+        w.require(True, "stack.activated")
+    with pytest.raises(UnknownLabel):
+        w.oblige(True, "sba.loops")
+
+
+# Combat that needs four cards: the seeded walk's scope has three (``AGREEMENT_FRAME_SCOPE``),
+# so these boards are compared here, at a scope of four, step by step and with the refused
+# actions of ``tried``.
+FOUR = Scope(
+    cards=4, shields=2, stack=2, pending=2, targets=1, max_amount=6, max_power=6, max_toughness=6
+)
+_S = tuple(Card(f"s{k}", "Drudge Skeletons", 0) for k in (1, 2, 3))
+FOUR_CARD_SCRIPTS = (
+    Script(
+        "two-attacker-blocker-and-a-third-attacker",
+        "a creature blocking two attackers, one of which leaves combat (506.4), blocks only "
+        "the other (509.1h): a third attacker it never blocked is not one of its attackers, so "
+        "its damage needs no division (510.1d)",
+        (*_S, Card("brigade", "Foriysian Brigade", 1)),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("s1", "s2", "s3")),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("brigade", "s1"), ("brigade", "s2"))),
+            A.ChangeType(target="s2", creature=False),
+            *_pass(0, 1),
+            *_pass(0, 1),
+        ),
+        step=Step.BEGIN_COMBAT,
+    ),
+    Script(
+        "blocked-attacker-without-blockers",
+        "an attacker whose only blocker left combat stays blocked (509.1h) and, without "
+        "trample, assigns no combat damage (510.1c): while a trampler's division is asked "
+        "for, a division for it is refused",
+        (
+            Card("wurm", "Colossal Dreadmaw", 0),
+            Card("bears", "Grizzly Bears", 0),
+            Card("skel", "Drudge Skeletons", 1),
+            Card("giant", "Hill Giant", 1),
+        ),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("wurm", "bears")),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("skel", "wurm"), ("giant", "bears"))),
+            A.ChangeType(target="giant", creature=False),
+            *_pass(0, 1),
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division("wurm", (("skel", 1), ("player", 5))),)
+            ),
+        ),
+        step=Step.BEGIN_COMBAT,
+        tried=(
+            (
+                9,
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(
+                        A.Division("wurm", (("skel", 1), ("player", 5))),
+                        A.Division("bears", (("skel", 2),)),
+                    ),
+                ),
+            ),
+        ),
+    ),
+)
+
+
+@pytest.mark.parametrize("script", FOUR_CARD_SCRIPTS, ids=lambda s: s.name)
+def test_four_card_combat_agrees(script: Script) -> None:
+    for name, start in script.starts():
+        seed = play(name, start, script.actions, script.tried)
+        points = [*zip(seed.states, seed.actions, strict=False)]
+        points += [(seed.states[k], action) for k, action in seed.tried]
+        for state, action in points:
+            result = check_agreement(state, action, CORRECT, FOUR)
+            assert result.status is Status.AGREE, (name, action, result.describe())
+
+
+def test_a_lone_attackers_pre_m10_damage_at_one_card() -> None:
+    """At the smallest scope, one card: a lone attacker's combat damage before M10 still goes
+    on the stack (pre-M10 510.1-510.2; ``turn._assign_and_deal``), the same as with more."""
+    script = Script(
+        "lone-attacker-pre-m10",
+        "one creature attacks a player with no creatures; its damage uses the stack",
+        (Card("bears", "Grizzly Bears", 0),),
+        (*_pass(0, 1), A.DeclareAttackers(player=0, attackers=("bears",)), *_pass(0, 1) * 3),
+        edition=Edition.PRE_M10,
+        step=Step.BEGIN_COMBAT,
+    )
+    one = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)
+    for name, start in script.starts():
+        seed = play(name, start, script.actions)
+        assert any(s.stack for s in seed.states), "the damage never went on the stack"
+        for state, action in zip(seed.states, seed.actions, strict=False):
+            result = check_agreement(state, action, CORRECT, one)
+            assert result.status is Status.AGREE, (action, result.describe())
