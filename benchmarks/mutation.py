@@ -167,7 +167,7 @@ def cmd_changes(names: list[str], console: Console) -> None:
             tree = Path(tmp) / change.name
             shutil.copytree(base, tree)
             apply(change, tree)
-            passed, seconds, tail = run_checks(tree, extra=RECHECK_EXTRA)
+            passed, seconds, tail = run_checks(tree)
             rows.append(
                 {
                     "change": change.name,
@@ -386,7 +386,7 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
             tree = Path(tmp) / "tree"
             shutil.copytree(base, tree)
             patched = subprocess.run(
-                ["patch", "-p0", "--quiet", "--no-backup-if-mismatch", "-r", "-"],
+                ["patch", "-p0", "--quiet", "--fuzz=0", "--no-backup-if-mismatch", "-r", "-"],
                 cwd=tree,
                 input=diff + "\n",
                 text=True,
@@ -400,7 +400,7 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
                 rows.append({"mutant": name, "applied": False, "diff": diff.splitlines()})
                 shutil.rmtree(tree)
                 continue
-            passed, seconds, tail = run_checks(tree)
+            passed, seconds, tail = run_checks(tree, extra=RECHECK_EXTRA)
             rows.append(
                 {
                     "mutant": name,
@@ -408,6 +408,7 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
                     "applied": True,
                     "killed": not passed,
                     "by": "" if passed else _failed_test(tail),
+                    "summary": tail.splitlines()[-1] if tail else "",
                     "seconds": round(seconds, 1),
                     "diff": [
                         ln
