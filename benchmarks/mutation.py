@@ -39,7 +39,8 @@ queries, and each rule mutant agreeing in both views along the scenarios that ki
   recorded as not applied. Writes ``benchmarks/results/mutation-recheck.json``.
 * ``triage``: the screen's survivors (``mutation-screen.json``) against the hand-made lists
   ``benchmarks/mutation-survivors-<package>.yaml`` (``mutation_triage.py``: each survivor's
-  kind, equivalent, text, label, switch or gap, its reason and the check that kills it now):
+  kind, equivalent, text, label, switch, caught or gap, its reason and the check that kills
+  it now):
   how many of each kind per package (text split into killed and alive by ``killed_by``),
   every survivor no list names, every text survivor no check reads yet, every listed name the
   screen no longer reports, and every mutant listed as killed that ``recheck`` found alive.
@@ -47,8 +48,8 @@ queries, and each rule mutant agreeing in both views along the scenarios that ki
   ``benchmarks/results/mutation-triage.json``.
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
-  ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) set
-  apart. Writes ``benchmarks/results/mutation.json``.
+  ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) and the
+  survivor lists' ``equivalent`` entries set apart. Writes ``benchmarks/results/mutation.json``.
 """
 
 from __future__ import annotations
@@ -539,10 +540,16 @@ def cmd_triage(console: Console) -> int:
 
 
 def _equivalents() -> dict[str, str]:
-    if not EQUIVALENTS.exists():
-        return {}
-    entries = YAML(typ="safe").load(EQUIVALENTS.read_text()) or []
-    return {str(e["mutant"]): " ".join(str(e["why"]).split()) for e in entries}
+    """Every mutant shown equivalent, with why: those of ``mutation-equivalents.yaml`` (found
+    by mutmut's own runs) and the screen survivors' lists' ``equivalent`` entries."""
+    found: dict[str, str] = {}
+    if EQUIVALENTS.exists():
+        entries = YAML(typ="safe").load(EQUIVALENTS.read_text()) or []
+        found.update({str(e["mutant"]): " ".join(str(e["why"]).split()) for e in entries})
+    found.update(
+        {e.name: e.reason for e in load_lists(ROOT / "benchmarks") if e.kind == "equivalent"}
+    )
+    return found
 
 
 def _write(name: str, document: dict[str, Any]) -> None:
