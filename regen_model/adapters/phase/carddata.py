@@ -547,8 +547,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{1}: Choose target opponent. "
             + _REGEN
             + " When it regenerates this way, that player may draw a card.",
-            note="not mapped yet (shield-rider, rider-draw: the adapter neither reads hands "
-            "and libraries back nor gives a shield a rider)",
+            note="not mapped yet (shield-rider, rider-draw: hands and libraries are read "
+            "back, but the adapter gives a shield no rider)",
         ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
