@@ -412,10 +412,12 @@ class _Pinned:
     """Guide checks for the rules' encoding, without a solver.
 
     A guide run fixes everything: the printed cards, every state and every action's
-    parameters. Substituted into the relation, the goals and the clause branches, each is a
-    closed formula, which Z3's simplifier evaluates to true or false. The terms are built
-    once per action kind over the relation's template frames (``system.template``) and shared
-    by every step of every guide."""
+    parameters. Under that assignment the relation, the goals and the clause branches are
+    each true or false: Z3's model evaluator computes them (``_Closed``), in one walk of the
+    term graph they share, with no substituted copy of it made. The terms are built once
+    per action kind over the relation's template frames (``system.template``) and shared by
+    every step of every guide, and a step that several guides take (the scripts share their
+    openings) is evaluated once (``_steps``)."""
 
     def __init__(self, system: Any, goals: Sequence[Goal]) -> None:
         from regen_model.encoding.system import RegenStep
@@ -432,6 +434,9 @@ class _Pinned:
         self.post_goal_terms = [g.at(None, None, t.post) for g in self.state_goals if g.at]
         self.goals = goals
         self._kinds: dict[str, tuple[Z3Ref, list[str], list[Z3Ref]]] = {}
+        self._start = _Closed([*self.start_terms, *self.start_goal_terms])
+        self._packed: dict[str, _Closed] = {}
+        self._steps: dict[tuple[Any, ...], list[bool] | None] = {}
 
     def kind_terms(self, kind: str) -> tuple[Z3Ref, list[str], list[Z3Ref]]:
         """The relation of ``kind`` as one formula, and (name, term) of every clause branch
@@ -460,7 +465,6 @@ class _Pinned:
         """As ``_along``; None when a formula does not evaluate to a truth value (the caller
         then asks the solver)."""
         from regen_model.encoding.frame import assignment, pin_statics
-        from regen_model.encoding.relation import instantiate_all
 
         t = self.template
         try:
@@ -474,8 +478,7 @@ class _Pinned:
         except OutOfScope:
             return {}
         found: dict[str, int] = {}
-        start = [*self.start_terms, *self.start_goal_terms]
-        truth = _truth(instantiate_all(start, statics + pre_values[0]))
+        truth = self._start.truth(statics + pre_values[0])
         if truth is None:
             return None
         if not truth[0]:
@@ -483,8 +486,16 @@ class _Pinned:
         self._note(found, [g.name for g in self.state_goals], truth[1:], 0)
         for i, action in enumerate(run.actions):
             relation, names, terms = self.kind_terms(action.kind)
-            pairs = statics + pre_values[i] + post_values[i + 1] + params[i]
-            truth = _truth(instantiate_all([relation, *terms, *self.post_goal_terms], pairs))
+            # the same setup, states and action give the same truth values
+            key = (run.start.setup, run.states[i], action, run.states[i + 1])
+            if key not in self._steps:
+                closed = self._packed.get(action.kind)
+                if closed is None:
+                    closed = _Closed([relation, *terms, *self.post_goal_terms])
+                    self._packed[action.kind] = closed
+                pairs = statics + pre_values[i] + post_values[i + 1] + params[i]
+                self._steps[key] = closed.truth(pairs)
+            truth = self._steps[key]
             if truth is None:
                 return None
             if not truth[0]:
@@ -500,18 +511,38 @@ class _Pinned:
                 found[name] = d
 
 
-def _truth(terms: Sequence[Z3Ref]) -> list[bool] | None:
-    """The truth value of each closed formula (None if one does not simplify to one)."""
-    out = []
-    for term in terms:
-        value = z3.simplify(term)
-        if z3.is_true(value):
-            out.append(True)
-        elif z3.is_false(value):
-            out.append(False)
-        else:
-            return None
-    return out
+class _Closed:
+    """Formulas whose truth values are asked under assignments of every variable they read.
+
+    They are packed as the arguments of one uninterpreted predicate, so that Z3's model
+    evaluator walks the term graph they share once per assignment (substituting the values
+    and simplifying made a copy of that graph first, about three times the work). The
+    evaluator rewrites a closed term to its value as the simplifier does; a variable the
+    assignment leaves out stays a variable (no model completion), and the answer is then
+    None, never a guess."""
+
+    def __init__(self, formulas: Sequence[Z3Ref]) -> None:
+        self.count = len(formulas)
+        pack = z3.Function("closed", *[f.sort() for f in formulas], z3.BoolSort())
+        self.term = pack(*formulas)
+
+    def truth(self, pairs: Sequence[tuple[Z3Ref, Z3Ref]]) -> list[bool] | None:
+        """The truth value of each formula where each pair's variable has its value."""
+        ctx = self.term.ctx
+        model = z3.ModelRef(z3.Z3_mk_model(ctx.ref()), ctx)
+        for var, value in pairs:
+            model.update_value(var, value)
+        values = model.eval(self.term, model_completion=False).children()
+        out = []
+        for value in values:
+            if z3.is_true(value):
+                out.append(True)
+            elif z3.is_false(value):
+                out.append(False)
+            else:
+                return None
+        assert len(out) == self.count
+        return out
 
 
 def _along(

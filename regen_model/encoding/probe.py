@@ -35,7 +35,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any, TypeVar
 
 _HERE = Path(__file__).parent
@@ -59,16 +59,31 @@ class Probe:
 
     def note(self, cond: Any, clause: str | None = None) -> None:
         """Record outcome ``cond`` (a ``bool``: the relation is evaluated on concrete
-        values while a ``Probe`` is active) at the calling site."""
-        site = caller_site(self._positions)
-        if site is None:
+        values while a ``Probe`` is active) at the calling site.
+
+        ``caller_site`` written out in place: this runs for every condition of every
+        evaluation the agreement check measures (millions per ``verify``), so the call it
+        saves is a measurable share of the check."""
+        frame: FrameType | None = sys._getframe(2)  # the hook's caller
+        while frame is not None and frame.f_code.co_filename in _MACHINERY:
+            frame = frame.f_back
+        if frame is None:
             return
-        seen = self.hits.get(site, 0)
+        key = (frame.f_code, frame.f_lasti)
+        site = self._positions.get(key)
+        if site is None:
+            site = self._positions[key] = _site(*key)
+        hits = self.hits
+        seen = hits.get(site, 0)
         bit = TRUE if cond else FALSE
         if not seen & bit:
-            self.hits[site] = seen | bit
+            hits[site] = seen | bit
         if clause is not None:
-            self.clauses.setdefault(site, set()).add(clause)
+            labels = self.clauses.get(site)
+            if labels is None:
+                self.clauses[site] = {clause}
+            elif clause not in labels:
+                labels.add(clause)
 
     def guard(self, formula: Any) -> None:
         """A guard of the relation (only symbolic builds record them: ``paths.Paths``)."""

@@ -196,3 +196,32 @@ def test_every_scripted_guide_witnesses_the_clauses_it_is_written_for() -> None:
             missed += [f"{g.name} ({scope.cards} slots)" for g in mine if g.name not in shown]
     assert checked >= 39  # every clause some script is written for (sba.aura among them)
     assert not missed, f"scripts that do not witness their clauses: {missed}"
+
+
+@pytest.mark.slow
+def test_the_solver_free_guide_check_matches_the_solver() -> None:
+    """``_Pinned.along`` reads truth values off Z3's model evaluator, with one evaluation per
+    distinct step; the solver route substitutes the run into the relation and asks. On the
+    scripted guides at the cover scope, and on one of them with a state tampered with (no
+    longer a run of the relation), both find the same goals at the same depths."""
+    from regen_model.checks.cover import _along, _pinned, clause_goals, invariant_goals
+    from regen_model.checks.systems import COVER_SCOPE, regen_system
+
+    system = regen_system(COVER_SCOPE)
+    goals = clause_goals(system) + invariant_goals(system, builtin())
+    pinned = _pinned(system, goals)
+    assert pinned is not None
+    runs = [run for _, run in script_runs(COVER_SCOPE)][:6]
+    broken = runs[0]
+    last = broken.states[-1]
+    tampered = last._replace(active=1 - last.active)
+    runs.append(Run((*broken.states[:-1], tampered), broken.actions))
+    answers = []
+    for run in runs:
+        fast = pinned.along(run)
+        assert fast is not None
+        solved = _along(system, run, goals, BUDGET)
+        assert fast == solved, run
+        answers.append(fast)
+    assert answers[-1] == {}  # the tampered run is not a run of the relation
+    assert all(answers[:-1])  # every script shows something
