@@ -118,8 +118,16 @@ def verify_cover(options: VerifyOptions) -> list[Row]:
 def _cover_wide(scope: Scope, names: tuple[str, ...]) -> list[CoverItem]:
     """Cover of the clauses whose guide scripts need more card slots than ``COVER_SCOPE``
     (``wide_goals``), at the scope they fit, guided by those scripts only; the source of
-    each witness says the scope."""
-    system = regen_system(scope)
+    each witness says the scope.
+
+    Each script is first checked on the relation specialised to its own printed cards
+    (``regen_system(scope, setup=...)``), which costs a fraction of the general relation's
+    build at this scope. That relation is the general one with the printed cards' values
+    folded in, so at the script's states it has the same truth values; folding can only
+    remove a constraint (a guard that became literally true) or a case of one, never add
+    one, so a clause branch that fires on it fires on the general relation too. Goals the
+    scripts do not show that way are asked of the general relation as before (its guides,
+    then BMC), so a VACUOUS verdict still means the general relation."""
     # the goals by name: listing the relation's labels would build every action kind at
     # this scope, where only the kinds of the scripts' actions are needed
     goals = [Goal(name, "clause") for name in names]
@@ -128,5 +136,21 @@ def _cover_wide(scope: Scope, names: tuple[str, ...]) -> list[CoverItem]:
         for name in goal_names:
             if name in names:
                 guides.setdefault(name, []).append(run)
-    items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
-    return [replace(it, source=f"{it.source}, {scope.cards} card slots") for it in items]
+    shown: dict[str, CoverItem] = {}
+    runs = {id(run): run for found in guides.values() for run in found}
+    for run in sorted(runs.values(), key=lambda r: r.length):
+        open_goals = [g for g in goals if g.name not in shown]
+        wanted = {g.name for g in open_goals if run in guides.get(g.name, [])}
+        if not wanted:
+            continue
+        special = regen_system(scope, setup=run.start.setup)
+        items = cover(special, open_goals, 0, Budget(), guides={n: [run] for n in wanted})
+        shown.update({it.item: it for it in items if it.verdict is Verdict.PROVED})
+    rest = [g for g in goals if g.name not in shown]
+    if rest:
+        general = cover(regen_system(scope), rest, COVER_DEPTH, Budget(), guides=guides)
+        shown.update({it.item: it for it in general})
+    return [
+        replace(shown[g.name], source=f"{shown[g.name].source}, {scope.cards} card slots")
+        for g in goals
+    ]

@@ -22,16 +22,20 @@ from regen_model.encoding.scope import SCOPE_LIMITS, Scope
 from regen_model.encoding.system import RegenSystem
 from regen_model.model.enums import Edition
 from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import Setup
 
 PROOF_SCOPE = Scope(cards=1, shields=2, stack=1, pending=1, targets=1)
 COVER_SCOPE = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
 
 
-def regen_system(scope: Scope = PROOF_SCOPE, rules: Rules = CORRECT) -> TransitionSystem:
-    """The bounded encoding of ``rules`` at ``scope``."""
+def regen_system(
+    scope: Scope = PROOF_SCOPE, rules: Rules = CORRECT, setup: Setup | None = None
+) -> TransitionSystem:
+    """The bounded encoding of ``rules`` at ``scope``; with ``setup``, its printed cards
+    pinned to that setup's (a specialised relation: ``RegenSystem``)."""
     # RegenSystem implements the protocol; its decode() is typed with its own frames and
     # steps, which mypy does not accept as the protocol's Any-typed ones.
-    return cast(TransitionSystem, RegenSystem(scope=scope, rules=rules))
+    return cast(TransitionSystem, RegenSystem(scope=scope, rules=rules, setup=setup))
 
 
 def parse_scope(text: str | None, base: Scope = PROOF_SCOPE) -> Scope:

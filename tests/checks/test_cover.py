@@ -173,6 +173,35 @@ def test_the_wide_clauses_are_witnessed_by_their_scripts() -> None:
 
 
 @pytest.mark.slow
+def test_a_wide_witness_on_the_specialised_relation_holds_on_the_general_one() -> None:
+    """``_cover_wide`` checks each script on the relation specialised to its printed cards
+    first: what fires there must fire on the general relation too, at the same depth (the
+    argument in its docstring), and a specialised relation must not see a clause fire on a
+    run that is not a run of the relation."""
+    from regen_model.checks.cover import Goal, _along, _pinned, wide_goals
+    from regen_model.checks.systems import COVER_SCOPE, regen_system
+
+    ((scope, names),) = wide_goals(COVER_SCOPE).items()
+    goals = [Goal(name, "clause") for name in names]
+    general = regen_system(scope)
+    pinned_general = _pinned(general, goals)
+    compared = 0
+    for written_for, run in script_runs(scope):
+        if not set(written_for) & set(names):
+            continue
+        special = regen_system(scope, setup=run.start.setup)
+        on_special = _along(special, run, goals, BUDGET, _pinned(special, goals))
+        on_general = _along(general, run, goals, BUDGET, pinned_general)
+        assert on_special, written_for
+        assert on_special.items() <= on_general.items()
+        last = run.states[-1]
+        tampered = Run((*run.states[:-1], last._replace(active=1 - last.active)), run.actions)
+        assert _along(special, tampered, goals, BUDGET, _pinned(special, goals)) == {}
+        compared += 1
+    assert compared >= 2
+
+
+@pytest.mark.slow
 def test_every_scripted_guide_witnesses_the_clauses_it_is_written_for() -> None:
     """A script names the clause branches it exists to show; one that no longer shows them
     on the relation (a rule that changed what the branch's constraint is) leaves them to
