@@ -67,7 +67,9 @@ class PhaseEngineAdapter:
     # (support.py says why for each); the generator builds no case that needs one.
     lacks = frozenset(
         {
-            "shield-rider",  # phase.rs shields carry no rider
+            # a shield the adapter writes (a start's, an effect's) carries no rider; phase.rs's
+            # own riders (Matopi Golem's, Soldevi Sentry's) are Unimplemented (PH-03)
+            "shield-rider",
             "action:cleanup",  # 514.2 runs in its cleanup step only
             "combat:M10",  # phase.rs implements the current (FDN) combat damage rules
             "combat:pre-M10",
