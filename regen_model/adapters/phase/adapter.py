@@ -34,13 +34,6 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import (
-    DIES_DRAW_FEATURES,
-    DIES_FEATURES,
-    EOC_DESTROY_FEATURES,
-    LIBRARY_FEATURES,
-    REFLEXIVE_FEATURES,
-)
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -74,7 +67,9 @@ class PhaseEngineAdapter:
     # (support.py says why for each); the generator builds no case that needs one.
     lacks = frozenset(
         {
-            "shield-rider",  # phase.rs shields carry no rider
+            # a shield the adapter writes (a start's, an effect's) carries no rider; phase.rs's
+            # own riders (Matopi Golem's, Soldevi Sentry's) are Unimplemented (PH-03)
+            "shield-rider",
             "action:cleanup",  # 514.2 runs in its cleanup step only
             "combat:M10",  # phase.rs implements the current (FDN) combat damage rules
             "combat:pre-M10",
@@ -95,20 +90,14 @@ class PhaseEngineAdapter:
             # creature" target, a {T} or "Sacrifice this" cost phase.rs pays itself, the
             # creature a "Sacrifice a creature" cost sacrifices; Kill Shot's and Asphyxiate's
             # target status is phase.rs's own), all but Pyramids' mode, phase.rs's gap
-            # (NOT_IN_PHASE below)
-            # issue 13 item 5: Onulet, Soldevi Steam Beast, Zulaport Cutthroat, Kardur: not
-            # mapped; the Basilisks are (their block trigger, translate._resolve_block_triggers),
-            # and so are Fecundity (item 2: the model's library cards, its "may draw" answer,
-            # translate._follow_draws) and Go-Shintai of Hidden Cruelty (item 5: its payment and
-            # its reflexive trigger's target, translate._when_you_do)
-            *(DIES_FEATURES - EOC_DESTROY_FEATURES - DIES_DRAW_FEATURES - REFLEXIVE_FEATURES),
-            # an effect that leaves a trigger waiting (Fecundity's, when a destroy or sacrifice
-            # effect kills a creature): the harness spell or Debug action puts it on the stack
-            "effect-leaves-trigger",
-            # issue 13 item 2's mill (Thought Scour) and Soldevi Sentry's draw rider: not mapped
-            # (the milled cards are not followed into phase.rs's graveyard; the Sentry's rider
-            # is a shield rider, which phase.rs shields do not carry)
-            *LIBRARY_FEATURES,
+            # (NOT_IN_PHASE below). Issue 13 item 5's triggers (DIES_FEATURES: Onulet, Soldevi
+            # Steam Beast, Zulaport Cutthroat, Kardur, the Basilisks, Fecundity, Go-Shintai)
+            # are phase.rs's own cards, and a trigger an effect leaves waiting
+            # ("effect-leaves-trigger", 603.3) is kept out of the stack's size until a player
+            # receives priority (translate.Translator.waiting). Item 2's mill (Thought Scour:
+            # the milled model cards are read back from phase.rs's graveyard) and Soldevi
+            # Sentry's activation are mapped too; the Sentry's rider, which phase.rs 0.103
+            # leaves Unimplemented, is PH-03 (its shield carries none, "shield-rider" above)
             *NOT_IN_PHASE,
         }
     )
@@ -335,7 +324,7 @@ class PhaseEngineAdapter:
             events,
             unobserved,
             translator.spells,
-            stack_left_out=translator.inert_on_stack(st),
+            stack_left_out=translator.inert_on_stack(st) + translator.waiting_on_stack(st),
         )
 
     def _build(self) -> None:

@@ -328,7 +328,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             2,
             2,
             "When this creature dies, you gain 2 life.",
-            note="not mapped yet (dies-trigger)",
+            note="mapped: phase.rs's own trigger (dies-trigger)",
         ),
         _creature(
             "Soldevi Steam Beast",
@@ -338,7 +338,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             2,
             "Whenever this creature becomes tapped, target opponent gains 2 life.\n"
             "{2}: Regenerate this creature.",
-            note="not mapped yet (tapped-trigger)",
+            note="mapped: phase.rs's own trigger (tapped-trigger; a regeneration's tap makes "
+            "it trigger in the rules, not in phase.rs: PH-33)",
         ),
         _creature(
             "Thicket Basilisk",
@@ -381,7 +382,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             1,
             "Whenever this creature or another creature you control dies, each opponent loses 1 "
             "life and you gain 1 life.",
-            note="not mapped yet (creature-dies-trigger)",
+            note="mapped: phase.rs's own trigger (creature-dies-trigger)",
         ),
         _creature(
             "Kardur, Doomscourge",
@@ -390,8 +391,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             4,
             3,
             "Whenever an attacking creature dies, each opponent loses 1 life and you gain 1 life.",
-            note="the enters ability is left out (the model does not run it); not mapped yet "
-            "(creature-dies-trigger)",
+            note="the enters ability is left out (the model does not run it); the attacking "
+            "creature's trigger is phase.rs's own (creature-dies-trigger)",
         ),
         _creature(
             "Boros Swiftblade",
@@ -547,8 +548,9 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "{1}: Choose target opponent. "
             + _REGEN
             + " When it regenerates this way, that player may draw a card.",
-            note="not mapped yet (shield-rider, rider-draw: hands and libraries are read "
-            "back, but the adapter gives a shield no rider)",
+            note="the ability is mapped (its regeneration is the sub-ability of the target "
+            "opponent); phase.rs leaves the rider Unimplemented (PH-03), and the adapter gives "
+            "a shield it writes no rider (shield-rider)",
         ),
         _basic("Forest", "G"),
         _basic("Mountain", "R"),
@@ -651,7 +653,7 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Thought Scour",
             "{U}",
             "Target player mills two cards.\nDraw a card.",
-            note="not mapped yet (mill, draw: the adapter reads no library back)",
+            note="mapped: the milled model cards are read back from the graveyard (mill, draw)",
         ),
     )
 }

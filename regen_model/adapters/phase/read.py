@@ -20,6 +20,7 @@ from regen_model.adapters.phase.board import MINUS, PHASE_TO_STEP, PLUS, SHIELD
 from regen_model.adapters.phase.carddata import LIBRARY_CARD
 from regen_model.adapters.phase.game import Json
 from regen_model.conform.observe import Groups, Observation, Value, make_groups
+from regen_model.model.state import MILLED
 
 REGENERATED, DESTROYED, DAMAGE, PLAYER_DAMAGE = (
     "regenerated",
@@ -103,14 +104,19 @@ def read_graveyards(
     """Each player's graveyard, bottom to top, one entry per group: phase.rs keeps a
     graveyard as an ordered list of object ids (``players[i].graveyard``, bottom first), so it
     vouches for the order (404.2). Our cards show as their handles, our casts' spell cards as
-    the model's spell names (608.2n); the adapter's own cards are left out (library filler,
-    harness spells standing for effects, copies stocked for casts not made), since the model
-    has none of them."""
+    the model's spell names (608.2n), one of the model's library cards
+    (``carddata.LIBRARY_CARD``) as the model's milled card (``state.MILLED``: a mill is what
+    puts one there, 701.17a, and the model's library cards have no names); the adapter's own
+    cards are left out (library filler, also when a mill takes it from below the model's
+    cards, 701.17b: the model's library held no more; harness spells standing for effects,
+    copies stocked for casts not made), since the model has none of them."""
     out: dict[str, Groups] = {}
     for name, player in zip(player_names, st["players"], strict=True):
         entries = []
         for oid in player.get("graveyard") or ():
             entry = handles.get(int(oid)) or spells.get(int(oid))
+            if entry is None and st["objects"][str(oid)]["name"] == LIBRARY_CARD.name:
+                entry = MILLED
             if entry is not None:
                 entries.append((str(entry),))
         out[name] = make_groups(entries)

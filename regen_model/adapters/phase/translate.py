@@ -83,6 +83,11 @@ class Translator:
         # Basilisk triggers when they arrived (``_note_stack``), which the model drops
         self.stack_seen: set[int] = set()
         self.inert_on_arrival: set[int] = set()
+        # phase.rs stack entries that stand for the model's waiting triggers (603.3): triggered
+        # abilities an effect action made, which phase.rs put on the stack with the effect and
+        # the model puts there only the next time a player would receive priority
+        # (``_before_waiting``, ``_after_waiting``), left out of the stack's size until then
+        self.waiting: list[int] = []
 
     def apply(self, action: A.Action) -> frozenset[str]:
         """Perform ``action``; returns the event kinds phase.rs could not report for it."""
@@ -90,16 +95,99 @@ class Translator:
         if handler is None:
             raise AdapterError(f"{action.kind} has no phase.rs equivalent")
         mark = len(self.pg.events)
+        before = {int(e["id"]) for e in self.pg.state()["stack"]}
+        if self.waiting:
+            self._before_waiting(action)
         self.decline = isinstance(action, A.PassPriority) and action.decline
         try:
             result: frozenset[str] = handler(action) or frozenset()
             self._settle(action.choices)
             self._resolve_inert_eoc_triggers()  # the triggers are ordered by now (_settle)
-            self._note_stack(self.pg.state())
+            st = self.pg.state()
+            self._note_stack(st)
+            self._after_waiting(action, st, before)
         finally:
             self.decline = False
         self._follow_draws(mark)
         return result
+
+    # --- triggers an effect leaves waiting (603.3) -----------------------------------------------
+
+    def _before_waiting(self, action: A.Action) -> None:
+        """Refuse an action after which the model would not put its waiting triggers on the
+        stack where phase.rs has them (``Unexpressible``).
+
+        An effect action stands for an effect with no priority after it, so a trigger it makes
+        waits in the model until a player would next receive priority (117.5, 603.3); phase.rs
+        put it on the stack with the effect (the harness spell's resolution, a ``Debug``
+        action). The two agree again as soon as that player receives priority, with nothing
+        put on the stack in between: after a pass that hands priority on (the model then puts
+        the trigger on the stack, the same single object on top), after the state-based-action
+        check, and after another effect (the trigger waits on in the model). A pass that ends
+        the round of passes would, in the model, resolve the object under the trigger or end
+        the step with the trigger still waiting, where phase.rs resolves the trigger; a spell
+        cast or an ability activated goes under the trigger in the model (603.3: the trigger
+        is put on the stack as the caster receives priority, 117.3c), above it in phase.rs; a
+        declaration is made with the trigger on phase.rs's stack."""
+        if isinstance(action, A.EFFECT_ACTIONS):
+            return
+        if isinstance(action, A.PassPriority):
+            _, passes = priority_of(self.pg.state())
+            if {*passes, action.player} != {0, 1}:
+                return
+            raise Unexpressible(
+                "a pass that ends the round of passes while a trigger an effect made waits "
+                "(603.3): the model resolves what is under it or ends the step, and puts the "
+                "trigger on the stack afterwards; phase.rs has had it on the stack since the "
+                "effect and resolves it first"
+            )
+        raise Unexpressible(
+            f"{action.kind} while a trigger an effect made waits (603.3): the model puts the "
+            "trigger on the stack only as a player next receives priority (above a spell or "
+            "ability just put there, 117.3c); phase.rs has had it on the stack since the effect"
+        )
+
+    def _after_waiting(self, action: A.Action, st: Json, before: set[int]) -> None:
+        """Keep ``waiting`` up to date after ``action``: the triggered abilities an effect
+        action (not the state-based-action check, 117.5) put on phase.rs's stack join it; any
+        other action (those ``_before_waiting`` lets through) gave a player priority, so the
+        model put its waiting triggers on the stack too, with those that triggered since, the
+        active player's first, each player's in the order they triggered (603.3b,
+        ``engine.sba._triggers_to_stack``). phase.rs put the waiting ones there earlier, so they
+        lie below the later ones: the same order unless a later trigger is the active
+        player's and a waiting one the other player's, which the model would put below it
+        (``Unexpressible``)."""
+        entries = st.get("stack") or ()
+        new = [
+            int(e["id"])
+            for e in entries
+            if int(e["id"]) not in before and e["kind"]["type"] == "TriggeredAbility"
+        ]
+        if isinstance(action, A.EFFECT_ACTIONS) and not isinstance(
+            action, A.CheckStateBasedActions
+        ):
+            self.waiting += new
+            return
+        if not self.waiting:
+            return
+        placed = set(self.waiting) | set(new)
+        owners = [int(e["controller"]) for e in entries if int(e["id"]) in placed]
+        self.waiting = []
+        active = int(st["active_player"])
+        keys = [0 if seat == active else 1 for seat in owners]
+        if keys != sorted(keys):
+            raise Unexpressible(
+                "the model puts the triggers an effect left waiting on the stack with the later "
+                "ones, the active player's first (603.3b); phase.rs put a waiting trigger of the "
+                "other player on the stack before a later one of the active player's"
+            )
+
+    def waiting_on_stack(self, st: Json) -> int:
+        """How many objects on phase.rs's stack are triggers the model holds waiting
+        (``waiting``), left out of the stack's size (``read.read_game``) until a player
+        receives priority. A trigger phase.rs made that the model did not make shows then."""
+        ids = set(self.waiting)
+        return sum(1 for entry in st.get("stack") or () if int(entry["id"]) in ids)
 
     def oid(self, handle: str) -> int:
         try:
@@ -528,12 +616,13 @@ class Translator:
         seat = saved[0] if caster is None else caster
         if seat != saved[0]:
             self.pg.edit(lambda st: set_priority(st, seat, []))
-        depth = len(self.pg.state()["stack"])
         mark = len(self.pg.events)
         spell = self._cast(seat, card, (A.TargetChoice(card=target),))
         for _ in range(MAX_PROMPTS):
             self._settle(a.choices)
-            if len(self.pg.state()["stack"]) <= depth:
+            # until the spell has resolved: the triggers its effect made, which phase.rs puts
+            # on the stack right after it, are left there (``waiting``)
+            if not any(int(e["id"]) == spell for e in self.pg.state()["stack"]):
                 break
             self.pg.apply(self.pg.game.priority_player(), {"type": "PassPriority"})
         else:
@@ -848,11 +937,16 @@ def _ability_index(abilities: list[Json], kind: AbilityKind) -> int | None:
     "Regenerate enchanted creature" by its target (the host, 702.5), "Regenerate target
     creature" by its typed target (602.2b), "Regenerate this creature" as the other
     regeneration, and the rest (Knight of the Holy Nimbus's {2}) as the one that is none of
-    these."""
+    these. Soldevi Sentry's "Choose target opponent. Regenerate this creature." is a
+    ``TargetOnly`` effect (the opponent) whose sub-ability is the regeneration: the
+    regeneration is what tells it apart."""
     for index, ability in enumerate(abilities):
         if ability.get("kind") != "Activated":
             continue
         effect = ability.get("effect") or {}
+        sub = (ability.get("sub_ability") or {}).get("effect") or {}
+        if effect.get("type") == "TargetOnly" and sub.get("type") == "Regenerate":
+            effect = sub
         tag = (ability.get("ability_tag") or {}).get("type")
         host = any(
             p.get("type") in ("EnchantedBy", "EquippedBy")
