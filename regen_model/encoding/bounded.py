@@ -407,11 +407,31 @@ class Task:
     measure: bool  # record the branches both views take
 
 
-def _search(task: Task) -> tuple[str, Tally]:
-    """The bounded search from one seed, checking every candidate (and the seed's steps)."""
+# Searches a worker process takes at a time: they share one ``Recorder`` (starting a
+# coverage measurement costs milliseconds, which one per seed made a visible share of the
+# check), and enough chunks remain for the workers to balance their loads.
+CHUNK = 16
+
+
+def _search_chunk(chunk: Sequence[Task]) -> tuple[list[tuple[str, Tally]], Hits | None]:
+    """``_search`` of each task, measured (when the tasks ask for it) by one recorder, whose
+    hits are returned beside the tallies: only their union is reported."""
+    recorder = Recorder() if any(task.measure for task in chunk) else None
+    done = [_search(task, recorder) for task in chunk]
+    return done, recorder.hits() if recorder is not None else None
+
+
+def _search(task: Task, recorder: Recorder | None = None) -> tuple[str, Tally]:
+    """The bounded search from one seed, checking every candidate (and the seed's steps).
+    With ``recorder`` (for a measured task) its branches are recorded there; without one,
+    a measured task records them in a recorder of its own, returned in its tally."""
     run, scope = task.run, task.scope
     started, cpu = time.perf_counter(), time.process_time()
-    recorder = Recorder() if task.measure else None
+    own = Recorder() if task.measure and recorder is None else None
+    if own is not None:
+        recorder = own
+    if not task.measure:
+        recorder = None
     tally = Tally()
     seen: set[GameState] = set()
     frontier: list[GameState] = []
@@ -442,9 +462,9 @@ def _search(task: Task) -> tuple[str, Tally]:
                 target.append(found)
         return result
 
-    own = list(zip(task.seed.states, task.seed.actions, strict=False))
-    own += [(task.seed.states[i], action) for i, action in task.seed.tried]
-    for state, action in own:
+    steps = list(zip(task.seed.states, task.seed.actions, strict=False))
+    steps += [(task.seed.states[i], action) for i, action in task.seed.tried]
+    for state, action in steps:
         try:
             check(state, action, prepare(state, scope), 0)
         except OutOfScope:
@@ -473,8 +493,8 @@ def _search(task: Task) -> tuple[str, Tally]:
             break
     tally.seconds = time.perf_counter() - started
     tally.cpu_seconds = time.process_time() - cpu
-    if recorder is not None:
-        tally.hits = recorder.hits()
+    if own is not None:
+        tally.hits = own.hits()
     return run.name, tally
 
 
@@ -517,13 +537,24 @@ def bounded_agreement(
         if on_progress is not None:
             on_progress(done, len(todo))
 
+    chunks = [todo[k : k + CHUNK] for k in range(0, len(todo), CHUNK)]
+    done = 0
+
+    def record_chunk(results: list[tuple[str, Tally]], hits: Hits | None) -> None:
+        nonlocal done
+        if hits is not None:
+            total.add(Tally(hits=hits))
+        for name, tally in results:
+            done += 1
+            record(done, name, tally)
+
     if n <= 1:
-        for done, task in enumerate(todo, 1):
-            record(done, *_search(task))
+        for chunk in chunks:
+            record_chunk(*_search_chunk(chunk))
     else:
         with forked_pool(n) as pool:
-            for done, (name, tally) in enumerate(pool.imap_unordered(_search, todo), 1):
-                record(done, name, tally)
+            for results, hits in pool.imap_unordered(_search_chunk, chunks):
+                record_chunk(results, hits)
     seconds = time.perf_counter() - started
     return AgreementReport(config, rules, total, per_run, seconds, n, relation_rules)
 

@@ -8,6 +8,7 @@ The Z3 encoding maps each enum to a finite domain in declaration order (see ``or
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 
 
 class Zone(StrEnum):
@@ -288,6 +289,10 @@ class Mutant(StrEnum):
     REFLEXIVE_BY_SOURCE_CONTROLLER = "reflexive-by-source-controller"
 
 
+@cache
 def ordinal(value: StrEnum) -> int:
-    """Position of an enum member in its class: the integer the Z3 encoding uses for it."""
+    """Position of an enum member in its class: the integer the Z3 encoding uses for it.
+    Memoised (a pure function of an immutable member): the encoding asks it for every
+    field of every state it reads, and listing the class each time was a measurable share
+    of the agreement check."""
     return list(type(value)).index(value)
