@@ -289,10 +289,15 @@ class Mutant(StrEnum):
     REFLEXIVE_BY_SOURCE_CONTROLLER = "reflexive-by-source-controller"
 
 
-@cache
 def ordinal(value: StrEnum) -> int:
     """Position of an enum member in its class: the integer the Z3 encoding uses for it.
-    Memoised (a pure function of an immutable member): the encoding asks it for every
-    field of every state it reads, and listing the class each time was a measurable share
-    of the agreement check."""
-    return list(type(value)).index(value)
+    Memoised by class and member (the encoding asks it for every field of every state it
+    reads, and listing the class each time was a measurable share of the agreement check).
+    The class is part of the key: members of two classes with the same text are equal
+    strings, and a cache keyed by the member alone would mix them up."""
+    return _ordinal(type(value), value)
+
+
+@cache
+def _ordinal(cls: type[StrEnum], value: StrEnum) -> int:
+    return list(cls).index(value)
