@@ -1453,21 +1453,26 @@ def values(keys: Frame, state: GameState) -> dict[str, int | bool]:
     engine step, and both forms come from the one function ``_assign``.
     """
     out: dict[str, int | bool] = {}
-    _assign(keys, state, out.__setitem__, _ZEROS)
+    _assign(keys, state, out.__setitem__, (_ZEROS, out.update))
     return out
 
 
 # Canonical empty stack slots of key frames, by slot identity (the slot is kept in the entry
-# so that a recycled ``id`` is never mistaken for it).
-_ZEROS: dict[int, tuple[StackVars, list[tuple[Z3Ref, int | bool]]]] = {}
+# so that a recycled ``id`` is never mistaken for it): the slot's field names and values as
+# a dict, written into ``values``'s result in one ``update`` (an empty slot has dozens of
+# fields, and most states leave most slots empty).
+_ZEROS: dict[int, tuple[StackVars, dict[Any, int | bool]]] = {}
 
 
 def _assign(
     frame: Frame,
     state: GameState,
     put: Any,
-    zeros: dict[int, tuple[StackVars, list[tuple[Z3Ref, int | bool]]]] | None = None,
+    zeros: tuple[dict[int, tuple[StackVars, dict[Any, int | bool]]], Any] | None = None,
 ) -> None:
+    """The abstraction of ``state`` on ``frame``, one ``put(var, value)`` per variable;
+    with ``zeros`` (``values`` only: the memo and a ``put_many(dict)``), the empty stack
+    slots are written from the memo in one call each."""
     """Call ``put(variable, value)`` for every variable of ``frame`` (see ``assignment``)."""
     sc = frame.scope
     n = sc.cards
@@ -1587,11 +1592,11 @@ def _assign(
     for objs, slots in ((state.stack, frame.stack), (state.pending, frame.pending)):
         for j, sv2 in enumerate(slots):
             if j >= len(objs) and zeros is not None:
-                cached = zeros.get(id(sv2))
+                memo, put_many = zeros
+                cached = memo.get(id(sv2))
                 if cached is None or cached[0] is not sv2:
-                    cached = zeros[id(sv2)] = (sv2, _zero_stack_values(sv2))
-                for var, value in cached[1]:
-                    put(var, value)
+                    cached = memo[id(sv2)] = (sv2, dict(_zero_stack_values(sv2)))
+                put_many(cached[1])
                 continue
             _put_stack(put, sv2, objs[j] if j < len(objs) else None, sc)
 
