@@ -159,14 +159,22 @@ ATTACHMENTS = tuple(
 )
 ORIGINS = ("Death Ward", "Regenerate", "regeneration shield")
 SPELL_NAMES = tuple(name for name in SPELLS if name not in NOT_DRAWN_SPELLS)
-# Cards random starts leave out (``_NOT_DRAWN``) that the guided generator adds to one fresh
-# candidate per case of its own, for an engine that has them (``guided.guided_cases``): the
-# Basilisks' "destroy that creature at end of combat" (trigger.eoc-destroy) and Fecundity's
-# "may draw" (trigger.dies-draw, draw.*), which phase.rs maps. Its own seed leaves the other
-# candidates, and the cases of an engine lacking all of them, as they were.
-LATE_CARDS = tuple(
-    name for name, t in PERMANENT_CARDS.items() if t.destroys_combatants or t.dies_draw
+# Issue 13's features (targeted regeneration and its costs, the counted destruction, the dies
+# and tapped triggers, the library's mill and draw), whose cards and spells random starts leave
+# out (``_NOT_DRAWN``) and the guided generator adds to a candidate of its own, for an engine
+# that has them (``guided.guided_cases``): its own seed leaves the other candidates, and the
+# cases of an engine lacking all of them, as they were.
+LATE_FEATURES = (
+    TARGETING_FEATURES | COST_FEATURES | COUNTED_FEATURES | DIES_FEATURES | LIBRARY_FEATURES
 )
+# The cards of those features, in the card list's order: the Basilisks' "destroy that creature
+# at end of combat" (trigger.eoc-destroy), Fecundity's "may draw" (trigger.dies-draw, draw.*),
+# Onulet's and the other dies and tapped triggers, the creatures and Auras whose regeneration
+# has a {T}, sacrifice or target (602.2b, 601.2h), Soldevi Sentry's draw rider...
+LATE_CARDS = tuple(name for name in PERMANENT_CARDS if f"card:{name}" in LATE_FEATURES)
+# ... and their spells: Kill Shot's and Asphyxiate's target status, Fumigate's count,
+# Disintegrate's rider and exile, Thought Scour's mill.
+LATE_SPELLS = tuple(name for name in SPELLS if f"spell:{name}" in LATE_FEATURES)
 # How often a pass that may resolve a "may draw" (608.2d) carries the answer no (``decline``).
 DECLINE_PERCENT = 50
 
@@ -212,6 +220,10 @@ class Swarm:
     effects: tuple[str, ...]
     categories: tuple[str, ...]
     spells: tuple[str, ...] = SPELL_NAMES  # what "cast" picks from (not drawn)
+    # the Auras and Equipment a start may attach, and how often it attaches one (not drawn: a
+    # late candidate with an Aura of its own attaches that one every time)
+    attachments: tuple[str, ...] = ATTACHMENTS
+    attach_percent: int = 25
 
 
 def drawable(case: Case) -> bool:
@@ -413,8 +425,8 @@ def draw_start(
             template = custom_template(c, k + 1)
         cards.append(_draw_card(c, template, used))
     creatures = [x.handle for x in cards]
-    if creatures and chance(c, 25):
-        name = c.pick(ATTACHMENTS)
+    if creatures and chance(c, swarm.attach_percent):
+        name = c.pick(swarm.attachments)
         cards.append(
             CardSpec(
                 handle=_handle(name, used),
@@ -730,7 +742,8 @@ def draw_case(
     ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses);
     ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
     cases do not draw); ``cards``: built-in cards the start may use besides the swarm's (those
-    random cases do not draw: a phasing creature)."""
+    random cases do not draw: a phasing creature; an Aura among them is attached at the start,
+    to one of its cards)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -741,8 +754,12 @@ def draw_case(
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *extra_effects))))
     if spells:
         swarm = replace(swarm, spells=spells, categories=(*swarm.categories, "cast", "cast"))
-    if cards:
-        swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *cards))))
+    if cards:  # an Aura or Equipment is attached at the start, the others join the swarm
+        auras = tuple(n for n in cards if PERMANENT_CARDS[n].attachment is not Attachment.NONE)
+        others = tuple(n for n in cards if n not in auras)
+        swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *others))))
+        if auras:
+            swarm = replace(swarm, attachments=auras, attach_percent=100)
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]
