@@ -730,6 +730,7 @@ def draw_case(
     extra_effects: tuple[str, ...] = (),
     spells: tuple[str, ...] = (),
     cards: tuple[str, ...] = (),
+    attach: tuple[str, ...] = (),
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -742,8 +743,8 @@ def draw_case(
     ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses);
     ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
     cases do not draw); ``cards``: built-in cards the start may use besides the swarm's (those
-    random cases do not draw: a phasing creature; an Aura among them is attached at the start,
-    to one of its cards)."""
+    random cases do not draw: a phasing creature); ``attach``: the Auras or Equipment the start
+    attaches one of to one of its cards, always (a late candidate's Carapace, ``guided.py``)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -754,12 +755,10 @@ def draw_case(
         swarm = replace(swarm, effects=tuple(dict.fromkeys((*swarm.effects, *extra_effects))))
     if spells:
         swarm = replace(swarm, spells=spells, categories=(*swarm.categories, "cast", "cast"))
-    if cards:  # an Aura or Equipment is attached at the start, the others join the swarm
-        auras = tuple(n for n in cards if PERMANENT_CARDS[n].attachment is not Attachment.NONE)
-        others = tuple(n for n in cards if n not in auras)
-        swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *others))))
-        if auras:
-            swarm = replace(swarm, attachments=auras, attach_percent=100)
+    if cards:
+        swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *cards))))
+    if attach:  # no draw: the stream is the one of a case that attaches one at the start
+        swarm = replace(swarm, attachments=attach, attach_percent=100)
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]

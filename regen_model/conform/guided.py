@@ -66,7 +66,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.derived import keywords, toughness
-from regen_model.model.enums import COMBAT_STEPS, CardType, Edition, Keyword, Step
+from regen_model.model.enums import COMBAT_STEPS, Attachment, CardType, Edition, Keyword, Step
 from regen_model.model.events import EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
@@ -313,6 +313,10 @@ def has_late(case: Case, item: tuple[str, str]) -> bool:
     return any(isinstance(a, A.CastSpell) and a.name == what for a in case.actions)
 
 
+def _attachment(name: str) -> bool:
+    return PERMANENT_CARDS[name].attachment is not Attachment.NONE
+
+
 def late_case(
     item: tuple[str, str],
     seed: int,
@@ -323,13 +327,15 @@ def late_case(
     custom: int = 0,
 ) -> Case:
     """Case ``i``'s fresh candidate with ``item`` (``late_items``): a card on the board (an
-    Aura attached, ``generate.draw_case``'s ``cards``) or a spell the walk casts (the only one
+    Aura attached, ``generate.draw_case``'s ``attach``) or a spell the walk casts (the only one
     it casts, as a clause witness of it does), drawn again until it is there (``LATE_TRIES``)
     from ``Random(f"{seed}:{i}:late:{name}")``, apart from the other candidates."""
     kind, what = item
     name, origin = f"random-{seed}-{i}", f"random:seed={seed}#{i} with {what}"
     chooser = RandomChooser(random.Random(f"{seed}:{i}:late:{what}"))
-    cards, spells = ((what,), ()) if kind == "card" else ((), (what,))
+    cards = (what,) if kind == "card" and not _attachment(what) else ()
+    attach = (what,) if kind == "card" and _attachment(what) else ()
+    spells = (what,) if kind == "spell" else ()
     for _ in range(LATE_TRIES):
         case, _ = draw_case(
             chooser,
@@ -339,6 +345,7 @@ def late_case(
             lacks=lacks,
             custom=custom,
             cards=cards,
+            attach=attach,
             spells=spells,
         )
         if has_late(case, item):
