@@ -224,6 +224,9 @@ class Swarm:
     # late candidate with an Aura of its own attaches that one every time)
     attachments: tuple[str, ...] = ATTACHMENTS
     attach_percent: int = 25
+    # the most cards a library of a start that uses one gets (not drawn: a late candidate's
+    # libraries are larger, so that Thought Scour's draw after its mill of two can find a card)
+    library: int = 2
 
 
 def drawable(case: Case) -> bool:
@@ -458,7 +461,7 @@ def draw_start(
     if any(_uses_library(x.template) for x in cards) or any(
         SPELLS[n].effect.kind is EffectKind.MILL for n in swarm.spells if n in SPELLS
     ):
-        library = (c.integer(0, 2), c.integer(0, 2))
+        library = (c.integer(0, swarm.library), c.integer(0, swarm.library))
     start = Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life, library)
     if focus is None or not focus.state or extra is None:
         return start
@@ -731,6 +734,7 @@ def draw_case(
     spells: tuple[str, ...] = (),
     cards: tuple[str, ...] = (),
     attach: tuple[str, ...] = (),
+    library: int | None = None,
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -744,7 +748,8 @@ def draw_case(
     ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
     cases do not draw); ``cards``: built-in cards the start may use besides the swarm's (those
     random cases do not draw: a phasing creature); ``attach``: the Auras or Equipment the start
-    attaches one of to one of its cards, always (a late candidate's Carapace, ``guided.py``)."""
+    attaches one of to one of its cards, always (a late candidate's Carapace, ``guided.py``);
+    ``library``: the most cards each library gets when the start uses libraries (default 2)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -759,6 +764,8 @@ def draw_case(
         swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *cards))))
     if attach:  # no draw: the stream is the one of a case that attaches one at the start
         swarm = replace(swarm, attachments=attach, attach_percent=100)
+    if library is not None:  # no draw either
+        swarm = replace(swarm, library=library)
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]

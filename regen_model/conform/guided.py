@@ -98,6 +98,10 @@ LATE_PER_CASE = 3
 # anything new. Without it, a card whose goals other candidates reach as well (a dies trigger's
 # destruction, a sacrifice's zone change) is seldom the most novel, and stays all but undrawn.
 LATE_QUOTA = 2
+# The most cards a late candidate's libraries get (``generate.draw_case``'s ``library``): up to
+# the three Thought Scour takes (a mill of two, then a draw, 701.17a, 121.1) and more, so its
+# draw is not always from an empty library (121.4), which an engine may not show.
+LATE_LIBRARY = 5
 ROUTINE_PREFIXES = ("priority.", "turn.", "stack.", "sba.loop", "zone.new-object")
 
 
@@ -347,6 +351,7 @@ def late_case(
             cards=cards,
             attach=attach,
             spells=spells,
+            library=LATE_LIBRARY,
         )
         if has_late(case, item):
             break
