@@ -162,6 +162,20 @@ def test_static_regeneration_chosen_over_a_shield_counter_is_ph01() -> None:
     assert [ids for _, ids in result.known] == [("PH-01",)]
 
 
+def test_destroy_all_after_an_unasked_shield_counter_choice_is_ph21() -> None:
+    """PH-21 (phase.rs's destroy-all stops after a replacement choice, 701.8a) after the choice
+    it asks between a shield counter and a regeneration shield that can't apply (701.19c,
+    616.1): its third matcher, which this case needs (found by a Dark Privilege candidate of
+    the guided generator, random-2026-53)."""
+    case = _case("tests/adapters/cases/destroy-all-after-an-unasked-shield-counter-choice.yaml")
+    seen = on_phase(case.start.build(), case.actions, PhaseEngineAdapter())
+    assert seen[-1].cards["bear"]["zone"] == "battlefield"
+    assert seen[-1].cards["wall"]["shield_counters"] == 0
+    result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PH-21",)]
+
+
 @pytest.mark.parametrize(
     "path",
     [
