@@ -583,11 +583,14 @@ def _responses(t: Transition) -> bool:
 
 
 def _legend_duplicates(t: Transition) -> bool:
+    """Two legendary permanents of one name under one controller (704.5j, which the model
+    leaves out): every built-in card whose type line is legendary (Skithiryx, Go-Shintai of
+    Hidden Cruelty, Kardur, Doomscourge), read off its card data."""
     state = t[2]
     seen = [
         (controller(c), state.setup.templates[c.slot].name)
         for c in state.cards
-        if c.on_battlefield and state.setup.templates[c.slot].name.startswith("Skithiryx")
+        if c.on_battlefield and state.setup.templates[c.slot].type_line.startswith("Legendary")
     ]
     return len(seen) != len(set(seen))
 

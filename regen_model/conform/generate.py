@@ -159,14 +159,22 @@ ATTACHMENTS = tuple(
 )
 ORIGINS = ("Death Ward", "Regenerate", "regeneration shield")
 SPELL_NAMES = tuple(name for name in SPELLS if name not in NOT_DRAWN_SPELLS)
-# Cards random starts leave out (``_NOT_DRAWN``) that the guided generator adds to one fresh
-# candidate per case of its own, for an engine that has them (``guided.guided_cases``): the
-# Basilisks' "destroy that creature at end of combat" (trigger.eoc-destroy) and Fecundity's
-# "may draw" (trigger.dies-draw, draw.*), which phase.rs maps. Its own seed leaves the other
-# candidates, and the cases of an engine lacking all of them, as they were.
-LATE_CARDS = tuple(
-    name for name, t in PERMANENT_CARDS.items() if t.destroys_combatants or t.dies_draw
+# Issue 13's features (targeted regeneration and its costs, the counted destruction, the dies
+# and tapped triggers, the library's mill and draw), whose cards and spells random starts leave
+# out (``_NOT_DRAWN``) and the guided generator adds to a candidate of its own, for an engine
+# that has them (``guided.guided_cases``): its own seed leaves the other candidates, and the
+# cases of an engine lacking all of them, as they were.
+LATE_FEATURES = (
+    TARGETING_FEATURES | COST_FEATURES | COUNTED_FEATURES | DIES_FEATURES | LIBRARY_FEATURES
 )
+# The cards of those features, in the card list's order: the Basilisks' "destroy that creature
+# at end of combat" (trigger.eoc-destroy), Fecundity's "may draw" (trigger.dies-draw, draw.*),
+# Onulet's and the other dies and tapped triggers, the creatures and Auras whose regeneration
+# has a {T}, sacrifice or target (602.2b, 601.2h), Soldevi Sentry's draw rider...
+LATE_CARDS = tuple(name for name in PERMANENT_CARDS if f"card:{name}" in LATE_FEATURES)
+# ... and their spells: Kill Shot's and Asphyxiate's target status, Fumigate's count,
+# Disintegrate's rider and exile, Thought Scour's mill.
+LATE_SPELLS = tuple(name for name in SPELLS if f"spell:{name}" in LATE_FEATURES)
 # How often a pass that may resolve a "may draw" (608.2d) carries the answer no (``decline``).
 DECLINE_PERCENT = 50
 
@@ -212,6 +220,13 @@ class Swarm:
     effects: tuple[str, ...]
     categories: tuple[str, ...]
     spells: tuple[str, ...] = SPELL_NAMES  # what "cast" picks from (not drawn)
+    # the Auras and Equipment a start may attach, and how often it attaches one (not drawn: a
+    # late candidate with an Aura of its own attaches that one every time)
+    attachments: tuple[str, ...] = ATTACHMENTS
+    attach_percent: int = 25
+    # the most cards a library of a start that uses one gets (not drawn: a late candidate's
+    # libraries are larger, so that Thought Scour's draw after its mill of two can find a card)
+    library: int = 2
 
 
 def drawable(case: Case) -> bool:
@@ -413,8 +428,8 @@ def draw_start(
             template = custom_template(c, k + 1)
         cards.append(_draw_card(c, template, used))
     creatures = [x.handle for x in cards]
-    if creatures and chance(c, 25):
-        name = c.pick(ATTACHMENTS)
+    if creatures and chance(c, swarm.attach_percent):
+        name = c.pick(swarm.attachments)
         cards.append(
             CardSpec(
                 handle=_handle(name, used),
@@ -446,7 +461,7 @@ def draw_start(
     if any(_uses_library(x.template) for x in cards) or any(
         SPELLS[n].effect.kind is EffectKind.MILL for n in swarm.spells if n in SPELLS
     ):
-        library = (c.integer(0, 2), c.integer(0, 2))
+        library = (c.integer(0, swarm.library), c.integer(0, swarm.library))
     start = Start(("A", "B"), tuple(cards), edition, 1, active, step_, active, life, library)
     if focus is None or not focus.state or extra is None:
         return start
@@ -718,6 +733,8 @@ def draw_case(
     extra_effects: tuple[str, ...] = (),
     spells: tuple[str, ...] = (),
     cards: tuple[str, ...] = (),
+    attach: tuple[str, ...] = (),
+    library: int | None = None,
 ) -> tuple[Case, Walk]:
     """A fresh random case, or (half the time, given a corpus) a random continuation of a
     corpus case: starting from the clause witnesses' states reaches situations that fresh
@@ -730,7 +747,9 @@ def draw_case(
     ``extra_effects``: effect kinds the walk may use besides the swarm's (clause witnesses);
     ``spells``: the only spells it casts, and it casts some (clause witnesses of spells random
     cases do not draw); ``cards``: built-in cards the start may use besides the swarm's (those
-    random cases do not draw: a phasing creature)."""
+    random cases do not draw: a phasing creature); ``attach``: the Auras or Equipment the start
+    attaches one of to one of its cards, always (a late candidate's Carapace, ``guided.py``);
+    ``library``: the most cards each library gets when the start uses libraries (default 2)."""
     swarm = draw_swarm(c)
     if lacks:  # cards the engine lacks are not drawn (the start would be left out)
         usable = tuple(n for n in swarm.cards if f"card:{n}" not in lacks)
@@ -743,6 +762,10 @@ def draw_case(
         swarm = replace(swarm, spells=spells, categories=(*swarm.categories, "cast", "cast"))
     if cards:
         swarm = replace(swarm, cards=tuple(dict.fromkeys((*swarm.cards, *cards))))
+    if attach:  # no draw: the stream is the one of a case that attaches one at the start
+        swarm = replace(swarm, attachments=attach, attach_percent=100)
+    if library is not None:  # no draw either
+        swarm = replace(swarm, library=library)
     prefix: tuple[A.Action, ...] = ()
     w = walker or c
     corpus = [x for x in corpus if drawable(x)]

@@ -46,6 +46,7 @@ from regen_model.conform.features import lacked_in, outside, transition_features
 from regen_model.conform.generate import (
     CUSTOM_TYPES,
     LATE_CARDS,
+    LATE_SPELLS,
     NOT_DRAWN_KEYWORDS,
     START_FIELDS,
     Focus,
@@ -61,10 +62,11 @@ from regen_model.conform.generate import (
 from regen_model.conform.start import Start
 from regen_model.conform.witness import CONTEXTS, reached_goals
 from regen_model.engine import EngineError, step
+from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.derived import keywords, toughness
-from regen_model.model.enums import COMBAT_STEPS, CardType, Edition, Keyword, Step
+from regen_model.model.enums import COMBAT_STEPS, Attachment, CardType, Edition, Keyword, Step
 from regen_model.model.events import EventKind
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
@@ -85,8 +87,21 @@ CARD_STATE_FIELDS = (
 # combat, a spell on the stack) and the consequences come as the turn moves on.
 MUTANT_PASSES = 8
 # Draws of the candidate with a card random starts leave out (``generate.LATE_CARDS``) until
-# its start has the card.
+# its start has the card, or with such a spell (``generate.LATE_SPELLS``) until it casts it.
 LATE_TRIES = 8
+# How many of those cards and spells get a candidate of their own in each case, in turn (all of
+# them when the engine has no more): the cost of a case stays that of a few candidates more
+# however many cards random starts leave out.
+LATE_PER_CASE = 3
+# How many emitted cases each of them is owed: a candidate with one that fewer emitted cases
+# had wins over the others, as a focused candidate's first hit does (``_hit``), when it reaches
+# anything new. Without it, a card whose goals other candidates reach as well (a dies trigger's
+# destruction, a sacrifice's zone change) is seldom the most novel, and stays all but undrawn.
+LATE_QUOTA = 2
+# The most cards a late candidate's libraries get (``generate.draw_case``'s ``library``): up to
+# the three Thought Scour takes (a mill of two, then a draw, 701.17a, 121.1) and more, so its
+# draw is not always from an empty library (121.4), which an engine may not show.
+LATE_LIBRARY = 5
 ROUTINE_PREFIXES = ("priority.", "turn.", "stack.", "sba.loop", "zone.new-object")
 
 
@@ -277,6 +292,72 @@ def _hit(focus: Focus | None, combos: set[Combo], reached: dict[Combo, int]) -> 
     return target in combos and not reached.get(target, 0)
 
 
+def late_items(lacks: frozenset[str] = frozenset()) -> tuple[tuple[str, str], ...]:
+    """The cards and spells random starts leave out that an engine lacking ``lacks`` has, as
+    (``card`` or ``spell``, name): cards first, each list in its own order."""
+    cards = (("card", x) for x in LATE_CARDS if f"card:{x}" not in lacks)
+    spells = (("spell", x) for x in LATE_SPELLS if f"spell:{x}" not in lacks)
+    return (*cards, *spells)
+
+
+def late_turn(items: Sequence[tuple[str, str]], i: int) -> tuple[tuple[str, str], ...]:
+    """The ``LATE_PER_CASE`` of ``items`` whose turn it is in case ``i`` (every one of them when
+    there are no more): case ``i`` takes the window after case ``i - 1``'s, round the list, so
+    each gets a candidate every ``len(items) / LATE_PER_CASE`` cases."""
+    if len(items) <= LATE_PER_CASE:
+        return tuple(items)
+    return tuple(items[(i * LATE_PER_CASE + j) % len(items)] for j in range(LATE_PER_CASE))
+
+
+def has_late(case: Case, item: tuple[str, str]) -> bool:
+    """``case`` has ``item`` (``late_items``): the card in its start, or the spell cast."""
+    kind, what = item
+    if kind == "card":
+        return any(x.template.name == what for x in case.start.cards)
+    return any(isinstance(a, A.CastSpell) and a.name == what for a in case.actions)
+
+
+def _attachment(name: str) -> bool:
+    return PERMANENT_CARDS[name].attachment is not Attachment.NONE
+
+
+def late_case(
+    item: tuple[str, str],
+    seed: int,
+    i: int,
+    max_steps: int,
+    *,
+    lacks: frozenset[str] = frozenset(),
+    custom: int = 0,
+) -> Case:
+    """Case ``i``'s fresh candidate with ``item`` (``late_items``): a card on the board (an
+    Aura attached, ``generate.draw_case``'s ``attach``) or a spell the walk casts (the only one
+    it casts, as a clause witness of it does), drawn again until it is there (``LATE_TRIES``)
+    from ``Random(f"{seed}:{i}:late:{name}")``, apart from the other candidates."""
+    kind, what = item
+    name, origin = f"random-{seed}-{i}", f"random:seed={seed}#{i} with {what}"
+    chooser = RandomChooser(random.Random(f"{seed}:{i}:late:{what}"))
+    cards = (what,) if kind == "card" and not _attachment(what) else ()
+    attach = (what,) if kind == "card" and _attachment(what) else ()
+    spells = (what,) if kind == "spell" else ()
+    for _ in range(LATE_TRIES):
+        case, _ = draw_case(
+            chooser,
+            name,
+            origin,
+            max_steps,
+            lacks=lacks,
+            custom=custom,
+            cards=cards,
+            attach=attach,
+            spells=spells,
+            library=LATE_LIBRARY,
+        )
+        if has_late(case, item):
+            break
+    return case
+
+
 def guided_cases(
     n: int,
     seed: int,
@@ -309,7 +390,8 @@ def guided_cases(
         pool.add(c, goals)
         for combo in combos:
             reached[combo] = reached.get(combo, 0) + 1
-    late = tuple(x for x in LATE_CARDS if f"card:{x}" not in lacks)
+    late = late_items(lacks)
+    owed = dict.fromkeys(late, LATE_QUOTA)  # emitted cases each late item is still owed
     for i in range(n):
         best: tuple[tuple[bool, int], Case, set[str], set[Combo]] | None = None
         name, origin = f"random-{seed}-{i}", f"random:seed={seed}#{i}"
@@ -330,26 +412,17 @@ def guided_cases(
             score = (_hit(focus, combos, reached), len(goals - seen))
             if best is None or score > best[0]:
                 best = (score, case, goals, combos)
-        for card in late:
-            # One more fresh candidate per card random starts leave out
-            # (``generate.LATE_CARDS``: each Basilisk, Fecundity), with that card on the board,
-            # seeded apart from the others; emitted only when it is more novel than each of
-            # them (a tie keeps theirs).
-            chooser = RandomChooser(random.Random(f"{seed}:{i}:late:{card}"))
-            for _ in range(LATE_TRIES):  # the card joins the swarm: drawn until it is on the board
-                case, _ = draw_case(
-                    chooser,
-                    name,
-                    f"{origin} with {card}",
-                    max_steps,
-                    lacks=lacks,
-                    custom=custom,
-                    cards=(card,),
-                )
-                if any(x.template.name == card for x in case.start.cards):
-                    break
+        for item in late_turn(late, i):
+            # One more fresh candidate for each card or spell random starts leave out whose
+            # turn it is (``late_turn``; ``late_case``: a Basilisk, Fecundity, Onulet on the
+            # board, Kill Shot cast...), seeded apart from the others; emitted only when it is
+            # more novel than each of them (a tie keeps theirs).
+            # A candidate with an item still owed cases (``LATE_QUOTA``) that reaches
+            # anything new wins as a focused first hit does.
+            case = late_case(item, seed, i, max_steps, lacks=lacks, custom=custom)
             goals, combos = _run_goals(case)
-            score = (False, len(goals - seen))
+            novelty = len(goals - seen)
+            score = (owed[item] > 0 and novelty > 0 and has_late(case, item), novelty)
             if best is None or score > best[0]:
                 best = (score, case, goals, combos)
         assert best is not None
@@ -358,6 +431,9 @@ def guided_cases(
         for combo in combos:
             reached[combo] = reached.get(combo, 0) + 1
         pool.count(goals)
+        for item in late:
+            if owed[item] and has_late(case, item):
+                owed[item] -= 1
         if novelty:
             pool.add(case, goals)
         yield case

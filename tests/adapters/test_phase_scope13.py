@@ -18,6 +18,8 @@ from regen_model.conform.case import Case, Outcome, run_case
 from regen_model.conform.features import EOC_DESTROY_FEATURES, REFLEXIVE_FEATURES
 from regen_model.conform.sources import saved_cases
 
+from .phase_helpers import on_phase
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -144,6 +146,34 @@ def test_regeneration_offered_under_can_t_be_regenerated_this_turn_is_ph11() -> 
     )
     assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
     assert [ids for _, ids in result.known] == [("PH-11",)]
+
+
+def test_static_regeneration_chosen_over_a_shield_counter_is_ph01() -> None:
+    """PH-01 (phase.rs runs static regeneration as "create a shield", 701.19b) beside a shield
+    counter: the destruction is still there after the shield and the counter replaces it
+    (616.1f), so the Knight keeps a shield and loses its counter. Its third matcher, which this
+    case needs (found by a Kill Shot candidate of the guided generator, random-2026-106)."""
+    case = _case("tests/adapters/cases/static-regeneration-beside-a-shield-counter.yaml")
+    seen = on_phase(case.start.build(), case.actions, PhaseEngineAdapter())
+    knight = seen[-1].cards["nimbus"]
+    assert (knight["zone"], knight["shield_counters"], knight["shields"]) == ("battlefield", 0, 1)
+    result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PH-01",)]
+
+
+def test_destroy_all_after_an_unasked_shield_counter_choice_is_ph21() -> None:
+    """PH-21 (phase.rs's destroy-all stops after a replacement choice, 701.8a) after the choice
+    it asks between a shield counter and a regeneration shield that can't apply (701.19c,
+    616.1): its third matcher, which this case needs (found by a Dark Privilege candidate of
+    the guided generator, random-2026-53)."""
+    case = _case("tests/adapters/cases/destroy-all-after-an-unasked-shield-counter-choice.yaml")
+    seen = on_phase(case.start.build(), case.actions, PhaseEngineAdapter())
+    assert seen[-1].cards["bear"]["zone"] == "battlefield"
+    assert seen[-1].cards["wall"]["shield_counters"] == 0
+    result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert [ids for _, ids in result.known] == [("PH-21",)]
 
 
 @pytest.mark.parametrize(

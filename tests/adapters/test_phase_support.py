@@ -28,6 +28,7 @@ from regen_model.conform.adapter import (
 )
 from regen_model.conform.case import Case, Outcome, run_case
 from regen_model.conform.differential import crosscheck
+from regen_model.conform.features import transition_features
 from regen_model.conform.start import Start
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
@@ -209,12 +210,22 @@ def test_effect_that_phase_would_follow_with_an_sba_is_unexpressible(
         on_phase(aura, (A.Sacrifice(target="bear"),), adapter)
 
 
-def test_the_legend_rule_is_left_out() -> None:
-    dragons = make_state(
+@pytest.mark.parametrize(
+    "name", [n for n, t in PERMANENT_CARDS.items() if t.type_line.startswith("Legendary")]
+)
+def test_the_legend_rule_is_left_out(name: str) -> None:
+    """Two copies of a legendary card under one controller: phase.rs would apply the legend
+    rule (704.5j), so the adapter refuses them, and the feature ``legend-duplicates`` (which
+    phase.rs's adapter lacks) names them, so the generator draws no such start (Go-Shintai's
+    and Kardur's late candidates drew two before the feature read the type line)."""
+    two = make_state(["A", "B"], [CardSpec(h, PERMANENT_CARDS[name], 0) for h in ("s1", "s2")])
+    assert "legend rule" in str(PhaseEngineAdapter().supports(two, ()))
+    assert "legend-duplicates" in transition_features((None, None, two, ()))
+    apart = make_state(
         ["A", "B"],
-        [CardSpec(h, PERMANENT_CARDS["Skithiryx, the Blight Dragon"], 0) for h in ("s1", "s2")],
+        [CardSpec("s1", PERMANENT_CARDS[name], 0), CardSpec("s2", PERMANENT_CARDS[name], 1)],
     )
-    assert "legend rule" in str(PhaseEngineAdapter().supports(dragons, ()))
+    assert "legend-duplicates" not in transition_features((None, None, apart, ()))
 
 
 def test_without_the_actions_hint_missing_cards_are_added_by_a_replay() -> None:

@@ -117,25 +117,68 @@ def test_witnesses_from_another_tool_become_cases() -> None:
     assert skipped[0][0] == "stack.activate" and "stack" in skipped[0][1]
 
 
-def test_guided_cases_reach_the_basilisks_fecundity_and_a_no_to_may_draw() -> None:
-    """Random starts leave the Basilisks and Fecundity out; the guided generator's candidate
-    per such card (``generate.LATE_CARDS``) puts each on the board, and a pass that resolves a
-    "may draw" sometimes answers no (608.2d), as a seed decides; an engine that lacks the
-    cards gets no such candidate."""
+def test_guided_cases_reach_every_late_card_and_spell_and_a_no_to_may_draw() -> None:
+    """Random starts leave out issue 13's cards and spells (the Basilisks, Fecundity, Onulet,
+    Niall Silvain, Carapace, Kill Shot, Thought Scour...); the guided generator gives them
+    candidates of their own in turn (``guided.late_turn``), and owes each a few emitted cases
+    (``LATE_QUOTA``), so a batch of a few turns has every one of them on the board or cast;
+    in Fecundity's candidates a pass that resolves a "may draw" sometimes answers no (608.2d),
+    as a seed decides."""
+    from regen_model.conform.generate import LATE_CARDS, LATE_SPELLS
+    from regen_model.conform.guided import has_late, late_case, late_items
     from regen_model.engine import step
 
-    cases = list(guided_cases(30, 1, 20, ()))
-    assert cases == list(guided_cases(30, 1, 20, ()))
-    on_board = {x.template.name for c in cases for x in c.start.cards}
-    assert {"Thicket Basilisk", "Cockatrice", "Fecundity"} <= on_board
+    items = late_items()
+    assert {"Thicket Basilisk", "Cockatrice", "Fecundity", "Onulet", "Carapace"} <= set(LATE_CARDS)
+    assert {"Kill Shot", "Asphyxiate", "Fumigate", "Disintegrate", "Thought Scour"} <= set(
+        LATE_SPELLS
+    )
+    cases = list(guided_cases(60, 1, 20, ()))  # 20 cards and spells, 3 a case: each 9 times
+    assert cases[:30] == list(guided_cases(30, 1, 20, ()))
+    missing = [item for item in items if not any(has_late(c, item) for c in cases)]
+    assert not missing, f"no case of the batch has {missing}"
     answers = []
-    for case in cases:
+    fecundity = [late_case(("card", "Fecundity"), 1, i, 20) for i in range(40)]
+    for case in fecundity:
         state = case.start.build()
         for action in case.actions:
             res = step(state, action)
             answers += [e.get("draws") for e in res.events if e.clause == "draw.may"]
             state = res.state
     assert False in answers and True in answers
-    lacks = frozenset({"card:Thicket Basilisk", "card:Cockatrice", "card:Fecundity"})
-    without = list(guided_cases(10, 1, 20, (), lacks=lacks))
-    assert not any(" with " in c.origin for c in without)
+
+
+def test_each_late_candidate_has_its_card_or_spell() -> None:
+    """``guided.late_case`` puts its card on the board (an Aura attached to a card of the
+    start) or casts its spell, for every one of them, within a case or two, with libraries
+    larger than the first pass's (``LATE_LIBRARY``)."""
+    from regen_model.conform.guided import has_late, late_case, late_items
+
+    for item in late_items():
+        found = [late_case(item, 3, i, 20) for i in range(2)]
+        assert any(has_late(c, item) for c in found), item
+        if item[1] in ("Carapace", "Dark Privilege"):
+            case = next(c for c in found if has_late(c, item))
+            aura = next(x for x in case.start.cards if x.template.name == item[1])
+            assert aura.attached_to in {x.handle for x in case.start.cards}
+    # Thought Scour's libraries may hold the three cards its mill and draw take (121.4: a draw
+    # from an empty library is not something every engine can show)
+    scour = [late_case(("spell", "Thought Scour"), 3, i, 20) for i in range(6)]
+    assert max(n for c in scour for n in c.start.library) > 2
+
+
+def test_an_engine_lacking_the_late_cards_gets_the_cases_it_had(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The late candidates leave the stream of an engine that lacks every late card and spell
+    (python-mtg) as it was without them: the same cases as with no late mechanism at all."""
+    from regen_model.conform import guided
+    from regen_model.conform.generate import LATE_CARDS, LATE_SPELLS
+
+    lacks = frozenset({f"card:{x}" for x in LATE_CARDS} | {f"spell:{x}" for x in LATE_SPELLS})
+    assert guided.late_items(lacks) == ()
+    with_mechanism = list(guided_cases(12, 1, 20, (), lacks=lacks))
+    assert not any(" with " in c.origin for c in with_mechanism)
+    monkeypatch.setattr(guided, "late_turn", lambda items, i: ())
+    monkeypatch.setattr(guided, "LATE_QUOTA", 0)
+    assert list(guided_cases(12, 1, 20, (), lacks=lacks)) == with_mechanism
