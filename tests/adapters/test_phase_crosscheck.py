@@ -49,10 +49,10 @@ RANDOM = 150
 OPTIONS = StreamOptions(seed=2026, random_cases=RANDOM, scenarios=False, cover=False)
 # The per-case wall-clock budget of the batch. The adapter's default (30 s) guards a user's
 # run against a hang; here the batch shares CI's two cores with the other tests, and its
-# slowest case (random-2026-53: phase.rs asks a choice the rules do not give at several
-# steps, and each is checked by replaying the game so far once per other answer) takes
-# 11-12 s on an idle machine. A budget it could exceed under load would turn a busy runner
-# into an "engine error"; a hang still fails the batch, after this long.
+# slowest case (random-2026-53: phase.rs asks a choice the rules do not give, and the adapter
+# replays the game once and tries each other answer from a snapshot) takes about 5 s on an
+# idle machine, 11-12 s before the snapshot. A busy runner must not turn a slow case into an
+# "engine error"; a hang still fails the batch, after this long.
 CASE_BUDGET_S = 120.0
 KNOWN = load_known()
 REPRODUCE = OPTIONS.command(

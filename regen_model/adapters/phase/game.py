@@ -75,6 +75,23 @@ class PhaseGame:
         finally:
             self._check_budget()
 
+    def snapshot(self) -> Json:
+        """The whole game as phase.rs exports it (what ``restored`` loads back)."""
+        result: Json = self.game.state()
+        return result
+
+    def restored(self, snapshot: Json) -> PhaseGame:
+        """A new wrapper around the game ``snapshot`` holds, with no events yet: the same
+        engine and budget, and the same game as when the snapshot was taken (phase.rs loads
+        the export whole, as ``edit`` relies on)."""
+        try:
+            game = self.engine.load_game(snapshot)
+        except ValueError as exc:
+            raise AdapterError(f"phase.rs could not load a snapshot: {exc}") from exc
+        finally:
+            self._check_budget()
+        return PhaseGame(self.engine, game, self.deadline)
+
     # --- reading -------------------------------------------------------------------------------
 
     def state(self) -> Json:

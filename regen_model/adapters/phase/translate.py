@@ -19,6 +19,7 @@ player would get priority, so each effect uses the most direct phase.rs route th
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 from regen_model.adapters.phase.board import (
@@ -88,6 +89,17 @@ class Translator:
         # the model puts there only the next time a player would receive priority
         # (``_before_waiting``, ``_after_waiting``), left out of the stack's size until then
         self.waiting: list[int] = []
+
+    def copy_onto(self, pg: PhaseGame) -> Translator:
+        """A translator in this one's state (every container of it copied, so neither sees
+        the other's later changes) driving ``pg``: with ``pg`` restored from a snapshot of
+        this one's game taken at the same moment, the pair goes on as this pair would."""
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            if name != "pg" and isinstance(value, list | set | dict):
+                setattr(twin, name, copy.deepcopy(value))
+        twin.pg = pg
+        return twin
 
     def apply(self, action: A.Action) -> frozenset[str]:
         """Perform ``action``; returns the event kinds phase.rs could not report for it."""
