@@ -486,8 +486,8 @@ class _Pinned:
         self._note(found, [g.name for g in self.state_goals], truth[1:], 0)
         for i, action in enumerate(run.actions):
             relation, names, terms = self.kind_terms(action.kind)
-            # the same setup, states and action give the same truth values
-            key = (run.start.setup, run.states[i], action, run.states[i + 1])
+            # the same states (each holds its setup) and action give the same truth values
+            key = (run.states[i], action, run.states[i + 1])
             if key not in self._steps:
                 closed = self._packed.get(action.kind)
                 if closed is None:

@@ -428,10 +428,7 @@ def _search(task: Task, recorder: Recorder | None = None) -> tuple[str, Tally]:
     run, scope = task.run, task.scope
     started, cpu = time.perf_counter(), time.process_time()
     own = Recorder() if task.measure and recorder is None else None
-    if own is not None:
-        recorder = own
-    if not task.measure:
-        recorder = None
+    recorder = (recorder or own) if task.measure else None
     tally = Tally()
     seen: set[GameState] = set()
     frontier: list[GameState] = []
