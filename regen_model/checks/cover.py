@@ -795,7 +795,7 @@ def _scripts() -> tuple[GuideScript, ...]:
     """The situations the explorer's few steps from its boards do not reach."""
     from regen_model.model.cards import SPELLS
     from regen_model.model.effects import Effect, EffectKind
-    from regen_model.model.enums import CounterKind, Keyword
+    from regen_model.model.enums import CounterKind, Keyword, Rider
 
     shock = SPELLS["Shock"]
     dismissal = SPELLS["Galadriel's Dismissal"]
@@ -1382,6 +1382,112 @@ def _scripts() -> tuple[GuideScript, ...]:
                 *_pass(0, 1),
             ),
             step="begin-combat",
+        ),
+        # The runs below are the ones the explorer's effects board finds for these clauses,
+        # written out: it reaches them only at the end of its first layer or in its second,
+        # after about 70,000 states (2.5 s of the cover section), where it stops at about 1,200
+        # once these are given.
+        # 702.2b, 704.5h: deathtouch damage from an effect is recorded on the troll.
+        GuideScript(
+            ("damage.deathtouch",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.DealDamage(
+                    source="effect",
+                    shares=(A.DamageShare(amount=1, card="troll"),),
+                    keywords=frozenset({Keyword.DEATHTOUCH}),
+                ),
+            ),
+            edition="M10",
+        ),
+        # 701.19a: a damaged troll regenerates; the damage marked on it is removed.
+        GuideScript(
+            ("regen.apply.remove-damage",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.DealDamage(source="effect", shares=(A.DamageShare(amount=1, card="troll"),)),
+                A.Destroy(targets=("troll",)),
+            ),
+            edition="pre-M10",
+        ),
+        # 701.19c, 514.2: damage that says the troll can't be regenerated this turn, a shield
+        # made all the same (the engine notes it will not apply), and the cleanup step ending
+        # the effect (the relation's branch of this clause).
+        GuideScript(
+            ("regen.cant.this-turn",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.DealDamage(
+                    source="effect",
+                    shares=(A.DamageShare(amount=1, card="troll"),),
+                    cant_regen=True,
+                ),
+                A.CreateShield(target="troll", origin="regeneration shield"),
+                A.Cleanup(),
+            ),
+            edition="pre-M10",
+        ),
+        # Debt of Loyalty's shield, made by B, is the one chosen: B gains control of the troll.
+        GuideScript(
+            ("regen.rider.control",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.CreateShield(
+                    target="troll", origin="Debt of Loyalty", rider=Rider.GAIN_CONTROL, creator=1
+                ),
+                A.Destroy(
+                    targets=("troll",),
+                    choices=(A.ReplacementChoice(permanent="troll", by=0, use="shield#2"),),
+                ),
+            ),
+            edition="pre-M10",
+        ),
+        # 603.7: Matopi Golem's shield is the one chosen: its "-1/-1 counter" rider triggers.
+        GuideScript(
+            ("regen.rider.trigger",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.CreateShield(target="troll", origin="Matopi Golem", rider=Rider.MINUS_COUNTER),
+                A.Destroy(
+                    targets=("troll",),
+                    choices=(A.ReplacementChoice(permanent="troll", by=0, use="shield#2"),),
+                ),
+            ),
+            edition="pre-M10",
+        ),
+        # 704.5g: lethal damage marked, then the state-based check destroys the troll.
+        GuideScript(
+            ("sba.lethal-damage",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.DealDamage(source="effect", shares=(A.DamageShare(amount=2, card="troll"),)),
+                A.CheckStateBasedActions(),
+            ),
+            edition="pre-M10",
+        ),
+        # 702.80a, 704.5f: wither's -1/-1 counters bring the troll's toughness to 0.
+        GuideScript(
+            ("sba.toughness-zero",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.DealDamage(
+                    source="effect",
+                    shares=(A.DamageShare(amount=2, card="troll"),),
+                    keywords=frozenset({Keyword.WITHER}),
+                ),
+                A.CheckStateBasedActions(),
+            ),
+            edition="pre-M10",
+        ),
+        # 122.1c: a shield counter prevents the damage and is removed.
+        GuideScript(
+            ("replace.shield-counter",),
+            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
+            (
+                A.AddCounters(target="troll", counter=CounterKind.SHIELD),
+                A.DealDamage(source="effect", shares=(A.DamageShare(amount=1, card="troll"),)),
+            ),
+            edition="pre-M10",
         ),
     )
 

@@ -12,6 +12,7 @@ checked on the relation or by BMC within ``COVER_DEPTH`` steps; a VACUOUS row fa
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from regen_model.checks.cover import (
     CoverItem,
@@ -27,16 +28,18 @@ from regen_model.checks.replay import Run
 from regen_model.checks.results import brief_clauses, catalog_clauses, summarize
 from regen_model.checks.runner import ProveOptions, prove
 from regen_model.checks.solver import Budget
+from regen_model.checks.system import TransitionSystem
 from regen_model.checks.systems import COVER_SCOPE, regen_system
 from regen_model.encoding.scope import Scope
+from regen_model.encoding.verify_section import shared_relation
 from regen_model.invariants.loading import load, user_paths
 from regen_model.verdicts import Verdict
-from regen_model.verify import Row, VerifyOptions
+from regen_model.verify import Row, VerifyOptions, Workbench
 
 COVER_DEPTH = 4
 
 
-def verify_proofs(options: VerifyOptions) -> list[Row]:
+def verify_proofs(options: VerifyOptions, bench: Workbench) -> list[Row]:
     """One row per invariant and method that applies to it. A method that does not apply
     (any-n for an invariant that is not about one permanent at a time: SKIPPED) gets no row
     of its own, so it cannot make the section look skipped; the invariant's other rows say
@@ -93,13 +96,15 @@ def _row(item: CoverItem) -> Row:
     )
 
 
-def verify_cover(options: VerifyOptions) -> list[Row]:
+def verify_cover(options: VerifyOptions, bench: Workbench) -> list[Row]:
     """Cover at ``COVER_SCOPE`` (two card slots: blocks, Auras and umbra armor need two
     permanents): guide runs checked on the relation first, BMC up to ``COVER_DEPTH`` steps
     for the rest (``checks.cover``). The clauses only guide scripts with more permanents
     are written for (a creature blocking two attackers: three) are covered at the smallest
-    scope those scripts fit (``wide_goals``), guided by them."""
-    system = regen_system(COVER_SCOPE)
+    scope those scripts fit (``wide_goals``), guided by them. The relation at
+    ``COVER_SCOPE`` comes from ``bench``, shared with the agreement section's relation
+    queries when they run in the same process."""
+    system = cast(TransitionSystem, shared_relation(bench, COVER_SCOPE))
     catalog = load(user_paths(options.invariant_files))
     wide = wide_goals(COVER_SCOPE)
     elsewhere = {name for names in wide.values() for name in names}

@@ -27,7 +27,7 @@ from typing import Any
 
 import z3
 
-from regen_model.encoding.relation import instantiate_all
+from regen_model.encoding.relation import instantiate
 from regen_model.encoding.system import RegenStep, RegenSystem
 from regen_model.verdicts import Verdict
 
@@ -57,7 +57,9 @@ def determinism(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) ->
     started = time.perf_counter()
     step = system.template_step()  # the built relation itself: nothing to substitute
     post = step.post
-    split = _definitions(post, [t.formula for t in step.constraints(kind)])
+    formulas = [t.formula for t in step.constraints(kind)]
+    raw = _Raw(post.vars()[0].ctx)
+    split = _definitions(raw, post, formulas)
     if split is None:
         return two_successors(system, kind, rlimit)
     defined, others = split
@@ -73,8 +75,10 @@ def determinism(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) ->
                 time.perf_counter() - started,
                 f"no constraint defines the successor's {var}",
             )
-        if not any(z3.is_true(c) for c in cases) and not _covers(cases, leaves):
-            open_cases.append(z3.And(*[z3.Not(c) for c in cases]))
+        if None in cases or any(raw.op(c) == z3.Z3_OP_TRUE for c in cases):
+            continue
+        if not _covers(raw, cases, leaves):
+            open_cases.append(z3.And(*[z3.Not(raw.wrap(c)) for c in cases]))
     if not open_cases:
         return QueryResult("determinism", kind, Verdict.PROVED, time.perf_counter() - started)
     # the cases of a variable usually cover on their own (the writer's codes): try that small
@@ -87,37 +91,95 @@ def determinism(system: RegenSystem, kind: str, rlimit: int = DEFAULT_RLIMIT) ->
     )
 
 
-def _definitions(post: Any, formulas: list[Any]) -> tuple[dict[int, list[Any]], list[Any]] | None:
+class _Raw:
+    """The few questions ``determinism`` asks of a term, on the C API's raw ASTs: the
+    relation of a kind has tens of thousands of conjuncts, and z3's Python wrappers
+    (``arg`` checks the term's kind and arity, then wraps the child in a typed ``ExprRef``)
+    made these questions most of the query's time. A raw AST here is always a child of a
+    term the relation holds, so it lives as long as the relation does."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.context = ctx
+        self.ctx = ctx.ref()
+
+    def op(self, ast: Any) -> int | None:
+        """The declaration kind of an application (``Z3_OP_EQ``, ...), None otherwise."""
+        api, ctx = z3.z3core, self.ctx
+        if api.Z3_get_ast_kind(ctx, ast) != z3.Z3_APP_AST:
+            return None
+        return int(api.Z3_get_decl_kind(ctx, api.Z3_get_app_decl(ctx, api.Z3_to_app(ctx, ast))))
+
+    def arg(self, ast: Any, i: int) -> Any:
+        return z3.z3core.Z3_get_app_arg(self.ctx, z3.z3core.Z3_to_app(self.ctx, ast), i)
+
+    def id(self, ast: Any) -> int:
+        return int(z3.z3core.Z3_get_ast_id(self.ctx, ast))
+
+    def numeral(self, ast: Any) -> int | None:
+        """The value of an integer numeral, None for any other term."""
+        if not z3.z3core.Z3_is_numeral_ast(self.ctx, ast):
+            return None
+        text = z3.z3core.Z3_get_numeral_string(self.ctx, ast)
+        return int(text) if text.lstrip("-").isdigit() else None
+
+    def wrap(self, ast: Any) -> Any:
+        """A Boolean ``ExprRef`` of a raw condition (for the rare solver query)."""
+        return z3.BoolRef(ast, self.context)
+
+
+def _definitions(
+    raw: _Raw, post: Any, formulas: list[Any]
+) -> tuple[dict[int, list[Any]], list[Any]] | None:
     """Split a step's constraints into definitions of successor variables (``v == e`` or
-    ``Implies(a, v == e)``, by variable: the conditions ``a``, ``True`` for none) and the
+    ``Implies(a, v == e)``, by variable: the raw conditions ``a``, None for none) and the
     rest; None when some ``e``, ``a`` or other constraint mentions a successor variable (then
     the shape argument of ``covering`` does not apply)."""
     ids = {v.get_id() for v in post.vars()}
     defined: dict[int, list[Any]] = {}
     others: list[Any] = []
-    free: list[Any] = []  # terms that must not mention a successor variable
+    free: list[Any] = []  # raw terms that must not mention a successor variable
     for f in formulas:
-        cond, body = (f.arg(0), f.arg(1)) if z3.is_app_of(f, z3.Z3_OP_IMPLIES) else (None, f)
+        ast = f.as_ast()
+        cond, body = (
+            (raw.arg(ast, 0), raw.arg(ast, 1)) if raw.op(ast) == z3.Z3_OP_IMPLIES else (None, ast)
+        )
         # substitution may write ``v == e`` as ``e == v``
-        side = _defined_side(body, ids)
+        side = _defined_side(raw, body, ids)
         if side is not None:
-            defined.setdefault(body.arg(side).get_id(), []).append(
-                z3.BoolVal(True) if cond is None else cond
-            )
-            free.append(body.arg(1 - side))
+            defined.setdefault(raw.id(raw.arg(body, side)), []).append(cond)
+            free.append(raw.arg(body, 1 - side))
             if cond is not None:
                 free.append(cond)
         else:
             others.append(f)
-            free.append(f)
+            free.append(ast)
     renamed = [(v, z3.FreshConst(v.sort(), "det")) for v in post.vars()]
-    if any(not a.eq(b) for a, b in zip(free, instantiate_all(free, renamed), strict=True)):
+    if _mentions(raw, free, renamed):
         return None
     return defined, others
 
 
-def _covers(cases: list[Any], leaves: dict[int, frozenset[int] | None]) -> bool:
-    """The conditions ``w == k1``, ``w == k2``, ... cover every case because ``w`` is an
+def _mentions(raw: _Raw, terms: list[Any], pairs: list[Any]) -> bool:
+    """Whether some raw term of ``terms`` mentions a variable renamed by ``pairs``: all of
+    them packed as the arguments of one uninterpreted function application, renamed by one
+    substitution (which walks the shared term graph once), and the result compared with the
+    original (terms are hash-consed, so "unchanged" is "the same AST")."""
+    if not terms:
+        return False
+    api, ctx = z3.z3core, raw.ctx
+    n = len(terms)
+    args = (z3.Ast * n)(*terms)
+    sorts = (z3.Sort * n)(*[api.Z3_get_sort(ctx, t) for t in terms])
+    name = api.Z3_mk_string_symbol(ctx, "pack")
+    decl = z3.FuncDeclRef(
+        api.Z3_mk_func_decl(ctx, name, n, sorts, z3.BoolSort(raw.context).ast), raw.context
+    )
+    packed = z3.BoolRef(api.Z3_mk_app(ctx, decl.ast, n, args), raw.context)
+    return not instantiate(packed, pairs).eq(packed)
+
+
+def _covers(raw: _Raw, cases: list[Any], leaves: dict[int, frozenset[int] | None]) -> bool:
+    """The raw conditions ``w == k1``, ``w == k2``, ... cover every case because ``w`` is an
     ``If`` tree whose leaves are all among the numerals ``k1, k2, ...`` (the relation's
     "which clause wrote this variable" terms): true for every state without asking the
     solver. False when the conditions have another shape (the solver then decides).
@@ -126,67 +188,57 @@ def _covers(cases: list[Any], leaves: dict[int, frozenset[int] | None]) -> bool:
     term: Any = None
     codes = set()
     for c in cases:
-        if not z3.is_eq(c):
+        if raw.op(c) != z3.Z3_OP_EQ:
             return False
-        side = 1 if z3.is_int_value(c.arg(1)) else 0 if z3.is_int_value(c.arg(0)) else None
-        if side is None:
+        left, right = raw.arg(c, 0), raw.arg(c, 1)
+        code = raw.numeral(right)
+        other = left
+        if code is None:
+            code, other = raw.numeral(left), right
+        if code is None:
             return False
-        other = c.arg(1 - side)
         if term is None:
             term = other
-        elif not other.eq(term):
+        elif raw.id(other) != raw.id(term):
             return False
-        codes.add(c.arg(side).as_long())
-    found = _leaf_codes(term, leaves)
+        codes.add(code)
+    found = _leaf_codes(raw, term, leaves)
     return found is not None and found <= codes
 
 
-def _leaf_codes(term: Any, memo: dict[int, frozenset[int] | None]) -> frozenset[int] | None:
-    """The numerals at the leaves of ``term``'s ``If`` tree; None when some leaf is not a
-    numeral. Iterative (the trees are deep), each node once per ``memo``, on the C API's
-    raw ASTs (wrapping every node in an ``ExprRef`` was most of this query's Python time)."""
-    ctx = term.ctx.ref()
-    api = z3.z3core
-    memo_get = memo.get
-
-    def is_ite(ast: Any) -> bool:
-        return bool(
-            api.Z3_get_ast_kind(ctx, ast) == z3.Z3_APP_AST
-            and api.Z3_get_decl_kind(ctx, api.Z3_get_app_decl(ctx, api.Z3_to_app(ctx, ast)))
-            == z3.Z3_OP_ITE
-        )
-
-    root = term.as_ast()
+def _leaf_codes(
+    raw: _Raw, root: Any, memo: dict[int, frozenset[int] | None]
+) -> frozenset[int] | None:
+    """The numerals at the leaves of the raw term ``root``'s ``If`` tree; None when some leaf
+    is not a numeral. Iterative (the trees are deep), each node once per ``memo``."""
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         ast, children_done = stack.pop()
-        key = api.Z3_get_ast_id(ctx, ast)
+        key = raw.id(ast)
         if not children_done and key in memo:
             continue
-        if is_ite(ast):
-            app = api.Z3_to_app(ctx, ast)
-            a, b = api.Z3_get_app_arg(ctx, app, 1), api.Z3_get_app_arg(ctx, app, 2)
-            ka, kb = api.Z3_get_ast_id(ctx, a), api.Z3_get_ast_id(ctx, b)
+        if raw.op(ast) == z3.Z3_OP_ITE:
+            a, b = raw.arg(ast, 1), raw.arg(ast, 2)
+            ka, kb = raw.id(a), raw.id(b)
             if not children_done:
                 stack.append((ast, True))
                 stack += [(x, False) for x, k in ((a, ka), (b, kb)) if k not in memo]
                 continue
-            left, right = memo_get(ka), memo_get(kb)
+            left, right = memo.get(ka), memo.get(kb)
             memo[key] = None if left is None or right is None else left | right
-        elif api.Z3_is_numeral_ast(ctx, ast):
-            memo[key] = frozenset((int(api.Z3_get_numeral_string(ctx, ast)),))
         else:
-            memo[key] = None
-    return memo[api.Z3_get_ast_id(ctx, root)]
+            value = raw.numeral(ast)
+            memo[key] = None if value is None else frozenset((value,))
+    return memo[raw.id(root)]
 
 
-def _defined_side(body: Any, ids: set[int]) -> int | None:
-    """Which argument of ``body`` is the successor variable it defines (None: not a
+def _defined_side(raw: _Raw, body: Any, ids: set[int]) -> int | None:
+    """Which argument of the raw ``body`` is the successor variable it defines (None: not a
     definition)."""
-    if not z3.is_eq(body):
+    if raw.op(body) != z3.Z3_OP_EQ:
         return None
     for side in (0, 1):
-        if body.arg(side).get_id() in ids:
+        if raw.id(raw.arg(body, side)) in ids:
             return side
     return None
 

@@ -11,13 +11,14 @@ exercise (``branches.py``), and reports:
   exercised, VACUOUS naming the ones never exercised (a difference there would go unnoticed),
   FAILED when a branch listed as unreachable (``unreachable.yaml``) was exercised;
 * two rows from solver queries about the relation itself (``queries.py``) at
-  ``QUERY_SCOPE``, once per action kind: **determinism** (the relation admits one successor
+  ``QUERY_SCOPE``, once per action kind (a part of its own, ``verify_relation_queries``,
+  which shares the relation at that scope with the cover section: ``shared_relation``): **determinism** (the relation admits one successor
   per state and parameters, so "the engine's successor satisfies the relation" means "it is
   the relation's only successor") and the **704.3 loop bound** (the unrolled
   state-based-action loop never stops while an action is still pending). They run at two
   card slots (at three the loop-bound queries of the kinds that run the loop give up on
-  their rlimit, which would read UNKNOWN, never PROVED), split over worker processes;
-* with ``--driven`` (minutes, so not by default), the rows of the agreement on
+  their rlimit, which would read UNKNOWN, never PROVED);
+* with ``--driven`` (the part ``verify_driven``) (minutes, so not by default), the rows of the agreement on
   solver-chosen states (``driven.py``): one per action kind
   (the views compared on a state the solver chose to take each branch of the relation) and
   one for the branches no state of the scope takes, each named.
@@ -37,7 +38,7 @@ from regen_model.encoding.system import RegenSystem
 from regen_model.model.rules import CORRECT
 from regen_model.pools import forked_pool
 from regen_model.verdicts import Verdict, worst
-from regen_model.verify import Row, VerifyOptions
+from regen_model.verify import Row, VerifyOptions, Workbench
 
 VERIFY_PRESET = "seeded"
 QUERY_SCOPE = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
@@ -77,17 +78,31 @@ def agreement_rows(report: AgreementReport) -> list[Row]:
     return rows
 
 
-def verify_agreement(options: VerifyOptions) -> list[Row]:
-    """The seeded agreement check with branch coverage, correct rules, then the
-    determinism and loop-bound queries and the agreement on solver-chosen states."""
+def verify_agreement(options: VerifyOptions, bench: Workbench) -> list[Row]:
+    """The seeded agreement check with branch coverage, correct rules (the first part of
+    the section; its other parts are ``verify_relation_queries`` and ``verify_driven``)."""
     report = bounded_agreement(PRESETS[VERIFY_PRESET], CORRECT, measure=True)
     rows = agreement_rows(report)
     if report.coverage is not None:
         rows += coverage_rows(report.coverage)
-    rows += query_rows()
-    if options.driven:
-        rows += driven_rows(driven_agreement(cross=True))
     return rows
+
+
+def shared_relation(bench: Workbench, scope: Scope) -> RegenSystem:
+    """The relation of the correct rules at ``scope``, built once per workbench: the parts
+    that ask for the same scope (the cover section and the relation queries, both at two
+    card slots) share its terms, each action kind's built on first use."""
+    return bench.get(("RegenSystem", scope), lambda: RegenSystem(scope=scope))
+
+
+def verify_relation_queries(options: VerifyOptions, bench: Workbench) -> list[Row]:
+    """The determinism and loop-bound rows, on the relation shared at ``QUERY_SCOPE``."""
+    return query_rows(system=shared_relation(bench, QUERY_SCOPE))
+
+
+def verify_driven(options: VerifyOptions, bench: Workbench) -> list[Row]:
+    """With ``--driven``: the agreement on solver-chosen states; nothing otherwise."""
+    return driven_rows(driven_agreement(cross=True)) if options.driven else []
 
 
 def _queries(task: tuple[Scope, tuple[str, ...]]) -> list[tuple[QueryResult, QueryResult]]:
@@ -97,19 +112,28 @@ def _queries(task: tuple[Scope, tuple[str, ...]]) -> list[tuple[QueryResult, Que
     return [(determinism(system, k), sba_bound(system, k)) for k in kinds]
 
 
-def query_rows(scope: Scope = QUERY_SCOPE, workers: int | None = None) -> list[Row]:
+def query_rows(
+    scope: Scope = QUERY_SCOPE, workers: int | None = None, system: RegenSystem | None = None
+) -> list[Row]:
     """Determinism and the 704.3 loop bound, each over every action kind of the relation at
     ``scope``: one row per query, its verdict the worst of the kinds (an UNKNOWN kind is
-    named, never counted as proved). The kinds are dealt out over ``workers`` processes
-    (default: one per CPU), each building the relation of its own kinds."""
-    kinds = tuple(RegenSystem(scope=scope).action_kinds())
-    n = max(1, min(workers if workers is not None else os.cpu_count() or 1, len(kinds)))
-    shares = [(scope, kinds[k::n]) for k in range(n)]
-    if n == 1:
-        done = [_queries(share) for share in shares]
+    named, never counted as proved). Given a built ``system`` (whose scope is then the
+    scope), the queries are asked of it in this process; otherwise the kinds are dealt out
+    over ``workers`` processes (default: one per CPU), each building the relation of its
+    own kinds."""
+    if system is not None:
+        scope = system.scope
+        kinds = tuple(system.action_kinds())
+        done = [[(determinism(system, k), sba_bound(system, k)) for k in kinds]]
     else:
-        with forked_pool(n) as pool:
-            done = pool.map(_queries, shares)
+        kinds = tuple(RegenSystem(scope=scope).action_kinds())
+        n = max(1, min(workers if workers is not None else os.cpu_count() or 1, len(kinds)))
+        shares = [(scope, kinds[k::n]) for k in range(n)]
+        if n == 1:
+            done = [_queries(share) for share in shares]
+        else:
+            with forked_pool(n) as pool:
+                done = pool.map(_queries, shares)
     by_kind = {r[0].kind: r for part in done for r in part}
     slots = f"{scope.cards} card slots"
     rows = []

@@ -14,7 +14,7 @@ from pathlib import Path
 from regen_model.scenario import ScenarioError, load_scenario, run_scenario
 from regen_model.scenario.load import SCENARIO_SUFFIXES
 from regen_model.verdicts import Verdict
-from regen_model.verify import Row, VerifyOptions
+from regen_model.verify import Row, VerifyOptions, Workbench
 
 
 def example_files() -> list[Path]:
@@ -23,7 +23,7 @@ def example_files() -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in SCENARIO_SUFFIXES)
 
 
-def verify_examples(options: VerifyOptions) -> list[Row]:
+def verify_examples(options: VerifyOptions, bench: Workbench) -> list[Row]:
     rows = []
     for path in example_files():
         started = time.perf_counter()

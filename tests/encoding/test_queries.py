@@ -140,3 +140,40 @@ def test_pyramids_needs_its_one_target() -> None:
     solver.add(template.statics.cards[0].remove_damage_ability)
     solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
     assert solver.check() == z3.unsat
+
+
+class _Post:
+    """A successor frame of two variables, for the shape checks of ``determinism``."""
+
+    def __init__(self) -> None:
+        import z3
+
+        self.x, self.y = z3.Ints("x_next y_next")
+
+    def vars(self) -> list[object]:
+        return [self.x, self.y]
+
+
+def test_definitions_that_read_a_successor_variable_are_not_definitions() -> None:
+    """The covering argument needs every definition's condition and value to be free of
+    successor variables; one that reads one (``y' == x'``), written either way round or in
+    an implication's condition, sends the kind to the direct query."""
+    import z3
+
+    from regen_model.encoding.queries import _definitions, _Raw
+
+    post = _Post()
+    a, b = z3.Ints("a b")
+    c = z3.Bool("c")
+    raw = _Raw(post.x.ctx)
+    split = _definitions(raw, post, [post.x == a + 1, z3.Implies(c, b == post.y)])
+    assert split is not None
+    defined, others = split
+    assert sorted(defined) == sorted([post.x.get_id(), post.y.get_id()]) and others == []
+    assert defined[post.x.get_id()] == [None]  # unconditional
+    for bad in (
+        [post.x == a, z3.Implies(c, post.y == post.x + 1)],
+        [post.x == a, post.y == b, z3.Implies(post.x > 0, c)],
+        [post.x == a, z3.Implies(post.y > 0, post.y == b)],
+    ):
+        assert _definitions(raw, post, bad) is None, bad
