@@ -805,6 +805,23 @@ def _scripts() -> tuple[GuideScript, ...]:
         ScriptCard("troll", "Horned Troll", 0),
         ScriptCard("brigade", "Foriysian Brigade", 1),
     )
+
+    def troll_run(goal: str, *actions: Action, edition: str = "pre-M10") -> GuideScript:
+        """A Horned Troll with one shield of its own, and ``actions``."""
+        return GuideScript(
+            (goal,), (ScriptCard("troll", "Horned Troll", 0, shields=1),), actions, edition
+        )
+
+    def hurt(amount: int, **effect: Any) -> Action:
+        """An effect deals ``amount`` damage to the troll."""
+        return A.DealDamage(
+            source="effect", shares=(A.DamageShare(amount=amount, card="troll"),), **effect
+        )
+
+    # the troll is destroyed and the shield made after its own is the one applied
+    second_shield_used = A.Destroy(
+        targets=("troll",), choices=(A.ReplacementChoice(permanent="troll", by=0, use="shield#2"),)
+    )
     return (
         # 510.1: a trampler blocked by a creature it can more than kill divides its damage as
         # its controller chooses (the FDN rules let it divide freely).
@@ -1388,106 +1405,47 @@ def _scripts() -> tuple[GuideScript, ...]:
         # after about 70,000 states (2.5 s of the cover section), where it stops at about 1,200
         # once these are given.
         # 702.2b, 704.5h: deathtouch damage from an effect is recorded on the troll.
-        GuideScript(
-            ("damage.deathtouch",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.DealDamage(
-                    source="effect",
-                    shares=(A.DamageShare(amount=1, card="troll"),),
-                    keywords=frozenset({Keyword.DEATHTOUCH}),
-                ),
-            ),
-            edition="M10",
+        troll_run(
+            "damage.deathtouch", hurt(1, keywords=frozenset({Keyword.DEATHTOUCH})), edition="M10"
         ),
         # 701.19a: a damaged troll regenerates; the damage marked on it is removed.
-        GuideScript(
-            ("regen.apply.remove-damage",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.DealDamage(source="effect", shares=(A.DamageShare(amount=1, card="troll"),)),
-                A.Destroy(targets=("troll",)),
-            ),
-            edition="pre-M10",
-        ),
+        troll_run("regen.apply.remove-damage", hurt(1), A.Destroy(targets=("troll",))),
         # 701.19c, 514.2: damage that says the troll can't be regenerated this turn, a shield
         # made all the same (the engine notes it will not apply), and the cleanup step ending
         # the effect (the relation's branch of this clause).
-        GuideScript(
-            ("regen.cant.this-turn",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.DealDamage(
-                    source="effect",
-                    shares=(A.DamageShare(amount=1, card="troll"),),
-                    cant_regen=True,
-                ),
-                A.CreateShield(target="troll", origin="regeneration shield"),
-                A.Cleanup(),
-            ),
-            edition="pre-M10",
+        troll_run(
+            "regen.cant.this-turn",
+            hurt(1, cant_regen=True),
+            A.CreateShield(target="troll", origin="regeneration shield"),
+            A.Cleanup(),
         ),
         # Debt of Loyalty's shield, made by B, is the one chosen: B gains control of the troll.
-        GuideScript(
-            ("regen.rider.control",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.CreateShield(
-                    target="troll", origin="Debt of Loyalty", rider=Rider.GAIN_CONTROL, creator=1
-                ),
-                A.Destroy(
-                    targets=("troll",),
-                    choices=(A.ReplacementChoice(permanent="troll", by=0, use="shield#2"),),
-                ),
+        troll_run(
+            "regen.rider.control",
+            A.CreateShield(
+                target="troll", origin="Debt of Loyalty", rider=Rider.GAIN_CONTROL, creator=1
             ),
-            edition="pre-M10",
+            second_shield_used,
         ),
         # 603.7: Matopi Golem's shield is the one chosen: its "-1/-1 counter" rider triggers.
-        GuideScript(
-            ("regen.rider.trigger",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.CreateShield(target="troll", origin="Matopi Golem", rider=Rider.MINUS_COUNTER),
-                A.Destroy(
-                    targets=("troll",),
-                    choices=(A.ReplacementChoice(permanent="troll", by=0, use="shield#2"),),
-                ),
-            ),
-            edition="pre-M10",
+        troll_run(
+            "regen.rider.trigger",
+            A.CreateShield(target="troll", origin="Matopi Golem", rider=Rider.MINUS_COUNTER),
+            second_shield_used,
         ),
         # 704.5g: lethal damage marked, then the state-based check destroys the troll.
-        GuideScript(
-            ("sba.lethal-damage",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.DealDamage(source="effect", shares=(A.DamageShare(amount=2, card="troll"),)),
-                A.CheckStateBasedActions(),
-            ),
-            edition="pre-M10",
-        ),
+        troll_run("sba.lethal-damage", hurt(2), A.CheckStateBasedActions()),
         # 702.80a, 704.5f: wither's -1/-1 counters bring the troll's toughness to 0.
-        GuideScript(
-            ("sba.toughness-zero",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.DealDamage(
-                    source="effect",
-                    shares=(A.DamageShare(amount=2, card="troll"),),
-                    keywords=frozenset({Keyword.WITHER}),
-                ),
-                A.CheckStateBasedActions(),
-            ),
-            edition="pre-M10",
+        troll_run(
+            "sba.toughness-zero",
+            hurt(2, keywords=frozenset({Keyword.WITHER})),
+            A.CheckStateBasedActions(),
         ),
         # 122.1c: a shield counter prevents the damage and is removed.
-        GuideScript(
-            ("replace.shield-counter",),
-            (ScriptCard("troll", "Horned Troll", 0, shields=1),),
-            (
-                A.AddCounters(target="troll", counter=CounterKind.SHIELD),
-                A.DealDamage(source="effect", shares=(A.DamageShare(amount=1, card="troll"),)),
-            ),
-            edition="pre-M10",
+        troll_run(
+            "replace.shield-counter",
+            A.AddCounters(target="troll", counter=CounterKind.SHIELD),
+            hurt(1),
         ),
     )
 
