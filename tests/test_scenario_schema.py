@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 
 from regen_model.engine import errors as engine_errors
 from regen_model.model.actions import ACTION_BY_KIND
-from regen_model.model.cards import AbilityKind, TriggerEffect
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, TriggerEffect
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import (
     Attachment,
@@ -201,3 +201,23 @@ def test_docs_describe_every_key_of_the_schema() -> None:
     )
     missing = sorted(keys - documented)
     assert not missing, f"docs/scenarios.md does not mention: {missing}"
+
+
+def test_docs_list_every_built_in_card() -> None:
+    """A scenario author finds the built-in cards in docs/scenarios.md: each permanent card
+    has a row of the card table (its name alone, or in a comma-joined first cell such as
+    "Forest, Mountain"), and each spell is named in the `spells` paragraph. A card added to
+    `model/cards.py` without a row fails here (issue 13's audit found five missing)."""
+    text = DOCS.read_text(encoding="utf-8")
+    table = text[text.index("| card | types | P/T |") : text.index("### `spells`")]
+    spells = text[text.index("### `spells`") :]
+    rows: set[str] = set()
+    for line in table.splitlines():
+        if line.startswith("| ") and not line.startswith("|---"):
+            first = line.split(" | ")[0].removeprefix("| ")
+            rows.add(first)
+            rows.update(part.strip() for part in first.split(", "))
+    missing = sorted(name for name in PERMANENT_CARDS if name not in rows)
+    assert not missing, f"docs/scenarios.md's card table has no row for: {missing}"
+    unnamed = sorted(name for name in SPELLS if name not in spells)
+    assert not unnamed, f"docs/scenarios.md's spells paragraph does not name: {unnamed}"
