@@ -50,7 +50,16 @@ between two records plus output increments):
    first only waits and, resolving, touches no permanent; the second's target is chosen as it
    goes on the stack (603.3d), which changes no field of the record, and its resolution is a
    destruction of x, which a pass already offers; that it may be removed for want of a legal
-   target is the global record's (``removed``, 603.3d).
+   target is the global record's (``removed``, 603.3d). A status target (Kill Shot's "target
+   attacking creature", Asphyxiate's "target untapped creature", re-checked as the spell
+   resolves, 608.2b) needs nothing either: the check reads x's ``in_combat`` and ``tapped``,
+   both kept, yet it only decides between a destruction of x and nothing, and the pass that
+   resolves the spell offers both whatever x's status (whether x is among the targets is
+   already a free input). Soldevi Steam Beast's "whenever this creature becomes tapped"
+   (603.2e) needs nothing either: every way x goes from untapped to tapped is already an
+   event here (attacking, a {T} cost, a regeneration; ``other_taps`` and ``regen_taps``
+   count them), the trigger only waits (one of the global record's free number of triggered
+   abilities), and its effect is an opponent's life, which no record keeps.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,
