@@ -64,8 +64,8 @@ CHANGES: tuple[Change, ...] = (
         (
             Edit(
                 ENC + "sba.py",
-                "mine = [and_(kept[k], eq(w[e.controller], active))",
-                "mine = [and_(kept[k], ne(w[e.controller], active))",
+                "first = ne if w.mutant(Mutant.TRIGGERS_REVERSED_APNAP) else eq",
+                "first = eq if w.mutant(Mutant.TRIGGERS_REVERSED_APNAP) else ne",
             ),
         ),
     ),

@@ -218,7 +218,9 @@ def triggers_to_stack(w: SymWork) -> None:
     base = w[f.stack_size]
     present = [gt(size, k) for k in range(len(f.pending))]
     kept = choose_targets(w, present)
-    mine = [and_(kept[k], eq(w[e.controller], active)) for k, e in enumerate(f.pending)]
+    # 603.3b: the active player's go first (lowest); the mutant puts the other player's first
+    first = ne if w.mutant(Mutant.TRIGGERS_REVERSED_APNAP) else eq
+    mine = [and_(kept[k], first(w[e.controller], active)) for k, e in enumerate(f.pending)]
     theirs = [and_(kept[k], not_(mine[k])) for k in range(len(f.pending))]
     n_mine = count(mine)
     positions = []

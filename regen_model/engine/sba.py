@@ -159,7 +159,9 @@ def _triggers_to_stack(w: Work) -> None:
             obj = obj._replace(targets=(target,))
         kept.append(obj)
     w.reflexive = None
-    ordered = sorted(kept, key=lambda t: 0 if t.controller == w.active else 1)
+    # 603.3b: the active player's first (lowest); the mutant puts the other player's first
+    first = w.defending if w.mutant(Mutant.TRIGGERS_REVERSED_APNAP) else w.active
+    ordered = sorted(kept, key=lambda t: 0 if t.controller == first else 1)
     w.pending = []
     for obj in ordered:
         w.stack.append(obj)

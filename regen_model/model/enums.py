@@ -256,6 +256,9 @@ class Mutant(StrEnum):
     # Triggered abilities beyond damage triggers (issue 13 item 5):
     REGEN_TRIGGERS_DIES = "regen-triggers-dies"
     TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"
+    # Waiting triggers of both players put on the stack in reversed APNAP order: the active
+    # player's last, so they resolve first (603.3b; phase.rs's order was checked against it)
+    TRIGGERS_REVERSED_APNAP = "triggers-reversed-apnap"
     # "destroy that creature at end of combat" (Thicket Basilisk, Cockatrice):
     EOC_DESTROY_NEEDS_COMBAT = "eoc-destroy-needs-combat"
     REGEN_CANCELS_EOC_DESTROY = "regen-cancels-eoc-destroy"

@@ -304,6 +304,13 @@ _INFO = (
         ("trigger.tapped", "regen.apply.tap"),
     ),
     MutantInfo(
+        Mutant.TRIGGERS_REVERSED_APNAP,
+        "Triggered abilities of both players waiting at once go on the stack in reversed "
+        "APNAP order: the non-active player's first and the active player's last, so the "
+        "active player's resolve first.",
+        ("stack.triggers",),
+    ),
+    MutantInfo(
         Mutant.REGEN_TRIGGERS_CREATURE_DIES,
         "A creature that regenerates triggers other permanents' \"whenever a creature (you "
         'control) dies" abilities, as in engines that fire them from the destruction rather '

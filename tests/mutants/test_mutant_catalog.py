@@ -98,6 +98,8 @@ ONLY_BY_SCENARIO = {
     Mutant.SACRIFICE_ANY_CREATURE: SCENARIOS / "costs" / "sacrifice-a-creature-dark-privilege.yaml",
     Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
     Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
+    # the battery's boards never make triggers of both players at once (603.3b)
+    Mutant.TRIGGERS_REVERSED_APNAP: SCENARIOS / "damage" / "trigger-controller.yaml",
     Mutant.REGEN_TRIGGERS_CREATURE_DIES: SCENARIOS
     / "zone"
     / "attacking-dies-regenerated-attacker.yaml",
