@@ -341,8 +341,9 @@ def _regenerate(w: Work, slot: int) -> None:
         w.pending = [p for p in w.pending if p not in kept]
     elif kept:
         w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
-    if became_tapped:
-        # 603.2e: "whenever this creature becomes tapped" triggers (it waits with the rest)
+    if became_tapped and not w.mutant(Mutant.REGEN_TAP_TRIGGERS_NOTHING):
+        # 603.2e: "whenever this creature becomes tapped" triggers (it waits with the rest);
+        # the mutant taps without it (PH-33)
         tapped_trigger(w, slot)
     if w.mutant(Mutant.REGEN_TRIGGERS_DIES):
         # Mutant: regeneration treated as dying, so "when this creature dies" triggers.

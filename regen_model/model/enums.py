@@ -259,6 +259,9 @@ class Mutant(StrEnum):
     # Waiting triggers of both players put on the stack in reversed APNAP order: the active
     # player's last, so they resolve first (603.3b; phase.rs's order was checked against it)
     TRIGGERS_REVERSED_APNAP = "triggers-reversed-apnap"
+    # A regeneration's tap makes no "becomes tapped" trigger (603.2e, 701.19a): phase.rs's
+    # PH-33, whose regeneration sets the tapped flag without the event its triggers look for
+    REGEN_TAP_TRIGGERS_NOTHING = "regen-tap-triggers-nothing"
     # "destroy that creature at end of combat" (Thicket Basilisk, Cockatrice):
     EOC_DESTROY_NEEDS_COMBAT = "eoc-destroy-needs-combat"
     REGEN_CANCELS_EOC_DESTROY = "regen-cancels-eoc-destroy"

@@ -311,6 +311,13 @@ _INFO = (
         ("stack.triggers",),
     ),
     MutantInfo(
+        Mutant.REGEN_TAP_TRIGGERS_NOTHING,
+        'The tap of a regeneration makes no "whenever this creature becomes tapped" ability '
+        "trigger, although the creature was untapped: engines that tap it without the tap "
+        "event their triggers watch for (phase.rs, PH-33).",
+        ("trigger.tapped", "regen.apply.tap"),
+    ),
+    MutantInfo(
         Mutant.REGEN_TRIGGERS_CREATURE_DIES,
         "A creature that regenerates triggers other permanents' \"whenever a creature (you "
         'control) dies" abilities, as in engines that fire them from the destruction rather '

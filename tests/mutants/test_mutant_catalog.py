@@ -100,6 +100,8 @@ ONLY_BY_SCENARIO = {
     Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
     # the battery's boards never make triggers of both players at once (603.3b)
     Mutant.TRIGGERS_REVERSED_APNAP: SCENARIOS / "damage" / "trigger-controller.yaml",
+    # the battery's boards have no "becomes tapped" ability (Soldevi Steam Beast)
+    Mutant.REGEN_TAP_TRIGGERS_NOTHING: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
     Mutant.REGEN_TRIGGERS_CREATURE_DIES: SCENARIOS
     / "zone"
     / "attacking-dies-regenerated-attacker.yaml",
