@@ -496,10 +496,15 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         needs_damage = w.mutant(Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE)
         rider = or_(obj.cant_regen, obj.cant_regen_target) if needs_damage else obj.cant_regen
         deal_damage(w, shares, combat=False, cant_regen=rider)
-        if not needs_damage:
+        # mutant ``damage-rider-on-prevented``: Incinerate read as Disintegrate (PH-29)
+        unconditional: Val = False if needs_damage else obj.cant_regen_target
+        if w.mutant(Mutant.DAMAGE_RIDER_ON_PREVENTED):
+            unconditional = or_(unconditional, obj.cant_regen)
+        if not needs_damage or w.mutant(Mutant.DAMAGE_RIDER_ON_PREVENTED):
             for ok, card, gen, _ in targets:
                 for i in range(w.n):
-                    _target_unregenerable(w, i, and_(obj.cant_regen_target, ok, eq(card, i)), gen)
+                    aimed = and_(unconditional, ok, eq(card, i))
+                    _target_unregenerable(w, i, aimed, gen)
         for ok, card, gen, _ in targets:
             for i in range(w.n):
                 _target_exiled_if_dies(w, i, and_(obj.exile_if_dies, ok, eq(card, i)), gen)

@@ -716,7 +716,9 @@ def apply_effect(
         # mutant ``target-cant-regen-needs-damage``: Disintegrate read as Incinerate's rider
         needs_damage = effect.cant_regen_target and w.mutant(Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE)
         deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen or needs_damage)
-        if effect.cant_regen_target and not needs_damage:
+        # mutant ``damage-rider-on-prevented``: Incinerate read as Disintegrate (PH-29)
+        rider_anyway = effect.cant_regen and w.mutant(Mutant.DAMAGE_RIDER_ON_PREVENTED)
+        if (effect.cant_regen_target and not needs_damage) or rider_anyway:
             for t in targets:
                 if t.card is not None:
                     target_unregenerable(w, t.card, t.gen, source_name)

@@ -250,6 +250,10 @@ class Mutant(StrEnum):
     # Counting what was destroyed (issue 13 item 7):
     REGENERATED_COUNTED_AS_DESTROYED = "regenerated-counted-as-destroyed"
     TARGET_CANT_REGEN_NEEDS_DAMAGE = "target-cant-regen-needs-damage"
+    # ... and the converse: Incinerate's "a creature dealt damage this way can't be
+    # regenerated this turn" applied to its target although the damage was prevented (615.6;
+    # phase.rs's PH-29)
+    DAMAGE_RIDER_ON_PREVENTED = "damage-rider-on-prevented"
     SACRIFICED_AURA_NO_SHIELD = "sacrificed-aura-no-shield"
     # "Sacrifice a creature" paid with a creature its activator does not control (701.21a)
     SACRIFICE_ANY_CREATURE = "sacrifice-any-creature"

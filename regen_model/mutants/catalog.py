@@ -292,6 +292,13 @@ _INFO = (
         ("cant-regen.damage-target",),
     ),
     MutantInfo(
+        Mutant.DAMAGE_RIDER_ON_PREVENTED,
+        "A damage spell's \"a creature dealt damage this way can't be regenerated this turn\" "
+        "(Incinerate) applies to its target although the damage was prevented, as if it were "
+        "Disintegrate's unconditional instruction (phase.rs, PH-29).",
+        ("cant-regen.make",),
+    ),
+    MutantInfo(
         Mutant.REGEN_TRIGGERS_DIES,
         'A creature that regenerates triggers its "when this creature dies" ability, as if '
         "regenerating were dying.",

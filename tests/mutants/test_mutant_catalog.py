@@ -92,6 +92,10 @@ ONLY_BY_SCENARIO = {
     Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE: SCENARIOS
     / "effects"
     / "disintegrate-prevented-still-unregenerable.yaml",
+    # the battery casts no spell, so no Incinerate whose damage is prevented
+    Mutant.DAMAGE_RIDER_ON_PREVENTED: SCENARIOS
+    / "effects"
+    / "disintegrate-prevented-still-unregenerable.yaml",
     Mutant.SACRIFICED_AURA_NO_SHIELD: SCENARIOS
     / "costs"
     / "sacrifice-carapace-regenerates-its-last-host.yaml",
