@@ -139,7 +139,8 @@ def _dies_draw_trigger(
         controller=seen.controller,
         effect=ordinal(EffectKind.MAY_DRAW),
         amount=w.st(j).dies_draw,
-        targets=((NONE, 0, chooser),),
+        # mutant ``dies-draw-nobody``: no player named, so it resolves drawing nothing (PH-31)
+        targets=() if w.mutant(Mutant.DIES_DRAW_NOBODY) else ((NONE, 0, chooser),),
         source=j,
         source_gen=seen.gen,
     )

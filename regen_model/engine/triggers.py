@@ -120,7 +120,7 @@ def dies_draw_trigger(w: Work, slot: int, watcher: Card, dying: Card, count: int
     by the watcher's controller (603.3a), its player the dying creature's controller then
     (603.10a), recorded now as its one target (the ability does not target: the player is
     only named, like a trigger naming only a player); the mutant ``dies-draw-by-owner``
-    names the creature's owner instead."""
+    names the creature's owner instead, ``dies-draw-nobody`` nobody."""
     chooser = controller(dying)
     if w.mutant(Mutant.DIES_DRAW_BY_OWNER):
         chooser = w.setup.owners[dying.slot]  # mutant: the owner, not the controller
@@ -129,7 +129,8 @@ def dies_draw_trigger(w: Work, slot: int, watcher: Card, dying: Card, count: int
         name=f"creature-dies trigger of {w.name(slot)}",
         controller=controller(watcher),
         effect=Effect(EffectKind.MAY_DRAW, amount=count),
-        targets=(Target(player=chooser),),
+        # mutant ``dies-draw-nobody``: no player named, so it resolves drawing nothing (PH-31)
+        targets=() if w.mutant(Mutant.DIES_DRAW_NOBODY) else (Target(player=chooser),),
         source=slot,
         source_gen=watcher.gen,
     )

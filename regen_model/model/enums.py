@@ -284,6 +284,9 @@ class Mutant(StrEnum):
     # Hand and library, draw (issue 13 item 2): Fecundity's draw given to the dying creature's
     # owner instead of its controller as it last existed (603.10a)
     DIES_DRAW_BY_OWNER = "dies-draw-by-owner"
+    # ... or naming nobody, so as it resolves nobody is asked and nobody draws (phase.rs's
+    # PH-31: "that creature's controller" read as the controller of a target it does not have)
+    DIES_DRAW_NOBODY = "dies-draw-nobody"
     # Mill (issue 13 item 2): a mill from a library with fewer cards than asked counted as an
     # attempted draw from an empty library (701.17b; only drawing is a loss, 704.5b)
     MILL_SHORT_LIBRARY_LOSES = "mill-short-library-loses"

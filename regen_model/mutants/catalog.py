@@ -407,6 +407,13 @@ _INFO = (
         ("trigger.dies-draw",),
     ),
     MutantInfo(
+        Mutant.DIES_DRAW_NOBODY,
+        "Fecundity's \"that creature's controller may draw a card\" names nobody, so as it "
+        'resolves nobody is asked and nobody draws, as an engine that reads "that creature" '
+        "as a target of the ability (which has none) does (phase.rs, PH-31).",
+        ("trigger.dies-draw",),
+    ),
+    MutantInfo(
         Mutant.MILL_SHORT_LIBRARY_LOSES,
         "Milling more cards than the library holds counts as an attempted draw from an empty "
         "library, so the player loses at the next check, as in an engine that mills by drawing "

@@ -119,6 +119,7 @@ ONLY_BY_SCENARIO = {
     Mutant.REGEN_CANCELS_EOC_DESTROY: SCENARIOS / "combat" / "basilisk-two-shields-survive.yaml",
     # the battery's boards have no Fecundity and no control change of a creature that dies
     Mutant.DIES_DRAW_BY_OWNER: SCENARIOS / "draw" / "fecundity-controller-not-owner.yaml",
+    Mutant.DIES_DRAW_NOBODY: SCENARIOS / "draw" / "fecundity-controller-not-owner.yaml",
     # nor a mill (no spell is cast there)
     Mutant.MILL_SHORT_LIBRARY_LOSES: SCENARIOS / "draw" / "mill-short-library-is-no-loss.yaml",
     # the battery's boards have no Go-Shintai and never reach an end step with one
