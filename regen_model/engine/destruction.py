@@ -343,7 +343,7 @@ def _regenerate(w: Work, slot: int) -> None:
         w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
     if became_tapped:
         # 603.2e: "whenever this creature becomes tapped" triggers (it waits with the rest)
-        tapped_trigger(w, slot)
+        tapped_trigger(w, slot, by_regeneration=True)
     if w.mutant(Mutant.REGEN_TRIGGERS_DIES):
         # Mutant: regeneration treated as dying, so "when this creature dies" triggers.
         dies_trigger(w, slot, w.cards[slot])

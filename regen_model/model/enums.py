@@ -256,6 +256,8 @@ class Mutant(StrEnum):
     # Triggered abilities beyond damage triggers (issue 13 item 5):
     REGEN_TRIGGERS_DIES = "regen-triggers-dies"
     TAPPED_REGEN_BECOMES_TAPPED = "tapped-regen-becomes-tapped"
+    # "whenever a Merfolk you control becomes tapped" (Judge of Currents): not by regeneration
+    REGEN_TAP_MISSES_WATCHERS = "regen-tap-misses-watchers"
     # "destroy that creature at end of combat" (Thicket Basilisk, Cockatrice):
     EOC_DESTROY_NEEDS_COMBAT = "eoc-destroy-needs-combat"
     REGEN_CANCELS_EOC_DESTROY = "regen-cancels-eoc-destroy"

@@ -98,6 +98,7 @@ ONLY_BY_SCENARIO = {
     Mutant.SACRIFICE_ANY_CREATURE: SCENARIOS / "costs" / "sacrifice-a-creature-dark-privilege.yaml",
     Mutant.REGEN_TRIGGERS_DIES: SCENARIOS / "zone" / "dies-trigger-not-on-regeneration.yaml",
     Mutant.TAPPED_REGEN_BECOMES_TAPPED: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
+    Mutant.REGEN_TAP_MISSES_WATCHERS: SCENARIOS / "zone" / "creature-tapped-regeneration.yaml",
     Mutant.REGEN_TRIGGERS_CREATURE_DIES: SCENARIOS
     / "zone"
     / "attacking-dies-regenerated-attacker.yaml",
