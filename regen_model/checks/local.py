@@ -50,7 +50,12 @@ between two records plus output increments):
    first only waits and, resolving, touches no permanent; the second's target is chosen as it
    goes on the stack (603.3d), which changes no field of the record, and its resolution is a
    destruction of x, which a pass already offers; that it may be removed for want of a legal
-   target is the global record's (``removed``, 603.3d).
+   target is the global record's (``removed``, 603.3d). Judge of Currents' "whenever a
+   Merfolk you control becomes tapped, you may gain 1 life" (603.2e) relates two permanents
+   too and needs nothing either: the tapped one's record changes only as every tap already
+   changes it (attacking, a {T} cost, a regeneration), the watcher's record is not touched
+   (its trigger only waits, one of the global record's free number of abilities that
+   triggered), and the life it gains is a player's, which no record keeps.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,
