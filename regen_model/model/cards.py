@@ -646,23 +646,6 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             tapped_opponent_life=2,
         ),
         _creature(
-            "Judge of Currents",
-            "{1}{W}",
-            "Creature — Merfolk Wizard",
-            1,
-            1,
-            "Whenever a Merfolk you control becomes tapped, you may gain 1 life.",
-            tapped_watch_life=1,
-            deviations=(
-                Deviation(
-                    "you may gain 1 life",
-                    "the model does not ask for the choice (608.2d): the life is always gained, "
-                    "so a line where its controller would decline differs in that player's life "
-                    "total only",
-                ),
-            ),
-        ),
-        _creature(
             "Thicket Basilisk",
             "{3}{G}{G}",
             "Creature — Basilisk",
@@ -1064,6 +1047,26 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             + _REGEN
             + " When it regenerates this way, that player may draw a card.",
             regen=Rider.OPPONENT_MAY_DRAW,
+        ),
+        # Issue 13 item 5: another permanent's "whenever a Merfolk you control becomes tapped"
+        # (603.2e; 205.3m). Last in the list, so the guided generator's late candidates
+        # (``generate.LATE_CARDS``, in this order) keep the turns the cards before it had.
+        _creature(
+            "Judge of Currents",
+            "{1}{W}",
+            "Creature — Merfolk Wizard",
+            1,
+            1,
+            "Whenever a Merfolk you control becomes tapped, you may gain 1 life.",
+            tapped_watch_life=1,
+            deviations=(
+                Deviation(
+                    "you may gain 1 life",
+                    "the model does not ask for the choice (608.2d): the life is always gained, "
+                    "so a line where its controller would decline differs in that player's life "
+                    "total only",
+                ),
+            ),
         ),
     )
 }
