@@ -907,6 +907,17 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("beast", "Soldevi Steam Beast", 0, shields=1),),
             (A.Destroy(targets=("beast",)),),
         ),
+        # 603.2e, 701.19a: Merfolk Raiders' shield is used and the regeneration taps them;
+        # Judge of Currents, their controller's, sees a Merfolk it controls become tapped
+        # (the explorer's boards have no watcher of taps).
+        GuideScript(
+            ("trigger.creature-tapped",),
+            (
+                ScriptCard("judge", "Judge of Currents", 0),
+                ScriptCard("raiders", "Merfolk Raiders", 0, shields=1),
+            ),
+            (A.Destroy(targets=("raiders",)),),
+        ),
         # 700.4, 603.10a: Grizzly Bears destroyed; Zulaport Cutthroat, their controller's,
         # sees them die (the explorer's boards have no watcher; one trigger fits the scope).
         GuideScript(

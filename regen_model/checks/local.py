@@ -59,7 +59,12 @@ between two records plus output increments):
    (603.2e) needs nothing either: every way x goes from untapped to tapped is already an
    event here (attacking, a {T} cost, a regeneration; ``other_taps`` and ``regen_taps``
    count them), the trigger only waits (one of the global record's free number of triggered
-   abilities), and its effect is an opponent's life, which no record keeps.
+   abilities), and its effect is an opponent's life, which no record keeps. Judge of
+   Currents' "whenever a Merfolk you control becomes tapped, you may gain 1 life" (603.2e)
+   relates two permanents and needs nothing either: the tapped one's record changes only as
+   every tap already changes it, the watcher's record is not touched (its trigger only
+   waits, one of the global record's free number of abilities that triggered), and the life
+   it gains is a player's, which no record keeps.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,

@@ -335,6 +335,14 @@ def _tapped(t: Transition) -> bool:
     return any(e.kind is EventKind.TRIGGERED and e.clause == "trigger.tapped" for e in t[3])
 
 
+def _creature_tapped(t: Transition) -> bool:
+    """A "whenever a Merfolk you control becomes tapped" ability triggers (Judge of Currents,
+    trigger.creature-tapped; 603.2, 603.2e)."""
+    return any(
+        e.kind is EventKind.TRIGGERED and e.clause == "trigger.creature-tapped" for e in t[3]
+    )
+
+
 def _eoc_destroy(t: Transition) -> bool:
     """A Basilisk's delayed "destroy that creature at end of combat" is made or triggers
     (trigger.eoc-destroy, 603.7, 511.2)."""
@@ -412,6 +420,7 @@ def _dies_features() -> frozenset[str]:
         or t.dies_drain
         or t.dies_draw
         or t.end_step_reflexive
+        or t.tapped_watch_life
     }
     return frozenset(
         {
@@ -420,6 +429,7 @@ def _dies_features() -> frozenset[str]:
             "dies-draw-trigger",
             "draw",
             "tapped-trigger",
+            "creature-tapped-trigger",
             "eoc-destroy-trigger",
             "reflexive-trigger",
             *cards,
@@ -434,6 +444,12 @@ LIBRARY_FEATURES = _library_features()
 REFLEXIVE_FEATURES = frozenset(
     {"reflexive-trigger"}
     | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.end_step_reflexive}
+)
+# Judge of Currents' part of DIES_FEATURES (trigger.creature-tapped), for an adapter that
+# maps the rest but not it.
+CREATURE_TAPPED_FEATURES = frozenset(
+    {"creature-tapped-trigger"}
+    | {f"card:{n}" for n, t in PERMANENT_CARDS.items() if t.tapped_watch_life}
 )
 # The Basilisks' part of DIES_FEATURES (trigger.eoc-destroy), for an adapter that maps it alone.
 EOC_DESTROY_FEATURES = frozenset(
@@ -752,6 +768,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     "tapped-trigger": (
         'a "whenever this creature becomes tapped" ability triggers (603.2e)',
         _tapped,
+    ),
+    "creature-tapped-trigger": (
+        'a "whenever a Merfolk you control becomes tapped" ability triggers (603.2, 603.2e)',
+        _creature_tapped,
     ),
     "eoc-destroy-trigger": (
         'a Basilisk\'s delayed "destroy that creature at end of combat" is made or triggers '

@@ -102,6 +102,8 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # Issue 13 item 5: "when this creature dies" (Onulet), with a creature beside it.
     ("trigger.dies", (), (), ("Onulet", "Grizzly Bears")),
     ("trigger.tapped", (), (), ("Soldevi Steam Beast", "Grizzly Bears")),
+    # another permanent's "whenever a Merfolk you control becomes tapped"
+    ("trigger.creature-tapped", (), (), ("Judge of Currents", "Merfolk Raiders")),
     # another permanent's "whenever a creature (you control / an attacking creature) dies"
     ("trigger.creature-dies", (), (), ("Zulaport Cutthroat", "Grizzly Bears")),
     ("trigger.attacking-dies", (), (), ("Kardur, Doomscourge", "Grizzly Bears")),

@@ -340,8 +340,9 @@ def regenerate(w: SymWork, i: int, when: Val) -> None:
     if w.mutant(Mutant.TAPPED_REGEN_BECOMES_TAPPED) and not w.mutant(Mutant.REGEN_DOES_NOT_TAP):
         untapped = when  # wrongly: an already tapped creature "becomes tapped" too
     if w.mutant(Mutant.REGEN_TAP_TRIGGERS_NOTHING):
-        untapped = False  # wrongly: the tap makes no trigger (PH-33)
-    tapped_trigger(w, i, untapped)  # 603.2e, after the rest as in the engine
+        untapped = False  # wrongly: the tap makes no trigger, the watchers' neither (PH-33)
+    # 603.2e, after the rest as in the engine
+    tapped_trigger(w, i, untapped, by_regeneration=True)
     if w.mutant(Mutant.REGEN_TRIGGERS_DIES):  # wrongly treated as dying (700.4)
         dies = and_(when, is_creature(w, i), gt(w.st(i).dies_life, 0))
         push_dies_trigger(w, i, controller(w, i), w[c.gen], dies)

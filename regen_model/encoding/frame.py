@@ -208,6 +208,11 @@ class CardStatics:
     # (``CardTemplate.end_step_reflexive``; 513.1, 603.12, 603.3d).
     shrine: Z3Ref
     end_step_reflexive: Z3Ref
+    # Its creature types include Merfolk (``CardTemplate.merfolk``, 205.3m), and Judge of
+    # Currents' "Whenever a Merfolk you control becomes tapped, you may gain N life"
+    # (``CardTemplate.tapped_watch_life``): N, 0 for none (603.2, 603.2e).
+    merfolk: Z3Ref
+    tapped_watch_life: Z3Ref
 
     def kw(self, keyword: Keyword) -> Z3Ref:
         return self.keywords[KW_INDEX[keyword]]
@@ -273,6 +278,8 @@ class Statics:
                     dies_draw=mk_i(f"{p}.dies_draw"),
                     shrine=mk_b(f"{p}.shrine"),
                     end_step_reflexive=mk_b(f"{p}.end_step_reflexive"),
+                    merfolk=mk_b(f"{p}.merfolk"),
+                    tapped_watch_life=mk_i(f"{p}.tapped_watch_life"),
                 )
             )
         return Statics(scope, tuple(cards))
@@ -302,6 +309,8 @@ class Statics:
                 c.dies_life <= sc.max_amount,
                 c.tapped_opponent_life >= 0,
                 c.tapped_opponent_life <= sc.max_amount,
+                c.tapped_watch_life >= 0,
+                c.tapped_watch_life <= sc.max_amount,
                 _in_enum(c.dies_watch, DiesWatch),
                 c.dies_drain >= 0,
                 c.dies_drain <= sc.max_amount,
@@ -330,6 +339,8 @@ class Statics:
                         z3.Not(c.static_regen),
                         c.dies_drain == 0,
                         z3.Not(c.end_step_reflexive),
+                        z3.Not(c.merfolk),
+                        c.tapped_watch_life == 0,
                     ),
                 ),
                 # Only noncreature, non-attaching permanents animate themselves (manlands).
@@ -439,6 +450,8 @@ class Statics:
                 c.dies_draw,
                 c.shrine,
                 c.end_step_reflexive,
+                c.merfolk,
+                c.tapped_watch_life,
             ]
         return out
 
@@ -528,6 +541,8 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's 'whenever a creature dies' drain is encoded"
     if template.end_step_reflexive and not template.is_creature:
         return f"{template.name}: only a creature's end-step 'when you do' ability is encoded"
+    if (template.merfolk or template.tapped_watch_life) and not template.is_creature:
+        return f"{template.name}: only a creature's Merfolk type or Merfolk-tapped watch is encoded"
     return None
 
 
@@ -603,6 +618,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
                 (c.dies_draw, 0),
                 (c.shrine, False),
                 (c.end_step_reflexive, False),
+                (c.merfolk, False),
+                (c.tapped_watch_life, 0),
             ):
                 put(var, value)
             continue
@@ -661,6 +678,8 @@ def _assign_statics(statics: Statics, setup: Setup, put: Any) -> None:
             (c.dies_draw, t.dies_draw),
             (c.shrine, t.shrine),
             (c.end_step_reflexive, t.end_step_reflexive),
+            (c.merfolk, t.merfolk),
+            (c.tapped_watch_life, t.tapped_watch_life),
         ):
             put(var, value)
 
@@ -772,6 +791,8 @@ def read_statics(
                 dies_draw=_i(model, c.dies_draw),
                 shrine=_b(model, c.shrine),
                 end_step_reflexive=_b(model, c.end_step_reflexive),
+                merfolk=_b(model, c.merfolk),
+                tapped_watch_life=_i(model, c.tapped_watch_life),
             )
         )
         owners.append(_i(model, c.owner))

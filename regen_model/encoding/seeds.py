@@ -1779,6 +1779,28 @@ def scripts() -> tuple[Script, ...]:
             step=Step.MAIN1,
         ),
         Script(
+            "creature-tapped-watcher",
+            "'Whenever a Merfolk you control becomes tapped' (Judge of Currents, "
+            "trigger.creature-tapped): the regeneration's tap of its controller's Merfolk "
+            "Raiders triggers it (701.19a, 603.2e); the opponent's Raiders regenerating does not; "
+            "the Judge attacking triggers it for itself (508.1f)",
+            (
+                Card("judge", "Judge of Currents", 0),
+                Card("raiders", "Merfolk Raiders", 0, shields=((1, PLAIN),)),
+                Card("theirs", "Merfolk Raiders", 1, shields=((1, PLAIN),)),
+            ),
+            (
+                A.Destroy(targets=("raiders",)),
+                *_pass(0, 1),
+                A.Destroy(targets=("theirs",)),
+                *_pass(0, 1),
+                *_pass(0, 1),
+                A.DeclareAttackers(player=0, attackers=("judge",)),
+                *_pass(0, 1),
+            ),
+            step=Step.MAIN1,
+        ),
+        Script(
             "basilisk-regenerated",
             "Thicket Basilisk attacks, blocked by Drudge Skeletons (one shield) and Wall of "
             "Essence (trigger.eoc-destroy): only the non-Wall Skeletons get the delayed trigger "

@@ -147,17 +147,45 @@ def _dies_draw_trigger(
     stack.push(w, "pending", obj, "trigger.dies-draw", when=when)
 
 
-def tapped_trigger(w: SymWork, i: int, when: Val) -> None:
-    """Card ``i`` has just become tapped where ``when`` holds: its "whenever this creature
-    becomes tapped, target opponent gains N life" triggers (``engine.triggers``), controlled
-    by its controller now (603.3a), targeting that player's opponent."""
+def tapped_trigger(w: SymWork, i: int, when: Val, by_regeneration: bool = False) -> None:
+    """Card ``i`` has just become tapped where ``when`` holds (``by_regeneration``: by a
+    regeneration's tap, 701.19a): its "whenever this creature becomes tapped, target opponent
+    gains N life" triggers (``engine.triggers``), controlled by its controller now (603.3a),
+    targeting that player's opponent; then ``watched_taps``."""
     st = w.st(i)
     fires = and_(when, gt(st.tapped_opponent_life, 0))
-    if w.skip(fires):
+    if not w.skip(fires):
+        who = controller(w, i)
+        life = st.tapped_opponent_life
+        push_life_trigger(w, i, who, w[w.c(i).gen], life, sub(1, who), "trigger.tapped", fires)
+    watched_taps(w, i, when, by_regeneration)
+
+
+def watched_taps(w: SymWork, i: int, when: Val, by_regeneration: bool) -> None:
+    """Card ``i`` has just become tapped where ``when`` holds: each card's "whenever a Merfolk
+    you control becomes tapped, you may gain N life" (Judge of Currents) triggers where card
+    ``i`` is a Merfolk (205.3m) controlled by the watcher's controller and the watcher is on
+    the battlefield (phased in), itself included; in slot order, controlled by the watcher's
+    controller (603.3a), its gainer that player (``engine.triggers.watched_taps``). The
+    mutant ``regen-tap-misses-watchers`` skips them for a regeneration's tap."""
+    if by_regeneration and w.mutant(Mutant.REGEN_TAP_MISSES_WATCHERS):
+        return  # mutant: the regeneration's tap is no "becomes tapped" for the watchers
+    merfolk = and_(when, w.st(i).merfolk)
+    if w.skip(merfolk):
         return
-    who = controller(w, i)
-    life = st.tapped_opponent_life
-    push_life_trigger(w, i, who, w[w.c(i).gen], life, sub(1, who), "trigger.tapped", fires)
+    tapped_by = controller(w, i)
+    for j in range(w.n):
+        st = w.st(j)
+        fires = and_(
+            merfolk,
+            gt(st.tapped_watch_life, 0),
+            on_battlefield(w, j),
+            eq(controller(w, j), tapped_by),
+        )
+        who = controller(w, j)
+        life = st.tapped_watch_life
+        gen = w[w.c(j).gen]
+        push_life_trigger(w, j, who, gen, life, who, "trigger.creature-tapped", fires)
 
 
 def block_destroy_triggers(w: SymWork, blocks: list[Val], also: list[Val]) -> None:

@@ -342,9 +342,10 @@ def _regenerate(w: Work, slot: int) -> None:
     elif kept:
         w.emit(EventKind.NOTE, "regen.damage-triggers", name, damage_triggers_kept=len(kept))
     if became_tapped and not w.mutant(Mutant.REGEN_TAP_TRIGGERS_NOTHING):
-        # 603.2e: "whenever this creature becomes tapped" triggers (it waits with the rest);
-        # the mutant taps without it (PH-33)
-        tapped_trigger(w, slot)
+        # 603.2e: "whenever this creature becomes tapped" and the watchers' "whenever a
+        # Merfolk you control becomes tapped" trigger (they wait with the rest); the mutant
+        # taps without either (PH-33)
+        tapped_trigger(w, slot, by_regeneration=True)
     if w.mutant(Mutant.REGEN_TRIGGERS_DIES):
         # Mutant: regeneration treated as dying, so "when this creature dies" triggers.
         dies_trigger(w, slot, w.cards[slot])

@@ -7,6 +7,9 @@ where it resolves (``effects.when_you_do``, 603.12). Damage triggers are dealt w
 damage is (``effects``), riders where a shield is used (``destruction``), "when this creature
 dies" where zones change (``zones``).
 
+"Whenever a Merfolk you control becomes tapped" (Judge of Currents) is the same event seen by
+another permanent (``watched_taps``).
+
 "Becomes tapped" happens only when an untapped permanent on the battlefield is tapped (603.2e):
 attacking (508.1f), paying {T} (602.2b), and the tap a regeneration makes (701.19a). Making a
 shield taps nothing (701.19c is about using it), so it triggers nothing; nor does a permanent
@@ -137,15 +140,47 @@ def dies_draw_trigger(w: Work, slot: int, watcher: Card, dying: Card, count: int
     w.trigger(obj, "trigger.dies-draw", w.name(slot), drawer=w.pname(chooser))
 
 
-def tapped_trigger(w: Work, slot: int) -> None:
-    """The permanent in ``slot`` has just become tapped: its "whenever this creature becomes
-    tapped, target opponent gains N life" (Soldevi Steam Beast) triggers, controlled by its
-    controller now (603.3a), the target that player's opponent (the only one, 2 players)."""
+def tapped_trigger(w: Work, slot: int, by_regeneration: bool = False) -> None:
+    """The permanent in ``slot`` has just become tapped (603.2e; ``by_regeneration``: by the
+    tap of a regeneration, 701.19a): its "whenever this creature becomes tapped, target
+    opponent gains N life" (Soldevi Steam Beast) triggers, controlled by its controller now
+    (603.3a), the target that player's opponent (the only one, 2 players); then
+    ``watched_taps``."""
     life = w.setup.templates[slot].tapped_opponent_life
-    if not life:
-        return
     card = w.cards[slot]
-    life_trigger(w, slot, card, life, 1 - controller(card), "tapped", "trigger.tapped")
+    if life:
+        life_trigger(w, slot, card, life, 1 - controller(card), "tapped", "trigger.tapped")
+    watched_taps(w, slot, by_regeneration)
+
+
+def watched_taps(w: Work, slot: int, by_regeneration: bool) -> None:
+    """The permanent in ``slot`` has just become tapped: each permanent's "whenever a Merfolk
+    you control becomes tapped, you may gain N life" (Judge of Currents) triggers when the
+    tapped permanent is a Merfolk (205.3m) controlled by the watcher's controller, the watcher
+    on the battlefield (phased in, 702.26b) as it happens, itself included; in slot order,
+    controlled by the watcher's controller (603.3a), untargeted: "you" gains the life. The
+    mutant ``regen-tap-misses-watchers`` lets a regeneration's tap trigger no watcher (an
+    engine that taps the regenerated permanent without a tap event, 701.19a)."""
+    card = w.cards[slot]
+    if not w.setup.templates[slot].merfolk:
+        return
+    if by_regeneration and w.mutant(Mutant.REGEN_TAP_MISSES_WATCHERS):
+        return  # mutant: the regeneration's tap is no "becomes tapped" for the watchers
+    for j, watcher in enumerate(w.cards):
+        life = w.setup.templates[j].tapped_watch_life
+        if not life or not watcher.on_battlefield:
+            continue
+        if controller(watcher) != controller(card):
+            w.emit(
+                EventKind.NOTE,
+                "trigger.creature-tapped",
+                w.name(slot),
+                controller=w.pname(controller(card)),
+                watcher=w.name(j),
+            )
+            continue
+        who = controller(watcher)
+        life_trigger(w, j, watcher, life, who, "creature-tapped", "trigger.creature-tapped")
 
 
 def block_destroy_triggers(w: Work, pairs: list[tuple[int, int]]) -> None:

@@ -246,7 +246,14 @@ class CardTemplate:
     controlled by the player who controlled the end-step ability as it resolved (603.7e), its
     target chosen only as it is put on the stack (603.3d), after the first ability has
     finished resolving: a player may respond to it, by regenerating that creature among other
-    things.
+    things. ``merfolk``: its creature types include Merfolk (205.3m; from the type line of a
+    built-in card). ``tapped_watch_life``: "Whenever a Merfolk you control becomes tapped, you
+    may gain N life" (Judge of Currents): a triggered ability of a watching permanent (603.2)
+    that triggers each time a Merfolk permanent its controller controls changes from untapped to
+    tapped (603.2e), itself included: attacking (508.1f), a {T} cost (602.2b) or the tap of a
+    regeneration (701.19a); making a shield taps nothing. The watcher must be on the battlefield
+    (phased in, 702.26b) as the Merfolk becomes tapped, and the ability is controlled by the
+    watcher's controller (603.3a); the "may" is a recorded ``Deviation``.
     """
 
     name: str
@@ -278,6 +285,8 @@ class CardTemplate:
     dies_draw: int = 0
     shrine: bool = False
     end_step_reflexive: bool = False
+    merfolk: bool = False
+    tapped_watch_life: int = 0
 
     @property
     def is_creature(self) -> bool:
@@ -328,6 +337,7 @@ def _card(
         types=_types(type_line),
         wall="Wall" in type_line.partition(" — ")[2].split(),
         shrine="Shrine" in type_line.partition(" — ")[2].split(),
+        merfolk="Merfolk" in type_line.partition(" — ")[2].split(),
         text=text,
         colors=colors_of(cost),
         mana_cost=cost,
@@ -358,6 +368,7 @@ def _creature(
     dies_watch: DiesWatch = DiesWatch.NONE,
     dies_drain: int = 0,
     end_step_reflexive: bool = False,
+    tapped_watch_life: int = 0,
     deviations: tuple[Deviation, ...] = (),
 ) -> CardTemplate:
     abilities: tuple[ActivatedAbility, ...] = ()
@@ -383,6 +394,7 @@ def _creature(
         dies_watch=dies_watch,
         dies_drain=dies_drain,
         end_step_reflexive=end_step_reflexive,
+        tapped_watch_life=tapped_watch_life,
     )
 
 
@@ -1035,6 +1047,26 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             + _REGEN
             + " When it regenerates this way, that player may draw a card.",
             regen=Rider.OPPONENT_MAY_DRAW,
+        ),
+        # Issue 13 item 5: another permanent's "whenever a Merfolk you control becomes tapped"
+        # (603.2e; 205.3m). Last in the list, so the guided generator's late candidates
+        # (``generate.LATE_CARDS``, in this order) keep the turns the cards before it had.
+        _creature(
+            "Judge of Currents",
+            "{1}{W}",
+            "Creature — Merfolk Wizard",
+            1,
+            1,
+            "Whenever a Merfolk you control becomes tapped, you may gain 1 life.",
+            tapped_watch_life=1,
+            deviations=(
+                Deviation(
+                    "you may gain 1 life",
+                    "the model does not ask for the choice (608.2d): the life is always gained, "
+                    "so a line where its controller would decline differs in that player's life "
+                    "total only",
+                ),
+            ),
         ),
     )
 }

@@ -266,6 +266,8 @@ class Mutant(StrEnum):
     # A regeneration's tap makes no "becomes tapped" trigger (603.2e, 701.19a): phase.rs's
     # PH-33, whose regeneration sets the tapped flag without the event its triggers look for
     REGEN_TAP_TRIGGERS_NOTHING = "regen-tap-triggers-nothing"
+    # "whenever a Merfolk you control becomes tapped" (Judge of Currents): not by regeneration
+    REGEN_TAP_MISSES_WATCHERS = "regen-tap-misses-watchers"
     # "destroy that creature at end of combat" (Thicket Basilisk, Cockatrice):
     EOC_DESTROY_NEEDS_COMBAT = "eoc-destroy-needs-combat"
     REGEN_CANCELS_EOC_DESTROY = "regen-cancels-eoc-destroy"

@@ -325,6 +325,13 @@ _INFO = (
         ("trigger.tapped", "regen.apply.tap"),
     ),
     MutantInfo(
+        Mutant.REGEN_TAP_MISSES_WATCHERS,
+        "A regeneration's tap triggers no other permanent's \"whenever a Merfolk you control "
+        'becomes tapped" ability (Judge of Currents), as in engines that tap the regenerated '
+        "permanent without a tap event; attacking and {T} costs still do.",
+        ("trigger.creature-tapped", "regen.apply.tap"),
+    ),
+    MutantInfo(
         Mutant.REGEN_TRIGGERS_CREATURE_DIES,
         "A creature that regenerates triggers other permanents' \"whenever a creature (you "
         'control) dies" abilities, as in engines that fire them from the destruction rather '

@@ -106,6 +106,7 @@ ONLY_BY_SCENARIO = {
     Mutant.TRIGGERS_REVERSED_APNAP: SCENARIOS / "damage" / "trigger-controller.yaml",
     # the battery's boards have no "becomes tapped" ability (Soldevi Steam Beast)
     Mutant.REGEN_TAP_TRIGGERS_NOTHING: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
+    Mutant.REGEN_TAP_MISSES_WATCHERS: SCENARIOS / "zone" / "creature-tapped-regeneration.yaml",
     Mutant.REGEN_TRIGGERS_CREATURE_DIES: SCENARIOS
     / "zone"
     / "attacking-dies-regenerated-attacker.yaml",

@@ -34,6 +34,7 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
+from regen_model.conform.features import CREATURE_TAPPED_FEATURES
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -99,6 +100,11 @@ class PhaseEngineAdapter:
             # Sentry's activation are mapped too; the Sentry's rider, which phase.rs 0.103
             # leaves Unimplemented, is PH-03 (its shield carries none, "shield-rider" above)
             *NOT_IN_PHASE,
+            # Judge of Currents (CREATURE_TAPPED_FEATURES): phase.rs parses it whole (a Taps
+            # trigger, its GainLife optional), but the adapter does not answer phase.rs's
+            # "you may" prompt, which the model does not ask (the card's Deviation), and the
+            # regeneration's tap it would see is PH-33's gap; not mapped yet
+            *CREATURE_TAPPED_FEATURES,
         }
     )
 

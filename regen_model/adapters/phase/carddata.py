@@ -342,6 +342,17 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "it trigger in the rules, not in phase.rs: PH-33)",
         ),
         _creature(
+            "Judge of Currents",
+            "{1}{W}",
+            "Creature — Merfolk Wizard",
+            1,
+            1,
+            "Whenever a Merfolk you control becomes tapped, you may gain 1 life.",
+            note="not mapped: 'you may gain 1 life' kept, as phase.rs runs it (an optional "
+            "effect it asks about), while the model always gains (its Deviation); the card and "
+            "creature-tapped-trigger are declared lacking (adapter.NOT_IN_PHASE)",
+        ),
+        _creature(
             "Thicket Basilisk",
             "{3}{G}{G}",
             "Creature — Basilisk",
