@@ -29,7 +29,11 @@ from regen_model.adapters.phase.database import CardDatabase
 from regen_model.adapters.phase.known import classifier, load_known
 from regen_model.adapters.phase.translate import _ability_index
 from regen_model.conform.case import Case, Outcome, run_case
-from regen_model.conform.features import DIES_FEATURES, LIBRARY_FEATURES
+from regen_model.conform.features import (
+    CREATURE_TAPPED_FEATURES,
+    DIES_FEATURES,
+    LIBRARY_FEATURES,
+)
 from regen_model.conform.sources import saved_cases
 from regen_model.model.cards import AbilityKind
 
@@ -46,9 +50,12 @@ def _case(path: str) -> Case:
 
 def test_the_triggers_and_the_library_are_mapped() -> None:
     """Items 2 and 5 are off ``lacks``, the trigger an effect leaves waiting too; a shield with
-    a rider stays lacking (the adapter writes a start's or an effect's shield without one)."""
+    a rider stays lacking (the adapter writes a start's or an effect's shield without one), and
+    so does Judge of Currents' watcher (the adapter does not answer its "you may", and
+    phase.rs's regeneration tap triggers nothing, PH-33)."""
     lacks = PhaseEngineAdapter.lacks
-    assert not DIES_FEATURES & lacks
+    assert not (DIES_FEATURES - CREATURE_TAPPED_FEATURES) & lacks
+    assert lacks >= CREATURE_TAPPED_FEATURES
     assert not LIBRARY_FEATURES & lacks
     assert "effect-leaves-trigger" not in lacks
     assert "shield-rider" in lacks

@@ -34,6 +34,15 @@ LONG_CASES: dict[str, tuple[int, str]] = {
         "it triggers and resolves, each step ended by both players passing",
     )
     for m in (Mutant.EOC_DESTROY_NEEDS_COMBAT, Mutant.REGEN_CANCELS_EOC_DESTROY)
+} | {
+    f"mutant {Mutant.TRIGGERS_REVERSED_APNAP.value}": (
+        12,
+        "it shows only where triggers of both players wait at once; the first case of the "
+        "corpus that has them is a Thicket Basilisk blocked by a Cockatrice (both delayed "
+        "triggers at end of combat, 603.7), which from the start of combat needs the "
+        "declarations and every step ended by both players passing; the shrinker keeps to "
+        "the case it found",
+    )
 }
 
 
