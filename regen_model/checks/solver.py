@@ -93,7 +93,8 @@ class Query:
     with different extra assumptions (e.g. the action kind of one obligation)."""
 
     budget: Budget = DEFAULT_BUDGET
-    options: tuple[tuple[str, Any], ...] = ()  # solver parameters, set on every attempt
+    options: tuple[tuple[str, Any], ...] = ()  # solver parameters of the direct route
+    first: Route = Route.DIRECT  # the route of the first attempt (``retry_route``)
     _plain: list[Z3Ref] = field(default_factory=list)
     _tracked: list[tuple[Z3Ref, Z3Ref]] = field(default_factory=list)  # (literal, formula)
     _labels: dict[int, str] = field(default_factory=dict)  # literal (its node) -> label
@@ -124,7 +125,7 @@ class Query:
     @property
     def solver(self) -> Z3Ref:
         if self._solver is None:
-            self._solver = self._fresh_solver(self.budget.seed)
+            self._solver = self._fresh_solver(self.budget.seed, self.first)
         return self._solver
 
     def add(self, *formulas: Z3Ref) -> None:
@@ -151,11 +152,11 @@ class Query:
         solver = self.solver
         attempts = 0
         reason = ""
-        route = Route.DIRECT
+        route = self.first
         for attempt in range(self.budget.retries + 1):
             attempts += 1
             if attempt:
-                route = retry_route(attempt)
+                route = retry_route(attempt, self.first)
                 solver = self._fresh_solver(self.budget.seed + 7919 * (attempt - 1), route)
             result = _check(solver, assumptions)
             if result == z3.sat:
@@ -200,10 +201,16 @@ class Query:
         return text
 
 
-def retry_route(attempt: int) -> Route:
-    """The route of attempt ``attempt`` (0 is the first): direct, then preprocessing once, then
-    direct again with other seeds (``Query.check``)."""
-    return Route.PREPROCESS if attempt == 1 else Route.DIRECT
+def retry_route(attempt: int, first: Route = Route.DIRECT) -> Route:
+    """The route of attempt ``attempt`` (0 is the first): ``first``, then the other route
+    once, then direct again with other seeds (``Query.check``). By default the first is
+    direct and the retry preprocesses; a query whose goal is known to do better after
+    preprocessing starts there and is retried directly."""
+    if attempt == 0:
+        return first
+    if attempt == 1:
+        return Route.DIRECT if first is Route.PREPROCESS else Route.PREPROCESS
+    return Route.DIRECT
 
 
 def _node(term: Z3Ref) -> int:
