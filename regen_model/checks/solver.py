@@ -17,9 +17,12 @@ card slots (``inv.damage-trigger.kept`` on ``pass`` with an empty stack) needed 
 the 200M limit on the direct route, depending only on the order in which its terms were made
 (before its counters were written as sums and its slots sorted: now 118-140M), and another
 seed is the same gamble; solving the successor's definitions away first
-(``solve-eqs``, ``elim-uncnstr``) decides it in about 150M (docs/proofs.md). On every other
-query the direct route is faster (the preprocessing of every query was measured at 1.2 to 1.5
-times the time), so the tactic is only the retry.
+(``solve-eqs``, ``elim-uncnstr``) decides it in about 150M (docs/proofs.md). On almost every
+other query the direct route is faster (the preprocessing of every query was measured at 1.2
+to 1.5 times the time), so the tactic is the retry; a caller that knows a query does better
+preprocessed starts there (``Query.first``) and the direct route is its retry
+(``checks.induction.first_route``: since issue 13's widening, the queries of
+``inv.damage-trigger.kept`` at four slots).
 """
 
 from __future__ import annotations
