@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from regen_model.checks.symmetry import representative
+from regen_model.checks.symmetry import representative, sorts
 from regen_model.checks.system import StepEncoding, TransitionSystem
 from regen_model.invariants import expr as E
 from regen_model.invariants.spec import Invariant, Kind
@@ -22,6 +22,8 @@ from regen_model.invariants.view import evaluate
 Z3Ref = Any
 StatePredicate = Callable[[Any], Z3Ref]  # frame -> Bool
 StepPredicate = Callable[[Any, StepEncoding, Any], Z3Ref]  # (pre, step, post) -> Bool
+StateTest = Callable[[Any], bool]
+StepTest = Callable[[Any, StepEncoding, Any], bool]
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class Property:
 
     ``goal_state``/``goal_step``, when set, are the same property with its "for every card"
     binders restricted to representative slots (``symmetry.py``): what a consecution query
-    needs to refute on a system whose card slots are interchangeable."""
+    needs to refute on a system whose card slots are interchangeable; ``sorted_state``/
+    ``sorted_step`` say whether that goal is the sorted form instead (``symmetry.sorts``)."""
 
     id: str
     kind: Kind
@@ -39,6 +42,8 @@ class Property:
     clauses: tuple[str, ...] = ()
     goal_state: StatePredicate | None = None
     goal_step: StepPredicate | None = None
+    sorted_state: StateTest | None = None
+    sorted_step: StepTest | None = None
 
     def __post_init__(self) -> None:
         if (self.state is None) == (self.step is None):
@@ -64,6 +69,15 @@ class Property:
         if symmetric and self.goal_state is not None:
             return self.goal_state(post)
         return self.at_step(pre, step, post)
+
+    def goal_sorted(self, pre: Any, step: StepEncoding, post: Any, symmetric: bool) -> bool:
+        """Whether ``goal_at_step`` is the property with the slots sorted (it names no
+        card: a count over every card against game-wide values, ``symmetry.sorts``)."""
+        if not symmetric:
+            return False
+        if self.goal_step is not None:
+            return self.sorted_step is not None and self.sorted_step(pre, step, post)
+        return self.sorted_state is not None and self.sorted_state(post)
 
 
 def outputs_of(step: StepEncoding) -> Any:
@@ -102,6 +116,7 @@ def expr_property(
             state=lambda f: evaluate(formula, SymbolicView(f)),
             clauses=clauses,
             goal_state=lambda f: representative(formula, SymbolicView(f)),
+            sorted_state=lambda f: sorts(formula, SymbolicView(f)),
         )
     return Property(
         id,
@@ -109,6 +124,7 @@ def expr_property(
         step=lambda pre, st, post: evaluate(formula, step_view(system, pre, st, post)),
         clauses=clauses,
         goal_step=lambda pre, st, post: representative(formula, step_view(system, pre, st, post)),
+        sorted_step=lambda pre, st, post: sorts(formula, step_view(system, pre, st, post)),
     )
 
 

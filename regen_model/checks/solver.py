@@ -17,9 +17,12 @@ card slots (``inv.damage-trigger.kept`` on ``pass`` with an empty stack) needed 
 the 200M limit on the direct route, depending only on the order in which its terms were made
 (before its counters were written as sums and its slots sorted: now 118-140M), and another
 seed is the same gamble; solving the successor's definitions away first
-(``solve-eqs``, ``elim-uncnstr``) decides it in about 150M (docs/proofs.md). On every other
-query the direct route is faster (the preprocessing of every query was measured at 1.2 to 1.5
-times the time), so the tactic is only the retry.
+(``solve-eqs``, ``elim-uncnstr``) decides it in about 150M (docs/proofs.md). On almost every
+other query the direct route is faster (the preprocessing of every query was measured at 1.2
+to 1.5 times the time), so the tactic is the retry; a caller that knows a query does better
+preprocessed starts there (``Query.first``) and the direct route is its retry
+(``checks.induction.first_route``: since issue 13's widening, the queries of
+``inv.damage-trigger.kept`` at four slots).
 """
 
 from __future__ import annotations
@@ -93,7 +96,8 @@ class Query:
     with different extra assumptions (e.g. the action kind of one obligation)."""
 
     budget: Budget = DEFAULT_BUDGET
-    options: tuple[tuple[str, Any], ...] = ()  # solver parameters, set on every attempt
+    options: tuple[tuple[str, Any], ...] = ()  # solver parameters of the direct route
+    first: Route = Route.DIRECT  # the route of the first attempt (``retry_route``)
     _plain: list[Z3Ref] = field(default_factory=list)
     _tracked: list[tuple[Z3Ref, Z3Ref]] = field(default_factory=list)  # (literal, formula)
     _labels: dict[int, str] = field(default_factory=dict)  # literal (its node) -> label
@@ -124,7 +128,7 @@ class Query:
     @property
     def solver(self) -> Z3Ref:
         if self._solver is None:
-            self._solver = self._fresh_solver(self.budget.seed)
+            self._solver = self._fresh_solver(self.budget.seed, self.first)
         return self._solver
 
     def add(self, *formulas: Z3Ref) -> None:
@@ -151,11 +155,11 @@ class Query:
         solver = self.solver
         attempts = 0
         reason = ""
-        route = Route.DIRECT
+        route = self.first
         for attempt in range(self.budget.retries + 1):
             attempts += 1
             if attempt:
-                route = retry_route(attempt)
+                route = retry_route(attempt, self.first)
                 solver = self._fresh_solver(self.budget.seed + 7919 * (attempt - 1), route)
             result = _check(solver, assumptions)
             if result == z3.sat:
@@ -200,10 +204,16 @@ class Query:
         return text
 
 
-def retry_route(attempt: int) -> Route:
-    """The route of attempt ``attempt`` (0 is the first): direct, then preprocessing once, then
-    direct again with other seeds (``Query.check``)."""
-    return Route.PREPROCESS if attempt == 1 else Route.DIRECT
+def retry_route(attempt: int, first: Route = Route.DIRECT) -> Route:
+    """The route of attempt ``attempt`` (0 is the first): ``first``, then the other route
+    once, then direct again with other seeds (``Query.check``). By default the first is
+    direct and the retry preprocesses; a query whose goal is known to do better after
+    preprocessing starts there and is retried directly."""
+    if attempt == 0:
+        return first
+    if attempt == 1:
+        return Route.DIRECT if first is Route.PREPROCESS else Route.PREPROCESS
+    return Route.DIRECT
 
 
 def _node(term: Z3Ref) -> int:

@@ -60,14 +60,27 @@ def representative(formula: E.BoolExpr, view: View) -> Value:
 
     The result is implied by ``formula``; its negation is satisfiable together with symmetric
     constraints exactly when the negation of ``formula`` is (module docstring)."""
+    return _reduced(formula, view)[0]
+
+
+def sorts(formula: E.BoolExpr, view: View) -> bool:
+    """Whether ``representative`` reduces ``formula`` by sorting the slots: it names no
+    particular card (no positive binder) and has a per-card key (``ordered``), so its goal
+    is a count over every card against game-wide values. The prover asks such goals by the
+    preprocessing route first (``checks.induction.first_route``)."""
+    return _reduced(formula, view)[1]
+
+
+def _reduced(formula: E.BoolExpr, view: View) -> tuple[Value, bool]:
+    """``representative``'s value, and whether it sorted the slots."""
     reduced: list[bool] = []
     value = _positive(formula, view, {}, reduced)
     if reduced:
-        return value
+        return value, False
     order = ordered(formula, view)
     if order is None:
-        return value
-    return view.or_([value, view.not_(order)])
+        return value, False
+    return view.or_([value, view.not_(order)]), True
 
 
 def ordered(formula: E.BoolExpr, view: View) -> Value | None:

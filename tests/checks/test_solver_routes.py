@@ -29,11 +29,13 @@ def _chain() -> tuple[list[z3.ArithRef], int]:
     return xs, last
 
 
-def _ask(goal_of_last: bool, budget: Budget) -> tuple[Answer, list[z3.ArithRef], int]:
+def _ask(
+    goal_of_last: bool, budget: Budget, first: Route = Route.DIRECT
+) -> tuple[Answer, list[z3.ArithRef], int]:
     xs, last = _chain()
     definitions = [xs[0] == 3] + [xs[i + 1] == 2 * xs[i] + 1 for i in range(LINKS - 1)]
     goal = xs[-1] == last if goal_of_last else xs[-1] != last
-    q = Query(budget)
+    q = Query(budget, first=first)
     lits = q.track([Tracked("defs", z3.And(definitions)), Tracked("goal", goal)])
     return q.check(lits), xs, last
 
@@ -92,3 +94,31 @@ def test_the_routes_in_order() -> None:
         Route.DIRECT,
         Route.DIRECT,
     ]
+    assert [retry_route(a, Route.PREPROCESS) for a in range(4)] == [
+        Route.PREPROCESS,
+        Route.DIRECT,
+        Route.DIRECT,
+        Route.DIRECT,
+    ]
+
+
+def test_a_query_may_start_with_the_preprocessing_route() -> None:
+    """A query asked by the preprocessing route first (``induction.first_route``) decides
+    the chain on its first attempt, within the budget the direct route cannot meet, with the
+    same core; with no retry left it is that route's answer alone."""
+    answer, _, _ = _ask(False, Budget(rlimit=BETWEEN, retries=0), Route.PREPROCESS)
+    assert answer.status is Status.UNSAT
+    assert (answer.route, answer.attempts) == (Route.PREPROCESS, 1)
+    assert answer.core == ("defs", "goal")
+    sat, xs, last = _ask(True, Budget(rlimit=BETWEEN, retries=0), Route.PREPROCESS)
+    assert sat.status is Status.SAT
+    assert sat.model is not None
+    assert sat.model.eval(xs[-1], model_completion=True).as_long() == last
+
+
+def test_the_retry_after_the_preprocessing_route_is_direct() -> None:
+    """Started by the preprocessing route, an unknown is asked again directly: at a budget
+    neither route meets, both are tried and the answer stays unknown."""
+    answer, _, _ = _ask(False, Budget(rlimit=100, retries=1), Route.PREPROCESS)
+    assert answer.status is Status.UNKNOWN
+    assert (answer.route, answer.attempts) == (Route.DIRECT, 2)

@@ -185,7 +185,7 @@ def test_a_sum_over_every_card_is_asked_with_the_slots_sorted() -> None:
     from itertools import permutations
 
     from regen_model.checks.property import step_view
-    from regen_model.checks.symmetry import ordered
+    from regen_model.checks.symmetry import ordered, sorts
     from regen_model.checks.system import TransitionSystem
     from regen_model.invariants.expr import CardBool, CardInt, Expr, StaticBool, StaticInt
 
@@ -201,7 +201,9 @@ def test_a_sum_over_every_card_is_asked_with_the_slots_sorted() -> None:
         s.add(full, z3.Not(rep))  # the reduced goal is implied: it only drops instances
         assert s.check() == z3.unsat, inv.id
         if order is None or not z3.eq(z3.simplify(rep), z3.simplify(z3.Or(full, z3.Not(order)))):
+            assert not sorts(inv.formula, view), inv.id
             continue
+        assert sorts(inv.formula, view), inv.id  # what the prover's route choice reads
         sorted_ones.append(inv.id)
         nodes: list[Expr] = [inv.formula]
         while nodes:  # it reads no card field: the outputs are all its per-card values
@@ -224,3 +226,23 @@ def test_a_sum_over_every_card_is_asked_with_the_slots_sorted() -> None:
         s.add(z3.Not(order == z3.And(keys[0] >= keys[1], keys[1] >= keys[2])))
         assert s.check() == z3.unsat
     assert sorted_ones == ["inv.damage-trigger.kept"]
+
+
+def test_the_sorted_goal_goes_by_the_preprocessing_route_first() -> None:
+    """``induction.first_route``: the consecution queries of a goal asked with the slots
+    sorted start on the preprocessing route; every other goal, and every goal at one slot
+    (nothing to sort), on the direct route. Only the order of the routes changes."""
+    from regen_model.checks import induction
+    from regen_model.checks.property import from_invariant
+    from regen_model.checks.solver import DEFAULT_BUDGET, Route
+    from regen_model.checks.system import TransitionSystem
+
+    for cards, expected in ((2, {"inv.damage-trigger.kept"}), (1, set())):
+        system = cast(
+            TransitionSystem, RegenSystem(Scope(cards=cards, shields=1, stack=1, pending=1))
+        )
+        enc = induction._Consecution(system, DEFAULT_BUDGET)
+        for inv in builtin():
+            enc.goal(from_invariant(system, inv))
+        first = {pid for pid, route in enc.first_routes.items() if route is Route.PREPROCESS}
+        assert first == expected, cards
