@@ -694,13 +694,15 @@ def draw_may(w: SymWork, q: int, count: Val, when: Val) -> None:
 def gain_may(w: SymWork, q: int, life: Val, when: Val) -> None:
     """Where ``when`` holds, player ``q`` may gain ``life`` life (Judge of Currents' trigger,
     its controller): the pass's ``decline`` is their answer, made as it resolves (608.2d);
-    declining leaves the life total as it was (``engine.effects.may_gain``)."""
+    declining leaves the life total as it was (``engine.effects.may_gain``); the mutant
+    ``may-gain-ignores-decline`` gains whatever the answer."""
     if w.skip(when):
         return
     key = w.f.players[q].life
+    declined: Val = False if w.mutant(Mutant.MAY_GAIN_IGNORES_DECLINE) else w.p.decline
     # declined: the write changes nothing and records the rule
-    w.set_if(and_(when, w.p.decline), key, w[key], "trigger.creature-tapped")
-    w.set_if(and_(when, not_(w.p.decline)), key, add(w[key], life), "stack.resolve")
+    w.set_if(and_(when, declined), key, w[key], "trigger.creature-tapped")
+    w.set_if(and_(when, not_(declined)), key, add(w[key], life), "stack.resolve")
 
 
 def mill(w: SymWork, q: int, count: Val, when: Val) -> None:

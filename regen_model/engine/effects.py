@@ -494,10 +494,11 @@ def may_draw(w: Work, named: Target, count: int) -> None:
 def may_gain(w: Work, named: Target, life: int) -> None:
     """A "you may gain N life" resolves (Judge of Currents' trigger): the player ``named``,
     the trigger's controller (603.3a), chooses as it resolves, not as it triggers (608.2d; the
-    answer no is ``PassPriority.decline``); declining changes no life total."""
+    answer no is ``PassPriority.decline``); declining changes no life total. The mutant
+    ``may-gain-ignores-decline`` gains whatever the answer."""
     player = named.player
     assert player is not None  # the trigger names its controller, never a card (watched_taps)
-    gains = not w.decline
+    gains = not w.decline or w.mutant(Mutant.MAY_GAIN_IGNORES_DECLINE)
     w.emit(EventKind.NOTE, "trigger.creature-tapped", None, player=w.pname(player), gains=gains)
     if gains:
         set_life(w, player, life, "stack.resolve")
