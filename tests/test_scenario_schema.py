@@ -78,8 +78,9 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
     # itself (equip) or the direct ``attach`` event: a spell has no source to attach. Pyramids'
     # "remove all damage instead" is that artifact's ability, not a spell's (614.1a). A drain
     # ("each opponent loses N life and you gain N life") is a death-watching trigger's only,
-    # and so is "that player may draw a card" (Fecundity's). "You may pay {1}. When you do,
-    # ..." is Go-Shintai of Hidden Cruelty's end-step trigger's only (603.12).
+    # and so is "that player may draw a card" (Fecundity's), and "you may gain N life" (Judge
+    # of Currents' tap-watching trigger's). "You may pay {1}. When you do, ..." is Go-Shintai
+    # of Hidden Cruelty's end-step trigger's only (603.12).
     left_out = (
         EffectKind.LIFE,
         EffectKind.ANIMATE,
@@ -88,6 +89,7 @@ def test_spell_effects_are_the_model_effects_except_life() -> None:
         EffectKind.DRAIN,
         EffectKind.MAY_DRAW,
         EffectKind.WHEN_YOU_DO,
+        EffectKind.MAY_GAIN,
     )
     expected = [e.value for e in EffectKind if e not in left_out]
     assert _defs()["effectKind"]["enum"] == expected

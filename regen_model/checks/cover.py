@@ -907,16 +907,21 @@ def _scripts() -> tuple[GuideScript, ...]:
             (ScriptCard("beast", "Soldevi Steam Beast", 0, shields=1),),
             (A.Destroy(targets=("beast",)),),
         ),
-        # 603.2e, 701.19a: Merfolk Raiders' shield is used and the regeneration taps them;
-        # Judge of Currents, their controller's, sees a Merfolk it controls become tapped
-        # (the explorer's boards have no watcher of taps).
+        # 603.2e, 701.19a, 608.2d: Merfolk Raiders' shield is used and the regeneration taps
+        # them; Judge of Currents, their controller's, sees a Merfolk it controls become tapped
+        # (the explorer's boards have no watcher of taps), and its controller declines the
+        # "you may gain 1 life" as it resolves.
         GuideScript(
             ("trigger.creature-tapped",),
             (
                 ScriptCard("judge", "Judge of Currents", 0),
                 ScriptCard("raiders", "Merfolk Raiders", 0, shields=1),
             ),
-            (A.Destroy(targets=("raiders",)),),
+            (
+                A.Destroy(targets=("raiders",)),
+                A.PassPriority(player=0),
+                A.PassPriority(player=1, decline=True),
+            ),
         ),
         # 700.4, 603.10a: Grizzly Bears destroyed; Zulaport Cutthroat, their controller's,
         # sees them die (the explorer's boards have no watcher; one trigger fits the scope).

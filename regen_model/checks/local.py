@@ -64,7 +64,8 @@ between two records plus output increments):
    relates two permanents and needs nothing either: the tapped one's record changes only as
    every tap already changes it, the watcher's record is not touched (its trigger only
    waits, one of the global record's free number of abilities that triggered), and the life
-   it gains is a player's, which no record keeps.
+   it may gain is a player's, which no record keeps; the answer to its "may" (608.2d, the
+   pass's ``decline``) changes that life only, so it needs nothing either.
 2. for the kinds that end by giving priority (pass, cast, activate, declarations, damage
    assignment, and the SBA check itself), a **state-based-action phase** of two events, each
    nothing, a removal (toughness 0 or less, an Aura), a destruction ``D`` (lethal damage,

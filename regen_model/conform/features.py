@@ -337,9 +337,12 @@ def _tapped(t: Transition) -> bool:
 
 def _creature_tapped(t: Transition) -> bool:
     """A "whenever a Merfolk you control becomes tapped" ability triggers (Judge of Currents,
-    trigger.creature-tapped; 603.2, 603.2e)."""
+    trigger.creature-tapped; 603.2, 603.2e), or resolves with its controller's answer to its
+    "you may gain" (608.2d: the note saying whether they gain)."""
     return any(
-        e.kind is EventKind.TRIGGERED and e.clause == "trigger.creature-tapped" for e in t[3]
+        e.clause == "trigger.creature-tapped"
+        and (e.kind is EventKind.TRIGGERED or e.get("gains") is not None)
+        for e in t[3]
     )
 
 
@@ -770,7 +773,8 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         _tapped,
     ),
     "creature-tapped-trigger": (
-        'a "whenever a Merfolk you control becomes tapped" ability triggers (603.2, 603.2e)',
+        'a "whenever a Merfolk you control becomes tapped" ability triggers, or its "you may '
+        'gain" is answered as it resolves (603.2, 603.2e, 608.2d)',
         _creature_tapped,
     ),
     "eoc-destroy-trigger": (

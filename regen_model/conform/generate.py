@@ -46,7 +46,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTemplate
 from regen_model.model.derived import controller, givable, is_creature_on_battlefield, sba_pending
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import MAY_KINDS, EffectKind
 from regen_model.model.enums import Attachment, CardType, Decision, Edition, Keyword, Rider, Step
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
@@ -175,15 +175,17 @@ LATE_CARDS = tuple(name for name in PERMANENT_CARDS if f"card:{name}" in LATE_FE
 # ... and their spells: Kill Shot's and Asphyxiate's target status, Fumigate's count,
 # Disintegrate's rider and exile, Thought Scour's mill.
 LATE_SPELLS = tuple(name for name in SPELLS if f"spell:{name}" in LATE_FEATURES)
-# How often a pass that may resolve a "may draw" (608.2d) carries the answer no (``decline``).
+# How often a pass that may resolve a "may draw" or a "may gain" (608.2d) carries the answer no
+# (``decline``).
 DECLINE_PERCENT = 50
 
 
-def may_draw_on_top(state: GameState) -> bool:
-    """The top of the stack is an ability whose effect is "that player may draw a card"
-    (Fecundity's trigger): a pass may resolve it, and carries its player's answer."""
+def may_on_top(state: GameState) -> bool:
+    """The top of the stack is an ability whose effect asks its player "may ...": "that
+    player may draw a card" (Fecundity's trigger) or "you may gain N life" (Judge of
+    Currents'; ``MAY_KINDS``): a pass may resolve it, and carries that player's answer."""
     top = state.stack[-1] if state.stack else None
-    return top is not None and top.effect is not None and top.effect.kind is EffectKind.MAY_DRAW
+    return top is not None and top.effect is not None and top.effect.kind in MAY_KINDS
 
 
 def _handle(name: str, used: set[str]) -> str:
@@ -652,11 +654,12 @@ def draw_actions(
             action = c.pick(moves)
             if (
                 isinstance(action, A.PassPriority)
-                and may_draw_on_top(walk.state)
+                and may_on_top(walk.state)
                 and chance(c, DECLINE_PERCENT)
             ):
-                # the answer no to the "may draw" the pass may resolve (608.2d); drawn only
-                # here, so the walks without such an ability draw what they drew before
+                # the answer no to the "may draw" or "may gain" the pass may resolve
+                # (608.2d); drawn only here, so the walks without such an ability draw what
+                # they drew before
                 action = replace(action, decline=True)
             try:
                 res = step(walk.state, action, rules)
@@ -691,8 +694,8 @@ def settle(
 ) -> list[A.Action]:
     """Actions that let pending consequences show: waiting triggers go on the stack and the
     stack resolves (both players pass), so a trigger's effect becomes observable. With a
-    ``chooser`` a pass that may resolve a "may draw" answers no as often as a walk's does
-    (``DECLINE_PERCENT``; drawn only then); without one every answer is yes."""
+    ``chooser`` a pass that may resolve a "may draw" or a "may gain" answers no as often as a
+    walk's does (``DECLINE_PERCENT``; drawn only then); without one every answer is yes."""
     out: list[A.Action] = []
     if state.pending:
         check = A.CheckStateBasedActions()
@@ -706,7 +709,7 @@ def settle(
         state = res.state
     while state.stack and state.priority is not None and len(out) < limit:
         action = A.PassPriority(player=state.priority)
-        if chooser is not None and may_draw_on_top(state) and chance(chooser, DECLINE_PERCENT):
+        if chooser is not None and may_on_top(state) and chance(chooser, DECLINE_PERCENT):
             action = replace(action, decline=True)
         try:
             res = step(state, action, rules)

@@ -570,6 +570,13 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
             for q in range(w.ctx.scope.players):
                 draw_may(w, q, obj.amount, and_(ok, eq(player, q)))
 
+    def may_gain(w: SymWork) -> None:
+        # 608.2d: the player it names ("you", its controller) answers as it resolves; the
+        # pass's ``decline`` is the answer no (``engine.effects.may_gain``)
+        for ok, _, _, player in targets:
+            for q in range(w.ctx.scope.players):
+                gain_may(w, q, obj.amount, and_(ok, eq(player, q)))
+
     def mill_then_draw(w: SymWork) -> None:
         # 608.2c: the target player mills, then the controller draws (Thought Scour)
         for ok, _, _, player in targets:
@@ -590,6 +597,7 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         EffectKind.LIFE: life,
         EffectKind.DRAIN: drain,
         EffectKind.MAY_DRAW: may_draw,
+        EffectKind.MAY_GAIN: may_gain,
         EffectKind.MILL: mill_then_draw,
         EffectKind.WHEN_YOU_DO: lambda w: when_you_do(w, obj),
         EffectKind.FLICKER: for_cards(
@@ -681,6 +689,20 @@ def draw_may(w: SymWork, q: int, count: Val, when: Val) -> None:
     # declined: nothing is drawn, whatever the library holds
     w.set_if(and_(when, w.p.decline), hand, w[hand], "draw.may")
     draw(w, q, count, and_(when, not_(w.p.decline)))
+
+
+def gain_may(w: SymWork, q: int, life: Val, when: Val) -> None:
+    """Where ``when`` holds, player ``q`` may gain ``life`` life (Judge of Currents' trigger,
+    its controller): the pass's ``decline`` is their answer, made as it resolves (608.2d);
+    declining leaves the life total as it was (``engine.effects.may_gain``); the mutant
+    ``may-gain-ignores-decline`` gains whatever the answer."""
+    if w.skip(when):
+        return
+    key = w.f.players[q].life
+    declined: Val = False if w.mutant(Mutant.MAY_GAIN_IGNORES_DECLINE) else w.p.decline
+    # declined: the write changes nothing and records the rule
+    w.set_if(and_(when, declined), key, w[key], "trigger.creature-tapped")
+    w.set_if(and_(when, not_(declined)), key, add(w[key], life), "stack.resolve")
 
 
 def mill(w: SymWork, q: int, count: Val, when: Val) -> None:

@@ -1783,7 +1783,8 @@ def scripts() -> tuple[Script, ...]:
             "'Whenever a Merfolk you control becomes tapped' (Judge of Currents, "
             "trigger.creature-tapped): the regeneration's tap of its controller's Merfolk "
             "Raiders triggers it (701.19a, 603.2e); the opponent's Raiders regenerating does not; "
-            "the Judge attacking triggers it for itself (508.1f)",
+            "the Judge attacking triggers it for itself (508.1f); A gains the life as each "
+            "resolves, and both resolutions are also tried declined (608.2d: nothing gained)",
             (
                 Card("judge", "Judge of Currents", 0),
                 Card("raiders", "Merfolk Raiders", 0, shields=((1, PLAIN),)),
@@ -1799,6 +1800,10 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
             ),
             step=Step.MAIN1,
+            tried=(
+                (2, A.PassPriority(player=1, decline=True)),
+                (10, A.PassPriority(player=1, decline=True)),
+            ),
         ),
         Script(
             "basilisk-regenerated",

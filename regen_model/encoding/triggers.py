@@ -166,7 +166,8 @@ def watched_taps(w: SymWork, i: int, when: Val, by_regeneration: bool) -> None:
     you control becomes tapped, you may gain N life" (Judge of Currents) triggers where card
     ``i`` is a Merfolk (205.3m) controlled by the watcher's controller and the watcher is on
     the battlefield (phased in), itself included; in slot order, controlled by the watcher's
-    controller (603.3a), its gainer that player (``engine.triggers.watched_taps``). The
+    controller (603.3a), that player the one who may gain, answering as it resolves (608.2d,
+    ``EffectKind.MAY_GAIN``; ``engine.triggers.watched_taps``). The
     mutant ``regen-tap-misses-watchers`` skips them for a regeneration's tap."""
     if by_regeneration and w.mutant(Mutant.REGEN_TAP_MISSES_WATCHERS):
         return  # mutant: the regeneration's tap is no "becomes tapped" for the watchers
@@ -185,7 +186,8 @@ def watched_taps(w: SymWork, i: int, when: Val, by_regeneration: bool) -> None:
         who = controller(w, j)
         life = st.tapped_watch_life
         gen = w[w.c(j).gen]
-        push_life_trigger(w, j, who, gen, life, who, "trigger.creature-tapped", fires)
+        clause = "trigger.creature-tapped"
+        push_life_trigger(w, j, who, gen, life, who, clause, fires, EffectKind.MAY_GAIN)
 
 
 def block_destroy_triggers(w: SymWork, blocks: list[Val], also: list[Val]) -> None:

@@ -491,6 +491,19 @@ def may_draw(w: Work, named: Target, count: int) -> None:
     draw(w, player, count)
 
 
+def may_gain(w: Work, named: Target, life: int) -> None:
+    """A "you may gain N life" resolves (Judge of Currents' trigger): the player ``named``,
+    the trigger's controller (603.3a), chooses as it resolves, not as it triggers (608.2d; the
+    answer no is ``PassPriority.decline``); declining changes no life total. The mutant
+    ``may-gain-ignores-decline`` gains whatever the answer."""
+    player = named.player
+    assert player is not None  # the trigger names its controller, never a card (watched_taps)
+    gains = not w.decline or w.mutant(Mutant.MAY_GAIN_IGNORES_DECLINE)
+    w.emit(EventKind.NOTE, "trigger.creature-tapped", None, player=w.pname(player), gains=gains)
+    if gains:
+        set_life(w, player, life, "stack.resolve")
+
+
 # The target rule of the model's one triggered ability whose target is chosen only as it is
 # put on the stack (Go-Shintai of Hidden Cruelty's reflexive trigger, 603.12, 603.3d): the
 # reflexive trigger this step made (``Work.reflexive``) gets one in ``sba._triggers_to_stack``.
@@ -810,6 +823,9 @@ def apply_effect(
     elif k is EffectKind.MAY_DRAW:
         for t in targets:  # its one target is the player it names (603.10a), never a card
             may_draw(w, t, effect.amount)
+    elif k is EffectKind.MAY_GAIN:
+        for t in targets:  # its one target is the player it names ("you"), never a card
+            may_gain(w, t, effect.amount)
     elif k is EffectKind.MILL:
         # 608.2c: in the order written: the target player mills, then "Draw a card." is the
         # controller's (Thought Scour), even if the mill emptied their library

@@ -158,7 +158,8 @@ def watched_taps(w: Work, slot: int, by_regeneration: bool) -> None:
     you control becomes tapped, you may gain N life" (Judge of Currents) triggers when the
     tapped permanent is a Merfolk (205.3m) controlled by the watcher's controller, the watcher
     on the battlefield (phased in, 702.26b) as it happens, itself included; in slot order,
-    controlled by the watcher's controller (603.3a), untargeted: "you" gains the life. The
+    controlled by the watcher's controller (603.3a), untargeted: "you" may gain the life, the
+    answer given as it resolves (608.2d, ``EffectKind.MAY_GAIN``). The
     mutant ``regen-tap-misses-watchers`` lets a regeneration's tap trigger no watcher (an
     engine that taps the regenerated permanent without a tap event, 701.19a)."""
     card = w.cards[slot]
@@ -180,7 +181,8 @@ def watched_taps(w: Work, slot: int, by_regeneration: bool) -> None:
             )
             continue
         who = controller(watcher)
-        life_trigger(w, j, watcher, life, who, "creature-tapped", "trigger.creature-tapped")
+        clause = "trigger.creature-tapped"
+        life_trigger(w, j, watcher, life, who, "creature-tapped", clause, EffectKind.MAY_GAIN)
 
 
 def block_destroy_triggers(w: Work, pairs: list[tuple[int, int]]) -> None:

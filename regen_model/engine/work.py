@@ -66,7 +66,8 @@ class Work:
         self.setup: Setup = state.setup
         self.rules = rules
         self.choices = choices
-        # the answer "no" to a "may draw" the step resolves (``PassPriority.decline``, 608.2d)
+        # the answer "no" to a "may draw" or "may gain" the step resolves
+        # (``PassPriority.decline``, 608.2d)
         self.decline = False
         # the slot a pass names as the target of a triggered ability whose target is chosen
         # as it is put on the stack (``PassPriority.target``, 603.3d), or None

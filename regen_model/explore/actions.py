@@ -58,7 +58,7 @@ from regen_model.model.derived import (
     has_ability,
     is_creature_on_battlefield,
 )
-from regen_model.model.effects import EffectKind, TargetRule
+from regen_model.model.effects import MAY_KINDS, EffectKind, TargetRule
 from regen_model.model.enums import (
     Attachment,
     CardType,
@@ -183,9 +183,10 @@ def game_actions(
         return
     holders = (state.priority,) if prefilter and state.priority is not None else players
     stack_full = prefilter and len(state.stack) >= scope.stack
-    # a pass may resolve "that player may draw a card" (Fecundity's trigger): its player's
-    # answer is part of the action, so both answers are offered (608.2d)
-    may_draw = bool(state.stack) and _may_draw(state.stack[-1])
+    # a pass may resolve "that player may draw a card" (Fecundity's trigger) or "you may gain
+    # N life" (Judge of Currents'): its player's answer is part of the action, so both answers
+    # are offered (608.2d)
+    may = bool(state.stack) and _may(state.stack[-1])
     # a pass may resolve "you may pay {1}. When you do, ..." (Go-Shintai of Hidden Cruelty's):
     # its controller's answer, and the target of the reflexive trigger paying makes (chosen
     # as that trigger goes on the stack, 603.3d), are part of the action
@@ -197,7 +198,7 @@ def game_actions(
     )
     for p in holders:
         yield A.PassPriority(player=p)
-        if may_draw or when_you_do:
+        if may or when_you_do:
             yield A.PassPriority(player=p, decline=True)
         for handle in reflexive_targets:
             yield A.PassPriority(player=p, target=handle)
@@ -208,9 +209,10 @@ def game_actions(
         yield from _activations(state, p, prefilter=prefilter)
 
 
-def _may_draw(obj: StackObject) -> bool:
-    """Whether ``obj`` is an ability whose effect is "that player may draw" (``MAY_DRAW``)."""
-    return obj.effect is not None and obj.effect.kind is EffectKind.MAY_DRAW
+def _may(obj: StackObject) -> bool:
+    """Whether ``obj`` is an ability whose effect asks the player it names "may ..." as it
+    resolves: "that player may draw" or "you may gain N life" (``MAY_KINDS``)."""
+    return obj.effect is not None and obj.effect.kind in MAY_KINDS
 
 
 def _when_you_do(obj: StackObject) -> bool:

@@ -216,7 +216,9 @@ class Cleanup(Action):
 class PassPriority(Action):
     """``player`` passes priority. ``decline``: when this pass resolves an ability whose
     effect is "that player may draw a card" (Fecundity's trigger, Soldevi Sentry's rider;
-    ``EffectKind.MAY_DRAW``), the answer of the player it names is no (the default is yes: they draw). The question is
+    ``EffectKind.MAY_DRAW``) or "you may gain N life" (Judge of Currents' trigger, "you" its
+    controller; ``EffectKind.MAY_GAIN``), the answer of the player it names is no (the
+    default is yes: they draw, or gain the life). The question is
     that player's whoever passes last (the choice is made as the ability resolves, 608.2d);
     the field carries their answer, like ``choices`` carries 616.1 answers, and is ignored
     when the pass resolves anything else. It is also the answer "I don't pay" of the

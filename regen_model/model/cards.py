@@ -253,7 +253,8 @@ class CardTemplate:
     tapped (603.2e), itself included: attacking (508.1f), a {T} cost (602.2b) or the tap of a
     regeneration (701.19a); making a shield taps nothing. The watcher must be on the battlefield
     (phased in, 702.26b) as the Merfolk becomes tapped, and the ability is controlled by the
-    watcher's controller (603.3a); the "may" is a recorded ``Deviation``.
+    watcher's controller (603.3a), who answers the "may" as it resolves (608.2d;
+    ``EffectKind.MAY_GAIN``, the answer no ``PassPriority.decline``).
     """
 
     name: str
@@ -1059,14 +1060,6 @@ PERMANENT_CARDS: dict[str, CardTemplate] = {
             1,
             "Whenever a Merfolk you control becomes tapped, you may gain 1 life.",
             tapped_watch_life=1,
-            deviations=(
-                Deviation(
-                    "you may gain 1 life",
-                    "the model does not ask for the choice (608.2d): the life is always gained, "
-                    "so a line where its controller would decline differs in that player's life "
-                    "total only",
-                ),
-            ),
         ),
     )
 }

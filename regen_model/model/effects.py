@@ -52,6 +52,10 @@ class EffectKind(StrEnum):
     # and paying makes a reflexive triggered ability trigger at once (603.12), its target chosen
     # as it is put on the stack (603.3d)
     WHEN_YOU_DO = "when-you-do"
+    # "you may gain N life" (Judge of Currents' trigger): the player recorded in its one target
+    # (untargeted: the trigger's controller, "you", 603.3a) may gain ``amount`` life; the answer
+    # is theirs as it resolves (608.2d; ``PassPriority.decline``), like ``MAY_DRAW``'s
+    MAY_GAIN = "may-gain"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -72,6 +76,12 @@ TARGETED_KINDS: frozenset[EffectKind] = frozenset(
         EffectKind.MILL,
     }
 )
+
+# The effects that ask the player they name "may ..." as they resolve (608.2d): "that player
+# may draw a card" (Fecundity, Soldevi Sentry's rider) and "you may gain N life" (Judge of
+# Currents). The answer no is carried by the pass that resolves one (``PassPriority.decline``),
+# so the explorer and the generator offer both answers wherever one is on top of the stack.
+MAY_KINDS: frozenset[EffectKind] = frozenset({EffectKind.MAY_DRAW, EffectKind.MAY_GAIN})
 
 
 class TargetRule(StrEnum):
@@ -254,6 +264,8 @@ class Effect:
             return f"each opponent loses {self.amount} life and you gain {self.amount}"
         if k is EffectKind.MAY_DRAW:
             return f"that player may draw {self.amount} card(s)"
+        if k is EffectKind.MAY_GAIN:
+            return f"that player may gain {self.amount} life"
         if k is EffectKind.MILL:
             then = f"; you draw {self.draw} card(s)" if self.draw else ""
             return f"target player mills {self.amount} card(s){then}"

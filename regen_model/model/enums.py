@@ -268,6 +268,8 @@ class Mutant(StrEnum):
     REGEN_TAP_TRIGGERS_NOTHING = "regen-tap-triggers-nothing"
     # "whenever a Merfolk you control becomes tapped" (Judge of Currents): not by regeneration
     REGEN_TAP_MISSES_WATCHERS = "regen-tap-misses-watchers"
+    # ... and its "you may gain" resolved as a gain whatever its controller answers (608.2d)
+    MAY_GAIN_IGNORES_DECLINE = "may-gain-ignores-decline"
     # "destroy that creature at end of combat" (Thicket Basilisk, Cockatrice):
     EOC_DESTROY_NEEDS_COMBAT = "eoc-destroy-needs-combat"
     REGEN_CANCELS_EOC_DESTROY = "regen-cancels-eoc-destroy"

@@ -202,6 +202,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "edition",
         "exile_if_dies",
         "first_strikers",
+        "gains",
         "given_by",
         "graveyard",
         "group",

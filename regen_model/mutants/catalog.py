@@ -332,6 +332,13 @@ _INFO = (
         ("trigger.creature-tapped", "regen.apply.tap"),
     ),
     MutantInfo(
+        Mutant.MAY_GAIN_IGNORES_DECLINE,
+        'Judge of Currents\' "you may gain 1 life" gains the life whatever its controller '
+        "answers as it resolves (608.2d), as in engines that drop the optional flag of a life "
+        "gain (and as this model did before it asked).",
+        ("trigger.creature-tapped",),
+    ),
+    MutantInfo(
         Mutant.REGEN_TRIGGERS_CREATURE_DIES,
         "A creature that regenerates triggers other permanents' \"whenever a creature (you "
         'control) dies" abilities, as in engines that fire them from the destruction rather '

@@ -224,3 +224,32 @@ def test_a_shield_about_to_resolve_counts_as_a_use() -> None:
     boa = state.cards[0]._replace(shields=(Shield("Regenerate", 1, Rider.NONE),), damage=1)
     state = state._replace(cards=(boa,))
     assert replacement_uses(state, boa) == ("shield", "shield#2")
+
+
+def test_a_may_gain_on_top_is_offered_with_both_answers() -> None:
+    """Judge of Currents' "you may gain 1 life" is answered as it resolves (608.2d): with it on
+    top of the stack every pass comes with and without ``decline``, and the two answers of
+    the pass that resolves it end in different life totals; with nothing asking, no pass
+    declines."""
+    board = _state(("judge", "Judge of Currents", 0), step=Step.BEGIN_COMBAT)
+    assert not any(
+        isinstance(a, A.PassPriority) and a.decline
+        for a in enumerate_actions(board, SCOPE, family=ActionFamily.GAME, spells=())
+    )
+    declaring = _advance(board, Decision.DECLARE_ATTACKERS)
+    # declaring taps the Judge, a Merfolk (603.2e): its trigger is on the stack as A gets
+    # priority (603.3b)
+    attacked = step(declaring, A.DeclareAttackers(player=0, attackers=("judge",))).state
+    assert attacked.stack and attacked.stack[-1].effect is not None
+    # A passes; B's pass resolves it, carrying A's answer (the trigger's controller's)
+    on_stack = step(attacked, A.PassPriority(player=0)).state
+    passes = [
+        a
+        for a in enumerate_actions(on_stack, SCOPE, family=ActionFamily.GAME, spells=())
+        if isinstance(a, A.PassPriority) and a.target is None
+    ]
+    player = on_stack.priority
+    assert player is not None
+    assert {(a.player, a.decline) for a in passes} == {(player, False), (player, True)}
+    lives = {a.decline: step(on_stack, a).state.players[0].life for a in passes}
+    assert lives == {False: 21, True: 20}

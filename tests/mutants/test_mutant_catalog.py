@@ -107,6 +107,8 @@ ONLY_BY_SCENARIO = {
     # the battery's boards have no "becomes tapped" ability (Soldevi Steam Beast)
     Mutant.REGEN_TAP_TRIGGERS_NOTHING: SCENARIOS / "zone" / "tapped-trigger-regeneration.yaml",
     Mutant.REGEN_TAP_MISSES_WATCHERS: SCENARIOS / "zone" / "creature-tapped-regeneration.yaml",
+    # nor an answer to a "you may gain" (no Judge of Currents)
+    Mutant.MAY_GAIN_IGNORES_DECLINE: SCENARIOS / "zone" / "creature-tapped-declined.yaml",
     Mutant.REGEN_TRIGGERS_CREATURE_DIES: SCENARIOS
     / "zone"
     / "attacking-dies-regenerated-attacker.yaml",

@@ -101,8 +101,9 @@ class PhaseEngineAdapter:
             # leaves Unimplemented, is PH-03 (its shield carries none, "shield-rider" above)
             *NOT_IN_PHASE,
             # Judge of Currents (CREATURE_TAPPED_FEATURES): phase.rs parses it whole (a Taps
-            # trigger, its GainLife optional), but the adapter does not answer phase.rs's
-            # "you may" prompt, which the model does not ask (the card's Deviation), and the
+            # trigger, its GainLife optional); the model asks its "you may" as it resolves
+            # (EffectKind.MAY_GAIN, the pass's decline, 608.2d), which the adapter could
+            # answer as it answers Fecundity's optional draw but does not yet, and the
             # regeneration's tap it would see is PH-33's gap; not mapped yet
             *CREATURE_TAPPED_FEATURES,
         }

@@ -349,8 +349,9 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             1,
             "Whenever a Merfolk you control becomes tapped, you may gain 1 life.",
             note="not mapped: 'you may gain 1 life' kept, as phase.rs runs it (an optional "
-            "effect it asks about), while the model always gains (its Deviation); the card and "
-            "creature-tapped-trigger are declared lacking (adapter.NOT_IN_PHASE)",
+            "effect it asks about, as the model does: the pass's decline); the adapter does not "
+            "answer that prompt yet, so the card and creature-tapped-trigger are declared "
+            "lacking (adapter.NOT_IN_PHASE)",
         ),
         _creature(
             "Thicket Basilisk",
