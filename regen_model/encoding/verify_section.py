@@ -12,14 +12,14 @@ exercise (``branches.py``), and reports:
   FAILED when a branch listed as unreachable (``unreachable.yaml``) was exercised;
 * two rows from solver queries about the relation itself (``queries.py``) at
   ``QUERY_SCOPE``, once per action kind (a part of its own, ``verify_relation_queries``,
-  which shares the relation at that scope with the cover section: ``shared_relation``): **determinism** (the relation admits one successor
-  per state and parameters, so "the engine's successor satisfies the relation" means "it is
-  the relation's only successor") and the **704.3 loop bound** (the unrolled
+  which shares the relation at that scope with the cover section: ``shared_relation``):
+  **determinism** (the relation admits one successor per state and parameters, so "the
+  engine's successor satisfies the relation" means "it is the relation's only successor") and the **704.3 loop bound** (the unrolled
   state-based-action loop never stops while an action is still pending). They run at two
   card slots (at three the loop-bound queries of the kinds that run the loop give up on
   their rlimit, which would read UNKNOWN, never PROVED);
-* with ``--driven`` (the part ``verify_driven``) (minutes, so not by default), the rows of the agreement on
-  solver-chosen states (``driven.py``): one per action kind
+* with ``--driven`` (the part ``verify_driven``; minutes, so not by default), the rows of
+  the agreement on solver-chosen states (``driven.py``): one per action kind
   (the views compared on a state the solver chose to take each branch of the relation) and
   one for the branches no state of the scope takes, each named.
 """
@@ -105,11 +105,15 @@ def verify_driven(options: VerifyOptions, bench: Workbench) -> list[Row]:
     return driven_rows(driven_agreement(cross=True)) if options.driven else []
 
 
-def _queries(task: tuple[Scope, tuple[str, ...]]) -> list[tuple[QueryResult, QueryResult]]:
-    """Both queries for some action kinds (one worker's share)."""
-    scope, kinds = task
-    system = RegenSystem(scope=scope)
+def _ask(system: RegenSystem, kinds: tuple[str, ...]) -> list[tuple[QueryResult, QueryResult]]:
+    """Both queries for each of ``kinds``."""
     return [(determinism(system, k), sba_bound(system, k)) for k in kinds]
+
+
+def _queries(task: tuple[Scope, tuple[str, ...]]) -> list[tuple[QueryResult, QueryResult]]:
+    """Both queries for some action kinds (one worker's share, on a relation of its own)."""
+    scope, kinds = task
+    return _ask(RegenSystem(scope=scope), kinds)
 
 
 def query_rows(
@@ -124,7 +128,7 @@ def query_rows(
     if system is not None:
         scope = system.scope
         kinds = tuple(system.action_kinds())
-        done = [[(determinism(system, k), sba_bound(system, k)) for k in kinds]]
+        done = [_ask(system, kinds)]
     else:
         kinds = tuple(RegenSystem(scope=scope).action_kinds())
         n = max(1, min(workers if workers is not None else os.cpu_count() or 1, len(kinds)))
