@@ -15,7 +15,9 @@ ability is found under its "choose target opponent" (``_ability_index``).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +28,8 @@ pytest.importorskip(
 from regen_model.adapters.phase import PhaseEngineAdapter, read, translate
 from regen_model.adapters.phase.carddata import MODEL_CARDS
 from regen_model.adapters.phase.database import CardDatabase
+from regen_model.adapters.phase.examples import board
+from regen_model.adapters.phase.game import PhaseGame
 from regen_model.adapters.phase.known import classifier, load_known
 from regen_model.adapters.phase.translate import _ability_index
 from regen_model.conform.case import Case, Outcome, run_case
@@ -35,6 +39,7 @@ from regen_model.conform.features import (
     LIBRARY_FEATURES,
 )
 from regen_model.conform.sources import saved_cases
+from regen_model.model import actions as A
 from regen_model.model.cards import AbilityKind
 
 from .phase_helpers import on_phase
@@ -49,13 +54,13 @@ def _case(path: str) -> Case:
 
 
 def test_the_triggers_and_the_library_are_mapped() -> None:
-    """Items 2 and 5 are off ``lacks``, the trigger an effect leaves waiting too; a shield with
-    a rider stays lacking (the adapter writes a start's or an effect's shield without one), and
-    so does Judge of Currents' watcher (the adapter does not answer its "you may", and
-    phase.rs's regeneration tap triggers nothing, PH-33)."""
+    """Items 2 and 5 are off ``lacks``, Judge of Currents' watcher and the trigger an effect
+    leaves waiting too; a shield with a rider stays lacking (the adapter writes a start's or an
+    effect's shield without one)."""
     lacks = PhaseEngineAdapter.lacks
-    assert not (DIES_FEATURES - CREATURE_TAPPED_FEATURES) & lacks
-    assert lacks >= CREATURE_TAPPED_FEATURES
+    assert not DIES_FEATURES & lacks
+    assert CREATURE_TAPPED_FEATURES <= DIES_FEATURES
+    assert {"creature-tapped-trigger", "card:Judge of Currents"} <= CREATURE_TAPPED_FEATURES
     assert not LIBRARY_FEATURES & lacks
     assert "effect-leaves-trigger" not in lacks
     assert "shield-rider" in lacks
@@ -65,7 +70,14 @@ def test_the_triggers_and_the_library_are_mapped() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["Onulet", "Soldevi Steam Beast", "Zulaport Cutthroat", "Kardur, Doomscourge", "Thought Scour"],
+    [
+        "Onulet",
+        "Soldevi Steam Beast",
+        "Zulaport Cutthroat",
+        "Kardur, Doomscourge",
+        "Judge of Currents",
+        "Thought Scour",
+    ],
 )
 def test_the_cards_parse_whole(name: str) -> None:
     assert CardDatabase().build(MODEL_CARDS[name]).complete
@@ -180,6 +192,151 @@ def test_the_tap_of_a_regeneration_triggers_nothing_in_phase_rs_ph33() -> None:
     )
     assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
     assert list(result.known) == [(5, ("PH-33",))]
+
+
+def _judge_answers(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The answers the adapter gives phase.rs's optional-effect prompts, in order."""
+    answers: list[bool] = []
+    apply = PhaseGame.apply
+
+    def recording(self: PhaseGame, seat: int, action: Any) -> Any:
+        if isinstance(action, dict) and action.get("type") == "DecideOptionalEffect":
+            answers.append(bool(action["data"]["accept"]))
+        return apply(self, seat, action)
+
+    monkeypatch.setattr(PhaseGame, "apply", recording)
+    return answers
+
+
+def test_judge_of_currents_yes_and_no_are_driven_through_phase_rs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Judge of Currents attacks beside Merfolk Raiders: two Taps triggers (508.1f, 603.2e),
+    which phase.rs asks about one at a time as each resolves (OptionalEffectChoice, 608.2d).
+    The first pass says yes and A gains 1 life, the second carries ``decline`` and A gains
+    nothing; every step agrees, and phase.rs received exactly those two answers."""
+    answers = _judge_answers(monkeypatch)
+    case = _case(f"{CASES}/judge-of-currents-accepts-and-declines.yaml")
+    seen = on_phase(case.start.build(), case.actions, PhaseEngineAdapter())
+    assert answers == [True, False]
+    assert [o.players["A"]["life"] for o in seen[-4:]] == [20, 21, 21, 21]  # yes, then no
+    assert seen[-5].game["stack"] == 2 and seen[-1].game["stack"] == 0
+    answers.clear()
+    result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
+    assert result.steps_run == len(case.actions) and result.masked == 0
+    assert answers == [True, False]
+
+
+def test_judge_of_currents_unanswered_leaves_phase_rs_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without the adapter's answer phase.rs waits for A's choice after the pass that
+    resolves the first trigger: nobody holds priority and A has gained nothing there."""
+    monkeypatch.setattr(translate.Translator, "_may_prompt", lambda self, data: False)
+    result = run_case(
+        _case(f"{CASES}/judge-of-currents-accepts-and-declines.yaml"), PhaseEngineAdapter()
+    )
+    assert result.outcome is Outcome.DIVERGED
+    assert result.divergence is not None and result.divergence.step == 7
+    assert {"game.priority", "players.A.life"} <= {d.path for d in result.divergence.diffs}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{CASES}/judge-of-currents-watches-its-controller-s-merfolk.yaml",
+        "tests/scenarios/zone/creature-tapped-not-yours.yaml",
+    ],
+)
+def test_judge_of_currents_watches_only_its_controller_s_merfolk(path: str) -> None:
+    """phase.rs's Taps trigger with "a Merfolk you control": an opponent's Merfolk tapped by
+    attacking triggers only that player's Judge, a non-Merfolk nothing, the Judge itself
+    (a Merfolk Wizard) its own ability; every step agrees."""
+    case = _case(path)
+    result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
+    assert result.steps_run == len(case.actions) and result.masked == 0
+
+
+def test_a_merfolk_s_tap_cost_triggers_the_judge_in_phase_rs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No Merfolk of the model has a {T} cost, so this is phase.rs alone: Niall Silvain's
+    phase.rs card given a Merfolk type line pays {T} as its ability is activated (602.2b), and
+    phase.rs's Judge trigger, on the tap event, goes on the stack above the ability (603.3).
+    Only a regeneration's tap goes unseen there (PH-33)."""
+    niall = MODEL_CARDS["Niall Silvain"]
+    monkeypatch.setitem(
+        MODEL_CARDS, "Niall Silvain", dataclasses.replace(niall, type_line="Creature — Merfolk")
+    )
+    state = board(("judge", "Judge of Currents", 0), ("niall", "Niall Silvain", 0))
+    activate = A.ActivateAbility(player=0, source="niall", target="niall")
+    adapter = PhaseEngineAdapter()
+    assert adapter.supports(state, (activate,)) is None
+    adapter.start(state)
+    adapter.apply(activate)
+    pg = adapter._game()
+    assert pg.obj(adapter._ids["niall"])["tapped"]
+    stack = pg.state()["stack"]
+    # phase.rs lists the top of its stack last
+    assert [e["kind"]["type"] for e in stack] == ["ActivatedAbility", "TriggeredAbility"]
+    assert stack[-1]["source_id"] == adapter._ids["judge"]
+
+
+@pytest.mark.parametrize(
+    ("path", "step"),
+    [
+        (f"{CASES}/judge-of-currents-regeneration-tap.yaml", 3),
+        (f"{CASES}/judge-of-currents-regeneration-tap-then-check.yaml", 2),
+        ("tests/scenarios/zone/creature-tapped-regeneration.yaml", 5),
+        ("tests/scenarios/zone/creature-tapped-declined.yaml", 2),
+    ],
+)
+def test_the_tap_of_a_regeneration_triggers_no_judge_in_phase_rs_ph33(path: str, step: int) -> None:
+    """A Merfolk's regeneration taps it (701.19a, 603.2e) and the Judge triggers in the rules;
+    phase.rs sets the tapped flag with no tap event and its Taps trigger sees nothing (PH-33,
+    widened). Murder's resolution is the new matcher's (regen.apply.tap with
+    trigger.creature-tapped); a destroy effect's trigger waits and is missed at the pass."""
+    result = run_case(_case(path), PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.KNOWN, (result.reason, result.divergence)
+    assert list(result.known) == [(step, ("PH-33",))]
+
+
+@pytest.mark.parametrize(
+    ("path", "step", "matcher"),
+    [
+        (f"{CASES}/judge-of-currents-regeneration-tap.yaml", 3, "trigger.creature-tapped"),
+        (f"{CASES}/judge-of-currents-regeneration-tap-then-check.yaml", 2, "check-sba"),
+    ],
+)
+def test_ph33_s_new_matchers_explain_the_judge_s_cases_alone(
+    path: str, step: int, matcher: str
+) -> None:
+    """The matchers PH-33 was widened by: the Judge's trigger missed in a resolution (its
+    clause cited there) and the waiting triggers missed at the state-based-action check after
+    a destroy effect. With PH-33 cut down to that matcher the case is still PH-33; without
+    it, unexplained."""
+    known = load_known()
+    (ph33,) = (k for k in known if k.id == "PH-33")
+    chosen = tuple(m for m in ph33.matchers if matcher in m.clauses | m.actions)
+    assert len(chosen) == 1
+    others = tuple(k for k in known if k.id != "PH-33")
+    case = _case(path)
+    only = run_case(
+        case,
+        PhaseEngineAdapter(),
+        known=classifier((*others, dataclasses.replace(ph33, matchers=chosen))),
+    )
+    assert list(only.known) == [(step, ("PH-33",))]
+    rest = tuple(m for m in ph33.matchers if m not in chosen)
+    without = run_case(
+        case,
+        PhaseEngineAdapter(),
+        known=classifier((*others, dataclasses.replace(ph33, matchers=rest))),
+    )
+    assert without.outcome is Outcome.DIVERGED
+    assert without.divergence is not None and without.divergence.step == step
 
 
 def test_the_sentry_s_rider_is_ph03() -> None:

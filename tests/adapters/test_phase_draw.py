@@ -103,7 +103,7 @@ def test_the_draw_step_would_take_a_model_card(monkeypatch: pytest.MonkeyPatch) 
 def test_the_answer_no_is_phase_rs_s_answer_no(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pass that resolves the trigger carries the answer; left unanswered, phase.rs waits
     for it and nobody holds priority."""
-    monkeypatch.setattr(translate.Translator, "_may_draw_prompt", lambda self, data: False)
+    monkeypatch.setattr(translate.Translator, "_may_prompt", lambda self, data: False)
     result = run_case(
         _case("tests/adapters/cases/fecundity-draws-and-declines.yaml"), PhaseEngineAdapter()
     )

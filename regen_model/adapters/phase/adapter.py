@@ -34,7 +34,6 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import CREATURE_TAPPED_FEATURES
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -98,14 +97,13 @@ class PhaseEngineAdapter:
             # receives priority (translate.Translator.waiting). Item 2's mill (Thought Scour:
             # the milled model cards are read back from phase.rs's graveyard) and Soldevi
             # Sentry's activation are mapped too; the Sentry's rider, which phase.rs 0.103
-            # leaves Unimplemented, is PH-03 (its shield carries none, "shield-rider" above)
+            # leaves Unimplemented, is PH-03 (its shield carries none, "shield-rider" above).
+            # Judge of Currents (CREATURE_TAPPED_FEATURES) is mapped too: phase.rs parses it
+            # whole (a Taps trigger for a Merfolk you control, its GainLife optional) and asks
+            # the "you may" as the trigger resolves, answered with the pass's decline as
+            # Fecundity's is (translate.Translator._may_prompt, 608.2d); the tap of a
+            # regeneration makes it trigger no more than the Beast's (PH-33)
             *NOT_IN_PHASE,
-            # Judge of Currents (CREATURE_TAPPED_FEATURES): phase.rs parses it whole (a Taps
-            # trigger, its GainLife optional); the model asks its "you may" as it resolves
-            # (EffectKind.MAY_GAIN, the pass's decline, 608.2d), which the adapter could
-            # answer as it answers Fecundity's optional draw but does not yet, and the
-            # regeneration's tap it would see is PH-33's gap; not mapped yet
-            *CREATURE_TAPPED_FEATURES,
         }
     )
 

@@ -348,10 +348,11 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             1,
             1,
             "Whenever a Merfolk you control becomes tapped, you may gain 1 life.",
-            note="not mapped: 'you may gain 1 life' kept, as phase.rs runs it (an optional "
-            "effect it asks about, as the model does: the pass's decline); the adapter does not "
-            "answer that prompt yet, so the card and creature-tapped-trigger are declared "
-            "lacking (adapter.NOT_IN_PHASE)",
+            note="mapped: phase.rs's own trigger (creature-tapped-trigger: a Taps trigger for a "
+            "Merfolk you control); 'you may gain 1 life' is asked as it resolves "
+            "(OptionalEffectChoice), answered with the pass's decline "
+            "(translate.Translator._may_prompt); a regeneration's tap makes it trigger in the "
+            "rules, not in phase.rs: PH-33",
         ),
         _creature(
             "Thicket Basilisk",

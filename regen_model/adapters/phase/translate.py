@@ -803,9 +803,9 @@ class Translator:
                 inert = self._inert_pending(data["player"], len(order))
                 order = [i for i in order if i not in inert] + [i for i in order if i in inert]
                 self.pg.apply(data["player"], {"type": "OrderTriggers", "data": {"order": order}})
-            elif kind == "OptionalEffectChoice" and self._may_draw_prompt(data):
-                # "that creature's controller may draw a card" (608.2d): the answer our pass
-                # carries for the player the ability names
+            elif kind == "OptionalEffectChoice" and self._may_prompt(data):
+                # "that creature's controller may draw a card", "you may gain 1 life" (608.2d):
+                # the answer our pass carries for the player the ability names
                 self.pg.apply(
                     data["player"],
                     {"type": "DecideOptionalEffect", "data": {"accept": not self.decline}},
@@ -824,14 +824,19 @@ class Translator:
                 return
         raise AdapterError("phase.rs kept prompting after the action")
 
-    def _may_draw_prompt(self, data: Json) -> bool:
+    def _may_prompt(self, data: Json) -> bool:
         """phase.rs asks whether an optional effect of Fecundity's trigger ("that creature's
-        controller may draw a card") is performed: the question of 608.2d that our pass
-        answers (``PassPriority.decline``)."""
+        controller may draw a card") or Judge of Currents' ("whenever a Merfolk you control
+        becomes tapped, you may gain 1 life") is performed, as the trigger resolves: the
+        question of 608.2d that our pass answers (``PassPriority.decline``; the model asks it
+        at the same moment, ``EffectKind.MAY_DRAW``, ``EffectKind.MAY_GAIN``). The prompt's
+        ``source_id`` is the trigger's source, the permanent with the ability (the Judge,
+        not the Merfolk that became tapped)."""
         handle = self.handles.get(_int(data.get("source_id", -1)))
         if handle is None:
             return False
-        return bool(self.setup.templates[self.setup.slot_of(handle)].dies_draw)
+        template = self.setup.templates[self.setup.slot_of(handle)]
+        return bool(template.dies_draw or template.tapped_watch_life)
 
     def _follow_draws(self, mark: int) -> None:
         """Keep the model's library cards (``carddata.LIBRARY_CARD``) where the model's draws
