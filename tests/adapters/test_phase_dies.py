@@ -289,6 +289,7 @@ def test_a_merfolk_s_tap_cost_triggers_the_judge_in_phase_rs(
     [
         (f"{CASES}/judge-of-currents-regeneration-tap.yaml", 3),
         (f"{CASES}/judge-of-currents-regeneration-tap-then-check.yaml", 2),
+        (f"{CASES}/judge-of-currents-attacks-then-regeneration-tap.yaml", 5),
         ("tests/scenarios/zone/creature-tapped-regeneration.yaml", 5),
         ("tests/scenarios/zone/creature-tapped-declined.yaml", 2),
     ],
@@ -308,15 +309,18 @@ def test_the_tap_of_a_regeneration_triggers_no_judge_in_phase_rs_ph33(path: str,
     [
         (f"{CASES}/judge-of-currents-regeneration-tap.yaml", 3, "trigger.creature-tapped"),
         (f"{CASES}/judge-of-currents-regeneration-tap-then-check.yaml", 2, "check-sba"),
+        (f"{CASES}/judge-of-currents-attacks-then-regeneration-tap.yaml", 5, "check-sba"),
     ],
 )
 def test_ph33_s_new_matchers_explain_the_judge_s_cases_alone(
     path: str, step: int, matcher: str
 ) -> None:
-    """The matchers PH-33 was widened by: the Judge's trigger missed in a resolution (its
-    clause cited there) and the waiting triggers missed at the state-based-action check after
-    a destroy effect. With PH-33 cut down to that matcher the case is still PH-33; without
-    it, unexplained."""
+    """The matchers PH-33 was widened by: the Judge's triggers missed in a resolution (its
+    clause cited there; two Judges, two short, which the one-short pass matcher does not
+    explain) and the waiting triggers missed at the state-based-action check after a destroy
+    effect (two short of none, or one short beside the attack's trigger, as CI's witness
+    shrank to). With PH-33 cut down to that matcher the case is still PH-33; without it,
+    unexplained."""
     known = load_known()
     (ph33,) = (k for k in known if k.id == "PH-33")
     chosen = tuple(m for m in ph33.matchers if matcher in m.clauses | m.actions)
