@@ -1,8 +1,10 @@
 """Issue 13's scope on phase.rs: graveyards compared (404.2, 608.2n), the Basilisks mapped
-(trigger.eoc-destroy), Pyramids' "remove all damage instead" declared as phase.rs's own gap."""
+(trigger.eoc-destroy), Pyramids' "remove all damage instead" declared as phase.rs's own gap,
+Disintegrate's riders on scenario spells cast as harness spells."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,10 +15,16 @@ pytest.importorskip(
 
 from regen_model.adapters.phase import PhaseEngineAdapter
 from regen_model.adapters.phase.adapter import NOT_IN_PHASE
+from regen_model.adapters.phase.carddata import MODEL_CARDS, NoHarness, harness_card
+from regen_model.adapters.phase.database import CardDatabase
 from regen_model.adapters.phase.known import classifier, load_known
+from regen_model.adapters.phase.support import spell_card
 from regen_model.conform.case import Case, Outcome, run_case
 from regen_model.conform.features import EOC_DESTROY_FEATURES, REFLEXIVE_FEATURES
 from regen_model.conform.sources import saved_cases
+from regen_model.model import actions as A
+from regen_model.model.effects import Effect, EffectKind
+from regen_model.model.enums import Keyword
 
 from .phase_helpers import on_phase
 
@@ -202,3 +210,54 @@ def test_the_reflexive_trigger_is_mapped() -> None:
     lacks = PhaseEngineAdapter.lacks
     assert not REFLEXIVE_FEATURES & lacks
     assert {"reflexive-trigger", "card:Go-Shintai of Hidden Cruelty"} <= REFLEXIVE_FEATURES
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/adapters/cases/disintegrate-riders-as-harness-spells.yaml",
+        "tests/scenarios/replace/exile-instead-after-shield.yaml",
+    ],
+)
+def test_disintegrate_s_riders_on_scenario_spells_agree(path: str) -> None:
+    """Scenario spells with Disintegrate's riders (608.2c, 614.6) at other amounts, or with the
+    exile rider alone, are cast as harness spells in Disintegrate's and Magma Spray's words:
+    the unregenerable Bears die through their shield, the Giant is exiled, the Cubs whose
+    damage was prevented are exiled at 0 toughness; every step agrees."""
+    case = _case(path)
+    result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
+    assert result.steps_run == len(case.actions) and result.masked == 0
+
+
+@pytest.mark.parametrize(
+    ("target", "exile"),
+    [(True, False), (True, True), (False, True)],
+)
+def test_disintegrate_s_riders_make_harness_spells_phase_rs_parses_whole(
+    target: bool, exile: bool
+) -> None:
+    effect = Effect(EffectKind.DAMAGE, amount=2, cant_regen_target=target, exile_if_dies=exile)
+    card = harness_card(effect)
+    assert card.name not in MODEL_CARDS
+    assert CardDatabase().build(card).complete, CardDatabase().build(card).describe()
+
+
+def test_the_exile_rider_alone_is_refused_at_a_player_and_with_keywords() -> None:
+    """phase.rs parses the exile rider alone only as "target creature" (carddata), so such a
+    spell aimed at a player is refused rather than cast at a creature-only target; keywords
+    and Incinerate's rider beside the riders have no harness text."""
+    exile = Effect(EffectKind.DAMAGE, amount=2, exile_if_dies=True)
+    at_player = A.CastSpell(
+        player=0, name="Spray", effect=exile, targets=(A.TargetChoice(player=1),)
+    )
+    with pytest.raises(NoHarness):
+        spell_card(at_player)
+    at_card = A.CastSpell(player=0, name="Spray", effect=exile, targets=(A.TargetChoice(card="x"),))
+    assert "target creature" in spell_card(at_card).text
+    for other in (
+        replace(exile, keywords=frozenset({Keyword.DEATHTOUCH})),
+        replace(exile, cant_regen=True),
+    ):
+        with pytest.raises(NoHarness):
+            harness_card(other)

@@ -759,15 +759,43 @@ def _kw_words(effect: Effect) -> str:
 _UNPREVENTABLE_TEXT = " The damage can't be prevented."
 
 
+def _disintegrate_text(e: Effect) -> tuple[str, str]:
+    """Damage with Disintegrate's riders, both or one (608.2c, 614.6): its own words with the
+    effect's amount, which phase.rs 0.103 parses whole (an unconditional ``CantBeRegenerated``
+    until end of turn for the target, an ``AddTargetReplacement`` moving it to exile instead);
+    the exile rider alone in Magma Spray's words, which phase.rs parses only for "target
+    creature" (its "if it's a creature and it would die" stays Unimplemented), so such a spell
+    targets creatures (``support.spell_card`` refuses a player target)."""
+    if e.kind is not EffectKind.DAMAGE or e.keywords or e.cant_regen:
+        raise NoHarness(
+            "Disintegrate's riders are mapped on plain damage to one target only, without "
+            "keywords or Incinerate's rider"
+        )
+    n = e.amount
+    if e.cant_regen_target and e.exile_if_dies:
+        return (
+            f"Damage {n} Unregenerable Target Exile",
+            f"~ deals {n} damage to any target. If it's a creature, it can't be regenerated "
+            "this turn, and if it would die this turn, exile it instead.",
+        )
+    if e.cant_regen_target:
+        return (
+            f"Damage {n} Unregenerable Target",
+            f"~ deals {n} damage to any target. If it's a creature, it can't be regenerated "
+            "this turn.",
+        )
+    return (
+        f"Damage {n} Exile",
+        f"~ deals {n} damage to target creature. If that creature would die this turn, exile "
+        "it instead.",
+    )
+
+
 def _harness_text(e: Effect) -> tuple[str, str]:
     """(name words, rules text with ``~`` for the name) for one effect."""
     k = e.kind
-    if e.cant_regen_target:
-        raise NoHarness("Disintegrate's unconditional can't-be-regenerated is not mapped")
-    if e.exile_if_dies:
-        raise NoHarness(
-            "Disintegrate's 'if it would die this turn, exile it instead' is not mapped"
-        )
+    if e.cant_regen_target or e.exile_if_dies:
+        return _disintegrate_text(e)
     if k is EffectKind.DESTROY_ALL_CREATURES and e.amount:
         raise NoHarness('"gain life for each creature destroyed this way" is not mapped')
     if k in _DAMAGE_KINDS and e.keywords - {_D, _W, _N, Keyword.UNPREVENTABLE}:

@@ -59,6 +59,13 @@ def spell_card(action: A.CastSpell) -> PhaseCard:
         return MODEL_CARDS[action.name]
     if action.effect.kind is EffectKind.LIFE:
         raise NoHarness("a cast life effect has no target in the model and changes nothing")
+    if (
+        action.effect.exile_if_dies
+        and not action.effect.cant_regen_target
+        and any(t.card is None for t in action.targets)
+    ):
+        # the exile rider alone is phase.rs's only for "target creature" (carddata)
+        raise NoHarness("'if that creature would die this turn, exile it instead' at a player")
     return harness_card(action.effect, sorcery=action.sorcery)
 
 
