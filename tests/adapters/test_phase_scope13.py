@@ -261,3 +261,21 @@ def test_the_exile_rider_alone_is_refused_at_a_player_and_with_keywords() -> Non
     ):
         with pytest.raises(NoHarness):
             harness_card(other)
+
+
+def test_fumigate_s_count_on_scenario_spells_agrees() -> None:
+    """Scenario spells with Fumigate's "you gain N life for each creature destroyed this way"
+    (701.8a, 614.6) at other amounts, one with "they can't be regenerated", are harness spells
+    in Fumigate's words that phase.rs parses whole; the regenerated Boa is not counted, and
+    every step agrees."""
+    for amount, cant_regen in ((2, False), (3, True)):
+        effect = Effect(EffectKind.DESTROY_ALL_CREATURES, amount=amount, cant_regen=cant_regen)
+        card = harness_card(effect, sorcery=True)
+        assert f"You gain {amount} life for each creature destroyed this way." in card.text
+        assert CardDatabase().build(card).complete
+    case = _case("tests/adapters/cases/destroyed-count-as-a-harness-spell.yaml")
+    seen = on_phase(case.start.build(), case.actions, PhaseEngineAdapter())
+    assert [o.players["A"]["life"] for o in seen[-4:]] == [26, 26, 26, 29]
+    result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
+    assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
+    assert result.steps_run == len(case.actions) and result.masked == 0

@@ -796,8 +796,6 @@ def _harness_text(e: Effect) -> tuple[str, str]:
     k = e.kind
     if e.cant_regen_target or e.exile_if_dies:
         return _disintegrate_text(e)
-    if k is EffectKind.DESTROY_ALL_CREATURES and e.amount:
-        raise NoHarness('"gain life for each creature destroyed this way" is not mapped')
     if k in _DAMAGE_KINDS and e.keywords - {_D, _W, _N, Keyword.UNPREVENTABLE}:
         raise NoHarness(f"a spell can't have {sorted(x.value for x in e.keywords)}")
     unpreventable = _UNPREVENTABLE_TEXT if Keyword.UNPREVENTABLE in e.keywords else ""
@@ -824,6 +822,12 @@ def _harness_text(e: Effect) -> tuple[str, str]:
     if k is EffectKind.DESTROY_ALL_CREATURES:
         rider = " They can't be regenerated." if e.cant_regen else ""
         words = "Destroy All" + (" Unregenerable" if e.cant_regen else "")
+        if e.amount:
+            # Fumigate's count with the effect's amount (701.8a, 614.6: only the creatures
+            # really destroyed count), which phase.rs 0.103 parses whole (GainLife of N times
+            # its tracked set of destroyed creatures)
+            rider += f" You gain {e.amount} life for each creature destroyed this way."
+            words += f" Gain {e.amount}"
         return words, "Destroy all creatures." + rider
     if k is EffectKind.REGENERATE:
         suffix = "" if e.rider is Rider.NONE else f" {e.rider.value}"
