@@ -85,6 +85,8 @@ BATTLEFIELD_ONLY = (
     "not-a-creature",
     "prevent-next",
     "prevent-all",
+    "exile-if-dies",
+    "remove-damage-instead",
     "phased-out",
 )
 
@@ -492,6 +494,8 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         noncreature=bool(raw.get("not-a-creature", False)),
         prevent_next=int(raw.get("prevent-next", 0)),
         prevent_all=bool(raw.get("prevent-all", False)),
+        exile_if_dies=bool(raw.get("exile-if-dies", False)),
+        remove_damage=int(raw.get("remove-damage-instead", 0)),
         phased_out=bool(raw.get("phased-out", False)),
     )
 

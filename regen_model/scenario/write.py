@@ -202,6 +202,10 @@ def _permanent(c: CardSpec, players: Sequence[str]) -> dict[str, Any]:
         out["prevent-next"] = c.prevent_next
     if c.prevent_all:
         out["prevent-all"] = True
+    if c.exile_if_dies:
+        out["exile-if-dies"] = True
+    if c.remove_damage:
+        out["remove-damage-instead"] = c.remove_damage
     if c.phased_out:
         out["phased-out"] = True
     return out
