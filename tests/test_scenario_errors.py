@@ -49,6 +49,22 @@ events:
   - activate: {player: A, source: privilege, sacrifice: bears}
 """
 
+# Inline cards written with the fields of issue 13's mechanics: an ability cost, a death
+# watcher, a Shrine, a Merfolk. Each case breaks one field that the schema lets through.
+INLINE = """\
+name: inline
+description: Inline cards with costs, watchers and subtypes.
+players: [A, B]
+permanents:
+  hermit: {types: [creature], power: 1, toughness: 1, abilities: [{kind: regenerate-target, cost: [tap]}], controller: A}
+  pact: {types: [enchantment], attachment: aura, abilities: [{kind: regenerate-host, cost: [sacrifice-creature]}], controller: A}
+  harvest: {types: [enchantment], dies-draw: {watch: any, cards: 1}, controller: A}
+  keeper: {types: [enchantment, creature], power: 1, toughness: 1, shrine: true, controller: A}
+  scout: {types: [creature], power: 1, toughness: 1, merfolk: true, controller: A}
+events:
+  - pass: [A, B]
+"""
+
 
 def _app() -> typer.Typer:
     app = typer.Typer()
@@ -161,6 +177,45 @@ CASES = [
         ":10: events[0].activate.sacrifice: martyr's regenerate-target ability costs no "
         "creature to sacrifice",
         id="sacrifice-named-for-an-ability-without-that-cost",
+    ),
+    pytest.param(
+        INLINE.replace(
+            "kind: regenerate-target, cost: [tap]", "kind: regenerate-self, cost: [tap]"
+        ),
+        ":5: permanents.hermit.abilities[0].cost: a tap cost is run only on regenerate-target, "
+        "not on regenerate-self",
+        id="inline-cost-on-an-ability-kind-without-it",
+    ),
+    pytest.param(
+        INLINE.replace("cost: [sacrifice-creature]", "cost: [sacrifice-self, sacrifice-creature]"),
+        ":6: permanents.pact.abilities[0].cost: sacrifice-self and sacrifice-creature together "
+        "are not run: give one of them",
+        id="inline-two-sacrifice-costs",
+    ),
+    pytest.param(
+        INLINE.replace(
+            "kind: regenerate-target, cost: [tap]", "kind: equip, cost: [sacrifice-creature]"
+        ),
+        ":5: permanents.hermit.abilities[0].cost: a sacrifice-creature cost is run only on "
+        "regenerate-host, not on equip",
+        id="inline-sacrifice-creature-on-equip",
+    ),
+    pytest.param(
+        INLINE.replace("cards: 1}", "cards: 1}, dies-drain: {watch: any, life: 1}"),
+        ":7: permanents.harvest.dies-draw: a 'whenever a creature dies' ability has one effect: "
+        "give dies-drain or dies-draw",
+        id="inline-dies-draw-and-dies-drain",
+    ),
+    pytest.param(
+        INLINE.replace("types: [enchantment, creature]", "types: [creature]"),
+        ":8: permanents.keeper.shrine: Shrine is an enchantment type (205.3h): give types: "
+        "[enchantment]",
+        id="inline-shrine-not-an-enchantment",
+    ),
+    pytest.param(
+        INLINE.replace("scout: {types: [creature]", "scout: {types: [artifact]"),
+        ":9: permanents.scout.merfolk: Merfolk is a creature type (205.3m): give types: [creature]",
+        id="inline-merfolk-not-a-creature",
     ),
 ]
 

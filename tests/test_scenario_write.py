@@ -15,8 +15,22 @@ from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.actions import Action
 from regen_model.model.build import CardSpec
-from regen_model.model.cards import PERMANENT_CARDS, SPELLS, CardTemplate
-from regen_model.model.enums import CardType, DiesWatch, Edition, Keyword, Rider, Step
+from regen_model.model.cards import (
+    PERMANENT_CARDS,
+    SPELLS,
+    AbilityKind,
+    ActivatedAbility,
+    CardTemplate,
+)
+from regen_model.model.enums import (
+    Attachment,
+    CardType,
+    DiesWatch,
+    Edition,
+    Keyword,
+    Rider,
+    Step,
+)
 from regen_model.model.state import Shield
 from regen_model.scenario import load_scenario, run_scenario
 from regen_model.scenario.spec import Scenario
@@ -126,6 +140,68 @@ def test_an_inline_death_watcher_round_trips(tmp_path: Path) -> None:
     )
     round_trip(case, tmp_path)
     assert "dies-drain: {watch: any, life: 2}" in case_yaml(case)
+
+
+def test_inline_costs_watchers_and_subtypes_round_trip(tmp_path: Path) -> None:
+    """The inline fields of issue 13's mechanics (ability costs, ``dies-draw``,
+    ``end-step-reflexive``, ``shrine``, ``merfolk``, ``tapped-watch-life``,
+    ``enters-with-plus-counters``) are written and read back as the same cards: a writer that
+    dropped one would load another card, and the start would differ."""
+    hermit = CardTemplate(
+        "Hermit",
+        frozenset({CardType.CREATURE}),
+        1,
+        1,
+        abilities=(
+            ActivatedAbility(AbilityKind.REGENERATE_TARGET, tap_cost=True, sacrifice_cost=True),
+        ),
+        merfolk=True,
+        tapped_watch_life=2,
+        enters_plus=1,
+    )
+    pact = CardTemplate(
+        "Pact",
+        frozenset({CardType.ENCHANTMENT}),
+        attachment=Attachment.AURA,
+        abilities=(ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_creature=True),),
+    )
+    keeper = CardTemplate(
+        "Keeper",
+        frozenset({CardType.ENCHANTMENT, CardType.CREATURE}),
+        1,
+        1,
+        shrine=True,
+        end_step_reflexive=True,
+        dies_watch=DiesWatch.YOURS,
+        dies_draw=2,
+    )
+    start = Start(
+        ("A", "B"),
+        (
+            CardSpec("hermit", hermit, 0),
+            CardSpec("pact", pact, 0, attached_to="keeper"),
+            CardSpec("keeper", keeper, 0),
+            CardSpec("bear", PERMANENT_CARDS["Grizzly Bears"], 0),
+        ),
+        active=0,
+        priority=0,
+        library=(2, 2),
+    )
+    case = Case(
+        "inline",
+        start,
+        (
+            A.ActivateAbility(player=0, source="pact", sacrifice="bear"),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
+        ),
+    )
+    round_trip(case, tmp_path)
+    text = case_yaml(case)
+    assert "cost: [tap, sacrifice-self]" in text
+    assert "cost: [sacrifice-creature]" in text
+    assert "dies-draw: {watch: yours, cards: 2}" in text
+    assert "enters-with-plus-counters: 1" in text
 
 
 def test_a_library_and_a_declined_draw_round_trip(tmp_path: Path) -> None:

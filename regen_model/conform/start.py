@@ -264,8 +264,16 @@ class Start:
                 raise NotExpressible(f"{setup.handles[card.slot]} has until-end-of-turn effects")
             if card.kw_removed or card.in_combat or card.blocked:
                 raise NotExpressible(f"{setup.handles[card.slot]} is in combat or lost a keyword")
+            # A scenario's start may hold these "this turn" replacement effects (614.6,
+            # 614.1a); the conformance start format has no field for them, so such a start is
+            # refused here rather than written without them.
             if card.exile_if_dies:
                 raise NotExpressible(f"{setup.handles[card.slot]} would be exiled if it died")
+            if card.remove_damage:
+                raise NotExpressible(
+                    f"{setup.handles[card.slot]} has a Pyramids effect: the next destruction "
+                    "removes its damage instead"
+                )
             if card.eoc_destroy:
                 raise NotExpressible(
                     f"{setup.handles[card.slot]} is to be destroyed at end of combat"
@@ -332,7 +340,7 @@ def _from_scenario_setup(node: Node) -> Start:
             raise node.error(f"scenario-format setup: {where}{exc.message}") from None
     try:
         return Start.from_state(scenario.start)
-    except NotExpressible as exc:  # pragma: no cover - the scenario format sets up starts only
+    except NotExpressible as exc:  # a start with effects the start format lacks (exile-if-dies)
         raise node.error(str(exc)) from None
 
 
@@ -346,6 +354,8 @@ def _custom_templates(cards: tuple[CardSpec, ...]) -> list[CardTemplate]:
 
 
 def _card_to_json(c: CardSpec, p: Players, handles: tuple[str, ...]) -> Json:
+    if c.exile_if_dies or c.remove_damage:  # no field for them: refuse, never drop them
+        raise NotExpressible(f"{c.handle} has a 'this turn' destruction replacement effect")
     out: dict[str, Json] = {"handle": c.handle, "card": c.template.name, "owner": p.encode(c.owner)}
     if c.controller is not None and c.controller != c.owner:
         out["controller"] = p.encode(c.controller)

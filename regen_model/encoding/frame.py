@@ -756,6 +756,10 @@ def read_statics(
             types = frozenset({CardType.LAND})
         else:
             types = frozenset({CardType.ARTIFACT})
+        if _b(model, c.shrine):
+            # Shrine is an enchantment type (205.3h): the encoding has no enchantment bit of its
+            # own, and the scenario format asks for the type beside ``shrine`` (parse_setup)
+            types = types | {CardType.ENCHANTMENT}
         templates.append(
             CardTemplate(
                 name=f"card {i}",

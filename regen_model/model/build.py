@@ -37,6 +37,11 @@ class CardSpec:
     noncreature: bool = False  # a type change until end of turn: it is not a creature now
     prevent_next: int = 0  # left of its "prevent the next N damage" shields this turn (615.7)
     prevent_all: bool = False  # "prevent all damage that would be dealt to it this turn"
+    # "if it would die this turn, exile it instead" applies (Disintegrate's effect, 614.6)
+    exile_if_dies: bool = False
+    # unused "the next time it would be destroyed this turn, remove all damage marked on it
+    # instead" effects (Pyramids', 614.1a, 614.5)
+    remove_damage: int = 0
     # phased out under its controller (702.26b); what is attached to it is phased out with it
     phased_out: bool = False
 
@@ -118,6 +123,8 @@ def make_state(
                 animated=c.animated,
                 prevent_next=c.prevent_next,
                 prevent_all=c.prevent_all,
+                exile_if_dies=c.exile_if_dies,
+                remove_damage=c.remove_damage,
                 noncreature=c.noncreature,
                 phased_out=_phased_under(cards, slot, handles),
                 ghost=_ghost(c.shields),

@@ -55,6 +55,12 @@ CARD_FIELDS = (
     "dies-life",
     "tapped-opponent-life",
     "dies-drain",
+    "dies-draw",
+    "end-step-reflexive",
+    "shrine",
+    "merfolk",
+    "tapped-watch-life",
+    "enters-with-plus-counters",
     "destroys-combatants",
     "wall",
     "attachment",
@@ -79,6 +85,8 @@ BATTLEFIELD_ONLY = (
     "not-a-creature",
     "prevent-next",
     "prevent-all",
+    "exile-if-dies",
+    "remove-damage-instead",
     "phased-out",
 )
 
@@ -218,16 +226,22 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
         )
     bonus = raw.get("attach-bonus", {})
     trigger = raw.get("damage-trigger")
+    types = frozenset(CardType(t) for t in raw["types"])
+    _check_subtypes(source, path, raw, types)
+    watch, drain, draw = _dies_watch(source, path, raw)
     return CardTemplate(
         name=str(raw.get("name", handle)),
-        types=frozenset(CardType(t) for t in raw["types"]),
+        types=types,
         power=int(raw.get("power", 0)),
         toughness=int(raw.get("toughness", 0)),
         keywords=frozenset(Keyword(k) for k in raw.get("keywords", ())),
         attachment=Attachment(raw.get("attachment", Attachment.NONE.value)),
         static_regeneration=bool(raw.get("static-regeneration", False)),
         extra_block=bool(raw.get("extra-block", False)),
-        abilities=tuple(_ability(a) for a in raw.get("abilities", ())),
+        abilities=tuple(
+            _ability(source, (*path, "abilities", k), a)
+            for k, a in enumerate(raw.get("abilities", ()))
+        ),
         damage_trigger=None
         if trigger is None
         else DamageTrigger(
@@ -238,14 +252,53 @@ def card_template(source: Source, handle: str, raw: Mapping[str, Any]) -> CardTe
         tapped_opponent_life=int(raw.get("tapped-opponent-life", 0)),
         destroys_combatants=bool(raw.get("destroys-combatants", False)),
         wall=bool(raw.get("wall", False)),
-        dies_watch=DiesWatch(raw.get("dies-drain", {}).get("watch", DiesWatch.NONE.value)),
-        dies_drain=int(raw.get("dies-drain", {}).get("life", 0)),
+        dies_watch=watch,
+        dies_drain=drain,
+        dies_draw=draw,
+        shrine=bool(raw.get("shrine", False)),
+        end_step_reflexive=bool(raw.get("end-step-reflexive", False)),
+        merfolk=bool(raw.get("merfolk", False)),
+        tapped_watch_life=int(raw.get("tapped-watch-life", 0)),
+        enters_plus=int(raw.get("enters-with-plus-counters", 0)),
         grants=_grants(source, path, raw),
         grants_abilities=_grants_abilities(source, path, raw),
         text=str(raw.get("text", "")),
         colors=frozenset(Color(c) for c in raw.get("colors", ())),
         animation=_animation(raw.get("animation")),
     )
+
+
+def _check_subtypes(
+    source: Source, path: FieldPath, raw: Mapping[str, Any], types: frozenset[CardType]
+) -> None:
+    """A subtype goes with its card type (205.3d): Shrine is an enchantment type (205.3h),
+    Merfolk a creature type (205.3m; the model has no kindred cards)."""
+    if raw.get("shrine", False) and CardType.ENCHANTMENT not in types:
+        raise source.error(
+            (*path, "shrine"), "Shrine is an enchantment type (205.3h): give types: [enchantment]"
+        )
+    if raw.get("merfolk", False) and CardType.CREATURE not in types:
+        raise source.error(
+            (*path, "merfolk"), "Merfolk is a creature type (205.3m): give types: [creature]"
+        )
+
+
+def _dies_watch(
+    source: Source, path: FieldPath, raw: Mapping[str, Any]
+) -> tuple[DiesWatch, int, int]:
+    """The "whenever a creature dies" watch and its one effect: ``dies-drain`` (each opponent
+    loses N life, you gain N) or ``dies-draw`` (that creature's controller may draw N cards,
+    Fecundity); a watcher of the model has one of the two (``CardTemplate.dies_draw``)."""
+    if "dies-drain" in raw and "dies-draw" in raw:
+        raise source.error(
+            (*path, "dies-draw"),
+            "a 'whenever a creature dies' ability has one effect: give dies-drain or dies-draw",
+        )
+    if "dies-draw" in raw:
+        spec = raw["dies-draw"]
+        return DiesWatch(spec["watch"]), 0, int(spec["cards"])
+    spec = raw.get("dies-drain", {})
+    return DiesWatch(spec.get("watch", DiesWatch.NONE.value)), int(spec.get("life", 0)), 0
 
 
 def _grants(source: Source, path: FieldPath, raw: Mapping[str, Any]) -> frozenset[Keyword]:
@@ -263,7 +316,10 @@ def _grants_abilities(
 ) -> tuple[ActivatedAbility, ...]:
     """An inline Aura's or Equipment's abilities it gives its host ("enchanted creature has
     '{B}: Regenerate this creature'", 613.1f); only an attachment gives any."""
-    given = tuple(_ability(a) for a in raw.get("grants-abilities", ()))
+    given = tuple(
+        _ability(source, (*path, "grants-abilities", k), a)
+        for k, a in enumerate(raw.get("grants-abilities", ()))
+    )
     if given and raw.get("attachment", Attachment.NONE.value) == Attachment.NONE.value:
         raise source.error(
             (*path, "grants-abilities"),
@@ -290,14 +346,48 @@ def _animation(raw: Any) -> Animation | None:
     )
 
 
-def _ability(raw: Any) -> ActivatedAbility:
+# The costs an inline ability may write besides mana (never paid: cards.GLOBAL_DEVIATIONS),
+# and the ability kinds each is run on, in the engine and the Z3 encoding alike
+# (``encoding.frame.template_fits``): {T} (601.2h, 602.2b; Niall Silvain's "Regenerate target
+# creature"), "Sacrifice this" (Carapace's "Regenerate enchanted creature", Vigilant Martyr's
+# "Regenerate target creature") and "Sacrifice a creature" (Dark Privilege's "Regenerate
+# enchanted creature", 701.21a). On an ability that acts on its own source the sacrifice would
+# leave it nothing to act on (a new object, 400.7).
+COST_KINDS: dict[str, tuple[AbilityKind, ...]] = {
+    "tap": (AbilityKind.REGENERATE_TARGET,),
+    "sacrifice-self": (AbilityKind.REGENERATE_HOST, AbilityKind.REGENERATE_TARGET),
+    "sacrifice-creature": (AbilityKind.REGENERATE_HOST,),
+}
+
+
+def _ability(source: Source, path: FieldPath, raw: Any) -> ActivatedAbility:
+    """An activated ability as written in ``abilities`` (a word, or a mapping with its rider,
+    who may activate it and its ``cost``)."""
     if isinstance(raw, str):
         return ActivatedAbility(AbilityKind(raw))
+    kind = AbilityKind(raw["kind"])
+    cost = [str(c) for c in raw.get("cost", ())]
+    for part in cost:
+        kinds = COST_KINDS[part]
+        if kind not in kinds:
+            raise source.error(
+                (*path, "cost"),
+                f"a {part} cost is run only on {' or '.join(k.value for k in kinds)}, "
+                f"not on {kind.value}",
+            )
+    if "sacrifice-self" in cost and "sacrifice-creature" in cost:
+        raise source.error(
+            (*path, "cost"),
+            "sacrifice-self and sacrifice-creature together are not run: give one of them",
+        )
     return ActivatedAbility(
-        AbilityKind(raw["kind"]),
+        kind,
         rider=Rider(raw.get("rider", Rider.NONE.value)),
         opponent_only=bool(raw.get("opponent-only", False)),
         granted=bool(raw.get("granted", False)),
+        tap_cost="tap" in cost,
+        sacrifice_cost="sacrifice-self" in cost,
+        sacrifice_creature="sacrifice-creature" in cost,
     )
 
 
@@ -404,6 +494,8 @@ def _card_spec(names: Names, handle: str, raw: Mapping[str, Any]) -> CardSpec:
         noncreature=bool(raw.get("not-a-creature", False)),
         prevent_next=int(raw.get("prevent-next", 0)),
         prevent_all=bool(raw.get("prevent-all", False)),
+        exile_if_dies=bool(raw.get("exile-if-dies", False)),
+        remove_damage=int(raw.get("remove-damage-instead", 0)),
         phased_out=bool(raw.get("phased-out", False)),
     )
 

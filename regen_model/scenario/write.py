@@ -202,6 +202,10 @@ def _permanent(c: CardSpec, players: Sequence[str]) -> dict[str, Any]:
         out["prevent-next"] = c.prevent_next
     if c.prevent_all:
         out["prevent-all"] = True
+    if c.exile_if_dies:
+        out["exile-if-dies"] = True
+    if c.remove_damage:
+        out["remove-damage-instead"] = c.remove_damage
     if c.phased_out:
         out["phased-out"] = True
     return out
@@ -246,6 +250,18 @@ def _card(t: CardTemplate) -> dict[str, Any]:
         out["tapped-opponent-life"] = t.tapped_opponent_life
     if t.dies_drain:
         out["dies-drain"] = _flow({"watch": t.dies_watch.value, "life": t.dies_drain})
+    if t.dies_draw:
+        out["dies-draw"] = _flow({"watch": t.dies_watch.value, "cards": t.dies_draw})
+    if t.end_step_reflexive:
+        out["end-step-reflexive"] = True
+    if t.shrine:
+        out["shrine"] = True
+    if t.merfolk:
+        out["merfolk"] = True
+    if t.tapped_watch_life:
+        out["tapped-watch-life"] = t.tapped_watch_life
+    if t.enters_plus:
+        out["enters-with-plus-counters"] = t.enters_plus
     if t.destroys_combatants:
         out["destroys-combatants"] = True
     if t.wall:
@@ -273,20 +289,31 @@ def _card(t: CardTemplate) -> dict[str, Any]:
 
 
 def _abilities(abilities: Sequence[ActivatedAbility]) -> Any:
+    return _flow([_ability(a) for a in abilities])
+
+
+def _ability(a: ActivatedAbility) -> Any:
+    """An ability as a word, or as a mapping when it has a rider, an activation restriction,
+    an animation condition or a cost (``parse_setup.COST_KINDS``)."""
+    cost = [
+        name
+        for name, paid in (
+            ("tap", a.tap_cost),
+            ("sacrifice-self", a.sacrifice_cost),
+            ("sacrifice-creature", a.sacrifice_creature),
+        )
+        if paid
+    ]
+    if a.rider is Rider.NONE and not a.opponent_only and not a.granted and not cost:
+        return a.kind.value
     return _flow(
-        [
-            a.kind.value
-            if a.rider is Rider.NONE and not a.opponent_only and not a.granted
-            else _flow(
-                {
-                    "kind": a.kind.value,
-                    **({"rider": a.rider.value} if a.rider is not Rider.NONE else {}),
-                    **({"opponent-only": True} if a.opponent_only else {}),
-                    **({"granted": True} if a.granted else {}),
-                }
-            )
-            for a in abilities
-        ]
+        {
+            "kind": a.kind.value,
+            **({"rider": a.rider.value} if a.rider is not Rider.NONE else {}),
+            **({"opponent-only": True} if a.opponent_only else {}),
+            **({"granted": True} if a.granted else {}),
+            **({"cost": _flow(cost)} if cost else {}),
+        }
     )
 
 

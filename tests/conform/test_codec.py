@@ -174,6 +174,23 @@ def test_from_state_inverts_build_and_refuses_mid_step_states(
         Start.from_state(on_stack)
 
 
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [({"exile_if_dies": True}, "exiled"), ({"remove_damage": 1}, "Pyramids")],
+)
+def test_from_state_refuses_replacement_effects_the_start_format_lacks(
+    troll_and_bear: Start, change: dict[str, object], words: str
+) -> None:
+    """A scenario's start may hold "exile it instead" (614.6) and Pyramids effects
+    (614.1a); the conformance start has no field for them, so it refuses such a state rather
+    than write one without them (a Pyramids effect used to be dropped)."""
+    state = troll_and_bear.build()
+    cards = list(state.cards)
+    cards[0] = cards[0]._replace(**change)  # type: ignore[arg-type]
+    with pytest.raises(NotExpressible, match=words):
+        Start.from_state(state._replace(cards=tuple(cards)))
+
+
 def test_start_errors_name_the_field() -> None:
     troll: dict[str, object] = {"handle": "t", "card": "Horned Troll", "owner": "A"}
     base: dict[str, object] = {"players": ["A", "B"], "permanents": [troll]}
