@@ -655,14 +655,15 @@ def counter_spell(w: Work, position: int, source_name: str) -> None:
     (``state.Target.spell``). The mutant ``countered-spell-vanishes`` removes it from the
     stack without putting it anywhere (the stack object dropped, as if it were no card)."""
     countered = w.stack.pop(position)
-    assert countered.kind is StackKind.SPELL  # 601.2c: only a spell is a "target spell"
     for k in range(position, len(w.stack)):
         obj = w.stack[k]
         if any(t.spell is not None for t in obj.targets):
             w.stack[k] = obj._replace(targets=tuple(_renumbered(t, position) for t in obj.targets))
     w.emit(EventKind.COUNTERED, "stack.counter", countered.name, by=source_name)
-    if w.mutant(Mutant.COUNTERED_SPELL_VANISHES):
-        return  # mutant: no card reaches a graveyard
+    if w.mutant(Mutant.COUNTERED_SPELL_VANISHES) or countered.kind is not StackKind.SPELL:
+        # mutant: no card reaches a graveyard. (Only a spell is ever a "target spell", 601.2c;
+        # an object that is no card would just cease to exist, 608.2n.)
+        return
     w.to_graveyard(countered.controller, countered.name)
     w.emit(
         EventKind.NOTE,
@@ -690,6 +691,8 @@ def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str
     needs = TARGET_NEEDS[rule]
     if needs.player:
         return "not-a-player"  # "target player" (115.2: a player is named as one)
+    if needs.spell:
+        return "not-a-spell"  # "target spell": a spell is on the stack (115.1)
     if needs.creature and not is_creature_on_battlefield(w, card):
         return "not-a-creature"
     if needs.yours and controller(card) != player:
@@ -887,9 +890,9 @@ def apply_effect(
     elif k is EffectKind.WHEN_YOU_DO:
         when_you_do(w, controller_, source, source_gen, source_name)
     elif k is EffectKind.COUNTER_SPELL:
-        for t in targets:
-            assert t.spell is not None  # a legal "target spell" (``illegal_target``)
-            counter_spell(w, t.spell, source_name)
+        # "counter target spell": its one target (601.2c allows no other), the first legal
+        if targets and targets[0].spell is not None:
+            counter_spell(w, targets[0].spell, source_name)
     elif k is EffectKind.FLICKER:
         for slot in cards:
             leave_and_return(w, slot, controller_ if effect.under_you else None)

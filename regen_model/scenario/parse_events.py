@@ -296,9 +296,7 @@ def _cast_at_spell(
     error at the event's line. Whether the position holds a spell is the engine's to say
     (601.2c), like every other target's legality."""
     if len(raw_targets) != 1:
-        raise n.error(
-            (*p, "targets"), f"{spell.name} has one target: a spell on the stack (115.1)"
-        )
+        raise n.error((*p, "targets"), f"{spell.name} has one target: a spell on the stack (115.1)")
     raw, path = raw_targets[0], target_paths[0]
     player = n.player(v["player"], (*p, "player"))
     if isinstance(raw, int) and not isinstance(raw, bool):
