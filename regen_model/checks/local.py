@@ -43,6 +43,12 @@ between two records plus output increments):
    which no record keeps; Fecundity's "that creature's controller may draw a card" likewise
    (its draw changes a hand and a library, which no record keeps), and so do a mill (701.17a:
    a library and a graveyard's count of groups, the players') and the draw of Thought Scour.
+   Counterspell (701.6a) needs nothing either: countering removes a spell from the stack and
+   puts it into its owner's graveyard (a count of groups, the players', and the stack, which
+   no record keeps), and none of the countered spell's effect happens, so for x the pass that
+   resolves a Counterspell is the effect phase "nothing", which a pass already offers (a
+   countered Regenerate is a shield of x not made, a countered Wrath of God a destruction of x
+   not done); the spell it counters can touch x only by resolving, which it then never does.
    Soldevi Sentry's "when it regenerates this way, that player may draw a card" is a rider
    shield of x like Matopi Golem's: its use is one of x's riders (the ``riders`` output), and
    what its trigger does is a draw, a player's. Go-Shintai of Hidden Cruelty's end-step

@@ -34,7 +34,7 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import CREATURE_TAPPED_FEATURES
+from regen_model.conform.features import COUNTER_FEATURES, CREATURE_TAPPED_FEATURES
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -106,6 +106,9 @@ class PhaseEngineAdapter:
             # answer as it answers Fecundity's optional draw but does not yet, and the
             # regeneration's tap it would see is PH-33's gap; not mapped yet
             *CREATURE_TAPPED_FEATURES,
+            # Issue 13 item 1: Counterspell (a cast whose target is a spell on the stack,
+            # named by its position) is not mapped by the action translation yet
+            *COUNTER_FEATURES,
         }
     )
 
