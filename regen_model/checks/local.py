@@ -283,8 +283,16 @@ GLOBAL_BOOLS = ("player_sba",)
 # abilities that triggered (put among the waiting triggers), and how many of them are damage
 # triggers (the total over every permanent of its ``damage_triggers`` output); abilities
 # removed as they would go on the stack, for want of a legal target (603.3d: a reflexive
-# trigger, which chooses its target only then).
-GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "triggered", "damage_triggers_total", "removed")
+# trigger, which chooses its target only then); spells countered by the resolving object
+# (701.6a: Counterspell takes its target off the stack with it).
+GLOBAL_OUTPUT_INTS = (
+    "pushed",
+    "resolved",
+    "triggered",
+    "damage_triggers_total",
+    "removed",
+    "countered",
+)
 # Per-permanent step outputs whose total over every permanent the global record keeps.
 TOTALS = {"damage_triggers": "damage_triggers_total"}
 CLEANUP_STEP = ordinal(Step.CLEANUP)
@@ -355,7 +363,8 @@ def global_step(
       that chooses its target only as it goes on the stack (a reflexive trigger, 603.12) is
       removed when none is legal; such a trigger triggered in the same step (it is made by
       the resolution of its parent, and the waiting triggers go on the stack before the step
-      ends), and it is not a damage trigger;
+      ends), and it is not a damage trigger; and 701.6a: the object a pass resolves may be a
+      counter, which takes the one spell it counters off the stack too;
     * every damage trigger is an ability that triggered."""
     parts: list[Part] = []
     if kind != "pass":
@@ -375,8 +384,10 @@ def global_step(
             + gout["triggered"]
             + pushed
             - resolved
-            - gout["removed"],
+            - gout["removed"]
+            - gout["countered"],
         ),
+        ("stack.counter", z3.And(gout["countered"] >= 0, gout["countered"] <= resolved)),
         (
             "stack.trigger-target",
             z3.And(
@@ -1420,6 +1431,7 @@ class Conformance:
                     if e.clause == "stack.trigger-target" and e.get("reason") is not None
                 )
             ),
+            "countered": z3.IntVal(sum(1 for e in events if e.kind is EventKind.COUNTERED)),
         }
         g0, g1 = _const(global_values(pre)), _const(global_values(post))
         solver = z3.Solver()
