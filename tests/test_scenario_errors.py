@@ -217,6 +217,34 @@ CASES = [
         ":9: permanents.scout.merfolk: Merfolk is a creature type (205.3m): give types: [creature]",
         id="inline-merfolk-not-a-creature",
     ),
+    # Counterspell's target is a spell on the stack (115.1): by name or by stack position
+    pytest.param(
+        BASE + "  - cast: {player: A, spell: Counterspell, targets: Shok}\n",
+        ":11: events[1].cast.targets: 'Shok' is neither a built-in spell nor one of this "
+        "scenario's spells (did you mean 'Shock'?)",
+        id="counterspell-unknown-spell",
+    ),
+    pytest.param(
+        BASE + "  - cast: {player: A, spell: Counterspell, targets: Shock}\n",
+        ":11: events[1].cast.targets: no spell named 'Shock' is on the stack",
+        id="counterspell-target-not-on-the-stack",
+    ),
+    pytest.param(
+        BASE + "  - cast: {player: A, spell: Counterspell, targets: [Shock, Murder]}\n",
+        ":11: events[1].cast.targets: Counterspell has one target: a spell on the stack (115.1)",
+        id="counterspell-two-targets",
+    ),
+    pytest.param(
+        BASE + "  - cast: {player: A, spell: Counterspell, targets: 0}\n",
+        ":11: events[1].cast.targets: Counterspell targets a spell: the stack has no object "
+        "at position 0 [stack.cast]",
+        id="counterspell-empty-stack-position",
+    ),
+    pytest.param(
+        BASE + "  - cast: {player: A, spell: Shock, targets: 0}\n",
+        ":11: events[1].cast.targets: Shock targets no spell: name a permanent or a player",
+        id="spell-position-for-a-card-spell",
+    ),
 ]
 
 

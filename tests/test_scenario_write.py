@@ -317,3 +317,42 @@ def test_a_mill_and_the_sentrys_rider_round_trip_with_their_graveyards(tmp_path:
     split = scenario_yaml(doc).replace("[[milled, milled], milled]", "[milled, milled, milled]")
     path.write_text(split, encoding="utf-8")
     assert run_scenario(load_scenario(path)).verdict is Verdict.FAILED
+
+
+def test_a_counterspell_round_trips_with_its_target_spells_position(tmp_path: Path) -> None:
+    """Counterspell's target, a spell on the stack (115.1), is written as its stack position
+    and read back to the same cast; the countered Regenerate makes no shield and lies in B's
+    graveyard, Counterspell in A's (701.6a, 608.2n), and the scenario fails when the two
+    graveyards are swapped."""
+    start = Start(("A", "B"), (CardSpec("troll", PERMANENT_CARDS["Uthden Troll"], 1),))
+    case = Case(
+        "counter",
+        start,
+        (
+            A.PassPriority(player=0),
+            SPELLS["Regenerate"].cast(1, (A.TargetChoice(card="troll"),)),
+            A.PassPriority(player=1),
+            SPELLS["Counterspell"].cast(0, (A.TargetChoice(spell=0),)),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
+        ),
+    )
+    round_trip(case, tmp_path)
+    text = case_yaml(case)
+    assert "{player: A, spell: Counterspell, targets: [0]}" in text
+    last = reference_run(case).states[-1]
+    assert last.card("troll").shields == ()
+    yards = {last.player_name(p): {"graveyard": graveyard_expect(last, p)} for p in (0, 1)}
+    assert yards == {"A": {"graveyard": ["Counterspell"]}, "B": {"graveyard": ["Regenerate"]}}
+    doc = case_document(case, expect={len(case.actions) - 1: {"players": yards}})
+    path = tmp_path / "counter.yaml"
+    path.write_text(scenario_yaml(doc), encoding="utf-8")
+    assert run_scenario(load_scenario(path)).verdict is Verdict.PASSED
+    swapped = (
+        scenario_yaml(doc)
+        .replace("[Counterspell]", "[X]")
+        .replace("[Regenerate]", "[Counterspell]")
+        .replace("[X]", "[Regenerate]")
+    )
+    path.write_text(swapped, encoding="utf-8")
+    assert run_scenario(load_scenario(path)).verdict is Verdict.FAILED

@@ -771,6 +771,7 @@ class GuideScript:
     step: str = "main1"
     life: tuple[int, int] = (20, 20)
     library: tuple[int, int] = (0, 0)  # cards in each player's library (121.1)
+    stack: int = 0  # the stack objects its run needs at once, when more than one (a counter)
 
 
 def _pass(*players: int) -> tuple[Action, ...]:
@@ -1396,6 +1397,20 @@ def _scripts() -> tuple[GuideScript, ...]:
             (bears,),
             (SPELLS["Terror"].cast(0, (A.TargetChoice(card="bears"),)), *_pass(0, 1)),
         ),
+        # 701.6a: B's Regenerate on the troll is countered by A's Counterspell (two objects on
+        # the stack at once): no shield, and both spells go to their owners' graveyards.
+        GuideScript(
+            ("stack.counter",),
+            (ScriptCard("troll", "Horned Troll", 1),),
+            (
+                *_pass(0),
+                SPELLS["Regenerate"].cast(1, (A.TargetChoice(card="troll"),)),
+                *_pass(1),
+                SPELLS["Counterspell"].cast(0, (A.TargetChoice(spell=0),)),
+                *_pass(0, 1),
+            ),
+            stack=2,
+        ),
         # 701.8a, 614.6: Fumigate counts the bears it destroyed, not the troll its shield saved.
         GuideScript(
             ("destroy.counted",),
@@ -1505,16 +1520,19 @@ def script_runs(scope: Scope | None = None) -> list[tuple[tuple[str, ...], Run]]
     return [
         (s.goals, _script_run(s))
         for s in _scripts()
-        if scope is None or len(s.cards) <= scope.cards
+        if scope is None or (len(s.cards) <= scope.cards and s.stack <= scope.stack)
     ]
 
 
 def script_scope(script: GuideScript, base: Scope) -> Scope:
     """The smallest scope like ``base`` that holds ``script``'s board: ``base``, or ``base``
-    with as many card slots as the script has permanents."""
-    if len(script.cards) <= base.cards:
+    with as many card slots as the script has permanents and as many stack slots as its run
+    needs at once (a counter and the spell it counters)."""
+    if len(script.cards) <= base.cards and script.stack <= base.stack:
         return base
-    return replace(base, cards=len(script.cards))
+    return replace(
+        base, cards=max(base.cards, len(script.cards)), stack=max(base.stack, script.stack)
+    )
 
 
 def wide_goals(base: Scope) -> dict[Scope, tuple[str, ...]]:
@@ -1522,14 +1540,15 @@ def wide_goals(base: Scope) -> dict[Scope, tuple[str, ...]]:
     slots is (a creature blocking two attackers needs three permanents), by the smallest
     scope one of their scripts fits. ``verify``'s cover section covers them there, with
     those scripts as guides, instead of letting BMC refute them at ``base``."""
-    narrow = {g for s in _scripts() if len(s.cards) <= base.cards for g in s.goals}
+    narrow = {g for s in _scripts() if script_scope(s, base) == base for g in s.goals}
     best: dict[str, Scope] = {}
     for s in _scripts():
         scope = script_scope(s, base)
         if scope == base:
             continue
         for g in s.goals:
-            if g not in narrow and (g not in best or scope.cards < best[g].cards):
+            smaller = g in best and (scope.cards, scope.stack) < (best[g].cards, best[g].stack)
+            if g not in narrow and (g not in best or smaller):
                 best[g] = scope
     out: dict[Scope, list[str]] = {}
     for g, scope in best.items():

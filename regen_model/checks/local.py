@@ -43,6 +43,12 @@ between two records plus output increments):
    which no record keeps; Fecundity's "that creature's controller may draw a card" likewise
    (its draw changes a hand and a library, which no record keeps), and so do a mill (701.17a:
    a library and a graveyard's count of groups, the players') and the draw of Thought Scour.
+   Counterspell (701.6a) needs nothing either: countering removes a spell from the stack and
+   puts it into its owner's graveyard (a count of groups, the players', and the stack, which
+   no record keeps), and none of the countered spell's effect happens, so for x the pass that
+   resolves a Counterspell is the effect phase "nothing", which a pass already offers (a
+   countered Regenerate is a shield of x not made, a countered Wrath of God a destruction of x
+   not done); the spell it counters can touch x only by resolving, which it then never does.
    Soldevi Sentry's "when it regenerates this way, that player may draw a card" is a rider
    shield of x like Matopi Golem's: its use is one of x's riders (the ``riders`` output), and
    what its trigger does is a draw, a player's. Go-Shintai of Hidden Cruelty's end-step
@@ -277,8 +283,16 @@ GLOBAL_BOOLS = ("player_sba",)
 # abilities that triggered (put among the waiting triggers), and how many of them are damage
 # triggers (the total over every permanent of its ``damage_triggers`` output); abilities
 # removed as they would go on the stack, for want of a legal target (603.3d: a reflexive
-# trigger, which chooses its target only then).
-GLOBAL_OUTPUT_INTS = ("pushed", "resolved", "triggered", "damage_triggers_total", "removed")
+# trigger, which chooses its target only then); spells countered by the resolving object
+# (701.6a: Counterspell takes its target off the stack with it).
+GLOBAL_OUTPUT_INTS = (
+    "pushed",
+    "resolved",
+    "triggered",
+    "damage_triggers_total",
+    "removed",
+    "countered",
+)
 # Per-permanent step outputs whose total over every permanent the global record keeps.
 TOTALS = {"damage_triggers": "damage_triggers_total"}
 CLEANUP_STEP = ordinal(Step.CLEANUP)
@@ -349,7 +363,8 @@ def global_step(
       that chooses its target only as it goes on the stack (a reflexive trigger, 603.12) is
       removed when none is legal; such a trigger triggered in the same step (it is made by
       the resolution of its parent, and the waiting triggers go on the stack before the step
-      ends), and it is not a damage trigger;
+      ends), and it is not a damage trigger; and 701.6a: the object a pass resolves may be a
+      counter, which takes the one spell it counters off the stack too;
     * every damage trigger is an ability that triggered."""
     parts: list[Part] = []
     if kind != "pass":
@@ -369,8 +384,10 @@ def global_step(
             + gout["triggered"]
             + pushed
             - resolved
-            - gout["removed"],
+            - gout["removed"]
+            - gout["countered"],
         ),
+        ("stack.counter", z3.And(gout["countered"] >= 0, gout["countered"] <= resolved)),
         (
             "stack.trigger-target",
             z3.And(
@@ -1414,6 +1431,7 @@ class Conformance:
                     if e.clause == "stack.trigger-target" and e.get("reason") is not None
                 )
             ),
+            "countered": z3.IntVal(sum(1 for e in events if e.kind is EventKind.COUNTERED)),
         }
         g0, g1 = _const(global_values(pre)), _const(global_values(post))
         solver = z3.Solver()

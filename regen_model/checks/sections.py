@@ -156,6 +156,9 @@ def _cover_wide(scope: Scope, names: tuple[str, ...]) -> list[CoverItem]:
         general = cover(regen_system(scope), rest, COVER_DEPTH, Budget(), guides=guides)
         shown.update({it.item: it for it in general})
     return [
-        replace(shown[g.name], source=f"{shown[g.name].source}, {scope.cards} card slots")
+        replace(
+            shown[g.name],
+            source=f"{shown[g.name].source}, {scope.cards} card slots, stack {scope.stack}",
+        )
         for g in goals
     ]

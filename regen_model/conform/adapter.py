@@ -139,6 +139,7 @@ STRUCTURE_EVENTS: dict[EventKind, str] = {
     EventKind.TRIGGERED: "triggered",
     EventKind.RESOLVED: "resolved",
     EventKind.FIZZLED: "fizzled",
+    EventKind.COUNTERED: "countered",
     EventKind.PASSED: "passed",
     EventKind.PRIORITY: "priority",
     EventKind.SBA_CHECK: "sba-check",

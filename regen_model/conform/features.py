@@ -385,6 +385,12 @@ def _mill(t: Transition) -> bool:
     return any(e.clause.startswith("mill.") for e in t[3])
 
 
+def _counter_spell(t: Transition) -> bool:
+    """A spell is countered, or a counter does not resolve for want of its target spell
+    (stack.counter; 701.6a, 608.2b)."""
+    return any(e.clause == "stack.counter" for e in t[3])
+
+
 def _rider_draw(t: Transition) -> bool:
     """Soldevi Sentry's "when it regenerates this way, that player may draw a card" triggers
     (regen.rider.opponent-draws; 603.7e, 102.2)."""
@@ -442,6 +448,13 @@ def _dies_features() -> frozenset[str]:
 
 DIES_FEATURES = _dies_features()
 LIBRARY_FEATURES = _library_features()
+# Issue 13 item 1's countering (Counterspell, "counter target spell"; 701.6a): the structural
+# feature and the built-in spells that counter, for adapters that do not map them to declare
+# them lacking at once.
+COUNTER_FEATURES = frozenset(
+    {"counter-spell"}
+    | {f"spell:{n}" for n, s in SPELLS.items() if s.effect.kind is EffectKind.COUNTER_SPELL}
+)
 # Go-Shintai of Hidden Cruelty's part of DIES_FEATURES (trigger.end-step, trigger.reflexive,
 # stack.trigger-target), for an adapter that maps it alone.
 REFLEXIVE_FEATURES = frozenset(
@@ -767,6 +780,10 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
         'Soldevi Sentry\'s "when it regenerates this way, that player may draw a card" '
         "triggers (603.7e, 102.2)",
         _rider_draw,
+    ),
+    "counter-spell": (
+        "a spell is countered, or a counter's target spell has left the stack (701.6a, 608.2b)",
+        _counter_spell,
     ),
     "tapped-trigger": (
         'a "whenever this creature becomes tapped" ability triggers (603.2e)',

@@ -30,6 +30,7 @@ from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
     COST_FEATURES,
     COUNTED_FEATURES,
+    COUNTER_FEATURES,
     DIES_FEATURES,
     LIBRARY_FEATURES,
     MULTI_BLOCK_FEATURES,
@@ -133,7 +134,8 @@ REGENERATORS = (
 # Vigilant Martyr) likewise.
 # Fumigate and Disintegrate (issue 13 item 7) too: new spells would shift every random case.
 # Onulet (issue 13 item 5, "when this creature dies") too, and Thought Scour and Soldevi
-# Sentry (item 2's mill and draw rider).
+# Sentry (item 2's mill and draw rider), and Counterspell (item 1's countering; not among the
+# guided generator's late candidates either, so its streams stay as they were).
 _NOT_DRAWN = (
     PREVENTION_FEATURES
     | PHASING_FEATURES
@@ -144,6 +146,7 @@ _NOT_DRAWN = (
     | COUNTED_FEATURES
     | DIES_FEATURES
     | LIBRARY_FEATURES
+    | COUNTER_FEATURES
 )
 NOT_DRAWN_KEYWORDS = frozenset({Keyword.UNPREVENTABLE, Keyword.PHASING})
 NOT_DRAWN_SPELLS = frozenset(n for n in SPELLS if f"spell:{n}" in _NOT_DRAWN)

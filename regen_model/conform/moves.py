@@ -32,6 +32,7 @@ from regen_model.model.enums import (
     Decision,
     Keyword,
     Rider,
+    StackKind,
 )
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
@@ -181,6 +182,12 @@ def spell_targets(state: GameState, name: str) -> list[tuple[A.TargetChoice, ...
     rule = SPELLS[name].targets if name in SPELLS else TargetRule.ANY
     if rule is TargetRule.NONE:
         return [()]
+    if rule is TargetRule.SPELL:  # "target spell" (Counterspell, 115.1): by stack position
+        return [
+            (A.TargetChoice(spell=j),)
+            for j, obj in enumerate(state.stack)
+            if obj.kind is StackKind.SPELL
+        ]
     out: list[tuple[A.TargetChoice, ...]] = []
     if rule is not TargetRule.PLAYER:  # "target player" (Thought Scour) names no card (115.2)
         out += [(A.TargetChoice(card=h),) for h in creatures(state)]

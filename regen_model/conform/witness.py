@@ -30,6 +30,7 @@ from regen_model.clauses import catalog
 from regen_model.conform.case import Case
 from regen_model.conform.features import (
     COUNTED_FEATURES,
+    COUNTER_FEATURES,
     LIBRARY_FEATURES,
     MULTI_BLOCK_FEATURES,
     PHASING_FEATURES,
@@ -115,6 +116,9 @@ LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     # Sentry's rider, a draw named to the opponent of the shield's creator
     ("mill.", (), _spells_of(LIBRARY_FEATURES), ()),
     ("regen.rider.opponent-draws", (), (), ("Soldevi Sentry", "Grizzly Bears")),
+    # Issue 13 item 1: Counterspell, with a spell to counter ("Regenerate target creature")
+    # and a creature for it (701.6a)
+    ("stack.counter", (), ("Regenerate", *_spells_of(COUNTER_FEATURES)), ("Horned Troll",)),
     # and a Basilisk's "destroy that creature at end of combat" (603.7), with a regenerator.
     ("trigger.eoc-destroy", (), (), ("Thicket Basilisk", "Drudge Skeletons")),
     # Issue 13 item 6: Disintegrate's "if it would die this turn, exile it instead".

@@ -395,15 +395,21 @@ def _targets_name_something(frame: Any) -> list[tuple[str, Any]]:
         for j, obj in enumerate(objs):
             for t in range(frame.scope.targets):
                 card, player = obj.target_card[t] != NONE, obj.target_player[t] != NONE
+                # a spell on the stack (Counterspell's "target spell", ``Target.spell``)
+                spell = obj.target_spell[t] != NONE
                 here = z3.And(j < size, t < obj.n_targets)
                 out += [
                     (
-                        f"{area} {j}: target {t} names a card or a player",
-                        z3.Implies(here, z3.Or(card, player)),
+                        f"{area} {j}: target {t} names a card, a player or a spell",
+                        z3.Implies(here, z3.Or(card, player, spell)),
                     ),
                     (
                         f"{area} {j}: target {t} names not both a card and a player",
                         z3.Implies(here, z3.Not(z3.And(card, player))),
+                    ),
+                    (
+                        f"{area} {j}: target {t} names a spell and nothing else",
+                        z3.Implies(here, z3.Implies(spell, z3.Not(z3.Or(card, player)))),
                     ),
                 ]
     return out

@@ -33,6 +33,7 @@ from regen_model.encoding.ops import (
     and_,
     count,
     eq,
+    ge,
     gt,
     implies,
     ite,
@@ -397,6 +398,7 @@ def meets_target_needs(w: SymWork, i: int, rule: Val, player: Val) -> Val:
         implies(needed("untapped"), not_(w[w.c(i).tapped])),
         implies(needed("land"), w.st(i).land),  # Pyramids' "target land"
         not_(needed("player")),  # "target player": no card is one (115.2)
+        not_(needed("spell")),  # "target spell": no permanent is one (115.1)
         # Go-Shintai's "toughness X or less, where X is the number of Shrines you control"
         implies(needed("toughness_shrines"), _toughness_within_shrines(w, i, player)),
     )
@@ -585,7 +587,22 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         for q in range(w.ctx.scope.players):
             draw(w, q, obj.draw, eq(ctrl, q))
 
+    def counter(w: SymWork) -> None:
+        # "counter target spell" (``engine.effects.counter_spell``): its first legal target,
+        # if that is a spell (its only one, 601.2c), leaves the stack for its owner's
+        # graveyard, a group of its own (701.6a, 404.1), before this spell goes there (608.2n)
+        position: Val = NONE
+        for ok, spell in reversed(list(zip(legal, obj.target_spell, strict=True))):
+            position = ite(ok, spell, position)
+        hit = ge(position, 0)
+        kind, who = stack.counter_at(w, position, hit, "stack.counter")
+        if not w.mutant(Mutant.COUNTERED_SPELL_VANISHES):  # mutant: put nowhere
+            to_graveyard(
+                w, who, and_(hit, eq(kind, ordinal(StackKind.SPELL))), "zone.spell-to-graveyard"
+            )
+
     by_kind: dict[EffectKind, Callable[[SymWork], None]] = {
+        EffectKind.COUNTER_SPELL: counter,
         EffectKind.DAMAGE: damage,
         EffectKind.DAMAGE_EACH_CREATURE: damage_each,
         EffectKind.DESTROY: destroy_targets,

@@ -51,6 +51,7 @@ from regen_model.model.enums import (
     ordinal,
 )
 from regen_model.model.state import (
+    SPELL_GONE,
     Card,
     Combat,
     GameState,
@@ -68,6 +69,9 @@ from regen_model.model.state import (
 KEYWORDS: tuple[Keyword, ...] = tuple(Keyword)
 KW_INDEX: dict[Keyword, int] = {k: i for i, k in enumerate(KEYWORDS)}
 NONE = -1  # "no card / no player" in Int fields
+# ``StackVars.target_spell`` of a spell target whose spell was countered (``SPELL_GONE``): NONE
+# already says "not a spell target"
+SPELL_GONE_Z = -2
 # Keywords an Aura or Equipment can give the permanent it is attached to (``CardTemplate.grants``;
 # issue 12 item 5: "equipped creature has indestructible / trample / first strike").
 GRANTABLE: tuple[Keyword, ...] = (Keyword.INDESTRUCTIBLE, Keyword.TRAMPLE, Keyword.FIRST_STRIKE)
@@ -951,6 +955,9 @@ class StackVars:
     target_card: tuple[Z3Ref, ...]
     target_gen: tuple[Z3Ref, ...]
     target_player: tuple[Z3Ref, ...]
+    # a spell target's stack position (``Target.spell``): NONE for a card or player target,
+    # SPELL_GONE for one whose spell was countered since (608.2b)
+    target_spell: tuple[Z3Ref, ...]
     source: Z3Ref
     source_gen: Z3Ref
     # pre-M10 combat damage: hits[src][r] is the damage from card src to card r, or to the
@@ -1035,6 +1042,7 @@ class Frame:
                 target_card=tuple(mk_i(f"{p}.t{j}.card") for j in range(sc.targets)),
                 target_gen=tuple(mk_i(f"{p}.t{j}.gen") for j in range(sc.targets)),
                 target_player=tuple(mk_i(f"{p}.t{j}.player") for j in range(sc.targets)),
+                target_spell=tuple(mk_i(f"{p}.t{j}.spell") for j in range(sc.targets)),
                 source=mk_i(f"{p}.source"),
                 source_gen=mk_i(f"{p}.source_gen"),
                 hits=tuple(tuple(mk_i(f"{p}.hit.{s}.{r}") for r in range(n + 1)) for s in range(n)),
@@ -1305,6 +1313,7 @@ def representable(frame: Frame) -> list[Z3Ref]:
                         obj.target_card[t] == NONE,
                         obj.target_gen[t] == 0,
                         obj.target_player[t] == NONE,
+                        obj.target_spell[t] == NONE,
                     ),
                 )
                 for t in range(frame.scope.targets)
@@ -1367,6 +1376,7 @@ def _stack_vars(obj: StackVars) -> list[Z3Ref]:
         *obj.target_card,
         *obj.target_gen,
         *obj.target_player,
+        *obj.target_spell,
         obj.source,
         obj.source_gen,
         *obj.hit_gen,
@@ -1403,6 +1413,8 @@ def _stack_domain(obj: StackVars, sc: Scope, present: Z3Ref) -> list[Z3Ref]:
             z3.Or(
                 obj.target_player[j] == NONE, obj.target_player[j] == 0, obj.target_player[j] == 1
             ),
+            obj.target_spell[j] >= SPELL_GONE_Z,
+            obj.target_spell[j] < max(sc.stack, 1),
         ]
     for row in obj.hits:
         shape += [h >= 0 for h in row]
@@ -1435,6 +1447,7 @@ def _zero_stack_values(obj: StackVars) -> list[tuple[Z3Ref, int | bool]]:
         *[(t, NONE) for t in obj.target_card],
         *[(g, 0) for g in obj.target_gen],
         *[(p, NONE) for p in obj.target_player],
+        *[(x, NONE) for x in obj.target_spell],
         (obj.source, NONE),
         (obj.source_gen, 0),
         *[(g, 0) for g in obj.hit_gen],
@@ -1626,6 +1639,13 @@ def _assign(
             _put_stack(put, sv2, objs[j] if j < len(objs) else None, sc)
 
 
+def _spell_value(spell: int | None) -> int:
+    """``Target.spell`` as ``StackVars.target_spell`` holds it."""
+    if spell is None:
+        return NONE
+    return SPELL_GONE_Z if spell == SPELL_GONE else spell
+
+
 def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> None:
     n = sc.cards
     if obj is None:
@@ -1661,6 +1681,7 @@ def _put_stack(put: Any, sv: StackVars, obj: StackObject | None, sc: Scope) -> N
         put(sv.target_card[j], NONE if t is None or t.card is None else t.card)
         put(sv.target_gen[j], 0 if t is None else t.gen)
         put(sv.target_player[j], NONE if t is None or t.player is None else t.player)
+        put(sv.target_spell[j], _spell_value(None if t is None else t.spell))
     put(sv.source, NONE if obj.source is None else obj.source)
     put(sv.source_gen, obj.source_gen)
     amounts = [[0] * (n + 1) for _ in range(n)]
@@ -1849,11 +1870,13 @@ def _read_stack(model: Z3Ref, sv: StackVars, sc: Scope, active: int) -> StackObj
     for j in range(_i(model, sv.n_targets)):
         card = _i(model, sv.target_card[j])
         player = _i(model, sv.target_player[j])
+        spell = _i(model, sv.target_spell[j])
         targets.append(
             Target(
                 card=None if card == NONE else card,
                 gen=_i(model, sv.target_gen[j]),
                 player=None if player == NONE else player,
+                spell=None if spell == NONE else (SPELL_GONE if spell == SPELL_GONE_Z else spell),
             )
         )
     source = _i(model, sv.source)

@@ -118,6 +118,9 @@ class Params:
     n_targets: Val
     tgt_card: tuple[Val, ...]
     tgt_player: tuple[Val, ...]
+    # a spell target's stack position (0 the bottom; NONE: a card or player target), for
+    # "target spell" (Counterspell, ``TargetChoice.spell``)
+    tgt_spell: tuple[Val, ...]
     choice_use: tuple[tuple[Val, ...], ...]  # [card][player]: a ``Use`` code
     choice_slot: tuple[tuple[Val, ...], ...]  # [card][player]: the Aura of ``Use.UMBRA``
     choice_mask: tuple[tuple[tuple[Val, ...], ...], ...]  # [card][player][shield slot]
@@ -195,6 +198,7 @@ def _build(scope: Scope, mk_i: Any, mk_b: Any) -> Params:
         n_targets=mk_i("n_targets"),
         tgt_card=tuple(mk_i(f"tgt{j}.card") for j in range(t)),
         tgt_player=tuple(mk_i(f"tgt{j}.player") for j in range(t)),
+        tgt_spell=tuple(mk_i(f"tgt{j}.spell") for j in range(t)),
         choice_use=tuple(tuple(mk_i(f"choice{i}.{p}.use") for p in range(pl)) for i in range(n)),
         choice_slot=tuple(tuple(mk_i(f"choice{i}.{p}.slot") for p in range(pl)) for i in range(n)),
         choice_mask=tuple(
@@ -309,6 +313,7 @@ def domain(p: Params, scope: Scope) -> list[Val]:
         out += [rng(x, 0, m) for x in p.div_amount[a]]
     for j in range(scope.targets):
         out += [rng(p.tgt_card[j], NONE, n - 1), rng(p.tgt_player[j], NONE, pl - 1)]
+        out.append(rng(p.tgt_spell[j], NONE, max(scope.stack - 1, NONE)))
     for i in range(n):
         for q in range(pl):
             use, slot, mask = p.choice_use[i][q], p.choice_slot[i][q], p.choice_mask[i][q]
@@ -506,7 +511,13 @@ def _cast(v: dict[str, int | bool], nm: _Names, a: A.CastSpell, scope: Scope) ->
         raise OutOfScope(f"{len(a.targets)} targets do not fit a scope of {scope.targets}")
     v["n_targets"] = len(a.targets)
     for j, t in enumerate(a.targets):
-        if t.player is not None:
+        if t.spell is not None:
+            if not 0 <= t.spell < scope.stack:
+                raise OutOfScope(
+                    f"a stack position {t.spell} does not fit a stack of {scope.stack}"
+                )
+            v[f"tgt{j}.spell"] = t.spell
+        elif t.player is not None:
             v[f"tgt{j}.player"] = nm.player(t.player)
         elif t.card is not None:
             v[f"tgt{j}.card"] = nm.slot(t.card)
@@ -737,7 +748,9 @@ def _cast_of(v: dict[str, int | bool], h: Any, scope: Scope, common: dict[str, A
     )
     targets = []
     for j in range(int(v["n_targets"])):
-        if v[f"tgt{j}.player"] != NONE:
+        if v[f"tgt{j}.spell"] != NONE:
+            targets.append(A.TargetChoice(spell=int(v[f"tgt{j}.spell"])))
+        elif v[f"tgt{j}.player"] != NONE:
             targets.append(A.TargetChoice(player=int(v[f"tgt{j}.player"])))
         elif v[f"tgt{j}.card"] != NONE:
             targets.append(A.TargetChoice(card=h(v[f"tgt{j}.card"])))

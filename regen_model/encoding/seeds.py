@@ -1979,7 +1979,61 @@ def scripts() -> tuple[Script, ...]:
                 *_pass(0, 1),
             ),
         ),
+        Script(
+            "counterspell",
+            "Counterspell (stack.counter, 701.6a): B's Regenerate on B's troll is countered, so "
+            "no shield is made and A's Murder destroys the troll; B's countered spell goes to "
+            "B's graveyard, Counterspell to A's (608.2n). A's Wrath of God is countered by B: "
+            "nothing is destroyed. Refused: Counterspell with no spell on the stack, at an "
+            "ability, at a creature, and a spell other than a counter at a spell (601.2c, "
+            "115.1)",
+            (
+                Card("troll", "Horned Troll", 1),
+                Card("bears", "Grizzly Bears", 0),
+                Card("skel", "Drudge Skeletons", 1),
+            ),
+            (
+                A.PassPriority(player=0),
+                _cast(1, "Regenerate", "troll"),
+                A.PassPriority(player=1),
+                _counter(0, 0),
+                *_pass(0, 1),
+                _cast(0, "Murder", "troll"),
+                *_pass(0, 1),
+                _cast(0, "Wrath of God"),
+                A.PassPriority(player=0),
+                _counter(1, 0),
+                *_pass(1, 0),
+                A.PassPriority(player=0),
+                A.ActivateAbility(player=1, source="skel"),
+                *_pass(1, 0),
+            ),
+            tried=(
+                (0, _counter(0, 0)),
+                (2, SPELLS["Counterspell"].cast(1, (A.TargetChoice(card="troll"),))),
+                (
+                    2,
+                    SPELLS["Murder"].cast(1, (A.TargetChoice(spell=0),)),
+                ),
+                (16, _counter(1, 0)),
+                (
+                    2,
+                    A.CastSpell(
+                        player=1,
+                        name="counter with a creature rule",
+                        effect=Effect(EffectKind.COUNTER_SPELL),
+                        targets=(A.TargetChoice(spell=0),),
+                        target_rule=TargetRule.CREATURE,
+                    ),
+                ),
+            ),
+        ),
     )
+
+
+def _counter(player: int, position: int) -> A.CastSpell:
+    """Counterspell cast by ``player`` at the spell at stack ``position`` (0 the bottom)."""
+    return SPELLS["Counterspell"].cast(player, (A.TargetChoice(spell=position),))
 
 
 # --- sources -----------------------------------------------------------------------------------

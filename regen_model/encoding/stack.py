@@ -11,10 +11,11 @@ step as out of scope rather than as a disagreement.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from regen_model.encoding.frame import KEYWORDS, NONE, StackVars, _stack_vars
-from regen_model.encoding.ops import Val, and_, eq, implies, ite, lt, sub
+from regen_model.encoding.frame import KEYWORDS, NONE, SPELL_GONE_Z, StackVars, _stack_vars
+from regen_model.encoding.ops import Val, and_, eq, implies, ite, le, lt, sub
 from regen_model.encoding.work import SymWork
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, ordinal
@@ -42,10 +43,13 @@ def entry(
     target_rule: Val = 0,
     targets: Sequence[tuple[Val, Val, Val]] = (),
     n_targets: Val | None = None,
+    spells: Sequence[Val] = (),
     source: Val = NONE,
     source_gen: Val = 0,
 ) -> StackVars:
-    """A stack entry; ``targets`` are (card, gen, player) triples, padded with empty ones.
+    """A stack entry; ``targets`` are (card, gen, player) triples, padded with empty ones, and
+    ``spells`` the stack positions of its spell targets, one per target (NONE for a card or
+    player target; ``Target.spell``), padded with NONE.
     ``target_rule``: a ``TargetRule`` ordinal (``StackObject.target_rule``; 0 is ``NONE``)."""
     sc = w.ctx.scope
     n = sc.cards
@@ -72,6 +76,7 @@ def entry(
         target_card=tuple(t[0] for t in padded),
         target_gen=tuple(t[1] for t in padded),
         target_player=tuple(t[2] for t in padded),
+        target_spell=tuple(list(spells) + [NONE] * (sc.targets - len(spells))),
         source=source,
         source_gen=source_gen,
         hits=tuple(tuple(0 for _ in range(n + 1)) for _ in range(n)),
@@ -217,3 +222,34 @@ def rearrange(
             write_slot(w, names, e, and_(keep[k], eq(positions[k], j)), clause)
         # an entry that would land beyond the array does not fit the scope
         w.require(ite(keep[k], lt(positions[k], cap), True), f"scope:{dest}")
+
+
+def counter_at(w: SymWork, position: Val, when: Val, clause: str) -> tuple[Val, Val]:
+    """701.6a where ``when`` holds: the stack object at ``position`` (below the top; the
+    resolving object has been popped already) is removed; the objects above it move down one
+    place, and their spell targets are renumbered: one that named it is gone (``SPELL_GONE_Z``,
+    608.2b), one above it follows its object (``engine.effects.counter_spell``). Returns the
+    removed object's kind and controller, read before the move."""
+    size = w[w.f.stack_size]
+    slots = [read_slot(w, names) for names in w.f.stack]
+    kind = _select_nested(position, [s.kind for s in slots])
+    who = _select_nested(position, [s.controller for s in slots])
+    blank = empty(w)
+    last = sub(size, 1)
+    for k, names in enumerate(w.f.stack):
+        moved = _renumbered(slots[k + 1], position) if k + 1 < len(slots) else blank
+        shift = and_(when, le(position, k), lt(k, last))
+        write_slot(w, names, moved, shift, clause)
+        write_slot(w, names, blank, and_(when, le(position, k), eq(k, last)), clause)
+    w.set_if(when, w.f.stack_size, last, clause)
+    return kind, who
+
+
+def _renumbered(obj: StackVars, removed: Val) -> StackVars:
+    """``obj`` once the object at ``removed`` is gone (``engine.effects._renumbered``): NONE
+    and ``SPELL_GONE_Z`` are below every position and stay."""
+    spells = tuple(
+        ite(eq(t, removed), SPELL_GONE_Z, ite(lt(removed, t), sub(t, 1), t))
+        for t in obj.target_spell
+    )
+    return replace(obj, target_spell=spells)

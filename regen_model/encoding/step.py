@@ -202,9 +202,32 @@ def _cast(w: SymWork) -> None:
         ),
         clause,
     )
+    # "target spell" (Counterspell; ``engine.step._spell_target``): its one target a spell on
+    # the stack, named by its position (601.2c, 115.1); the spell cast is not on it yet (115.5)
+    spell_rule = or_(
+        eq(rule, ordinal(TargetRule.SPELL)), eq(p.eff_kind, ordinal(EffectKind.COUNTER_SPELL))
+    )
+    pos = p.tgt_spell[0]
+    kinds = [w[names.kind] for names in f.stack]
+    w.require(
+        implies(
+            spell_rule,
+            and_(
+                eq(p.eff_kind, ordinal(EffectKind.COUNTER_SPELL)),
+                eq(rule, ordinal(TargetRule.SPELL)),
+                eq(p.n_targets, 1),
+                ge(pos, 0),
+                lt(pos, w[f.stack_size]),
+                eq(select(pos, kinds, NONE), ordinal(StackKind.SPELL)),
+            ),
+        ),
+        clause,
+    )
     targets = []
     for j in range(len(p.tgt_card)):
-        exists = lt(j, p.n_targets)
+        exists = and_(lt(j, p.n_targets), not_(spell_rule))
+        # a spell is a target only of "target spell"
+        w.require(implies(exists, eq(p.tgt_spell[j], NONE)), clause)
         card, player = p.tgt_card[j], p.tgt_player[j]
         is_player = ne(player, NONE)
         card_ok = or_(
@@ -253,6 +276,7 @@ def _cast(w: SymWork) -> None:
         target_rule=rule,
         targets=targets,
         n_targets=p.n_targets,
+        spells=[ite(spell_rule, pos, NONE)],
     )
     stack.push(w, "stack", obj, clause)
     for q in range(turn.PLAYERS):

@@ -33,7 +33,21 @@ from regen_model.encoding.effects import (
     same_object,
 )
 from regen_model.encoding.frame import KEYWORDS, NONE, StackVars
-from regen_model.encoding.ops import Val, add, and_, eq, gt, implies, ite, lt, ne, not_, or_, sub
+from regen_model.encoding.ops import (
+    Val,
+    add,
+    and_,
+    eq,
+    ge,
+    gt,
+    implies,
+    ite,
+    lt,
+    ne,
+    not_,
+    or_,
+    sub,
+)
 from regen_model.encoding.phasing import untap_step_phasing
 from regen_model.encoding.sba import cleanup_effects, run_sba_loop
 from regen_model.encoding.triggers import (
@@ -148,13 +162,21 @@ def _resolve_spell(w: SymWork, obj: StackVars) -> None:
     equip = eq(obj.effect, ordinal(EffectKind.ATTACH))  # and 702.6a for equip's target
     for j in range(len(obj.target_card)):
         card, gen = obj.target_card[j], obj.target_gen[j]
+        # a spell target: still on the stack (608.2b; ``engine.effects.illegal_target``)
+        spell = obj.target_spell[j]
+        is_spell = ne(spell, NONE)
+        spell_ok = and_(ge(spell, 0), lt(spell, w[w.f.stack_size]))
         # the object's own rule first, then equip's 702.6a on top of it, as the engine
         # checks them (a solver-chosen equip with another rule must not pass it by)
         ok = and_(
             lt(j, obj.n_targets),
-            or_(
-                ne(obj.target_player[j], NONE),
-                legal_card_target(w, card, gen, obj.target_rule, obj.controller),
+            ite(
+                is_spell,
+                spell_ok,
+                or_(
+                    ne(obj.target_player[j], NONE),
+                    legal_card_target(w, card, gen, obj.target_rule, obj.controller),
+                ),
             ),
             or_(
                 not_(equip),
@@ -166,6 +188,11 @@ def _resolve_spell(w: SymWork, obj: StackVars) -> None:
         )
         legal.append(ok)
         _note_illegal(w, card, gen, obj.target_rule, and_(lt(j, obj.n_targets), not_(ok)))
+        # its target spell was countered since (the engine's notes; the writes change nothing)
+        gone = and_(lt(j, obj.n_targets), is_spell, not_(spell_ok))
+        key = w.f.stack_size
+        w.set_if(gone, key, w[key], "stack.target-legality")
+        w.set_if(gone, key, w[key], "stack.counter")
     fizzles = and_(gt(obj.n_targets, 0), not_(or_(*legal)))  # 608.2b
     # 608.2n: a spell goes to its owner's graveyard as the last part of its resolution, and
     # one that does not resolve goes there too (608.2b; ``engine.turn.spell_to_graveyard``)

@@ -43,7 +43,16 @@ from regen_model.model.enums import (
     Zone,
 )
 from regen_model.model.events import EventKind
-from regen_model.model.state import MILLED, Card, Hit, Player, Shield, StackObject, Target
+from regen_model.model.state import (
+    MILLED,
+    SPELL_GONE,
+    Card,
+    Hit,
+    Player,
+    Shield,
+    StackObject,
+    Target,
+)
 
 
 def create_shield(
@@ -636,6 +645,44 @@ def mill(w: Work, named: Target, count: int) -> None:
             w.players[player] = w.players[player]._replace(drew_empty=True)  # mutant
 
 
+def counter_spell(w: Work, position: int, source_name: str) -> None:
+    """701.6a: the spell at stack ``position`` is countered: removed from the stack, it does
+    not resolve and none of its effect happens, and it is put on top of its owner's
+    graveyard, a group of its own (404.1, 404.3), before the countering spell itself goes
+    there as the last part of its resolution (608.2n). Our spells are cast by their owner.
+    The objects above it move down one place; a target of theirs that named it is gone
+    (608.2b) and one that named an object above it follows that object
+    (``state.Target.spell``). The mutant ``countered-spell-vanishes`` removes it from the
+    stack without putting it anywhere (the stack object dropped, as if it were no card)."""
+    countered = w.stack.pop(position)
+    for k in range(position, len(w.stack)):
+        obj = w.stack[k]
+        if any(t.spell is not None for t in obj.targets):
+            w.stack[k] = obj._replace(targets=tuple(_renumbered(t, position) for t in obj.targets))
+    w.emit(EventKind.COUNTERED, "stack.counter", countered.name, by=source_name)
+    if w.mutant(Mutant.COUNTERED_SPELL_VANISHES) or countered.kind is not StackKind.SPELL:
+        # mutant: no card reaches a graveyard. (Only a spell is ever a "target spell", 601.2c;
+        # an object that is no card would just cease to exist, 608.2n.)
+        return
+    w.to_graveyard(countered.controller, countered.name)
+    w.emit(
+        EventKind.NOTE,
+        "zone.spell-to-graveyard",
+        None,
+        spell=countered.name,
+        graveyard=w.pname(countered.controller),
+        group=len(w.players[countered.controller].graveyard),
+        countered=True,
+    )
+
+
+def _renumbered(t: Target, removed: int) -> Target:
+    """A target after the stack object at ``removed`` was countered (``counter_spell``)."""
+    if t.spell is None or t.spell == SPELL_GONE or t.spell < removed:
+        return t
+    return t._replace(spell=SPELL_GONE if t.spell == removed else t.spell - 1)
+
+
 def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str | None:
     """The first part of ``rule``'s requirement (``effects.TARGET_NEEDS``, the one table both
     views read) that the permanent ``card`` fails, or ``None`` if it meets them all; ``player``
@@ -644,6 +691,8 @@ def unmet_target_need(w: Work, card: Card, rule: TargetRule, player: int) -> str
     needs = TARGET_NEEDS[rule]
     if needs.player:
         return "not-a-player"  # "target player" (115.2: a player is named as one)
+    if needs.spell:
+        return "not-a-spell"  # "target spell": a spell is on the stack (115.1)
     if needs.creature and not is_creature_on_battlefield(w, card):
         return "not-a-creature"
     if needs.yours and controller(card) != player:
@@ -674,6 +723,12 @@ def illegal_target(w: Work, target: Target, rule: TargetRule, player: int) -> st
     the model). The mutant ``target-rule-cast-only`` re-checks only the zone and the
     creature type, as this model once did; ``target-status-cast-only`` all but the combat and
     tap status (``effects.STATUS_RULES``)."""
+    if target.spell is not None:
+        # "target spell": still on the stack (608.2b); the only way one leaves from beneath
+        # another object is being countered, which marks it gone (``counter_spell``)
+        if target.spell == SPELL_GONE or not 0 <= target.spell < len(w.stack):
+            return "gone"
+        return None
     if target.player is not None:
         return None
     assert target.card is not None
@@ -834,6 +889,10 @@ def apply_effect(
         draw(w, controller_, effect.draw)
     elif k is EffectKind.WHEN_YOU_DO:
         when_you_do(w, controller_, source, source_gen, source_name)
+    elif k is EffectKind.COUNTER_SPELL:
+        # "counter target spell": its one target (601.2c allows no other), the first legal
+        if targets and targets[0].spell is not None:
+            counter_spell(w, targets[0].spell, source_name)
     elif k is EffectKind.FLICKER:
         for slot in cards:
             leave_and_return(w, slot, controller_ if effect.under_you else None)

@@ -247,8 +247,12 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
             "stack.cast",
             "targets",
         )
+    if rule is TargetRule.SPELL or a.effect.kind is EffectKind.COUNTER_SPELL:
+        return (_spell_target(w, a),)
     out = []
     for t in a.targets:
+        if t.spell is not None:
+            raise IllegalAction(f"{a.name} can't target a spell", "stack.cast", "targets")
         if t.player is not None:
             # 115.2: a player is a legal target only where the spell says so: "any target"
             # (damage) or "target player"
@@ -273,6 +277,37 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
     return tuple(out)
 
 
+def _spell_target(w: Work, a: A.CastSpell) -> Target:
+    """601.2c for "target spell" (Counterspell): its one target is a spell on the stack (115.1),
+    named by its position; the spell being cast is not on the stack yet as the choice is
+    checked, so it can't be its own target (115.5). An ability, a trigger or pre-M10 combat
+    damage on the stack is not a spell; no card or player is one."""
+    if (
+        a.effect.kind is not EffectKind.COUNTER_SPELL
+        or a.rule is not TargetRule.SPELL
+        or len(a.targets) != 1
+    ):
+        raise IllegalAction(
+            f"{a.name} counters: its one target is a spell on the stack", "stack.cast", "targets"
+        )
+    (t,) = a.targets
+    if t.spell is None:
+        raise IllegalAction(f"{a.name} targets a spell", "stack.cast", "targets")
+    if not 0 <= t.spell < len(w.stack):
+        raise IllegalAction(
+            f"{a.name} targets a spell: the stack has no object at position {t.spell}",
+            "stack.cast",
+            "targets",
+        )
+    if w.stack[t.spell].kind is not StackKind.SPELL:
+        raise IllegalAction(
+            f"{a.name} targets a spell ({w.stack[t.spell].name} is not one)",
+            "stack.cast",
+            "targets",
+        )
+    return Target(spell=t.spell)
+
+
 _NEEDS_TEXT: dict[TargetRule, str] = {
     TargetRule.NONE: "nothing",
     TargetRule.ANY: "a creature or a player",
@@ -283,10 +318,13 @@ _NEEDS_TEXT: dict[TargetRule, str] = {
     TargetRule.UNTAPPED_CREATURE: "an untapped creature",
     TargetRule.LAND: "a land",
     TargetRule.PLAYER: "a player",
+    TargetRule.SPELL: "a spell",
 }
 
 
 def _target_name(w: Work, t: Target) -> str:
+    if t.spell is not None:
+        return w.stack[t.spell].name
     if t.player is not None:
         return w.pname(t.player)
     return w.name(t.card or 0)

@@ -112,11 +112,12 @@ def resolve_top(w: Work) -> None:
             if why is None:
                 legal.append(t)
             else:
-                # only a card target can turn illegal (``illegal_target``)
+                # only a card target or a spell target can turn illegal (``illegal_target``);
+                # a spell that has left the stack has no name left to give
                 w.emit(
                     EventKind.NOTE,
                     "stack.target-legality",
-                    w.name(t.card or 0),
+                    None if t.card is None else w.name(t.card),
                     reason=why,
                     target_of=obj.name,
                 )
@@ -124,6 +125,9 @@ def resolve_top(w: Work) -> None:
                     # removed from combat or tapped since it was targeted (a regeneration in
                     # response does both, 701.19a, 506.4)
                     w.emit(EventKind.NOTE, "stack.target-status", w.name(t.card or 0), reason=why)
+                if t.spell is not None:
+                    # its target spell was countered since (701.6a): it leaves no target
+                    w.emit(EventKind.NOTE, "stack.counter", None, target_gone=True)
         if not legal:
             w.emit(EventKind.FIZZLED, "stack.resolve", obj.name, reason="no legal target")
             spell_to_graveyard(w, obj)  # 608.2b: it does not resolve, and a spell goes there

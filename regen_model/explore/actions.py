@@ -67,6 +67,7 @@ from regen_model.model.enums import (
     Decision,
     Keyword,
     Rider,
+    StackKind,
     Step,
 )
 from regen_model.model.rules import CORRECT
@@ -247,6 +248,14 @@ def spell_targets(
     """The target tuples a spell with ``rule`` may be cast with (one target per spell)."""
     if rule is TargetRule.NONE:
         return [()]
+    if rule is TargetRule.SPELL:
+        # "target spell" (Counterspell): a spell on the stack (115.1), by its position; without
+        # the prefilter every object there, abilities too, for the refusals
+        return [
+            (A.TargetChoice(spell=j),)
+            for j, obj in enumerate(state.stack)
+            if obj.kind is StackKind.SPELL or not prefilter
+        ]
     players: list[tuple[A.TargetChoice, ...]] = [
         (A.TargetChoice(player=p),) for p in range(len(state.players))
     ]

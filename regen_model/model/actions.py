@@ -240,10 +240,12 @@ class PassPriority(Action):
 
 @dataclass(frozen=True, slots=True)
 class TargetChoice:
-    """A target named in a game action: a card handle or a player index."""
+    """A target named in a game action: a card handle, a player index, or the stack
+    position of a spell (0 the bottom; Counterspell's "target spell", 115.1)."""
 
     card: str | None = None
     player: int | None = None
+    spell: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1278,6 +1278,14 @@ SPELLS: dict[str, SpellTemplate] = {
             Effect(EffectKind.MILL, amount=2, draw=1),
             TargetRule.PLAYER,
         ),
+        # Issue 13 item 1: countering (701.6a); last, so lists of spells keep their order
+        _spell(
+            "Counterspell",
+            "{U}{U}",
+            "Counter target spell.",
+            Effect(EffectKind.COUNTER_SPELL),
+            TargetRule.SPELL,
+        ),
     )
 }
 

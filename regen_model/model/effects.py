@@ -56,6 +56,10 @@ class EffectKind(StrEnum):
     # (untargeted: the trigger's controller, "you", 603.3a) may gain ``amount`` life; the answer
     # is theirs as it resolves (608.2d; ``PassPriority.decline``), like ``MAY_DRAW``'s
     MAY_GAIN = "may-gain"
+    # "counter target spell" (Counterspell; 701.6a): the target spell is removed from the
+    # stack without resolving, none of its effect happens, and it goes to its owner's
+    # graveyard; its one target is a spell on the stack (``TargetRule.SPELL``)
+    COUNTER_SPELL = "counter-spell"
 
 
 # The effects a spell casts with targets (601.2c); the others are untargeted (Pyroclasm, Wrath)
@@ -74,6 +78,7 @@ TARGETED_KINDS: frozenset[EffectKind] = frozenset(
         EffectKind.PREVENT_ALL,
         EffectKind.PHASE_OUT,
         EffectKind.MILL,
+        EffectKind.COUNTER_SPELL,
     }
 )
 
@@ -99,6 +104,9 @@ class TargetRule(StrEnum):
     # Go-Shintai of Hidden Cruelty's reflexive trigger: "target creature with toughness X or
     # less, where X is the number of Shrines you control"
     TOUGHNESS_SHRINES = "creature-toughness-shrines"
+    # "target spell" (Counterspell): a spell on the stack, never a card on the battlefield, a
+    # player or an ability (115.1, 115.5); the one target is named by its stack position
+    SPELL = "spell"
 
 
 # The target rule a spell has when nothing more specific is said (scenario spells, generic casts).
@@ -108,6 +116,7 @@ DEFAULT_TARGETS: dict[EffectKind, TargetRule] = {
     EffectKind.DESTROY_ALL_CREATURES: TargetRule.NONE,
     EffectKind.FLICKER: TargetRule.CREATURE_YOU_CONTROL,
     EffectKind.MILL: TargetRule.PLAYER,
+    EffectKind.COUNTER_SPELL: TargetRule.SPELL,
 }
 
 
@@ -133,7 +142,8 @@ class TargetNeeds(NamedTuple):
     "with toughness X or less, where X is the number of Shrines you control" (Go-Shintai of
     Hidden Cruelty's reflexive trigger): its toughness now at most the number of Shrines on
     the battlefield that the stack object's controller controls now, both read each time the
-    rule is checked (603.3d, 608.2b). The part
+    rule is checked (603.3d, 608.2b). ``spell``: "target spell" (Counterspell), which no
+    card on the battlefield meets (a spell is on the stack, 115.1). The part
     every card target needs, that it is still the same object on the battlefield (400.7), is
     not listed: it holds under every rule.
     """
@@ -147,6 +157,7 @@ class TargetNeeds(NamedTuple):
     land: bool = False
     player: bool = False
     toughness_shrines: bool = False
+    spell: bool = False
 
 
 # ``NONE`` is the rule of an object with no target: an activated ability acting on its own
@@ -167,6 +178,7 @@ TARGET_NEEDS: dict[TargetRule, TargetNeeds] = {
     TargetRule.LAND: TargetNeeds(land=True),
     TargetRule.PLAYER: TargetNeeds(player=True),
     TargetRule.TOUGHNESS_SHRINES: TargetNeeds(creature=True, toughness_shrines=True),
+    TargetRule.SPELL: TargetNeeds(spell=True),
 }
 
 
@@ -274,6 +286,8 @@ class Effect:
                 "you may pay; when you do, destroy target creature with toughness X or less "
                 "(X: the Shrines you control)"
             )
+        if k is EffectKind.COUNTER_SPELL:
+            return "counter target spell"
         if k is EffectKind.ANIMATE:
             return "becomes a creature until end of turn"
         if k is EffectKind.PREVENT:

@@ -304,6 +304,9 @@ class Mutant(StrEnum):
     # ... or controlled by its source's controller now instead of the controller of the
     # ability that made it as that ability resolved (603.7e by way of 603.12)
     REFLEXIVE_BY_SOURCE_CONTROLLER = "reflexive-by-source-controller"
+    # Counterspell (issue 13 item 1): a countered spell removed from the stack but put into
+    # no graveyard (701.6a, 608.2b), as an engine that drops the stack object does
+    COUNTERED_SPELL_VANISHES = "countered-spell-vanishes"
 
 
 def ordinal(value: StrEnum) -> int:

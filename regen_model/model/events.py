@@ -50,6 +50,7 @@ class EventKind(StrEnum):
     PUT_ON_STACK = "put-on-stack"
     RESOLVED = "resolved"
     FIZZLED = "fizzled"
+    COUNTERED = "countered"  # removed from the stack by a counter, without resolving (701.6a)
     PRIORITY = "priority"
     PASSED = "passed"
     STEP_BEGAN = "step-began"
@@ -167,6 +168,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
     EventKind.PUT_ON_STACK: _shape(Subject.STACK, "controller"),
     EventKind.RESOLVED: _shape(Subject.STACK, "effect"),
     EventKind.FIZZLED: _shape(Subject.STACK, "reason"),
+    EventKind.COUNTERED: _shape(Subject.STACK, "by"),
     EventKind.PRIORITY: _shape(Subject.PLAYER),
     EventKind.PASSED: _shape(Subject.PLAYER),
     EventKind.STEP_BEGAN: _shape(Subject.NONE, "step"),
@@ -190,6 +192,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "chooser",
         "chose",
         "controller",
+        "countered",
         "damage",
         "damage_triggers_kept",
         "deathtouch",
@@ -235,6 +238,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "still_destroyed_at_end_of_combat",
         "strike_again",
         "summoning_sick",
+        "target_gone",
         "target_of",
         "trample_to_player",
         "unused_shields_remain",

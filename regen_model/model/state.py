@@ -239,16 +239,30 @@ class Player(NamedTuple):
     drew_empty: bool = False
 
 
+# ``Target.spell`` of a targeted spell that has left the stack (countered by another spell):
+# the target is illegal from then on (608.2b).
+SPELL_GONE = -1
+
+
 class Target(NamedTuple):
-    """A target chosen for a spell or ability: a card object or a player.
+    """A target chosen for a spell or ability: a card object, a player, or a spell on the
+    stack (Counterspell's "target spell", 115.1).
 
     For a card, ``gen`` is its incarnation when targeted; if the card has changed zones since,
     the target is illegal on resolution (608.2b, 400.7).
+
+    ``spell``: the stack position (0 the bottom) of the targeted spell. A spell targets only
+    objects already on the stack below it (601.2c; never itself, 115.5), and only the
+    resolution of a counter removes an object from beneath others (701.6a): it renumbers the
+    targets of the objects above it and marks a target that was the countered spell
+    ``SPELL_GONE``, so a position always names the object it named when chosen, and equal
+    stacks stay equal values (no serial numbers).
     """
 
     card: int | None = None
     gen: int = 0
     player: int | None = None
+    spell: int | None = None
 
 
 class Hit(NamedTuple):

@@ -456,6 +456,12 @@ _INFO = (
         "Go-Shintai's X counts that player's Shrines.",
         ("trigger.reflexive",),
     ),
+    MutantInfo(
+        Mutant.COUNTERED_SPELL_VANISHES,
+        "A countered spell is removed from the stack but put into no graveyard, as an engine "
+        "that drops the stack object instead of moving the spell card does.",
+        ("stack.counter", "zone.spell-to-graveyard"),
+    ),
 )
 
 MUTANT_INFO: dict[Mutant, MutantInfo] = {info.mutant: info for info in _INFO}

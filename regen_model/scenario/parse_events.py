@@ -15,7 +15,7 @@ from typing import Any
 from regen_model.model import actions as A
 from regen_model.model.cards import AbilityKind, SpellTemplate
 from regen_model.model.effects import TargetRule
-from regen_model.model.enums import Attachment, CounterKind, Keyword, Rider, Step
+from regen_model.model.enums import Attachment, CounterKind, Keyword, Rider, StackKind, Step
 from regen_model.model.state import GameState
 from regen_model.scenario.names import Names
 from regen_model.scenario.parse_expect import parse_expect
@@ -255,11 +255,13 @@ def _cast(n: Names, v: Any, p: FieldPath) -> Maker:
     else:
         spell = spell_template(n.source, str(raw_spell["name"]), raw_spell, (*p, "spell"))
     raw_targets = v.get("targets", [])
-    if isinstance(raw_targets, str):
+    if isinstance(raw_targets, str | int):
         raw_targets = [raw_targets]
         target_paths: list[FieldPath] = [(*p, "targets")]
     else:
         target_paths = [(*p, "targets", i) for i in range(len(raw_targets))]
+    if spell.targets is TargetRule.SPELL:
+        return _cast_at_spell(n, spell, v, raw_targets, target_paths, p)
     targets = tuple(
         _spell_target(n, spell, t, tp) for t, tp in zip(raw_targets, target_paths, strict=True)
     )
@@ -279,7 +281,46 @@ def _cast(n: Names, v: Any, p: FieldPath) -> Maker:
     )
 
 
+def _cast_at_spell(
+    n: Names,
+    spell: SpellTemplate,
+    v: Any,
+    raw_targets: list[Any],
+    target_paths: list[FieldPath],
+    p: FieldPath,
+) -> Maker:
+    """A cast whose one target is a spell on the stack (Counterspell's "target spell", 115.1),
+    written as that spell's name or as its stack position (0 the bottom). A name must be a
+    spell the scenario knows (checked as the file loads) and is found on the stack when the
+    event comes up: the topmost spell of that name, the one cast last; none there is an
+    error at the event's line. Whether the position holds a spell is the engine's to say
+    (601.2c), like every other target's legality."""
+    if len(raw_targets) != 1:
+        raise n.error((*p, "targets"), f"{spell.name} has one target: a spell on the stack (115.1)")
+    raw, path = raw_targets[0], target_paths[0]
+    player = n.player(v["player"], (*p, "player"))
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        if raw < 0:
+            raise n.error(path, "a stack position is 0 (the bottom) or more")
+        return _fixed(spell.cast(player, (A.TargetChoice(spell=raw),)))
+    name = n.spell(str(raw), path).name
+
+    def make(state: GameState) -> tuple[A.Action, ...]:
+        on_stack = [
+            j
+            for j, obj in enumerate(state.stack)
+            if obj.kind is StackKind.SPELL and obj.name == name
+        ]
+        if not on_stack:
+            raise n.error(path, f"no spell named {name!r} is on the stack")
+        return (spell.cast(player, (A.TargetChoice(spell=on_stack[-1]),)),)
+
+    return make
+
+
 def _spell_target(n: Names, spell: SpellTemplate, raw: str, path: FieldPath) -> A.TargetChoice:
+    if isinstance(raw, int):
+        raise n.error(path, f"{spell.name} targets no spell: name a permanent or a player")
     card, player = n.card_or_player(raw, path)
     if player is not None and spell.targets not in (TargetRule.ANY, TargetRule.PLAYER):
         raise n.error(path, f"{spell.name} can't target a player (its targets: {spell.targets})")

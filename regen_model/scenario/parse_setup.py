@@ -114,6 +114,7 @@ EFFECT_FIELDS: dict[EffectKind, frozenset[str]] = {
     EffectKind.PREVENT_ALL: frozenset(),
     EffectKind.PHASE_OUT: frozenset(),
     EffectKind.MILL: frozenset({"amount", "draw"}),
+    EffectKind.COUNTER_SPELL: frozenset(),
 }
 SPELL_COMMON_FIELDS = frozenset({"name", "effect", "targets", "sorcery", "text"})
 
@@ -192,6 +193,11 @@ def spell_template(
     if kind is EffectKind.MILL and targets is not TargetRule.PLAYER:
         # 701.17a: a player mills (the model's mill is "target player mills N cards")
         raise source.error((*path, "targets"), "a mill targets a player: targets: player")
+    if (kind is EffectKind.COUNTER_SPELL) != (targets is TargetRule.SPELL):
+        # 701.6a, 115.1: "counter target spell" targets a spell, and only it does
+        raise source.error(
+            (*path, "targets"), "a counter-spell effect, and only it, targets: spell"
+        )
     if kind is EffectKind.MILL and effect.amount < 0:
         raise source.error((*path, "amount"), "a mill's amount is a number of cards, 0 or more")
     return SpellTemplate(

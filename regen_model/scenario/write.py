@@ -461,10 +461,16 @@ def _cast(action: A.CastSpell, p: Sequence[str]) -> dict[str, Any]:
             _spell(action.name, action.effect, action.sorcery, bool(action.targets))
         )
     if action.targets:
-        out["targets"] = _flow(
-            [t.card if t.card is not None else p[t.player or 0] for t in action.targets]
-        )
+        out["targets"] = _flow([_target(t, p) for t in action.targets])
     return out
+
+
+def _target(t: A.TargetChoice, p: Sequence[str]) -> str | int:
+    """A cast's target as the file writes it: a handle, a player's name, or the stack
+    position of a spell (an integer, 0 the bottom)."""
+    if t.spell is not None:
+        return t.spell
+    return t.card if t.card is not None else p[t.player or 0]
 
 
 def _spell(name: str, e: Effect, sorcery: bool, targeted: bool) -> dict[str, Any]:

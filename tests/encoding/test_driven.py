@@ -149,7 +149,8 @@ def test_no_chosen_state_has_a_target_naming_nothing() -> None:
     drives) the solver chose states whose stack object's target names neither a card nor a
     player, which no run reaches, and the engine's assertion stopped the check. The facts
     now exclude them in every stack and waiting slot (``driven._targets_name_something``,
-    inductive like the rest, ``test_every_fact_is_inductive``)."""
+    inductive like the rest, ``test_every_fact_is_inductive``). A target may name a spell on
+    the stack instead (Counterspell's), and then nothing else."""
     system = RegenSystem(scope=EXTRAS_SCOPE)
     frame = system.template.pre
     space = state_space(system, frame) + [f for _, f in well_formed(frame)]
@@ -158,8 +159,19 @@ def test_no_chosen_state_has_a_target_naming_nothing() -> None:
             solver = z3.Solver()
             solver.add(*space)
             solver.add(j < size, obj.n_targets > 0)
-            solver.add(obj.target_card[0] == NONE, obj.target_player[0] == NONE)
+            # (a spell on the stack is a target too: Counterspell's, ``Target.spell``)
+            solver.add(
+                obj.target_card[0] == NONE,
+                obj.target_player[0] == NONE,
+                obj.target_spell[0] == NONE,
+            )
             assert solver.check() == z3.unsat, f"slot {j} may name nothing"
+            # a spell target names nothing else
+            spell_and_more = z3.And(
+                obj.target_spell[0] != NONE,
+                z3.Or(obj.target_card[0] != NONE, obj.target_player[0] != NONE),
+            )
+            assert not _space_allows(EXTRAS_SCOPE, j < size, obj.n_targets > 0, spell_and_more)
             # nor both: the boundaries of ``pass`` chose a flicker whose target named a
             # phased-out creature and a player, which the engine took for a legal player
             # target (its ``left`` output then differed from the relation's, issue 10)

@@ -58,6 +58,8 @@ ONLY_BY_SCENARIO = {
     Mutant.EXILE_ONLY_IF_DESTROYED: SCENARIOS / "replace" / "exile-instead-after-shield.yaml",
     # the battery's spells never destroy one of their caster's own cards
     Mutant.SPELL_TO_GRAVEYARD_FIRST: SCENARIOS / "zone" / "spell-to-graveyard.yaml",
+    # the battery casts no Counterspell
+    Mutant.COUNTERED_SPELL_VANISHES: SCENARIOS / "turn" / "counterspell-on-wrath.yaml",
     Mutant.REMOVE_DAMAGE_REGENERATES: SCENARIOS / "replace" / "pyramids-animated-pool.yaml",
     Mutant.CANT_REGEN_STOPS_REMOVE_DAMAGE: SCENARIOS / "replace" / "pyramids-animated-pool.yaml",
     Mutant.REMOVE_DAMAGE_NOT_USED_UP: SCENARIOS

@@ -232,6 +232,7 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
         "any target": TargetRule.ANY,
         "target creature": TargetRule.CREATURE,
         "target player mills": TargetRule.PLAYER,
+        "counter target spell": TargetRule.SPELL,
     }
     lower = text.lower()
     expected = next((rule for words, rule in rules.items() if words in lower), TargetRule.NONE)
@@ -256,6 +257,7 @@ def test_spell_runs_what_its_text_says(name: str) -> None:
         "Gain control of": EffectKind.GAIN_CONTROL,
         "until end of turn.": EffectKind.PUMP,
         "mills": EffectKind.MILL,
+        "Counter target spell": EffectKind.COUNTER_SPELL,
     }
     kind = next(k for words, k in kinds.items() if words in text)
     assert effect.kind is kind

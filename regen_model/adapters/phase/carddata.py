@@ -668,6 +668,12 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Target player mills two cards.\nDraw a card.",
             note="mapped: the milled model cards are read back from the graveyard (mill, draw)",
         ),
+        _spell(
+            "Counterspell",
+            "{U}{U}",
+            "Counter target spell.",
+            note="not mapped: a cast whose target is a spell on the stack (counter-spell)",
+        ),
     )
 }
 

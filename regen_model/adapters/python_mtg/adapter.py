@@ -58,6 +58,7 @@ from regen_model.conform.features import (
     ATTACHMENT_FEATURES,
     COST_FEATURES,
     COUNTED_FEATURES,
+    COUNTER_FEATURES,
     DIES_FEATURES,
     LIBRARY_FEATURES,
     MULTI_BLOCK_FEATURES,
@@ -121,6 +122,9 @@ LACKS = frozenset(
         # Issue 13 item 2: Thought Scour's mill and Soldevi Sentry's draw rider are not mapped
         # (its shields carry no rider, and the board reads back no library).
         *LIBRARY_FEATURES,
+        # Issue 13 item 1: Counterspell's "target spell" (a stack position) is not mapped by
+        # this adapter's action translation.
+        *COUNTER_FEATURES,
     }
 )
 
