@@ -55,3 +55,23 @@ SCOPE_LIMITS: dict[str, tuple[int, int]] = {
     "max_toughness": (1, 20),
     "players": (2, 2),
 }
+
+
+def widest(cards: int) -> Scope:
+    """``cards`` card slots and every other bound at the top of its allowed range
+    (``SCOPE_LIMITS``): room for any board a scenario sets up, where the relation is only
+    evaluated on concrete values (the agreement replays of scenarios), never solved over."""
+
+    def top(name: str) -> int:
+        return SCOPE_LIMITS[name][1]
+
+    return Scope(
+        cards=cards,
+        shields=top("shields"),
+        stack=top("stack"),
+        pending=top("pending"),
+        targets=top("targets"),
+        max_amount=top("max_amount"),
+        max_power=top("max_power"),
+        max_toughness=top("max_toughness"),
+    )

@@ -14,28 +14,13 @@ from pathlib import Path
 import pytest
 
 from regen_model.encoding.agreement import Status, check_agreement
-from regen_model.encoding.scope import Scope
+from regen_model.encoding.scope import widest
 from regen_model.engine import EngineError, step
 from regen_model.model.rules import CORRECT
 from regen_model.scenario import load_scenario, run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SCENARIOS.glob("*/inline-*.yaml"))
-
-
-def roomy(cards: int) -> Scope:
-    """Room for a scenario's board (as ``test_mutant_agreement.roomy``): the relation is only
-    evaluated here, on concrete values."""
-    return Scope(
-        cards=cards,
-        shields=8,
-        stack=8,
-        pending=8,
-        targets=4,
-        max_amount=20,
-        max_power=20,
-        max_toughness=20,
-    )
 
 
 def test_the_inline_scenarios_are_found() -> None:
@@ -46,7 +31,7 @@ def test_the_inline_scenarios_are_found() -> None:
 def test_an_inline_card_scenario_agrees_in_both_views(path: Path) -> None:
     scenario = load_scenario(path)
     state = scenario.start
-    scope = roomy(len(state.setup.handles))
+    scope = widest(len(state.setup.handles))
     steps = 0
     for event in run_scenario(scenario).steps:
         for action in event.actions:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from regen_model.encoding.agreement import AgreementResult, Status, check_agreement
-from regen_model.encoding.scope import Scope
+from regen_model.encoding.scope import widest
 from regen_model.engine import EngineError, step
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
@@ -32,22 +32,6 @@ from regen_model.mutants.scenarios import (
     scenario_kills,
 )
 from regen_model.scenario import run_scenario
-
-
-def roomy(cards: int) -> Scope:
-    """Room for a scenario's board: its cards, and the largest other bounds the tools allow
-    (``SCOPE_LIMITS``); the relation is only evaluated here, on concrete values."""
-    return Scope(
-        cards=cards,
-        shields=8,
-        stack=8,
-        pending=8,
-        targets=4,
-        max_amount=20,
-        max_power=20,
-        max_toughness=20,
-    )
-
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOTS = (ROOT / "tests" / "scenarios", ROOT / "regen_model" / "examples")
@@ -69,7 +53,7 @@ def replay(mutant: Mutant, relation: Rules | None = None) -> tuple[int, Agreemen
     for kill in scenario_kills(suite, rules):
         scenario = by_name[kill.file]
         state = scenario.start
-        scope = roomy(len(state.setup.handles))
+        scope = widest(len(state.setup.handles))
         for event in run_scenario(scenario).steps:
             for action in event.actions:
                 result = check_agreement(state, action, rules, scope, relation_rules=relation)
