@@ -364,7 +364,8 @@ def global_step(
       removed when none is legal; such a trigger triggered in the same step (it is made by
       the resolution of its parent, and the waiting triggers go on the stack before the step
       ends), and it is not a damage trigger; and 701.6a: the object a pass resolves may be a
-      counter, which takes the one spell it counters off the stack too;
+      counter, which takes the one spell it counters off the stack too (its target, beneath
+      it: the stack held two objects at least);
     * every damage trigger is an ability that triggered."""
     parts: list[Part] = []
     if kind != "pass":
@@ -387,7 +388,16 @@ def global_step(
             - gout["removed"]
             - gout["countered"],
         ),
-        ("stack.counter", z3.And(gout["countered"] >= 0, gout["countered"] <= resolved)),
+        (
+            "stack.counter",
+            # 701.6a, 115.1: a counter resolves from the top with its target spell beneath it,
+            # so a pass that counters found at least two objects on the stack
+            z3.And(
+                gout["countered"] >= 0,
+                gout["countered"] <= resolved,
+                z3.Implies(gout["countered"] > 0, g0["stack_size"] >= 2),
+            ),
+        ),
         (
             "stack.trigger-target",
             z3.And(

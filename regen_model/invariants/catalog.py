@@ -381,11 +381,13 @@ def static_regen_never_destroyed() -> BoolExpr:
     """Damage triggers fire whether or not the creature regenerates: once triggered, a damage
     trigger waits or goes on the stack, and regenerating its source does not remove it; only
     a resolution (by passing priority) takes objects off the stack: the one resolving and, if
-    it is a counter, the spell it counters (701.6a), so at most two.""",
+    it is a counter, the spell it counters (701.6a). So a pass removes one object, or two when
+    the stack held at least two (a counter needs a spell beneath it to target, 115.1).""",
     ("regen.damage-triggers", "damage.trigger", "stack.triggers", "stack.counter"),
 )
 def damage_trigger_kept() -> BoolExpr:
     waiting_before = pre.stack_size + pre.pending_size
     waiting_after = post.stack_size + post.pending_size
     triggered = sum_cards(lambda c: c.out.damage_triggers)
-    return waiting_after >= waiting_before + triggered - ite(action_is("pass"), 2, 0)
+    removable = ite(pre.stack_size >= 2, 2, 1)  # 701.6a: the resolving counter and its spell
+    return waiting_after >= waiting_before + triggered - ite(action_is("pass"), removable, 0)
