@@ -102,7 +102,10 @@ class PhaseEngineAdapter:
             # whole (a Taps trigger for a Merfolk you control, its GainLife optional) and asks
             # the "you may" as the trigger resolves, answered with the pass's decline as
             # Fecundity's is (translate.Translator._may_prompt, 608.2d); the tap of a
-            # regeneration makes it trigger no more than the Beast's (PH-33)
+            # regeneration makes it trigger no more than the Beast's (PH-33). Issue 13 item 1's
+            # Counterspell (COUNTER_FEATURES) is mapped too: phase.rs parses it whole, and the
+            # model's stack position of the target spell (0 the bottom) becomes the object id
+            # of phase.rs's stack entry (translate.Translator._target_ref; 115.1, 701.6a)
             *NOT_IN_PHASE,
         }
     )
