@@ -34,7 +34,6 @@ from regen_model.adapters.phase.game import Json, PhaseGame
 from regen_model.adapters.phase.read import read_observation
 from regen_model.adapters.phase.support import check, effect_card, spell_card, start_effects
 from regen_model.adapters.phase.translate import NeedCard, Translator
-from regen_model.conform.features import COUNTER_FEATURES
 from regen_model.conform.observe import Observation, compare
 from regen_model.model import actions as A
 from regen_model.model.state import GameState
@@ -103,11 +102,11 @@ class PhaseEngineAdapter:
             # whole (a Taps trigger for a Merfolk you control, its GainLife optional) and asks
             # the "you may" as the trigger resolves, answered with the pass's decline as
             # Fecundity's is (translate.Translator._may_prompt, 608.2d); the tap of a
-            # regeneration makes it trigger no more than the Beast's (PH-33)
+            # regeneration makes it trigger no more than the Beast's (PH-33). Issue 13 item 1's
+            # Counterspell (COUNTER_FEATURES) is mapped too: phase.rs parses it whole, and the
+            # model's stack position of the target spell (0 the bottom) becomes the object id
+            # of phase.rs's stack entry (translate.Translator._target_ref; 115.1, 701.6a)
             *NOT_IN_PHASE,
-            # Issue 13 item 1: Counterspell (a cast whose target is a spell on the stack,
-            # named by its position) is not mapped by the action translation yet
-            *COUNTER_FEATURES,
         }
     )
 

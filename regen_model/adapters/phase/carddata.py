@@ -672,7 +672,8 @@ MODEL_CARDS: dict[str, PhaseCard] = {
             "Counterspell",
             "{U}{U}",
             "Counter target spell.",
-            note="not mapped: a cast whose target is a spell on the stack (counter-spell)",
+            note="mapped: the target spell's stack position becomes its phase.rs stack entry "
+            "(translate.Translator._target_ref; counter-spell)",
         ),
     )
 }

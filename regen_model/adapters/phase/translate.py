@@ -682,12 +682,35 @@ class Translator:
                 "data": {"object_id": oid, "card_id": obj["card_id"], "targets": []},
             },
         )
-        refs = [
-            {"Player": t.player} if t.player is not None else {"Object": self.oid(t.card or "")}
-            for t in targets
-        ]
+        refs = [self._target_ref(t) for t in targets]
         self._choose_targets(seat, oid, refs, "Spell", player_action=player_action)
         return oid
+
+    def _target_ref(self, target: A.TargetChoice) -> Json:
+        """phase.rs's reference to one of our targets: a player, a card by its object, or a
+        spell on the stack (Counterspell's "target spell", 115.1) by the object id of the
+        spell at the model's stack position (0 the bottom; phase.rs lists the stack bottom
+        first). The position counts the model's objects only: phase.rs's entries the model
+        does not have (inert Basilisk triggers, triggers the model holds waiting) are left
+        out, as the stack's size leaves them out (``read.read_game``)."""
+        if target.player is not None:
+            return {"Player": target.player}
+        if target.spell is None:
+            return {"Object": self.oid(target.card or "")}
+        left_out = self.inert_on_arrival | set(self.waiting)
+        entries = [e for e in self.pg.state()["stack"] if int(e["id"]) not in left_out]
+        if not 0 <= target.spell < len(entries):
+            raise Rejected(
+                f"phase.rs's stack holds {len(entries)} objects: no spell at position "
+                f"{target.spell} to target"
+            )
+        entry = entries[target.spell]
+        if entry["kind"]["type"] != "Spell":
+            raise Rejected(
+                f"phase.rs's stack holds a {entry['kind']['type']} at position {target.spell}, "
+                "not a spell to target"
+            )
+        return {"Object": int(entry["id"])}
 
     def _choose_targets(
         self,
