@@ -38,6 +38,7 @@ PATHS = [
     f"{TURN}/counterspell-on-regenerate.yaml",
     f"{TURN}/counterspell-on-wrath.yaml",
     f"{TURN}/counterspell-target-gone.yaml",
+    f"{TURN}/counterspell-renumbers-targets-above.yaml",
     OVER_AN_ABILITY,
 ]
 
@@ -57,8 +58,9 @@ def test_counterspell_is_mapped_and_parses_whole() -> None:
 @pytest.mark.parametrize("path", PATHS)
 def test_counterspell_scenarios_agree_at_every_step(path: str) -> None:
     """Counterspell on Regenerate (no shield, Murder then destroys the bears), on Wrath of God,
-    on a spell above an ability and on its caster's own spell, and a Counterspell whose target
-    was countered first (608.2b: it does not resolve): no divergence, none known either."""
+    on a spell above an ability and on its caster's own spell, a Counterspell whose target
+    was countered first (608.2b: it does not resolve), and one whose target moved down when a
+    spell beneath it was countered (four objects): no divergence, none known either."""
     case = _case(path)
     result = run_case(case, PhaseEngineAdapter(), known=classifier(load_known()))
     assert result.outcome is Outcome.PASSED, (result.reason, result.divergence)
