@@ -27,6 +27,7 @@ import z3
 
 from regen_model.encoding.scope import OutOfScope, Scope
 from regen_model.model.cards import (
+    COST_KINDS,
     AbilityKind,
     ActivatedAbility,
     Animation,
@@ -493,13 +494,15 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's 'Regenerate target creature' is encoded"
     if any(a.rider is not Rider.NONE for a in template.abilities if a.kind in _TARGETED):
         return f"{template.name}: 'Regenerate target creature' with a rider is not encoded"
-    if any(a.tap_cost and a.kind not in _TARGETED for a in template.abilities):
+    if any(a.tap_cost and a.kind not in COST_KINDS["tap"] for a in template.abilities):
         return f"{template.name}: only a {{T}} cost of 'Regenerate target creature' is encoded"
-    sacrificing = (AbilityKind.REGENERATE_HOST, *_TARGETED)
-    if any(a.sacrifice_cost and a.kind not in sacrificing for a in template.abilities):
+    if any(
+        a.sacrifice_cost and a.kind not in COST_KINDS["sacrifice-self"] for a in template.abilities
+    ):
         return f"{template.name}: only a 'Sacrifice this' cost of a regenerating ability is encoded"
     if any(
-        a.sacrifice_creature and (a.kind is not AbilityKind.REGENERATE_HOST or a.sacrifice_cost)
+        a.sacrifice_creature
+        and (a.kind not in COST_KINDS["sacrifice-creature"] or a.sacrifice_cost)
         for a in template.abilities
     ):
         return f"{template.name}: only an Aura's 'Sacrifice a creature: Regenerate' is encoded"

@@ -47,6 +47,20 @@ class AbilityKind(StrEnum):
     REMOVE_DAMAGE_TARGET = "remove-damage-target"
 
 
+# The costs an activated ability may have besides mana (never paid), as scenarios write them,
+# in the order of ``ActivatedAbility``'s fields, and the ability kinds each is run on, in the
+# engine and the Z3 encoding alike (``encoding.frame.template_fits``): {T} (601.2h, 602.2b;
+# Niall Silvain's "Regenerate target creature"), "Sacrifice this" (Carapace's "Regenerate
+# enchanted creature", Vigilant Martyr's "Regenerate target creature") and "Sacrifice a
+# creature" (Dark Privilege's "Regenerate enchanted creature", 701.21a). On an ability that
+# acts on its own source a sacrifice would leave it nothing to act on (a new object, 400.7).
+COST_KINDS: dict[str, tuple[AbilityKind, ...]] = {
+    "tap": (AbilityKind.REGENERATE_TARGET,),
+    "sacrifice-self": (AbilityKind.REGENERATE_HOST, AbilityKind.REGENERATE_TARGET),
+    "sacrifice-creature": (AbilityKind.REGENERATE_HOST,),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ActivatedAbility:
     """An activated ability of a permanent. ``opponent_only``: only an opponent of its
@@ -73,6 +87,12 @@ class ActivatedAbility:
     tap_cost: bool = False
     sacrifice_cost: bool = False
     sacrifice_creature: bool = False
+
+    @property
+    def costs(self) -> tuple[str, ...]:
+        """Its costs besides mana, named as scenarios write them (``COST_KINDS``)."""
+        paid = (self.tap_cost, self.sacrifice_cost, self.sacrifice_creature)
+        return tuple(word for word, on in zip(COST_KINDS, paid, strict=True) if on)
 
     @property
     def target_rule(self) -> TargetRule:

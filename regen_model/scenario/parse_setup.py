@@ -13,6 +13,7 @@ from typing import Any
 
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import (
+    COST_KINDS,
     PERMANENT_CARDS,
     SPELLS,
     AbilityKind,
@@ -350,20 +351,6 @@ def _animation(raw: Any) -> Animation | None:
         int(raw["toughness"]),
         frozenset(Color(c) for c in raw.get("colors", ())),
     )
-
-
-# The costs an inline ability may write besides mana (never paid: cards.GLOBAL_DEVIATIONS),
-# and the ability kinds each is run on, in the engine and the Z3 encoding alike
-# (``encoding.frame.template_fits``): {T} (601.2h, 602.2b; Niall Silvain's "Regenerate target
-# creature"), "Sacrifice this" (Carapace's "Regenerate enchanted creature", Vigilant Martyr's
-# "Regenerate target creature") and "Sacrifice a creature" (Dark Privilege's "Regenerate
-# enchanted creature", 701.21a). On an ability that acts on its own source the sacrifice would
-# leave it nothing to act on (a new object, 400.7).
-COST_KINDS: dict[str, tuple[AbilityKind, ...]] = {
-    "tap": (AbilityKind.REGENERATE_TARGET,),
-    "sacrifice-self": (AbilityKind.REGENERATE_HOST, AbilityKind.REGENERATE_TARGET),
-    "sacrifice-creature": (AbilityKind.REGENERATE_HOST,),
-}
 
 
 def _ability(source: Source, path: FieldPath, raw: Any) -> ActivatedAbility:

@@ -294,16 +294,8 @@ def _abilities(abilities: Sequence[ActivatedAbility]) -> Any:
 
 def _ability(a: ActivatedAbility) -> Any:
     """An ability as a word, or as a mapping when it has a rider, an activation restriction,
-    an animation condition or a cost (``parse_setup.COST_KINDS``)."""
-    cost = [
-        name
-        for name, paid in (
-            ("tap", a.tap_cost),
-            ("sacrifice-self", a.sacrifice_cost),
-            ("sacrifice-creature", a.sacrifice_creature),
-        )
-        if paid
-    ]
+    an animation condition or a cost (``cards.COST_KINDS``)."""
+    cost = list(a.costs)
     if a.rider is Rider.NONE and not a.opponent_only and not a.granted and not cost:
         return a.kind.value
     return _flow(
