@@ -406,7 +406,15 @@ def global_step(
             ),
         ),
         ("stack.cast", z3.And(pushed >= 0, pushed <= (1 if kind in PUSHING_KINDS else 0))),
-        ("stack.resolve", z3.And(resolved >= 0, resolved <= (1 if kind == "pass" else 0))),
+        (
+            "stack.resolve",
+            # 608.2, 500.2: only a pass resolves, the top object of a stack that has one
+            z3.And(
+                resolved >= 0,
+                resolved <= (1 if kind == "pass" else 0),
+                z3.Implies(resolved > 0, g0["stack_size"] >= 1),
+            ),
+        ),
         (
             "damage.trigger",
             z3.And(
@@ -1441,7 +1449,7 @@ class Conformance:
                     if e.clause == "stack.trigger-target" and e.get("reason") is not None
                 )
             ),
-            "countered": z3.IntVal(sum(1 for e in events if e.kind is EventKind.COUNTERED)),
+            "countered": z3.IntVal(outputs.countered),
         }
         g0, g1 = _const(global_values(pre)), _const(global_values(post))
         solver = z3.Solver()
