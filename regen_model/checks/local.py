@@ -357,15 +357,17 @@ def global_step(
       permanents' part is in ``step``, through ``Link``);
     * the stack and the waiting triggers together change only by the abilities that
       triggered (603.2), the one object casting, activating or pre-M10 combat damage puts on
-      the stack, and the one object a pass may resolve (608.2); a trigger moving from waiting
-      onto the stack changes neither total, and nothing else removes one (603.2, 614.8: a
-      triggered ability stays when its source regenerates or leaves) but 603.3d: a trigger
+      the stack, and the one object a pass may resolve (608.2: the top one, so only from a
+      stack that holds one); a trigger moving from waiting onto the stack changes neither
+      total, and nothing else removes one (603.2, 614.8: a triggered ability stays when its
+      source regenerates or leaves) but 603.3d: a trigger
       that chooses its target only as it goes on the stack (a reflexive trigger, 603.12) is
       removed when none is legal; such a trigger triggered in the same step (it is made by
       the resolution of its parent, and the waiting triggers go on the stack before the step
       ends), and it is not a damage trigger; and 701.6a: the object a pass resolves may be a
-      counter, which takes the one spell it counters off the stack too (its target, beneath
-      it: the stack held two objects at least);
+      counter, which takes the one spell it counters off the stack too (the step output
+      ``countered``, which the invariants read as ``countered()``: at most the one object
+      resolved; that the stack then held two, 115.1, no invariant needs, so it is left out);
     * every damage trigger is an ability that triggered."""
     parts: list[Part] = []
     if kind != "pass":
@@ -390,13 +392,8 @@ def global_step(
         ),
         (
             "stack.counter",
-            # 701.6a, 115.1: a counter resolves from the top with its target spell beneath it,
-            # so a pass that counters found at least two objects on the stack
-            z3.And(
-                gout["countered"] >= 0,
-                gout["countered"] <= resolved,
-                z3.Implies(gout["countered"] > 0, g0["stack_size"] >= 2),
-            ),
+            # 701.6a: only a resolving counter counters, one spell
+            z3.And(gout["countered"] >= 0, gout["countered"] <= resolved),
         ),
         (
             "stack.trigger-target",
