@@ -216,6 +216,10 @@ class LocalView(Z3Ops):
     def priority_given(self) -> Value:
         return self._step().game_out()["priority_given"]
 
+    def countered(self) -> Value:
+        # the global record's count of spells the resolving object countered (701.6a)
+        return self._step().game_out()["countered"]
+
     def action_is(self, kinds: frozenset[str]) -> Value:
         kind = self._step().kind
         return z3.Or(*[kind == KINDS.index(k) for k in sorted(kinds) if k in KINDS])

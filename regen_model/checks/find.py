@@ -27,6 +27,7 @@ from regen_model.checks.replay import ReplayDisagreement, Replayed, as_run, repl
 from regen_model.checks.solver import Budget, Status
 from regen_model.checks.system import Tracked, TransitionSystem
 from regen_model.checks.unroll import Unrolling
+from regen_model.encoding.outputs import GAME_FIELDS
 from regen_model.invariants.concrete import ConcreteView
 from regen_model.invariants.query import Query
 from regen_model.invariants.symbolic import SymbolicView
@@ -48,7 +49,7 @@ class FindResult:
 
 
 def _totals(u: Unrolling, depth: int) -> dict[str, list[Z3Ref]]:
-    names = [k for k in outputs_of(u.steps[0]) if k != "priority_given"] if u.steps else []
+    names = [k for k in outputs_of(u.steps[0]) if k not in GAME_FIELDS] if u.steps else []
     out: dict[str, list[Z3Ref]] = {}
     for name in names:
         n = len(outputs_of(u.steps[0])[name])

@@ -357,15 +357,17 @@ def global_step(
       permanents' part is in ``step``, through ``Link``);
     * the stack and the waiting triggers together change only by the abilities that
       triggered (603.2), the one object casting, activating or pre-M10 combat damage puts on
-      the stack, and the one object a pass may resolve (608.2); a trigger moving from waiting
-      onto the stack changes neither total, and nothing else removes one (603.2, 614.8: a
-      triggered ability stays when its source regenerates or leaves) but 603.3d: a trigger
+      the stack, and the one object a pass may resolve (608.2: the top one, so only from a
+      stack that holds one); a trigger moving from waiting onto the stack changes neither
+      total, and nothing else removes one (603.2, 614.8: a triggered ability stays when its
+      source regenerates or leaves) but 603.3d: a trigger
       that chooses its target only as it goes on the stack (a reflexive trigger, 603.12) is
       removed when none is legal; such a trigger triggered in the same step (it is made by
       the resolution of its parent, and the waiting triggers go on the stack before the step
       ends), and it is not a damage trigger; and 701.6a: the object a pass resolves may be a
-      counter, which takes the one spell it counters off the stack too (its target, beneath
-      it: the stack held two objects at least);
+      counter, which takes the one spell it counters off the stack too (the step output
+      ``countered``, which the invariants read as ``countered()``: at most the one object
+      resolved; that the stack then held two, 115.1, no invariant needs, so it is left out);
     * every damage trigger is an ability that triggered."""
     parts: list[Part] = []
     if kind != "pass":
@@ -390,13 +392,8 @@ def global_step(
         ),
         (
             "stack.counter",
-            # 701.6a, 115.1: a counter resolves from the top with its target spell beneath it,
-            # so a pass that counters found at least two objects on the stack
-            z3.And(
-                gout["countered"] >= 0,
-                gout["countered"] <= resolved,
-                z3.Implies(gout["countered"] > 0, g0["stack_size"] >= 2),
-            ),
+            # 701.6a: only a resolving counter counters, one spell
+            z3.And(gout["countered"] >= 0, gout["countered"] <= resolved),
         ),
         (
             "stack.trigger-target",
@@ -406,7 +403,15 @@ def global_step(
             ),
         ),
         ("stack.cast", z3.And(pushed >= 0, pushed <= (1 if kind in PUSHING_KINDS else 0))),
-        ("stack.resolve", z3.And(resolved >= 0, resolved <= (1 if kind == "pass" else 0))),
+        (
+            "stack.resolve",
+            # 608.2, 500.2: only a pass resolves, the top object of a stack that has one
+            z3.And(
+                resolved >= 0,
+                resolved <= (1 if kind == "pass" else 0),
+                z3.Implies(resolved > 0, g0["stack_size"] >= 1),
+            ),
+        ),
         (
             "damage.trigger",
             z3.And(
@@ -1441,7 +1446,7 @@ class Conformance:
                     if e.clause == "stack.trigger-target" and e.get("reason") is not None
                 )
             ),
-            "countered": z3.IntVal(sum(1 for e in events if e.kind is EventKind.COUNTERED)),
+            "countered": z3.IntVal(outputs.countered),
         }
         g0, g1 = _const(global_values(pre)), _const(global_values(post))
         solver = z3.Solver()

@@ -94,6 +94,7 @@ def step_view(system: TransitionSystem, pre: Any, step: StepEncoding, post: Any)
         pre,
         outputs=outputs,
         priority_given=outputs["priority_given"][0],
+        countered=outputs["countered"][0],
         kind=step.kind,
         kind_value=system.kind_value,
         kinds=system.action_kinds(),

@@ -298,6 +298,10 @@ def _compare(
                 "priority.receive",
             )
         )
+    if engine_out.countered != ev.countered:
+        diffs.append(
+            FieldDiff("out.countered", engine_out.countered, ev.countered, "stack.counter")
+        )
     if diffs:
         return AgreementResult(
             Status.DISAGREE, kind, True, True, "the successors differ", diffs=tuple(diffs)

@@ -30,6 +30,7 @@ class Z3Point:
     post: Concrete
     outputs: dict[str, tuple[int, ...]]
     priority_given: bool
+    countered: int
     obligations: bool
 
 
@@ -55,6 +56,7 @@ class Z3Evaluator:
             roots += [rel.values[k] for k in keys]
             roots += [x for f in CARD_FIELDS for x in rel.outputs[f]]
             roots.append(rel.priority_given)
+            roots.append(rel.countered)
             roots.append(z3.And(*[c.formula for c in rel.obligations]))
             self._compiled[kind] = compile_terms(roots, self._inputs())
         return self._compiled[kind]
@@ -72,7 +74,7 @@ class Z3Evaluator:
         outputs = {
             f: tuple(int(x) for x in rest[k * n : (k + 1) * n]) for k, f in enumerate(CARD_FIELDS)
         }
-        return Z3Point(bool(out[0]), post, outputs, bool(rest[-2]), bool(rest[-1]))
+        return Z3Point(bool(out[0]), post, outputs, bool(rest[-3]), int(rest[-2]), bool(rest[-1]))
 
 
 def cross_check(evaluator: Z3Evaluator, prep: Prepared, action: Action) -> list[str]:
@@ -98,6 +100,8 @@ def cross_check(evaluator: Z3Evaluator, prep: Prepared, action: Action) -> list[
         ]
         if folded.priority_given != z.priority_given:
             problems.append("out.priority_given")
+        if folded.countered != z.countered:
+            problems.append(f"out.countered: folded {folded.countered}, z3 {z.countered}")
         if (not folded.obligations_failed) != z.obligations:
             problems.append("obligations")
     return problems

@@ -35,6 +35,7 @@ class Evaluation:
     writers: dict[str, str] = field(default_factory=dict)  # last writer clause per variable
     outputs: dict[str, tuple[int, ...]] = field(default_factory=dict)
     priority_given: bool = False
+    countered: int = 0
     obligations_failed: tuple[str, ...] = ()
 
 
@@ -94,5 +95,6 @@ def evaluate_params(prep: Prepared, params: Concrete, kind: str, rules: Rules) -
         writers=writers,
         outputs=outputs,
         priority_given=bool(w.out["priority_given"][0]),
+        countered=int(w.out["countered"][0]),
         obligations_failed=tuple(label for label, cond in w.obligations if cond is False),
     )

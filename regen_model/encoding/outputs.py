@@ -26,6 +26,9 @@ resolution followed by a full state-based-action loop):
                    Soldevi Sentry's draw trigger included)
 ``attached``       times it, an Aura or Equipment, was attached to another permanent (701.3a)
 ``priority_given`` (global) a player received priority at the end of the step
+``countered``      (global) spells countered in the step (``countered`` events, clause
+                   stack.counter, 701.6a): a resolving Counterspell takes its target off the
+                   stack, which then never resolves; 0 or 1 with today's cards
 """
 
 from __future__ import annotations
@@ -52,14 +55,17 @@ CARD_FIELDS: tuple[str, ...] = (
     "riders",
     "attached",
 )
+# The global step outputs, once for the whole game (a 1-tuple in the symbolic ``outputs``).
+GAME_FIELDS: tuple[str, ...] = ("priority_given", "countered")
 
 
 @dataclass(frozen=True)
 class StepOutputs:
-    """Concrete step outputs: ``cards[field][slot]`` and the global flag."""
+    """Concrete step outputs: ``cards[field][slot]`` and the global ones."""
 
     cards: dict[str, tuple[int, ...]] = field(default_factory=dict)
     priority_given: bool = False
+    countered: int = 0
 
     def get(self, name: str, slot: int) -> int:
         return self.cards[name][slot]
@@ -76,6 +82,7 @@ def outputs_of(pre: GameState, events: Sequence[Event], post: GameState) -> Step
             counts[name][index[subject]] += by
 
     priority_given = False
+    countered = 0
     for e in events:
         k = e.kind
         if k is EventKind.REGENERATED:
@@ -109,6 +116,8 @@ def outputs_of(pre: GameState, events: Sequence[Event], post: GameState) -> Step
             bump("riders", e.subject)
         elif k is EventKind.PRIORITY:
             priority_given = True
+        elif k is EventKind.COUNTERED:
+            countered += 1
     for i in range(n):
         before, after = pre.cards[i], post.cards[i]
         if before.gen == after.gen:
@@ -117,4 +126,4 @@ def outputs_of(pre: GameState, events: Sequence[Event], post: GameState) -> Step
                 for j, s in enumerate(after.shields)
                 if s.used and not (j < len(before.shields) and before.shields[j].used)
             )
-    return StepOutputs({k: tuple(v) for k, v in counts.items()}, priority_given)
+    return StepOutputs({k: tuple(v) for k, v in counts.items()}, priority_given, countered)

@@ -57,6 +57,7 @@ class KindRelation:
     obligations: tuple[Conjunct, ...]
     outputs: dict[str, tuple[Z3, ...]]
     priority_given: Z3
+    countered: Z3  # spells countered by the step (701.6a), an Int
     values: dict[str, Z3]  # each successor variable's value, by field name
 
     def conjuncts(self) -> list[Conjunct]:
@@ -133,6 +134,7 @@ def build_kind(
         obligations,
         outputs,
         _z(w.out["priority_given"][0]),
+        _z(w.out["countered"][0]),
         {key: _z(value) for key, value in w.v.items()},
     )
 

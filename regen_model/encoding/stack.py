@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from regen_model.encoding.frame import KEYWORDS, NONE, SPELL_GONE_Z, StackVars, _stack_vars
-from regen_model.encoding.ops import Val, and_, eq, implies, ite, le, lt, sub
+from regen_model.encoding.ops import Val, add, and_, eq, implies, ite, le, lt, sub, term_ite
 from regen_model.encoding.work import SymWork
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, ordinal
@@ -228,8 +228,9 @@ def counter_at(w: SymWork, position: Val, when: Val, clause: str) -> tuple[Val, 
     """701.6a where ``when`` holds: the stack object at ``position`` (below the top; the
     resolving object has been popped already) is removed; the objects above it move down one
     place, and their spell targets are renumbered: one that named it is gone (``SPELL_GONE_Z``,
-    608.2b), one above it follows its object (``engine.effects.counter_spell``). Returns the
-    removed object's kind and controller, read before the move."""
+    608.2b), one above it follows its object (``engine.effects.counter_spell``). The step
+    output ``countered`` (``outputs.py``) counts it, as the engine's ``countered`` event does.
+    Returns the removed object's kind and controller, read before the move."""
     size = w[w.f.stack_size]
     slots = [read_slot(w, names) for names in w.f.stack]
     kind = _select_nested(position, [s.kind for s in slots])
@@ -242,6 +243,10 @@ def counter_at(w: SymWork, position: Val, when: Val, clause: str) -> tuple[Val, 
         write_slot(w, names, moved, shift, clause)
         write_slot(w, names, blank, and_(when, le(position, k), eq(k, last)), clause)
     w.set_if(when, w.f.stack_size, last, clause)
+    # the output counts what the ``set_if`` just made happen: a term, not another branch of
+    # the rules for the coverage probe (as ``SymWork.add_if``)
+    one = (1 if when else 0) if when is True or when is False else term_ite(when, 1, 0)
+    w.out["countered"][0] = add(w.out["countered"][0], one)
     return kind, who
 
 

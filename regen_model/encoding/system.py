@@ -117,17 +117,18 @@ class RegenStep:
                 [c.formula for c in conj]
                 + [c.formula for c in rel.obligations]
                 + outs
-                + [rel.priority_given]
+                + [rel.priority_given, rel.countered]
                 + [rel.values[key] for key in keys],
                 self._pairs(),
             )
             k = len(conj)
             m = k + len(rel.obligations)
-            o = m + len(outs) + 1
+            o = m + len(outs) + 2
             outputs = {
                 f: tuple(terms[m + j * n : m + (j + 1) * n]) for j, f in enumerate(CARD_FIELDS)
             }
-            outputs["priority_given"] = (terms[o - 1],)
+            outputs["priority_given"] = (terms[o - 2],)
+            outputs["countered"] = (terms[o - 1],)
             found = self._cache[kind] = _Instance(
                 [Tracked(c.label, t) for c, t in zip(conj, terms[:k], strict=True)],
                 [Tracked(c.label, t) for c, t in zip(rel.obligations, terms[k:m], strict=True)],
@@ -185,7 +186,8 @@ class RegenStep:
             conj = rel.conjuncts()
             outs = [rel.outputs[f][slot] for f in CARD_FIELDS for slot in range(n)]
             terms = instantiate_all(
-                [c.formula for c in conj] + outs + [rel.priority_given], self._pairs()
+                [c.formula for c in conj] + outs + [rel.priority_given, rel.countered],
+                self._pairs(),
             )
             guards = [Tracked("scope:params", f) for f in P.domain(self.params, self.system.scope)]
             guards.append(Tracked("action", self.params.kind == P.kind_code(kind)))
@@ -197,6 +199,7 @@ class RegenStep:
                     effects.setdefault(index[c.var], []).append(Tracked(c.label, t))
             defined = [out_vars[f][slot] for f in CARD_FIELDS for slot in range(n)]
             defined.append(out_vars["priority_given"][0])
+            defined.append(out_vars["countered"][0])
             outputs = {
                 var.decl().name(): Tracked("outputs", var == term)
                 for var, term in zip(defined, terms[len(conj) :], strict=True)
@@ -222,6 +225,7 @@ class RegenStep:
                 for f in CARD_FIELDS
             }
             out["priority_given"] = (z3.Bool(f"{self.tag}.out.priority_given"),)
+            out["countered"] = (z3.Int(f"{self.tag}.out.countered"),)
             self._output_vars = out
         return self._output_vars
 
@@ -257,7 +261,8 @@ class RegenStep:
     @property
     def outputs(self) -> dict[str, tuple[Any, ...]]:
         """``outputs[field][slot]`` (Int terms, ``outputs.CARD_FIELDS``) and
-        ``outputs["priority_given"][0]`` (Bool), over every kind."""
+        ``outputs["priority_given"][0]`` (Bool) and ``outputs["countered"][0]`` (Int), over
+        every kind."""
         if self._outputs is None:
             rels = [(P.kind_code(k), self.system.relation(k)) for k in self.system.action_kinds()]
             terms: list[Any] = []
@@ -268,13 +273,16 @@ class RegenStep:
                         term = z3.If(self.params.kind == code, rel.outputs[f][slot], term)
                     terms.append(term)
             given: Any = z3.BoolVal(False)
+            countered: Any = z3.IntVal(0)
             for code, rel in rels:
                 given = z3.If(self.params.kind == code, rel.priority_given, given)
-            terms.append(given)
+                countered = z3.If(self.params.kind == code, rel.countered, countered)
+            terms += [given, countered]
             done = instantiate_all(terms, self._pairs())
             n = self.system.scope.cards
             out = {f: tuple(done[k * n : (k + 1) * n]) for k, f in enumerate(CARD_FIELDS)}
-            out["priority_given"] = (done[-1],)
+            out["priority_given"] = (done[-2],)
+            out["countered"] = (done[-1],)
             self._outputs = out
         return self._outputs
 

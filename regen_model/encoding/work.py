@@ -16,7 +16,8 @@ Besides the values it records, for the transition relation:
   relation states ``Implies(writer == code(c), post == value)`` for each clause ``c`` that
   may write it (``possible``), tracked under ``c``: an unsat core or a differing variable
   names the rule that produced the value.
-* ``out``: the step outputs of ``outputs.py`` (per-card counters, ``priority_given``).
+* ``out``: the step outputs of ``outputs.py`` (per-card counters, ``priority_given``,
+  ``countered``).
 * ``prio_to``: a player who receives priority at the end of the step. The engine's
   ``give_priority`` (704.3 loop, then priority) is always the last call of a step, so the
   encoding runs that loop once after all branches have merged instead of once per branch.
@@ -207,6 +208,7 @@ class SymWork:
         self.obligations: list[tuple[str, Val]] = []
         self.out: dict[str, list[Val]] = {f: [0] * ctx.n for f in CARD_FIELDS}
         self.out["priority_given"] = [False]
+        self.out["countered"] = [0]
         self.prio_to: Val = -1
         # the slot a pass names as the target of a trigger that chooses it as it goes on the
         # stack (``PassPriority.target``, 603.3d; ``engine.work.Work.reflexive_target``): set

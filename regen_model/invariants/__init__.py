@@ -5,8 +5,8 @@ The public API, also what a user's file under ``proofs/`` imports:
 * declaring: ``invariant``, ``step_invariant`` (decorators), ``Invariant``, ``Kind``;
 * building formulas: ``all_cards``, ``any_card``, ``count_cards``, ``sum_cards``,
   ``all_shields``, ``any_shield``, ``count_shields``, ``and_``, ``or_``, ``not_``,
-  ``implies``, ``ite``, ``action_is``, ``priority_given``, and the game views ``game``,
-  ``pre``, ``post``;
+  ``implies``, ``ite``, ``action_is``, ``priority_given``, ``countered`` (spells countered
+  by the step, 701.6a), and the game views ``game``, ``pre``, ``post``;
 * checking: ``monitor``, ``check_state``, ``check_step``, ``checked_step``, ``Violation``;
 * catalogs: ``builtin``, ``load``.
 """
@@ -17,6 +17,7 @@ from regen_model.invariants.expr import (
     action_is,
     and_,
     const,
+    countered,
     implies,
     ite,
     not_,
@@ -71,6 +72,7 @@ __all__ = [
     "const",
     "count_cards",
     "count_shields",
+    "countered",
     "game",
     "implies",
     "invariant",

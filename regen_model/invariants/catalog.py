@@ -18,6 +18,7 @@ from regen_model.invariants.expr import (
     BoolExpr,
     action_is,
     and_,
+    countered,
     implies,
     ite,
     or_,
@@ -380,14 +381,17 @@ def static_regen_never_destroyed() -> BoolExpr:
     "inv.damage-trigger.kept",
     """Damage triggers fire whether or not the creature regenerates: once triggered, a damage
     trigger waits or goes on the stack, and regenerating its source does not remove it; only
-    a resolution (by passing priority) takes objects off the stack: the one resolving and, if
-    it is a counter, the spell it counters (701.6a). So a pass removes one object, or two when
-    the stack held at least two (a counter needs a spell beneath it to target, 115.1).""",
+    a resolution (by passing priority, 608.2) takes objects off the stack: the one resolving
+    and, if it is a counter, the spell it counters (701.6a). So a pass removes at most one
+    object plus the spells it countered (the step output ``countered``), and any other step
+    none. (A pass that resolves nothing, priority moving on or the step ending, removes
+    nothing, which the bound allows: it is an upper bound, since the step outputs do not say
+    whether the pass resolved.)""",
     ("regen.damage-triggers", "damage.trigger", "stack.triggers", "stack.counter"),
 )
 def damage_trigger_kept() -> BoolExpr:
     waiting_before = pre.stack_size + pre.pending_size
     waiting_after = post.stack_size + post.pending_size
     triggered = sum_cards(lambda c: c.out.damage_triggers)
-    removable = ite(pre.stack_size >= 2, 2, 1)  # 701.6a: the resolving counter and its spell
-    return waiting_after >= waiting_before + triggered - ite(action_is("pass"), removable, 0)
+    removed = ite(action_is("pass") & (pre.stack_size >= 1), 1 + countered(), 0)  # 608.2, 701.6a
+    return waiting_after >= waiting_before + triggered - removed

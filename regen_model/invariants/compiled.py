@@ -192,6 +192,8 @@ class _Gen:
             return f"env.view.history({e.name!r}, {self._card(e.card)})"
         if isinstance(e, E.PriorityGiven):
             return "out.priority_given"
+        if isinstance(e, E.Countered):
+            return "out.countered"
         if isinstance(e, E.ActionIs):
             return f"(env.kind in {self._const(e.kinds)})"
         if isinstance(e, E.Arith | E.Cmp):

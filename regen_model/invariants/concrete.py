@@ -179,6 +179,11 @@ class ConcreteView:
             raise ValueError("a state property cannot read step outputs")
         return self.outputs.priority_given
 
+    def countered(self) -> Value:
+        if self.outputs is None:
+            raise ValueError("a state property cannot read step outputs")
+        return self.outputs.countered
+
     def action_is(self, kinds: frozenset[str]) -> Value:
         return self.kind in kinds
 

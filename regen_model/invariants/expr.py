@@ -245,6 +245,12 @@ class PriorityGiven(BoolExpr):
 
 
 @dataclass(frozen=True, eq=False)
+class Countered(IntExpr):
+    """How many spells the step countered (a global step output, 701.6a): a resolving
+    Counterspell takes its target off the stack with it; 0 or 1 with today's cards."""
+
+
+@dataclass(frozen=True, eq=False)
 class ActionIs(BoolExpr):
     """The step's action is of one of these kinds (``Action.kind`` names)."""
 
@@ -431,6 +437,10 @@ def action_is(*kinds: str) -> BoolExpr:
 
 def priority_given() -> BoolExpr:
     return PriorityGiven()
+
+
+def countered() -> IntExpr:
+    return Countered()
 
 
 def walk(expr: Expr) -> Iterator[Expr]:

@@ -19,8 +19,8 @@ after the step), ``c.pre.FIELD`` and ``c.post.FIELD`` (step queries), ``OUTPUT[c
 ``c.out.OUTPUT`` (the step's outputs, ``encoding/outputs.py``), ``OUTPUT_total[c]`` or
 ``c.total.OUTPUT`` (the outputs summed over the run so far), ``c.shields`` and
 ``c.unused_shields`` (counts), game fields (``turn``, ``step``, ``priority``, ``sba_pending``
-... also ``pre.turn``/``post.turn``), ``action == destroy`` (the step's action kind) and
-``priority_given``. A bare word compared with an enum field is that enum's value
+... also ``pre.turn``/``post.turn``), ``action == destroy`` (the step's action kind),
+``priority_given`` and ``countered`` (the global step outputs). A bare word compared with an enum field is that enum's value
 (``c.zone == battlefield``, ``step == cleanup``). Card variables not bound by a quantifier are
 existential: ``step: regen_taps[c] > 0`` asks for some card ``c``.
 """
@@ -317,6 +317,9 @@ class _Parser:
         if text == "priority_given":
             self.step = True
             return _Bool(E.priority_given())
+        if text == "countered":
+            self.step = True
+            return _Int(E.countered())
         if text in ("pre", "post") and self.tok.text == ".":
             self.i += 1
             field = self.name()

@@ -67,7 +67,8 @@ class Invariant:
                 | E.SlotOf
                 | E.GameInt
                 | E.GameBool
-                | E.PriorityGiven,
+                | E.PriorityGiven
+                | E.Countered,
             ):
                 return None
             card = getattr(node, "card", None)
@@ -82,7 +83,7 @@ class Invariant:
 
 
 def _reads_step(node: E.Expr) -> bool:
-    if isinstance(node, E.OutputInt | E.PriorityGiven | E.ActionIs):
+    if isinstance(node, E.OutputInt | E.PriorityGiven | E.Countered | E.ActionIs):
         return True
     time = getattr(node, "time", None)
     return time == "pre"

@@ -212,7 +212,8 @@ class SymbolicView(Z3Ops):
 
     ``outputs[name][slot]`` are the step's symbolic outputs; ``kind`` the action-kind term,
     ``kind_value`` the system's map from a kind name to its value and ``kinds`` the kinds it
-    has; ``history[name][slot]`` the run totals (BMC queries).
+    has; ``history[name][slot]`` the run totals (BMC queries); ``priority_given`` and
+    ``countered`` the global step outputs.
     """
 
     def __init__(
@@ -225,11 +226,13 @@ class SymbolicView(Z3Ops):
         kind_value: Callable[[str], Z3Ref] | None = None,
         history: Mapping[str, Sequence[Z3Ref]] | None = None,
         kinds: Sequence[str] = (),
+        countered: Z3Ref | None = None,
     ) -> None:
         self.post = post
         self.pre = pre
         self.outputs = outputs
         self.given = priority_given
+        self.n_countered = countered
         self.kind = kind
         self.kind_value = kind_value
         self.totals = history
@@ -319,6 +322,11 @@ class SymbolicView(Z3Ops):
         if self.given is None:
             raise ValueError("a state property cannot read step outputs")
         return self.given
+
+    def countered(self) -> Value:
+        if self.n_countered is None:
+            raise ValueError("a state property cannot read step outputs")
+        return self.n_countered
 
     def action_is(self, kinds: frozenset[str]) -> Value:
         if self.kind is None or self.kind_value is None:

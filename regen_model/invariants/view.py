@@ -56,6 +56,8 @@ class View(Protocol):
 
     def priority_given(self) -> Value: ...
 
+    def countered(self) -> Value: ...
+
     def action_is(self, kinds: frozenset[str]) -> Value: ...
 
     def int_const(self, value: int) -> Value: ...
@@ -148,6 +150,8 @@ def _eval(e: E.Expr, v: View, env: _Env) -> Value:
         return v.history(e.name, _card(env, e.card))
     if isinstance(e, E.PriorityGiven):
         return v.priority_given()
+    if isinstance(e, E.Countered):
+        return v.countered()
     if isinstance(e, E.ActionIs):
         return v.action_is(e.kinds)
     if isinstance(e, E.Arith):

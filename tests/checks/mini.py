@@ -409,6 +409,7 @@ class MiniSystem:
             name: [z3.Int(f"{tag}.out.{name}.{i}") for i in range(n)] for name in CARD_FIELDS
         }
         outputs["priority_given"] = [z3.BoolVal(False)]
+        outputs["countered"] = [z3.IntVal(0)]  # no stack in the mini system, so no counter
         return MiniStep(self, pre, post, z3.Int(f"{tag}.kind"), z3.Int(f"{tag}.target"), outputs)
 
     def decode(self, model: Any, frames: Sequence[Any], steps: Sequence[Any]) -> Run:

@@ -38,7 +38,7 @@ from regen_model.model import actions as A
 from regen_model.model import derived
 from regen_model.model.actions import Action, Destroy
 from regen_model.model.build import CardSpec, make_state
-from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.enums import Mutant, Rider
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
@@ -313,6 +313,19 @@ MUTANT_RUNS: list[tuple[str, Mutant, tuple[CardSpec, ...], tuple[Action, ...]]] 
         (
             A.DealDamage(source="bolt", shares=(A.DamageShare(3, card="pup"),)),
             A.CheckStateBasedActions(),
+        ),
+    ),
+    (
+        # the Bolt resolves above the Shock, the pup regenerates and its trigger is lost: the
+        # pass takes two objects off and counters nothing (608.2, 701.6a)
+        "inv.damage-trigger.kept",
+        Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN,
+        (_card("pup", "Jackal Pup", shields=_one_shield()),),
+        (
+            SPELLS["Shock"].cast(0, (A.TargetChoice(player=1),)),
+            SPELLS["Lightning Bolt"].cast(0, (A.TargetChoice(card="pup"),)),
+            A.PassPriority(player=0),
+            A.PassPriority(player=1),
         ),
     ),
 ]

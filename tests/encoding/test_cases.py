@@ -48,6 +48,7 @@ def test_each_case_is_the_whole_relation_restricted_to_it(kind: str) -> None:
             for a, b in zip(whole.outputs[f], part.outputs[f], strict=True)
         ]
         same.append(whole.priority_given == part.priority_given)
+        same.append(whole.countered == part.countered)
         s = z3.Solver()
         s.add(*domain, C.condition(pre, case))
         s.add(

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from regen_model.encoding.agreement import Status, check_agreement
+from regen_model.encoding.outputs import outputs_of
 from regen_model.encoding.scope import widest
 from regen_model.engine import EngineError, step
 from regen_model.model.rules import CORRECT
@@ -42,7 +43,7 @@ def test_the_scenario_agrees_in_both_views(path: Path) -> None:
     scenario = load_scenario(path)
     state = scenario.start
     scope = widest(len(state.setup.handles))
-    steps = 0
+    steps = countered = 0
     for event in run_scenario(scenario).steps:
         for action in event.actions:
             result = check_agreement(state, action, CORRECT, scope)
@@ -51,5 +52,10 @@ def test_the_scenario_agrees_in_both_views(path: Path) -> None:
             steps += 1
             # refused in both views (else a disagreement above): the state is unchanged
             with contextlib.suppress(EngineError):
-                state = step(state, action, CORRECT).state
+                r = step(state, action, CORRECT)
+                countered += outputs_of(state, r.events, r.state).countered
+                state = r.state
     assert steps > 0
+    # the step output ``countered`` (701.6a) was compared where it is not 0 (every
+    # Counterspell scenario counters a spell at least once)
+    assert (countered > 0) == (path in COUNTERS)

@@ -12,9 +12,24 @@ from typing import Any
 import pytest
 
 from regen_model.conform.generate import random_cases
+from regen_model.encoding.outputs import outputs_of
 from regen_model.engine import EngineError, step
-from regen_model.invariants import InvariantViolated, builtin, check_step, checked_step, monitor
+from regen_model.invariants import (
+    InvariantViolated,
+    action_is,
+    builtin,
+    check_step,
+    checked_step,
+    ite,
+    monitor,
+    post,
+    pre,
+    sum_cards,
+)
+from regen_model.invariants.concrete import ConcreteView
+from regen_model.invariants.view import evaluate
 from regen_model.model import actions as A
+from regen_model.model.cards import SPELLS
 from regen_model.model.enums import Keyword, Mutant, Rider
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
@@ -22,6 +37,15 @@ from regen_model.model.state import GameState
 from .helpers import card, shields, state, violations
 
 Case = tuple[str, Mutant, Callable[[], GameState], tuple[A.Action, ...]]
+
+# A's Shock, then A's Lightning Bolt on the pup above it; both pass: the Bolt resolves with
+# another object beneath it (the pass that ``inv.damage-trigger.kept`` once let remove two)
+RESOLVE_ABOVE_ANOTHER: tuple[A.Action, ...] = (
+    SPELLS["Shock"].cast(0, (A.TargetChoice(player=1),)),
+    SPELLS["Lightning Bolt"].cast(0, (A.TargetChoice(card="pup"),)),
+    A.PassPriority(player=0),
+    A.PassPriority(player=1),
+)
 
 
 def troll(n: int = 1, **fields: Any) -> GameState:
@@ -138,6 +162,12 @@ CASES: list[Case] = [
             A.CheckStateBasedActions(),
         ),
     ),
+    (
+        "inv.damage-trigger.kept",
+        Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN,
+        lambda: state(card("pup", "Jackal Pup", shields=shields(1))),
+        RESOLVE_ABOVE_ANOTHER,
+    ),
 ]
 
 
@@ -205,3 +235,32 @@ def test_indestructible_guard_needs_both_states() -> None:
         A.CheckStateBasedActions(),
     )
     assert violations(start, run) == set()
+
+
+def test_the_exact_bound_catches_a_trigger_lost_under_a_resolution() -> None:
+    """The Bolt resolves above the Shock (two objects on the stack), the pup regenerates and
+    the mutant drops its damage trigger: the pass took two objects off (the Bolt and the
+    trigger) and countered nothing. ``inv.damage-trigger.kept`` allows a pass 1 + countered
+    (608.2, 701.6a), so it catches this; its former bound, two whenever the stack held two,
+    did not."""
+    rules = Rules(frozenset({Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN}))
+    s = state(card("pup", "Jackal Pup", shields=shields(1)))
+    *setup, last = RESOLVE_ABOVE_ANOTHER
+    for a in setup:
+        s = step(s, a, rules).state
+    result = step(s, last, rules)
+    outputs = outputs_of(s, result.events, result.state)
+    assert len(s.stack) == 2 and outputs.countered == 0
+    assert sum(outputs.cards["damage_triggers"]) == 1
+    inv = next(i for i in builtin() if i.id == "inv.damage-trigger.kept")
+    view = ConcreteView(result.state, s, outputs, "pass")
+    assert not evaluate(inv.formula, view)
+    waiting_before = pre.stack_size + pre.pending_size
+    waiting_after = post.stack_size + post.pending_size
+    former = waiting_after >= waiting_before + sum_cards(lambda c: c.out.damage_triggers) - ite(
+        action_is("pass"), ite(pre.stack_size >= 2, 2, 1), 0
+    )
+    assert evaluate(former, view)
+    correct = step(s, last, CORRECT)
+    good = ConcreteView(correct.state, s, outputs_of(s, correct.events, correct.state), "pass")
+    assert evaluate(inv.formula, good)

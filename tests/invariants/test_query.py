@@ -45,6 +45,9 @@ def test_step_queries() -> None:
     assert holds_after_destroy("step: exists c: c.out.destroyed == 1 and c.post.zone == graveyard")
     assert holds_after_destroy("step: c.pre.tapped == false and c.post.tapped")
     assert not holds_after_destroy("step: action != destroy")
+    assert parse("step: countered > 0").step and parse("countered == 0").step
+    assert holds_after_destroy("step: countered == 0")
+    assert not holds_after_destroy("step: countered >= 1")
 
 
 def test_enum_literals_follow_the_field() -> None:

@@ -4,6 +4,7 @@ Z3 frames pinned to that step (the symbolic view's derived fields are the engine
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import z3
@@ -15,7 +16,7 @@ from regen_model.encoding.scope import OutOfScope, Scope
 from regen_model.engine import EngineError, step
 from regen_model.invariants import builtin
 from regen_model.invariants.concrete import ConcreteView
-from regen_model.invariants.expr import BoolExpr
+from regen_model.invariants.expr import BoolExpr, countered
 from regen_model.invariants.query import EXAMPLES, parse
 from regen_model.invariants.spec import Kind
 from regen_model.invariants.symbolic import SymbolicView
@@ -24,6 +25,7 @@ from regen_model.model.actions import ACTION_BY_KIND
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
+from regen_model.scenario import load_scenario, run_scenario
 
 KINDS = tuple(ACTION_BY_KIND)
 Step = tuple[GameState, str, GameState, StepOutputs]
@@ -38,6 +40,7 @@ class Pinned:
         self.pre, self.post = Frame.fresh(self.statics, "p"), Frame.fresh(self.statics, "q")
         self.out = {k: [z3.Int(f"out.{k}.{i}") for i in range(n)] for k in CARD_FIELDS}
         self.given = z3.Bool("out.priority_given")
+        self.countered = z3.Int("out.countered")
         self.kind = z3.Int("kind")
         self.step_view = SymbolicView(
             self.post,
@@ -47,6 +50,7 @@ class Pinned:
             self.kind,
             lambda k: z3.IntVal(KINDS.index(k)),
             kinds=KINDS,
+            countered=self.countered,
         )
         self.state_view = SymbolicView(self.post)
         self._formulas: dict[int, Any] = {}
@@ -61,7 +65,8 @@ class Pinned:
         pre, kind, post, outputs = s
         pins = pin_statics(self.statics, post.setup) + pin(self.pre, pre) + pin(self.post, post)
         pins += [t == outputs.get(k, i) for k, ts in self.out.items() for i, t in enumerate(ts)]
-        pins += [self.given == outputs.priority_given, self.kind == KINDS.index(kind)]
+        pins += [self.given == outputs.priority_given, self.countered == outputs.countered]
+        pins.append(self.kind == KINDS.index(kind))
         solver = z3.Solver()
         solver.add(*pins)
         assert solver.check() == z3.sat
@@ -127,3 +132,42 @@ def test_queries_read_the_same_on_both_views() -> None:
             if not q.uses_totals:
                 want, got = _agree(q.formula, q.step, s, model)
                 assert want == got, q.text
+
+
+COUNTERS = sorted(
+    (Path(__file__).resolve().parents[1] / "scenarios").glob("turn/counterspell-*.yaml")
+)
+
+
+def _scenario_steps(path: Path) -> list[Step]:
+    """The engine steps of a scenario (the actions the engine refuses left out)."""
+    scenario = load_scenario(path)
+    s = scenario.start
+    out = []
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            try:
+                r = step(s, action, CORRECT)
+            except EngineError:
+                continue
+            out.append((s, action.kind, r.state, outputs_of(s, r.events, r.state)))
+            s = r.state
+    return out
+
+
+def test_views_agree_on_countering_steps() -> None:
+    """The global step output ``countered`` (701.6a), and every invariant (among them
+    ``inv.damage-trigger.kept``, which reads it), read the same on the Counterspell
+    scenarios' steps: passes that resolve a counter, one whose target is gone (608.2b, no
+    spell countered) and the other steps."""
+    assert len(COUNTERS) >= 3, COUNTERS
+    steps = [s for path in COUNTERS for s in _scenario_steps(path)]
+    assert {s[3].countered for s in steps} == {0, 1}
+    assert any(s[1] == "pass" and s[3].countered == 0 and s[0].stack for s in steps)
+    formulas = [(inv.formula, inv.kind is Kind.STEP) for inv in builtin()]
+    formulas += [(countered() == k, True) for k in (0, 1, 2)]
+    for s in steps:
+        model = pinned(len(s[2].cards)).model(s)
+        for expr, is_step in formulas:
+            want, got = _agree(expr, is_step, s, model)
+            assert want == got, (expr, s[1], s[3].countered)
