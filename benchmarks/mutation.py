@@ -51,8 +51,9 @@ them still pass.
   every survivor no list names, every text survivor no check reads yet, every listed name the
   screen no longer reports, and every mutant listed as killed that ``recheck`` found alive.
   Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
-  ``benchmarks/results/mutation-triage.json`` (or ``--results``). With several ``--screen``
-  files (oldest first), their survivors are joined, a later screen's verdict on a mutant it
+  ``benchmarks/results/mutation-triage.json`` (or ``--results``). It reads the screens'
+  results given by ``--screen`` (oldest first), by default ``mutation-screen.json`` and then
+  every ``mutation-screen-*.json``: their survivors are joined, a later screen's verdict on a mutant it
   ran again replacing an earlier one's (mutmut renumbers the mutants of a function that
   changed, so the later tree's names are the ones that hold).
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
@@ -533,7 +534,7 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
     rows = []
     names = list(args.names)
     if args.survivors:
-        for screen_file in args.screen or ["mutation-screen.json"]:
+        for screen_file in screen_files(args.screen):
             screened = json.loads((RESULTS / screen_file).read_text())
             names += [n for n in screened["survivors"] + screened["no_checks"] if n not in names]
     if not names:
@@ -658,6 +659,16 @@ def cmd_report(args: argparse.Namespace, console: Console) -> None:
     )
 
 
+def screen_files(given: list[str]) -> list[str]:
+    """The screens' results to read, oldest first: those given, or else the first sample
+    (``mutation-screen.json``) and then every later screen's ``mutation-screen-*.json`` by
+    name."""
+    if given:
+        return given
+    later = sorted(p.name for p in RESULTS.glob("mutation-screen-*.json"))
+    return ["mutation-screen.json", *later]
+
+
 def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
     """The survivors of the screens in ``files`` (under ``benchmarks/results``), oldest first,
     and each file's ``every``: a survivor of an earlier screen that a later screen ran again
@@ -675,7 +686,7 @@ def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
 
 
 def cmd_triage(args: argparse.Namespace, console: Console) -> int:
-    survivors, every = screen_survivors(args.screen or ["mutation-screen.json"])
+    survivors, every = screen_survivors(screen_files(args.screen))
     recheck_file = RESULTS / "mutation-recheck.json"
     rechecked = json.loads(recheck_file.read_text())["mutants"] if recheck_file.exists() else []
     try:
@@ -708,7 +719,7 @@ def cmd_triage(args: argparse.Namespace, console: Console) -> int:
         {
             "format": "regen-model/bench-mutation-triage",
             "version": 1,
-            "screens": args.screen or ["mutation-screen.json"],
+            "screens": screen_files(args.screen),
             "screen_every": every[0] if len(every) == 1 else every,
             **result.to_json(),
         },
@@ -776,15 +787,17 @@ def main() -> None:
         "--screen",
         action="append",
         default=[],
-        help="with --survivors: the screen results to read (default mutation-screen.json)",
+        help="with --survivors: the screen results to read (default: mutation-screen.json, "
+        "then every mutation-screen-*.json)",
     )
     tr = sub.add_parser("triage", help="the screen's survivors against the classified lists")
     tr.add_argument(
         "--screen",
         action="append",
         default=[],
-        help="a screen's results under benchmarks/results, oldest first (default "
-        "mutation-screen.json); a later screen of a mutant supersedes an earlier one's",
+        help="a screen's results under benchmarks/results, oldest first (default: "
+        "mutation-screen.json, then every mutation-screen-*.json); a later screen of a mutant "
+        "supersedes an earlier one's",
     )
     tr.add_argument(
         "--results",
