@@ -558,6 +558,8 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
                 capture_output=True,
                 check=False,
             )
+            if patched.returncode != 0 and _replace_hunk(tree, diff):
+                patched = subprocess.CompletedProcess(patched.args, 0)
             if patched.returncode != 0:
                 # mutmut's tree is older than this one and the hunk no longer fits: nothing
                 # ran, so the mutant is neither killed nor alive (regenerate the mutants)
@@ -596,6 +598,28 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
             "mutants": [r for r in kept if r["mutant"] not in ran] + rows,
         },
     )
+
+
+def _replace_hunk(tree: Path, diff: str) -> bool:
+    """Apply mutmut's one-hunk diff by its text where ``patch`` refuses it: mutmut numbers a
+    hunk from the function's first line and gives no context after a change on the
+    function's last line, which ``patch`` then takes for the end of the file. The hunk's old
+    lines must occur exactly once in the file; returns whether it was applied."""
+    lines = diff.splitlines()
+    target = next((ln[4:].strip() for ln in lines if ln.startswith("+++ ")), "")
+    body = [ln for ln in lines if ln[:1] in (" ", "-", "+") and ln[:3] not in ("---", "+++")]
+    if not target or sum(ln.startswith("@@") for ln in lines) != 1:
+        return False
+    old = "\n".join(ln[1:] for ln in body if ln[:1] in (" ", "-")) + "\n"
+    new = "\n".join(ln[1:] for ln in body if ln[:1] in (" ", "+")) + "\n"
+    path = tree / target
+    if not path.is_file():
+        return False
+    text = path.read_text()
+    if text.count(old) != 1:
+        return False
+    path.write_text(text.replace(old, new))
+    return True
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> None:
