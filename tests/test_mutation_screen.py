@@ -101,3 +101,40 @@ def test_the_changed_lines_are_the_originals_lines(tmp_path: Path) -> None:
     # is what line coverage reports; a change to the signature is no statement: left out
     assert found[names[3]] == (path, frozenset({35}))
     assert names[4] not in found
+
+
+# The source module of MODULE: what mutmut read (``tap`` and ``Work.name``).
+SOURCE = """\
+def tap(w, slot):
+    card = w.cards[slot]
+    if w.mutant("create-taps"):
+        card = card._replace(damage=0)
+    w.cards[slot] = card._replace(tapped=True)
+
+
+class Work:
+    def name(self, slot):
+        return self.names[slot]
+"""
+
+
+def test_the_mutants_of_changed_lines_are_those_that_change_them(tmp_path: Path) -> None:
+    """``mutation.py screen --changed-since``: a mutant is kept when a line it changes is one
+    of the source's changed lines, matched by its offset from the function's ``def``."""
+    from mutation import touching
+
+    package = tmp_path / "regen_model" / "engine"
+    package.mkdir(parents=True)
+    (package / "tapping.py").write_text(MODULE, encoding="utf-8")
+    names = [
+        "regen_model.engine.tapping.x_tap__mutmut_1",  # the rule-mutant branch, source line 4
+        "regen_model.engine.tapping.x_tap__mutmut_2",  # the tapped write, source line 5
+        "regen_model.engine.tapping.xǁWorkǁname__mutmut_1",  # the method's body, line 10
+    ]
+
+    def source(changed: set[int]) -> object:
+        return lambda module: (SOURCE, changed) if module == "engine/tapping.py" else None
+
+    assert touching(names, tmp_path, source({5})) == [names[1]]  # type: ignore[arg-type]
+    assert touching(names, tmp_path, source({4, 10})) == [names[0], names[2]]  # type: ignore[arg-type]
+    assert touching(names, tmp_path, source({1, 2, 3})) == []  # type: ignore[arg-type]

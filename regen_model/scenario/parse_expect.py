@@ -354,6 +354,14 @@ def _matcher(names: Names, raw: Any, path: FieldPath) -> Matcher:
     if isinstance(raw, str):
         return Matcher(raw, None, None, (), None)
     kinds = [k for k in raw if k in EVENT_KINDS]
+    if len(kinds) > 1:
+        # a data key spelt like an event kind (the spell-to-graveyard note's ``countered``):
+        # the kind is the one key whose events carry every other such key as data
+        kinds = [
+            k
+            for k in kinds
+            if all(o == k or o.replace("-", "_") in EVENT_SHAPES[EventKind(k)].data for o in kinds)
+        ] or kinds
     if len(kinds) != 1:
         others = [k for k in raw if k not in MATCHER_KEYS]
         hint = suggest(others[0], EVENT_KINDS) if others and not kinds else ""

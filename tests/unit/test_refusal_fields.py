@@ -16,7 +16,8 @@ import pytest
 from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
-from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import Edition
 from regen_model.model.state import GameState
 
@@ -27,6 +28,11 @@ CARDS = [
 ]
 BOARD = make_state(("A", "B"), CARDS)
 BOARD_M10 = make_state(("A", "B"), CARDS, edition=Edition.M10)
+# Counterspell's "target spell" (115.1, 601.2c): Horned Troll's regeneration ability on the
+# stack is an object that is no spell
+TROLL = make_state(("A", "B"), [*CARDS, CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 0)])
+TROLL_ABILITY_ON_STACK = step(TROLL, A.ActivateAbility(player=0, source="troll")).state
+COUNTERSPELL = SPELLS["Counterspell"]
 
 
 @pytest.mark.parametrize(
@@ -63,6 +69,63 @@ BOARD_M10 = make_state(("A", "B"), CARDS, edition=Edition.M10)
             "[combat.edition.m10]",
             "player",
         ),
+        # Counterspell's refusals (engine.step._spell_target, _targets): the scenario loader
+        # refuses these casts first (a spell named by name or position, one target)
+        (
+            BOARD,
+            COUNTERSPELL.cast(0, (A.TargetChoice(spell=0), A.TargetChoice(spell=1))),
+            "Counterspell counters: its one target is a spell on the stack [stack.cast]",
+            "targets",
+        ),
+        (
+            BOARD,
+            A.CastSpell(
+                player=0,
+                name="Counterspell",
+                effect=Effect(EffectKind.COUNTER_SPELL),
+                target_rule=TargetRule.ANY,
+                targets=(A.TargetChoice(card="bears"),),
+            ),
+            "Counterspell counters: its one target is a spell on the stack [stack.cast]",
+            "targets",
+        ),
+        (
+            BOARD,
+            A.CastSpell(
+                player=0,
+                name="Hex",
+                effect=Effect(EffectKind.DESTROY),
+                target_rule=TargetRule.SPELL,
+                targets=(A.TargetChoice(spell=0),),
+            ),
+            "Hex counters: its one target is a spell on the stack [stack.cast]",
+            "targets",
+        ),
+        (
+            BOARD,
+            COUNTERSPELL.cast(0, (A.TargetChoice(card="bears"),)),
+            "Counterspell targets a spell [stack.cast]",
+            "targets",
+        ),
+        (
+            BOARD,
+            COUNTERSPELL.cast(0, (A.TargetChoice(spell=0),)),
+            "Counterspell targets a spell: the stack has no object at position 0 [stack.cast]",
+            "targets",
+        ),
+        (
+            TROLL_ABILITY_ON_STACK,
+            COUNTERSPELL.cast(0, (A.TargetChoice(spell=0),)),
+            "Counterspell targets a spell (troll: Regenerate this permanent is not one) "
+            "[stack.cast]",
+            "targets",
+        ),
+        (
+            BOARD,
+            SPELLS["Murder"].cast(0, (A.TargetChoice(spell=0),)),
+            "Murder can't target a spell [stack.cast]",
+            "targets",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -70,6 +133,13 @@ BOARD_M10 = make_state(("A", "B"), CARDS, edition=Edition.M10)
         "damage-to-no-player",
         "negative-damage",
         "order-before-blockers",
+        "counterspell-two-targets",
+        "counter-effect-with-another-rule",
+        "spell-rule-with-another-effect",
+        "counterspell-at-a-card",
+        "counterspell-at-an-empty-place",
+        "counterspell-at-an-ability",
+        "murder-at-a-spell",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(

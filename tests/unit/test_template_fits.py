@@ -1,0 +1,74 @@
+"""``encoding.frame.template_fits`` refuses a card whose ability has a cost the encoding does
+not run on that ability's kind (``cards.COST_KINDS``, the table the scenario parser checks
+too): a card built in Python passes no parser, and a cost the relation ignores would make it
+disagree with the engine, which pays it (601.2h, 602.2b). Each case was a survivor of the
+mutation screen (``benchmarks/mutation-survivors-encoding.yaml``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from regen_model.encoding.frame import template_fits
+from regen_model.model.cards import (
+    COST_KINDS,
+    PERMANENT_CARDS,
+    AbilityKind,
+    ActivatedAbility,
+    CardTemplate,
+)
+
+DARK_PRIVILEGE = PERMANENT_CARDS["Dark Privilege"]
+TROLL = PERMANENT_CARDS["Horned Troll"]
+
+
+def _with(template: CardTemplate, **costs: bool) -> CardTemplate:
+    (ability,) = template.abilities
+    return replace(template, abilities=(replace(ability, **costs),))
+
+
+def test_the_printed_cards_with_costs_fit() -> None:
+    assert template_fits(DARK_PRIVILEGE) is None  # "Sacrifice a creature: Regenerate ..."
+    assert template_fits(TROLL) is None
+
+
+@pytest.mark.parametrize(
+    ("template", "why"),
+    [
+        (
+            _with(TROLL, sacrifice_creature=True),
+            "Horned Troll: only an Aura's 'Sacrifice a creature: Regenerate' is encoded",
+        ),
+        (
+            _with(DARK_PRIVILEGE, sacrifice_cost=True),
+            "Dark Privilege: only an Aura's 'Sacrifice a creature: Regenerate' is encoded",
+        ),
+        (
+            _with(TROLL, sacrifice_cost=True),
+            "Horned Troll: only a 'Sacrifice this' cost of a regenerating ability is encoded",
+        ),
+        (
+            _with(TROLL, tap_cost=True),
+            "Horned Troll: only a {T} cost of 'Regenerate target creature' is encoded",
+        ),
+    ],
+    ids=[
+        "sacrifice-a-creature-on-regenerate-self",
+        "both-sacrifices-on-regenerate-host",
+        "sacrifice-this-on-regenerate-self",
+        "tap-on-regenerate-self",
+    ],
+)
+def test_a_cost_on_a_kind_the_encoding_does_not_pay_it_for_is_refused(
+    template: CardTemplate, why: str
+) -> None:
+    assert template_fits(template) == why
+
+
+def test_the_ability_kinds_of_the_cost_table() -> None:
+    """The cases above rest on these: a regenerate-self ability takes none of the costs."""
+    assert all(AbilityKind.REGENERATE_SELF not in kinds for kinds in COST_KINDS.values())
+    assert ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_creature=True).costs == (
+        "sacrifice-creature",
+    )
