@@ -128,6 +128,14 @@ def check_state(state: GameState) -> Unsupported | None:
             return Unsupported("a permanent in combat cannot be set up in phase.rs")
         if any(s.rider is not Rider.NONE for s in card.shields):
             return Unsupported("a shield with a rider at the start: phase.rs shields have none")
+        if card.exile_if_dies or card.remove_damage:
+            # never run without it: the case would be compared without the replacement
+            return Unsupported(
+                f"start-replacements: {state.handle(slot)} has a 'this turn' destruction "
+                "replacement effect (exile it instead, 614.6; Pyramids' remove all damage "
+                "instead, 614.1a), which the adapter cannot make in phase.rs without the spell "
+                "or ability that made it"
+            )
     legends = [
         (controller(card), state.setup.templates[slot].name)
         for slot, card in enumerate(state.cards)
