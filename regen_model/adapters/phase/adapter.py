@@ -81,11 +81,6 @@ class PhaseEngineAdapter:
             "damage-to-shield-counter",  # direct damage would skip the counter's replacement
             "custom-cards",  # cards need phase.rs card data built by the adapter
             "start-effects",  # "this turn" effects of a start are made with spells
-            # a start's "exile it instead if it would die" (614.6) or Pyramids effect (614.1a):
-            # phase.rs makes the exile replacement only as Disintegrate or Magma Spray resolves,
-            # which also deals the damage, and the adapter writes no replacement of its own
-            # into phase.rs's state (support.check_state refuses such a start too)
-            "start-replacements",
             "effect-with-sba-pending",  # a harness spell makes phase.rs perform the SBA at once
             "pre-M10-deathtouch",  # phase.rs has only the current, state-based deathtouch
             "damage-to-prevention",  # direct damage would skip the prevention effect (615)
