@@ -55,9 +55,15 @@ def _installed(module: str) -> None:
         pytest.skip(f"{module} is not installed")
 
 
-def _bears(**fields: object) -> Start:
+def _bears(*, exile_if_dies: bool = False, remove_damage: int = 0) -> Start:
     """A's Grizzly Bears with one of the effects, and nothing else that any engine lacks."""
-    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, **fields)  # type: ignore[arg-type]
+    bears = CardSpec(
+        "bears",
+        PERMANENT_CARDS["Grizzly Bears"],
+        0,
+        exile_if_dies=exile_if_dies,
+        remove_damage=remove_damage,
+    )
     return Start(("A", "B"), (bears,))
 
 
@@ -129,7 +135,11 @@ def test_a_start_with_an_effect_the_engine_lacks_is_refused_never_run_without_it
     engine: str, module: str, fields: dict[str, object], feature: str
 ) -> None:
     _installed(module)
-    case = Case("bears", _bears(**fields), (A.Destroy(targets=("bears",)),))
+    start = _bears(
+        exile_if_dies=bool(fields.get("exile_if_dies")),
+        remove_damage=int(fields.get("remove_damage", 0)),
+    )
+    case = Case("bears", start, (A.Destroy(targets=("bears",)),))
     assert "start-replacements" in case_features(case)
     adapter = engine_factory(engine)()
     try:
@@ -146,13 +156,15 @@ def test_a_start_with_an_effect_the_engine_lacks_is_refused_never_run_without_it
 
 def test_python_mtg_does_not_resync_to_a_state_with_the_effect() -> None:
     _installed("mtg")
-    adapter = engine_factory("python-mtg")()
+    from regen_model.adapters.python_mtg import PythonMtgAdapter
+
+    adapter = PythonMtgAdapter()
     try:
         plain = _bears().build()
         adapter.supports(plain, ())
         adapter.start(plain)
-        assert adapter.resync(_bears(exile_if_dies=True).build()) is False  # type: ignore[attr-defined]
-        assert adapter.resync(plain) is True  # type: ignore[attr-defined]
+        assert adapter.resync(_bears(exile_if_dies=True).build()) is False
+        assert adapter.resync(plain) is True
     finally:
         adapter.close()
 

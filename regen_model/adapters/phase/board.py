@@ -91,8 +91,8 @@ PREVENTION_TEMPLATE: Json = {
 # "If it would die this turn, exile it instead" (614.6, 700.4) as phase.rs writes it on its
 # target when Disintegrate (or Magma Spray) resolves: a replacement of the object's move to
 # the graveyard by a move from the battlefield to exile, until end of turn, in both of its lists
-# (test_phase_cards checks this against phase.rs's own output); ``source_controller`` is filled
-# in.
+# (tests/adapters/test_start_replacements.py checks this against phase.rs's own output);
+# ``source_controller`` is filled in.
 EXILE_TEMPLATE: Json = {
     "condition": None,
     "consume_on_apply": True,
@@ -195,7 +195,8 @@ def build_board(
 
 def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
     """What no Debug action sets: damage, deathtouch marks, shields, prevention effects,
-    Disintegrate's exile replacement, phasing, turn number, priority, and the model's library cards on top of each library."""
+    Disintegrate's exile replacement, phasing, turn number, priority, and the model's library
+    cards on top of each library."""
     for slot, card in enumerate(state.cards):
         if not card.in_battlefield_zone:
             continue
@@ -253,7 +254,8 @@ def prevention_definition(amount: int | None) -> Json:
 
 def exile_definition(*, source_controller: int) -> Json:
     """Disintegrate's "if it would die this turn, exile it instead" on its target, exactly as
-    phase.rs writes it when the spell resolves (614.6; test_phase_cards checks this)."""
+    phase.rs writes it when the spell resolves (614.6; tests/adapters/test_start_replacements.py
+    checks this)."""
     exile = dict(EXILE_TEMPLATE)
     exile["source_controller"] = source_controller
     return exile

@@ -19,7 +19,8 @@ The action matrix (docs/phase-adapter.md has the same table with the phase.rs si
   of two attackers (509.1a), equip and "Regenerate enchanted creature" are phase.rs's own; a
   start's prevention effects, Disintegrate's "exile it instead" (614.6) and phased-out
   permanents are written into its state (board.py), a start's Pyramids effect (614.1a) is not
-  (phase.rs does not parse the mode); a cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step);
+  (phase.rs does not parse the mode); a cleanup action is not (phase.rs has no way to run
+  514.2 outside its cleanup step);
 * type changes (613.1d): a ``change-type`` effect and a start's ``animated`` / ``noncreature``
   are harness spells phase.rs parses into its own layer-4 effects (``type_change_card``);
   Spawning Pool's own animation is its phase.rs card's ability.
