@@ -537,6 +537,16 @@ def _start_effects(t: Transition) -> bool:
     )
 
 
+def _start_replacements(t: Transition) -> bool:
+    """The start has "this turn" destruction replacement effects made earlier in the turn
+    (Disintegrate's "if it would die this turn, exile it instead", 614.6; unused Pyramids
+    effects, 614.1a, 614.5): an engine may only be able to make them by resolving the spell or
+    ability that makes them, which would do more than the start says."""
+    if t[0] is not None:
+        return False
+    return any(c.exile_if_dies or c.remove_damage for c in t[2].cards)
+
+
 def _effect_with_sba(t: Transition) -> bool:
     """An effect (other than damage or counters, which engines write directly) is performed
     while a state-based action is pending, or leaves one pending: an engine that performs the
@@ -747,6 +757,11 @@ STRUCTURAL: dict[str, tuple[str, Callable[[Transition], bool]]] = {
     ),
     "keyword-removal": ("an effect takes a keyword away", _keyword_removal),
     "start-effects": ('"this turn" effects in the start state', _start_effects),
+    "start-replacements": (
+        '"this turn" destruction replacement effects in the start state: "if it would die this '
+        'turn, exile it instead" (614.6), Pyramids\' "remove all damage instead" (614.1a)',
+        _start_replacements,
+    ),
     "effect-with-sba-pending": (
         "an effect (not damage or counters) while a state-based action is pending or leaving one",
         _effect_with_sba,

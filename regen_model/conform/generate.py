@@ -239,7 +239,13 @@ def drawable(case: Case) -> bool:
     witness of a type change is not continued, so the random cases built on the witnesses
     stay what they were)."""
     if any(
-        c.animated or c.noncreature or c.prevent_next or c.prevent_all or c.phased_out
+        c.animated
+        or c.noncreature
+        or c.prevent_next
+        or c.prevent_all
+        or c.phased_out
+        or c.exile_if_dies
+        or c.remove_damage
         for c in case.start.cards
     ):
         return False

@@ -223,6 +223,8 @@ def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
         for r, n in sorted(reasons.items(), key=lambda x: -x[1]):
             table.add_row(Text(r), str(n))
         console.print(table)
+    if report.excluded:
+        _render_excluded(report.excluded, console)
     if report.errors:
         table = Table(title="engine errors", title_justify="left")
         table.add_column("case")
@@ -230,6 +232,38 @@ def render_crosscheck(report: CrosscheckReport, console: Console) -> None:
         for case, err in report.errors[:20]:
             table.add_row(Text(case), Text(err))
         console.print(table)
+
+
+EXCLUDED_LISTED = 20  # most excluded cases named one by one on the console
+
+
+def _render_excluded(excluded: list[tuple[str, str]], console: Console) -> None:
+    """Which cases were left out, and the lacked feature of each: named one by one when there
+    are few (a ``--case`` run of a few files shows why a named file was not run), else counted
+    per feature (a default run leaves out hundreds; report.md and ``--json`` name them all)."""
+    if len(excluded) <= EXCLUDED_LISTED:
+        table = Table(
+            title="excluded (the engine declares it lacks a feature)", title_justify="left"
+        )
+        table.add_column("case")
+        table.add_column("lacked feature")
+        for case, feature in excluded:
+            table.add_row(Text(case), Text(feature))
+        console.print(table)
+        return
+    per_feature: dict[str, int] = {}
+    for _, feature in excluded:
+        per_feature[feature] = per_feature.get(feature, 0) + 1
+    top = sorted(per_feature.items(), key=lambda x: (-x[1], x[0]))
+    shown = ", ".join(f"{f} x{n}" for f, n in top[:8])
+    more = f" and {len(top) - 8} more features" if len(top) > 8 else ""
+    console.print(
+        Text(
+            f"{len(excluded)} cases excluded (lacked features: {shown}{more}); report.md and "
+            "--json name each case",
+            style="dim",
+        )
+    )
 
 
 _ROUTINE = ROUTINE_CLAUSES

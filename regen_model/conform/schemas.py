@@ -191,6 +191,9 @@ def start_schema() -> Schema:
             "not_a_creature": flag,
             "prevent_next": nat,
             "prevent_all": flag,
+            # "this turn" destruction replacements made earlier (614.6, 614.1a; start.py)
+            "exile_if_dies": flag,
+            "remove_damage_instead": nat,
             "phased_out": flag,
             "keywords": {"type": "array", "items": {"enum": [k.value for k in Keyword]}},
             "shields": {

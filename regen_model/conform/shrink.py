@@ -171,6 +171,8 @@ def _simpler_cards(c: CardSpec) -> Iterator[CardSpec]:
         "sick",
         "granted",
         "attached_to",
+        "exile_if_dies",
+        "remove_damage",
     ):
         if getattr(c, name) != getattr(defaults, name):
             yield replace(c, **{name: getattr(defaults, name)})

@@ -59,6 +59,8 @@ PERMANENT_FIELDS = frozenset(
         "not_a_creature",
         "prevent_next",
         "prevent_all",
+        "exile_if_dies",
+        "remove_damage_instead",
         "phased_out",
         "keywords",
     }
@@ -264,16 +266,8 @@ class Start:
                 raise NotExpressible(f"{setup.handles[card.slot]} has until-end-of-turn effects")
             if card.kw_removed or card.in_combat or card.blocked:
                 raise NotExpressible(f"{setup.handles[card.slot]} is in combat or lost a keyword")
-            # A scenario's start may hold these "this turn" replacement effects (614.6,
-            # 614.1a); the conformance start format has no field for them, so such a start is
-            # refused here rather than written without them.
-            if card.exile_if_dies:
-                raise NotExpressible(f"{setup.handles[card.slot]} would be exiled if it died")
-            if card.remove_damage:
-                raise NotExpressible(
-                    f"{setup.handles[card.slot]} has a Pyramids effect: the next destruction "
-                    "removes its damage instead"
-                )
+            # A delayed trigger waiting on the object (603.7) has no field in the start format;
+            # such a start is refused rather than written without it.
             if card.eoc_destroy:
                 raise NotExpressible(
                     f"{setup.handles[card.slot]} is to be destroyed at end of combat"
@@ -304,6 +298,8 @@ class Start:
                     noncreature=card.noncreature,
                     prevent_next=card.prevent_next,
                     prevent_all=card.prevent_all,
+                    exile_if_dies=card.exile_if_dies,
+                    remove_damage=card.remove_damage,
                     phased_out=_phased_directly(state, card),
                 )
             )
@@ -340,7 +336,7 @@ def _from_scenario_setup(node: Node) -> Start:
             raise node.error(f"scenario-format setup: {where}{exc.message}") from None
     try:
         return Start.from_state(scenario.start)
-    except NotExpressible as exc:  # a start with effects the start format lacks (exile-if-dies)
+    except NotExpressible as exc:  # a start the format lacks a field for (a delayed trigger)
         raise node.error(str(exc)) from None
 
 
@@ -354,8 +350,6 @@ def _custom_templates(cards: tuple[CardSpec, ...]) -> list[CardTemplate]:
 
 
 def _card_to_json(c: CardSpec, p: Players, handles: tuple[str, ...]) -> Json:
-    if c.exile_if_dies or c.remove_damage:  # no field for them: refuse, never drop them
-        raise NotExpressible(f"{c.handle} has a 'this turn' destruction replacement effect")
     out: dict[str, Json] = {"handle": c.handle, "card": c.template.name, "owner": p.encode(c.owner)}
     if c.controller is not None and c.controller != c.owner:
         out["controller"] = p.encode(c.controller)
@@ -375,6 +369,8 @@ def _card_to_json(c: CardSpec, p: Players, handles: tuple[str, ...]) -> Json:
         ("not_a_creature", c.noncreature, False),
         ("prevent_next", c.prevent_next, 0),
         ("prevent_all", c.prevent_all, False),
+        ("exile_if_dies", c.exile_if_dies, False),
+        ("remove_damage_instead", c.remove_damage, 0),
         ("phased_out", c.phased_out, False),
     ):
         if value != default:
@@ -477,6 +473,8 @@ def _card_from_node(
         noncreature=flag("not_a_creature"),
         prevent_next=num("prevent_next"),
         prevent_all=flag("prevent_all"),
+        exile_if_dies=flag("exile_if_dies"),
+        remove_damage=num("remove_damage_instead"),
         phased_out=flag("phased_out"),
     )
 
@@ -524,6 +522,12 @@ def describe(start: Start) -> list[str]:
             bits.append(f"prevent the next {c.prevent_next} damage")
         if c.prevent_all:
             bits.append("prevent all damage")
+        if c.exile_if_dies:
+            bits.append("exiled instead if it would die this turn")
+        if c.remove_damage:
+            bits.append(
+                f"{c.remove_damage} Pyramids effect(s): damage removed instead of destruction"
+            )
         if c.phased_out:
             bits.append("phased out")
         if c.attached_to:

@@ -4,6 +4,7 @@ the field."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -135,6 +136,8 @@ def test_start_round_trips_with_every_field() -> None:
                 cant_regen=True,
                 deathtouched=True,
                 granted=frozenset({Keyword.TRAMPLE}),
+                exile_if_dies=True,
+                remove_damage=2,
             ),
             card("umbra", "Eland Umbra", 1, attached_to="troll"),
             card("dead", "Grizzly Bears", 1, zone=Zone.GRAVEYARD),
@@ -149,6 +152,8 @@ def test_start_round_trips_with_every_field() -> None:
     )
     data = start.to_json()
     assert data["definitions"][0]["name"] == "Homebrew Troll"
+    assert data["permanents"][0]["exile_if_dies"] is True
+    assert data["permanents"][0]["remove_damage_instead"] == 2
     assert data["permanents"][0]["shields"][2]["via"] == "umbra"
     again = Start.from_json(data)
     assert again == start
@@ -175,19 +180,43 @@ def test_from_state_inverts_build_and_refuses_mid_step_states(
 
 
 @pytest.mark.parametrize(
-    ("change", "words"),
-    [({"exile_if_dies": True}, "exiled"), ({"remove_damage": 1}, "Pyramids")],
+    "change",
+    [{"exile_if_dies": True}, {"remove_damage": 1}, {"exile_if_dies": True, "remove_damage": 2}],
 )
-def test_from_state_refuses_replacement_effects_the_start_format_lacks(
-    troll_and_bear: Start, change: dict[str, object], words: str
+def test_a_starts_destruction_replacements_round_trip(
+    troll_and_bear: Start, change: dict[str, object]
 ) -> None:
-    """A scenario's start may hold "exile it instead" (614.6) and Pyramids effects
-    (614.1a); the conformance start has no field for them, so it refuses such a state rather
-    than write one without them (a Pyramids effect used to be dropped)."""
+    """A scenario's start may hold Disintegrate's "if it would die this turn, exile it
+    instead" (614.6) and unused Pyramids effects (614.1a, 614.5), made earlier in the turn.
+    The start format writes them (they used to make the start not expressible, so such a
+    scenario was never cross-checked) and loses nothing: state -> start -> JSON -> start ->
+    state gives the same cards, and the JSON text itself reads back equal."""
     state = troll_and_bear.build()
     cards = list(state.cards)
     cards[0] = cards[0]._replace(**change)  # type: ignore[arg-type]
-    with pytest.raises(NotExpressible, match=words):
+    state = state._replace(cards=tuple(cards))
+    start = Start.from_state(state)
+    data = json.loads(json.dumps(start.to_json()))
+    again = Start.from_json(data)
+    assert again == start
+    assert again.build().cards == state.cards
+    troll = data["permanents"][0]
+    assert troll.get("exile_if_dies", False) == change.get("exile_if_dies", False)
+    assert troll.get("remove_damage_instead", 0) == change.get("remove_damage", 0)
+    assert "exile_if_dies" not in data["permanents"][1]  # at the default: left out
+    with pytest.raises(FieldError, match="must be 0 or more"):
+        Start.from_json({**data, "permanents": [{**troll, "remove_damage_instead": -1}]})
+    with pytest.raises(FieldError, match="expected true or false"):
+        Start.from_json({**data, "permanents": [{**troll, "exile_if_dies": 1}]})
+
+
+def test_from_state_still_refuses_a_waiting_delayed_trigger(troll_and_bear: Start) -> None:
+    """A Basilisk's "destroy that creature at end of combat" waiting on a permanent (603.7)
+    has no field in the start format: such a state is refused, never written without it."""
+    state = troll_and_bear.build()
+    cards = list(state.cards)
+    cards[0] = cards[0]._replace(eoc_destroy=1, eoc_destroy_by=1)
+    with pytest.raises(NotExpressible, match="end of combat"):
         Start.from_state(state._replace(cards=tuple(cards)))
 
 

@@ -88,6 +88,44 @@ PREVENTION_TEMPLATE: Json = {
     "valid_card": {"type": "SelfRef"},
 }
 
+# "If it would die this turn, exile it instead" (614.6, 700.4) as phase.rs writes it on its
+# target when Disintegrate (or Magma Spray) resolves: a replacement of the object's move to
+# the graveyard by a move from the battlefield to exile, until end of turn, in both of its lists
+# (tests/adapters/test_start_replacements.py checks this against phase.rs's own output);
+# ``source_controller`` is filled in.
+EXILE_TEMPLATE: Json = {
+    "condition": None,
+    "consume_on_apply": True,
+    "description": None,
+    "destination_zone": "Graveyard",
+    "event": "Moved",
+    "execute": {
+        "condition": None,
+        "cost": None,
+        "description": None,
+        "duration": None,
+        "effect": {
+            "destination": "Exile",
+            "enter_tapped": False,
+            "enter_transformed": False,
+            "enters_attacking": False,
+            "origin": "Battlefield",
+            "owner_library": False,
+            "target": {"type": "SelfRef"},
+            "type": "ChangeZone",
+        },
+        "forward_result": False,
+        "kind": "Spell",
+        "optional": False,
+        "optional_targeting": False,
+        "sub_ability": None,
+        "target_prompt": None,
+    },
+    "expiry": {"type": "EndOfTurn"},
+    "mode": {"type": "Mandatory"},
+    "valid_card": {"type": "SelfRef"},
+}
+
 Stock = Counter[tuple[int, str]]  # (owner seat, card name) -> copies waiting in the library
 
 
@@ -157,7 +195,8 @@ def build_board(
 
 def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
     """What no Debug action sets: damage, deathtouch marks, shields, prevention effects,
-    phasing, turn number, priority, and the model's library cards on top of each library."""
+    Disintegrate's exile replacement, phasing, turn number, priority, and the model's library
+    cards on top of each library."""
     for slot, card in enumerate(state.cards):
         if not card.in_battlefield_zone:
             continue
@@ -171,6 +210,13 @@ def _finish(st: Json, state: GameState, ids: dict[str, int]) -> None:
             obj["replacement_definitions"].append(prevention_definition(None))
         if card.prevent_next:  # 615.7: what is left of "prevent the next N damage" shields
             obj["replacement_definitions"].append(prevention_definition(card.prevent_next))
+        if card.exile_if_dies:  # 614.6: Disintegrate's effect, made earlier this turn
+            # The start does not say who cast the spell that made it; the opponent of the
+            # permanent's controller (Disintegrate's usual caster) is written. It decides
+            # nothing here: the exile is mandatory and moves the permanent itself.
+            exile = exile_definition(source_controller=1 - controller(card))
+            for key in ("base_replacement_definitions", "replacement_definitions"):
+                obj[key] = [*obj.get(key, []), exile]
         if card.phased_out is not None:
             obj["phase_status"] = phase_status(state, card)
     for player in st["players"]:
@@ -204,6 +250,15 @@ def prevention_definition(amount: int | None) -> Json:
         "Prevention": {"amount": "All" if amount is None else {"Next": amount}}
     }
     return shield
+
+
+def exile_definition(*, source_controller: int) -> Json:
+    """Disintegrate's "if it would die this turn, exile it instead" on its target, exactly as
+    phase.rs writes it when the spell resolves (614.6; tests/adapters/test_start_replacements.py
+    checks this)."""
+    exile = dict(EXILE_TEMPLATE)
+    exile["source_controller"] = source_controller
+    return exile
 
 
 def phase_status(state: GameState, card: Card) -> Json:

@@ -17,8 +17,10 @@ The action matrix (docs/phase-adapter.md has the same table with the phase.rs si
   Equipment, "can't be regenerated this turn" and the SBA check are supported;
 * issue 12's mechanics: prevention and unpreventable damage (615), phasing (702.26), a blocker
   of two attackers (509.1a), equip and "Regenerate enchanted creature" are phase.rs's own; a
-  start's prevention effects and phased-out permanents are written into its state (board.py); a
-  cleanup action is not (phase.rs has no way to run 514.2 outside its cleanup step);
+  start's prevention effects, Disintegrate's "exile it instead" (614.6) and phased-out
+  permanents are written into its state (board.py), a start's Pyramids effect (614.1a) is not
+  (phase.rs does not parse the mode); a cleanup action is not (phase.rs has no way to run
+  514.2 outside its cleanup step);
 * type changes (613.1d): a ``change-type`` effect and a start's ``animated`` / ``noncreature``
   are harness spells phase.rs parses into its own layer-4 effects (``type_change_card``);
   Spawning Pool's own animation is its phase.rs card's ability.
@@ -128,6 +130,12 @@ def check_state(state: GameState) -> Unsupported | None:
             return Unsupported("a permanent in combat cannot be set up in phase.rs")
         if any(s.rider is not Rider.NONE for s in card.shields):
             return Unsupported("a shield with a rider at the start: phase.rs shields have none")
+        if card.remove_damage:
+            # never run without it: the case would be compared without the replacement
+            return Unsupported(
+                f"remove-damage-instead: {state.handle(slot)} has an unused Pyramids effect "
+                "(614.1a), a mode phase.rs 0.103 does not parse"
+            )
     legends = [
         (controller(card), state.setup.templates[slot].name)
         for slot, card in enumerate(state.cards)

@@ -101,6 +101,9 @@ LACKS = frozenset(
         "keyword:double-strike",
         "action:change-type",  # no effect ends a permanent's creature status (not mapped)
         "card:Spawning Pool",  # its animation is not mapped to python-mtg
+        # a start's "exile it instead if it would die" (614.6) or Pyramids effect (614.1a):
+        # python-mtg has neither replacement (exile-if-dies, remove-damage-instead below)
+        "start-replacements",
         # Issue 12's mechanics, which python-mtg 0.1.1 does not have (docs/python-mtg-report.md
         # gives the evidence from its sources):
         *PREVENTION_FEATURES,  # 615: its bridge turns only Fog into an effect
@@ -127,6 +130,20 @@ LACKS = frozenset(
         *COUNTER_FEATURES,
     }
 )
+
+
+_NO_REPLACEMENTS = (
+    "start-replacements: a 'this turn' destruction replacement effect (exile it instead, "
+    "614.6; Pyramids' remove all damage instead, 614.1a) is on a permanent, and python-mtg has "
+    "neither replacement"
+)
+
+
+def _replacements(state: GameState) -> bool:
+    """A card has Disintegrate's "exile it instead" or an unused Pyramids effect, which
+    python-mtg's relations cannot hold (``LACKS``): a board built without them would run the
+    case without the effect."""
+    return any(c.exile_if_dies or c.remove_damage for c in state.cards)
 
 
 def _version() -> str:
@@ -164,6 +181,8 @@ class PythonMtgAdapter:
                 return Unsupported(f"{template.name!r} is not a built-in card")
         if state.stack or state.pending:
             return Unsupported("objects on the stack cannot be set up in python-mtg")
+        if _replacements(state):
+            return Unsupported(_NO_REPLACEMENTS)
         return None
 
     def start(self, state: GameState) -> None:
@@ -205,6 +224,8 @@ class PythonMtgAdapter:
         of such a case is masked."""
         in_combat = state.combat.declared or any(c.in_combat for c in state.cards)
         if state.stack or state.pending or in_combat or self._board is None:
+            return False
+        if _replacements(state):  # write_state has no row for them: never drop them
             return False
         write_state(self._board, state, position=False)
         self._held, self._damage = [], []

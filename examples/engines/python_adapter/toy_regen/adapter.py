@@ -69,6 +69,8 @@ class ToyAdapter:
                 return Unsupported(f"{handle}: can't-be-regenerated/deathtouch not modelled")
             if any(s.rider is not Rider.NONE for s in card.shields):
                 return Unsupported(f"{handle}: shield riders are not modelled")
+            if card.exile_if_dies or card.remove_damage:
+                return Unsupported(f"{handle}: destruction replacement effects are not modelled")
         for action in actions:
             if not isinstance(action, SUPPORTED):
                 return Unsupported(f"action kind {action.kind} is not modelled")
