@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from regen_model.conform.generate import random_cases
 from regen_model.encoding.outputs import outputs_of
 from regen_model.engine import EngineError, step
@@ -15,7 +13,8 @@ from regen_model.invariants.query import EXAMPLES, parse
 from regen_model.invariants.view import evaluate
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
-from regen_model.scenario import load_scenario, run_scenario
+
+from .helpers import COUNTERS, scenario_steps
 
 
 def test_compiled_equals_interpreted() -> None:
@@ -47,21 +46,11 @@ def test_compiled_reads_countered_as_the_interpreter() -> None:
     compiled monitors read the global output ``countered`` as the interpreter does."""
     formulas = [i.formula for i in builtin()] + [countered() == k for k in (0, 1)]
     seen = set()
-    scenarios = Path(__file__).resolve().parents[1] / "scenarios"
-    for path in sorted(scenarios.glob("turn/counterspell-*.yaml")):
-        scenario = load_scenario(path)
-        s = scenario.start
-        for event in run_scenario(scenario).steps:
-            for action in event.actions:
-                try:
-                    r = step(s, action, CORRECT)
-                except EngineError:
-                    continue
-                out = outputs_of(s, r.events, r.state)
-                view = ConcreteView(r.state, s, out, action.kind)
-                env = Env(r.state, s, out, action.kind)
-                for f in formulas:
-                    assert bool(compile_formula(f)(env)) == bool(evaluate(f, view))
-                seen.add(out.countered)
-                s = r.state
+    for path in COUNTERS:
+        for pre, kind, post, out in scenario_steps(path):
+            view = ConcreteView(post, pre, out, kind)
+            env = Env(post, pre, out, kind)
+            for f in formulas:
+                assert bool(compile_formula(f)(env)) == bool(evaluate(f, view))
+            seen.add(out.countered)
     assert seen == {0, 1}

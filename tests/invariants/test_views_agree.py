@@ -4,7 +4,6 @@ Z3 frames pinned to that step (the symbolic view's derived fields are the engine
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import z3
@@ -25,7 +24,8 @@ from regen_model.model.actions import ACTION_BY_KIND
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState
-from regen_model.scenario import load_scenario, run_scenario
+
+from .helpers import COUNTERS, scenario_steps
 
 KINDS = tuple(ACTION_BY_KIND)
 Step = tuple[GameState, str, GameState, StepOutputs]
@@ -134,34 +134,13 @@ def test_queries_read_the_same_on_both_views() -> None:
                 assert want == got, q.text
 
 
-COUNTERS = sorted(
-    (Path(__file__).resolve().parents[1] / "scenarios").glob("turn/counterspell-*.yaml")
-)
-
-
-def _scenario_steps(path: Path) -> list[Step]:
-    """The engine steps of a scenario (the actions the engine refuses left out)."""
-    scenario = load_scenario(path)
-    s = scenario.start
-    out = []
-    for event in run_scenario(scenario).steps:
-        for action in event.actions:
-            try:
-                r = step(s, action, CORRECT)
-            except EngineError:
-                continue
-            out.append((s, action.kind, r.state, outputs_of(s, r.events, r.state)))
-            s = r.state
-    return out
-
-
 def test_views_agree_on_countering_steps() -> None:
     """The global step output ``countered`` (701.6a), and every invariant (among them
     ``inv.damage-trigger.kept``, which reads it), read the same on the Counterspell
     scenarios' steps: passes that resolve a counter, one whose target is gone (608.2b, no
     spell countered) and the other steps."""
     assert len(COUNTERS) >= 3, COUNTERS
-    steps = [s for path in COUNTERS for s in _scenario_steps(path)]
+    steps = [s for path in COUNTERS for s in scenario_steps(path)]
     assert {s[3].countered for s in steps} == {0, 1}
     assert any(s[1] == "pass" and s[3].countered == 0 and s[0].stack for s in steps)
     formulas = [(inv.formula, inv.kind is Kind.STEP) for inv in builtin()]
