@@ -138,3 +138,25 @@ def test_the_mutants_of_changed_lines_are_those_that_change_them(tmp_path: Path)
     assert touching(names, tmp_path, source({5})) == [names[1]]  # type: ignore[arg-type]
     assert touching(names, tmp_path, source({4, 10})) == [names[0], names[2]]  # type: ignore[arg-type]
     assert touching(names, tmp_path, source({1, 2, 3})) == []  # type: ignore[arg-type]
+
+
+def test_recheck_applies_a_methods_hunk_one_level_in(tmp_path: Path) -> None:
+    """``mutation.py recheck``: mutmut prints a method's mutant (``xǁClassǁmethod``) one level
+    out, numbered from the method's ``def``; where ``patch`` refuses that hunk, it is applied
+    by its text one level in, and a hunk whose lines occur nowhere is not applied."""
+    from mutation import _replace_hunk
+
+    module = tmp_path / "regen_model" / "encoding" / "framing.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(SOURCE, encoding="utf-8")
+    diff = (
+        "--- regen_model/encoding/framing.py\n"
+        "+++ regen_model/encoding/framing.py\n"
+        "@@ -1,2 +1,2 @@\n"
+        " def name(self, slot):\n"
+        "-    return self.names[slot]\n"
+        "+    return None\n"
+    )
+    assert _replace_hunk(tmp_path, diff)
+    assert "        return None\n" in module.read_text(encoding="utf-8")
+    assert not _replace_hunk(tmp_path, diff)  # its old lines are no longer there

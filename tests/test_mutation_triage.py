@@ -134,3 +134,19 @@ def test_a_text_survivor_is_open_until_a_check_reads_it() -> None:
 def test_every_column_of_the_table_is_a_kind_or_a_split_of_one() -> None:
     """The table's columns cover every kind: text split in two, the others as they are."""
     assert set(COLUMNS) - {"text killed", "text alive", "unlisted"} == set(KINDS) - {"text"}
+
+
+def test_every_no_checks_mutant_of_a_judged_screen_is_listed() -> None:
+    """The screens of ``NO_CHECKS_JUDGED`` have their ``no checks`` mutants (functions only the
+    symbolic build and the solver-chosen states call) judged like survivors: each is listed,
+    and ``triage`` counts them (``screen_survivors``)."""
+    import json
+
+    from mutation import NO_CHECKS_JUDGED, RESULTS, screen_survivors
+
+    listed = {e.name for e in load_lists(ROOT / "benchmarks")}
+    for screen in sorted(NO_CHECKS_JUDGED):
+        unchecked = json.loads((RESULTS / screen).read_text())["no_checks"]
+        assert unchecked, f"{screen}: no 'no checks' mutant to judge"
+        assert sorted(set(unchecked) - listed) == [], screen
+        assert set(unchecked) <= set(screen_survivors([screen])[0])

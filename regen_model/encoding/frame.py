@@ -759,6 +759,10 @@ def read_statics(
             types = frozenset({CardType.ENCHANTMENT})
         elif land:
             types = frozenset({*land, *([CardType.ARTIFACT] if artifact else [])})
+        elif not artifact and not animates:
+            # no creature, land, Aura or artifact bit: an enchantment (Fecundity, a Honden); the
+            # encoding keeps no enchantment bit, and a permanent has a card type (205.2a, 110.4)
+            types = frozenset({CardType.ENCHANTMENT})
         elif animates and not artifact:
             types = frozenset({CardType.LAND})
         else:
