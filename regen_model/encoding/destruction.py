@@ -85,7 +85,8 @@ def destroy(
     """Card ``i`` would be destroyed. ``clause`` labels the destruction (``(cond, a, b)``
     when it depends on a value). ``umbra``: whether umbra-armor Auras attached to ``i`` are
     asked; False only for the Aura that umbra armor destroys (see ``_umbra``)."""
-    indestructible = has(w, i, Keyword.INDESTRUCTIBLE)
+    # in a simultaneous event, as it began (608.2f, 704.3; ``SymWork.event_start``)
+    indestructible = has(w.event_start(), i, Keyword.INDESTRUCTIBLE)
     reached = on_battlefield(w, i)
     if not w.mutant(Mutant.INDESTRUCTIBLE_USES_SHIELD):
         # 702.12b: nothing happens, no replacement effect is even asked
@@ -140,6 +141,9 @@ def applicable_options(
     if w.mutant(Mutant.STATIC_REGEN_USED_UP):
         static = and_(static, not_(gt(w[c.ghost.by_static], 0)))
     options.append(Option(ReplacementKind.STATIC, -1, and_(regen_ok, static)))
+    # the Auras attached as the event began (608.2f, 704.3): one the same event destroys
+    # still saves the card it enchants (702.89a rulings; ``_umbra``)
+    start = w.event_start()
     for j in range(w.n) if umbra else ():
         if j == i:  # never attached to itself (frame domain)
             continue
@@ -148,10 +152,10 @@ def applicable_options(
                 ReplacementKind.UMBRA,
                 j,
                 and_(
-                    on_battlefield(w, j),
-                    eq(w[w.c(j).attached_to], i),
-                    eq(w.st(j).attachment, AURA),
-                    has(w, j, Keyword.UMBRA_ARMOR),
+                    on_battlefield(start, j),
+                    eq(start[start.c(j).attached_to], i),
+                    eq(start.st(j).attachment, AURA),
+                    has(start, j, Keyword.UMBRA_ARMOR),
                 ),
             )
         )
@@ -301,13 +305,19 @@ def _umbra(w: SymWork, i: int, aura: int) -> None:
     c = w.c(i)
     w.set(c.ghost.by_other, add(w[c.ghost.by_other], 1), "replace.umbra-armor")
     w.set(c.damage, 0, "replace.umbra-armor")
-    destroy(
-        w,
-        aura,
-        cant_regen=False,
-        by_effect=True,
-        clause="replace.umbra-armor",
-        umbra=False,
+    # an Aura the same event destroys is destroyed once, by its own part of the event
+    # (702.89a rulings; ``engine.destruction.apply_option``)
+    twice: Val = False if w.mutant(Mutant.DESTRUCTIONS_IN_SEQUENCE) else w.destroying[aura]
+    w.branch(
+        not_(twice),
+        partial(
+            destroy,
+            i=aura,
+            cant_regen=False,
+            by_effect=True,
+            clause="replace.umbra-armor",
+            umbra=False,
+        ),
     )
 
 

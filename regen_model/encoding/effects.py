@@ -528,19 +528,29 @@ def apply_effect(w: SymWork, obj: StackVars, legal: Sequence[Val]) -> None:
         deal_damage(w, shares, combat=False, cant_regen=obj.cant_regen)
 
     def destroy_targets(w: SymWork) -> None:
-        with simultaneous(w):  # its targets at once (701.8): watchers see each (603.10a)
-            for_cards(
-                lambda w, i: destroy(
-                    w, i, cant_regen=obj.cant_regen, by_effect=True, clause="destroy.effect"
+        # its targets at once (608.2f, 701.8), slot by slot (``engine.effects.apply_effect``)
+        chosen = [or_(*[and_(ok, eq(card, i)) for ok, card, _, _ in targets]) for i in range(w.n)]
+        with simultaneous(w, chosen):
+            for i in range(w.n):
+                w.branch(
+                    chosen[i],
+                    partial(
+                        destroy,
+                        i=i,
+                        cant_regen=obj.cant_regen,
+                        by_effect=True,
+                        clause="destroy.effect",
+                    ),
                 )
-            )(w)
 
     def destroy_all(w: SymWork) -> None:
         victims = [creature_on_battlefield(w, i) for i in range(w.n)]
         gens = [w[w.c(i).gen] for i in range(w.n)]
         reached = [w[w.c(i).ghost.destructions] for i in range(w.n)]
         absent(w)
-        with simultaneous(w):  # one event (608.2): each watcher sees every death (603.10a)
+        # one event (608.2f): each watcher sees every death (603.10a), each destruction is
+        # decided on the values as the event began
+        with simultaneous(w, victims):
             for i in range(w.n):
                 w.branch(
                     victims[i],

@@ -123,8 +123,14 @@ def sba_pass(w: SymWork, checks: frozenset[str] = ALL_CHECKS) -> Val:
 
     performed = or_(*zero, *lethal, *touched, *auras, *equipment, *annihilate, *losers)
 
+    # 704.3: one event, each watcher sees every death (603.10a), each destruction is decided
+    # on the values the check found (``engine.sba.sba_pass``)
+    dying = [or_(lethal[i], touched[i]) for i in range(n)]
+    if w.mutant(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION):
+        dying = [or_(d, z) for d, z in zip(dying, zero, strict=True)]
+
     def perform(w: SymWork) -> None:
-        with simultaneous(w):  # 704.3: one event, each watcher sees every death (603.10a)
+        with simultaneous(w, dying):
             _perform(w)
 
     def _perform(w: SymWork) -> None:

@@ -8,6 +8,7 @@ deferred priority (704.3 loop) and the step outputs that are read off the state 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from regen_model.encoding import combat, granted, stack, turn
 from regen_model.encoding import effects as fx
@@ -106,12 +107,15 @@ def _destroy(w: SymWork) -> None:
         w.require(implies(ne(s, NONE), on_bf(w, s)), clause)
         for s2 in p.seq[k + 1 :]:
             w.require(not_(and_(ne(s, NONE), eq(s, s2))), clause)
-    with simultaneous(w):  # at once (701.8): each watcher sees every death (603.10a)
-        for s in p.seq:
-            fx.on_slot(
-                w,
-                s,
-                lambda w, i: destroy(w, i, cant_regen=p.cant_regen, by_effect=True, clause=clause),
+    # at once (608.2f, 701.8): each watcher sees every death (603.10a), each destruction is
+    # decided on the values as the event began; slot by slot whatever order ``seq`` lists
+    # them in (``engine.step._destroy``), so each slot's destruction is written once
+    chosen = [or_(*[eq(s, i) for s in p.seq]) for i in range(w.n)]
+    with simultaneous(w, chosen):
+        for i in range(w.n):
+            w.branch(
+                chosen[i],
+                partial(destroy, i=i, cant_regen=p.cant_regen, by_effect=True, clause=clause),
             )
 
 

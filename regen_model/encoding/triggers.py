@@ -8,7 +8,7 @@ damage triggers by ``effects``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from regen_model.encoding import stack
@@ -58,17 +58,20 @@ def watcher_now(w: SymWork, j: int) -> Watcher:
 
 
 @contextmanager
-def simultaneous(w: SymWork) -> Iterator[None]:
+def simultaneous(w: SymWork, destroying: Sequence[Val] | None = None) -> Iterator[None]:
     """The writes made inside are one event (``engine.work.Work.simultaneous``: one check of
-    state-based actions, 704.3; "destroy all creatures", 608.2): the watchers of deaths are
-    read as it began (603.10a)."""
-    saved = w.before
+    state-based actions, 704.3; "destroy all creatures", 608.2f): the watchers of deaths are
+    read as it began (603.10a), and so are the questions of each destruction in it
+    (``SymWork.event_start``). ``destroying``: whether the event destroys each slot."""
+    saved = w.before, w.start, w.destroying
     w.before = tuple(watcher_now(w, j) for j in range(w.n))
+    w.start = w.snapshot()
+    w.destroying = (False,) * w.n if destroying is None else tuple(destroying)
     w.begin_together()  # such events never nest: one group per graveyard (404.3)
     try:
         yield
     finally:
-        w.before = saved
+        w.before, w.start, w.destroying = saved
         w.end_together()
 
 

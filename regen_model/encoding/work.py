@@ -182,6 +182,7 @@ class SymWork:
     __slots__ = (
         "before",
         "ctx",
+        "destroying",
         "dirty",
         "guards",
         "gy_open",
@@ -192,6 +193,7 @@ class SymWork:
         "prio_to",
         "reflexive_at",
         "rtarget",
+        "start",
         "together",
         "v",
         "writer",
@@ -222,6 +224,10 @@ class SymWork:
         # simultaneous event under way began, or None outside one (``engine.work.Work.before``;
         # set by ``triggers.simultaneous``)
         self.before: tuple[Watcher, ...] | None = None
+        # The values as that event began, read-only (``event_start``), or None outside one;
+        # and whether the event destroys each slot (``engine.work.Work.destroying``), as values
+        self.start: SymWork | None = None
+        self.destroying: tuple[Val, ...] = (False,) * ctx.n
         # Graveyard groups (``engine.work.Work.together``): inside one event that moves
         # several cards at once (``together``, fixed by where the rule code is, so the same on
         # every path), whether each player's top group is already this event's, as a value.
@@ -318,6 +324,18 @@ class SymWork:
     def bump(self, field: str, slot: int, by: Val = 1, when: Val = True) -> None:
         self.out[field][slot] = add(self.out[field][slot], ite(when, by, 0))
 
+    def snapshot(self) -> SymWork:
+        """A copy of the values now, to read only (``event_start``)."""
+        return self._fork(True)
+
+    def event_start(self) -> SymWork:
+        """``engine.work.Work.event_start``: the values as the simultaneous event under way
+        began, or now outside one (and under the mutant ``destructions-in-sequence``), for the
+        questions a destruction in that event asks (608.2f, 704.3)."""
+        if self.start is None or self.mutant(Mutant.DESTRUCTIONS_IN_SEQUENCE):
+            return self
+        return self.start
+
     # --- graveyard groups (404.3) -------------------------------------------------------------
 
     def begin_together(self) -> None:
@@ -400,6 +418,8 @@ class SymWork:
         w.rtarget = self.rtarget
         w.reflexive_at = self.reflexive_at
         w.before = self.before
+        w.start = self.start
+        w.destroying = self.destroying
         w.together = self.together
         w.gy_open = list(self.gy_open)
         return w

@@ -72,7 +72,10 @@ def destroy(w: Work, slot: int, *, cant_regen: bool, by_effect: bool, clause: st
     if not card.on_battlefield:
         return
     name = w.name(slot)
-    indestructible = has(w, card, Keyword.INDESTRUCTIBLE)
+    # in a simultaneous event, as it began (608.2f, 704.3): an Equipment destroyed beside it
+    # in the same event still gives it indestructible (``Work.event_start``)
+    start = w.event_start()
+    indestructible = has(start, start.cards[slot], Keyword.INDESTRUCTIBLE)
     if indestructible and not w.mutant(Mutant.INDESTRUCTIBLE_USES_SHIELD):
         w.emit(EventKind.NOT_DESTROYED, "destroy.indestructible", name, reason="indestructible")
         return
@@ -120,12 +123,15 @@ def applicable_options(w: Work, slot: int, *, cant_regen: bool, by_effect: bool)
         options.extend(Option(ReplacementKind.SHIELD, i) for i in regen_effects)
         if has_static:
             options.append(Option(ReplacementKind.STATIC))
-    for i, other in enumerate(w.cards):
+    # the Auras attached as the event began (608.2f, 704.3): one the same event destroys still
+    # saves the permanent it enchants (702.89a rulings; ``apply_option``)
+    start = w.event_start()
+    for i, other in enumerate(start.cards):
         if (
             other.on_battlefield
             and other.attached_to == slot
             and w.setup.templates[i].attachment is Attachment.AURA
-            and has(w, other, Keyword.UMBRA_ARMOR)
+            and has(start, other, Keyword.UMBRA_ARMOR)
         ):
             options.append(Option(ReplacementKind.UMBRA, i))
     if by_effect and card.shield_counters > 0:
@@ -248,9 +254,14 @@ def apply_option(w: Work, slot: int, option: Option) -> None:
         aura = option.ref
         w.emit(EventKind.REPLACED, "replace.umbra-armor", name, by=f"umbra:{w.name(aura)}")
         _remove_damage(w, slot, "replace.umbra-armor")
-        # The Aura is destroyed instead; that destruction can itself be replaced (its own
-        # shields) and is caused by an effect.
-        destroy(w, aura, cant_regen=False, by_effect=True, clause="replace.umbra-armor")
+        if aura in w.destroying and not w.mutant(Mutant.DESTRUCTIONS_IN_SEQUENCE):
+            # The same event destroys the Aura itself: destroyed two ways at once, it is
+            # destroyed once, by its own part of the event (702.89a rulings, 2010-06-15).
+            w.emit(EventKind.NOTE, "replace.umbra-armor", w.name(aura), destroyed_by="event")
+        else:
+            # The Aura is destroyed instead; that destruction can itself be replaced (its own
+            # shields) and is caused by an effect.
+            destroy(w, aura, cant_regen=False, by_effect=True, clause="replace.umbra-armor")
     elif option.kind is ReplacementKind.REMOVE_DAMAGE:
         # 614.1a, 614.5: one effect is used up by the destruction it replaces; the event is
         # only "remove all damage marked on it": no tap, no removal from combat (unlike

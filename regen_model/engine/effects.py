@@ -809,8 +809,10 @@ def apply_effect(
         _absent(w)
         deal_damage(w, shares, combat=False, cant_regen=effect.cant_regen)
     elif k is EffectKind.DESTROY:
-        with w.simultaneous():  # its targets at once (701.8): watchers see each (603.10a)
-            for slot in cards:
+        # its targets at once (608.2f, 701.8), in slot order as in ``step._destroy``; a
+        # permanent named by two of its targets is destroyed once, by one event (as 704.7)
+        with w.simultaneous(cards):
+            for slot in sorted(set(cards)):
                 destroy(
                     w, slot, cant_regen=effect.cant_regen, by_effect=True, clause="destroy.effect"
                 )
@@ -820,7 +822,9 @@ def apply_effect(
         if len(victims) > 1:
             w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(victims))
         destroyed = 0
-        with w.simultaneous():  # one event (608.2): each watcher sees every death (603.10a)
+        # one event (608.2f): each watcher sees every death (603.10a), each destruction is
+        # decided on the game as the event began (``Work.event_start``)
+        with w.simultaneous(victims):
             for slot in victims:
                 gen, reached = w.cards[slot].gen, w.cards[slot].ghost.destructions
                 destroy(

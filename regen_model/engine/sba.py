@@ -69,7 +69,12 @@ def sba_pass(w: Work) -> bool:
     performed = bool(zero or destroyed or auras or equipment or annihilate or losers)
     if not performed:
         return False
-    with w.simultaneous():  # 704.3: one event, so each watcher sees every death (603.10a)
+    # 704.3: one event, so each watcher sees every death (603.10a) and each destruction is
+    # decided on the game as the check found it (``Work.event_start``)
+    dying = [i for i, _, _ in destroyed]
+    if w.mutant(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION):
+        dying += zero
+    with w.simultaneous(dying):
         _perform(w, zero, destroyed, auras, equipment, annihilate, losers)
     return True
 

@@ -107,8 +107,12 @@ def _destroy(w: Work, a: A.Action) -> None:
         raise IllegalAction("a permanent is listed twice", "destroy.effect", "targets")
     if len(slots) > 1:
         w.emit(EventKind.NOTE, "destroy.simultaneous", None, permanents=len(slots))
-    with w.simultaneous():  # at once (701.8): each watcher sees every death (603.10a)
-        for slot in slots:
+    # at once (608.2f, 701.8): each watcher sees every death (603.10a), each destruction is
+    # decided on the game as the event began (``Work.event_start``); the slots are taken in
+    # slot order whatever order the action lists them in, as in the relation: the order of
+    # the dies triggers this makes is their controller's choice (603.3b), not modelled
+    with w.simultaneous(slots):
+        for slot in sorted(slots):
             destroy(
                 w, slot, cant_regen=a.cant_be_regenerated, by_effect=True, clause="destroy.effect"
             )

@@ -8,8 +8,9 @@ fast.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from regen_model.engine.errors import IllegalAction, UnknownName
 from regen_model.model.actions import ReplacementChoice
@@ -25,6 +26,15 @@ from regen_model.model.state import (
     Setup,
     StackObject,
 )
+
+
+class StartBoard(NamedTuple):
+    """A board (``model.derived.Board``) as a simultaneous event began: what the questions
+    of a destruction in that event read (``Work.event_start``)."""
+
+    setup: Setup
+    cards: tuple[Card, ...]
+    players: tuple[Player, ...]
 
 
 def _grave_key(item: GraveItem) -> tuple[int, int, str]:
@@ -43,6 +53,7 @@ class Work:
         "combat",
         "decision",
         "decline",
+        "destroying",
         "edition",
         "events",
         "gy_open",
@@ -91,6 +102,10 @@ class Work:
         # The permanents as the simultaneous event under way began (``simultaneous``), or None
         # outside one: what "whenever a creature dies" abilities look back to (603.10a).
         self.before: tuple[Card, ...] | None = None
+        # The permanents that simultaneous event destroys (``simultaneous``), empty outside
+        # one: an umbra-armor Aura among them is destroyed once, by the event itself, when it
+        # also saves the permanent it enchants (702.89a; ``destruction.apply_option``).
+        self.destroying: frozenset[int] = frozenset()
         # Graveyard groups (404.3): while ``together`` (one event moving several cards at
         # once: a state-based-action check, 704.3, or one "destroy" instruction, 701.8), the
         # players in ``gy_open`` have their top group open to more cards of that event.
@@ -98,20 +113,36 @@ class Work:
         self.gy_open: set[int] = set()
 
     @contextmanager
-    def simultaneous(self) -> Iterator[None]:
-        """The moves made inside happen at one time (704.3, 608.2: "destroy all creatures",
+    def simultaneous(self, destroying: Iterable[int] = ()) -> Iterator[None]:
+        """The moves made inside happen at one time (704.3, 608.2f: "destroy all creatures",
         one check of state-based actions): an ability that watches for deaths sees each of
         them from the permanent as it was when the event began, so a watcher that leaves in
-        the same event still sees the others die (603.10a); and the cards put into one
-        graveyard are one group there (404.3, ``to_graveyard``)."""
-        saved = self.before
+        the same event still sees the others die (603.10a); whether a permanent the event
+        destroys is indestructible and which replacement effects apply to it are decided on
+        the game as the event began too (``event_start``); and the cards put into one
+        graveyard are one group there (404.3, ``to_graveyard``). ``destroying``: the
+        permanents the event destroys."""
+        saved, saved_destroying = self.before, self.destroying
         self.before = tuple(self.cards)
+        self.destroying = frozenset(destroying)
         self.begin_together()  # such events never nest: one group per graveyard (404.3)
         try:
             yield
         finally:
-            self.before = saved
+            self.before, self.destroying = saved, saved_destroying
             self.end_together()
+
+    def event_start(self) -> StartBoard:
+        """The game as the simultaneous event under way began, or as it is now outside one:
+        what a destruction in that event is decided on (608.2f, 704.3). The mutant
+        ``destructions-in-sequence`` reads it as it is now, each destruction seeing what the
+        earlier ones of the event did. Every destruction of the rules happens inside one
+        (``step._destroy``, ``effects.apply_effect``, ``sba.sba_pass``); only mutants destroy
+        outside one (``sacrifice-uses-shield``, ``reflexive-inline``)."""
+        cards = self.before
+        if cards is None or self.mutant(Mutant.DESTRUCTIONS_IN_SEQUENCE):
+            cards = tuple(self.cards)
+        return StartBoard(self.setup, cards, tuple(self.players))
 
     def watcher(self, slot: int) -> Card:
         """The permanent in ``slot`` as a watcher of the event under way: as it was when a

@@ -283,6 +283,10 @@ class Mutant(StrEnum):
     REGEN_TRIGGERS_CREATURE_DIES = "regen-triggers-creature-dies"
     ATTACKING_READ_AFTER_MOVE = "attacking-read-after-move"
     DYING_OBSERVER_MISSES_DEATHS = "dying-observer-misses-deaths"
+    # Several permanents destroyed at once (608.2f, 704.3): each destruction decided on the game
+    # as the earlier ones of the event left it, an umbra-armor Aura destroyed first no longer
+    # saving the creature it enchanted (702.89a rulings)
+    DESTRUCTIONS_IN_SEQUENCE = "destructions-in-sequence"
     # Spells are cards (issue 13 item 1):
     SPELL_TO_GRAVEYARD_FIRST = "spell-to-graveyard-first"
     # Hand and library, draw (issue 13 item 2): Fecundity's draw given to the dying creature's

@@ -199,6 +199,7 @@ EVENT_SHAPES: dict[EventKind, Shape] = {
         "deathtouch_record",
         "deathtouch_recorded",
         "destroy_at_end_of_combat",
+        "destroyed_by",
         "destroyed_this_way",
         "divides",
         "draws",

@@ -360,6 +360,14 @@ _INFO = (
         ("trigger.creature-dies", "trigger.attacking-dies"),
     ),
     MutantInfo(
+        Mutant.DESTRUCTIONS_IN_SEQUENCE,
+        "Permanents destroyed at once are decided one after the other, each on the game as the "
+        "earlier ones left it: an umbra-armor Aura destroyed in the same event before the "
+        "creature it enchants no longer saves that creature, as in engines that destroy a list "
+        "of permanents in a loop.",
+        ("destroy.simultaneous", "replace.umbra-armor"),
+    ),
+    MutantInfo(
         Mutant.EOC_DESTROY_NEEDS_COMBAT,
         'A Basilisk\'s "destroy that creature at end of combat" is dropped when that creature '
         "leaves combat, so a blocker that regenerated (removed from combat) escapes it, as an "

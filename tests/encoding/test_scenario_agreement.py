@@ -11,7 +11,12 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   a counter countered in turn, a counter whose target another counter took off the stack
   (608.2b), the renumbering of the spell targets above a countered spell (701.6a). The
   agreement walk's frames hold a stack of two, so these branches are listed in
-  ``encoding/unreachable.yaml`` for the walk and checked between the views here."""
+  ``encoding/unreachable.yaml`` for the walk and checked between the views here.
+* An umbra-armor Aura destroyed by the same event as the creature it enchants
+  (``tests/scenarios/destroy/umbra-*.yaml``; 608.2f, 702.89a rulings): decided as the event
+  began, and destroyed once. An Aura asked twice differs from one asked once only when it has
+  a shield of its own and comes after the creature in slot order, a board the walk's seeds do
+  not hold."""
 
 from __future__ import annotations
 
@@ -30,12 +35,14 @@ from regen_model.scenario import load_scenario, run_scenario
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 INLINE = sorted(SCENARIOS.glob("*/inline-*.yaml"))
 COUNTERS = sorted(SCENARIOS.glob("turn/counterspell-*.yaml"))
-FILES = INLINE + COUNTERS
+UMBRA = sorted(SCENARIOS.glob("destroy/umbra-*.yaml"))
+FILES = INLINE + COUNTERS + UMBRA
 
 
 def test_the_scenarios_are_found() -> None:
     assert len(INLINE) >= 5, INLINE
     assert len(COUNTERS) >= 3, COUNTERS
+    assert len(UMBRA) >= 2, UMBRA
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

@@ -118,6 +118,8 @@ ONLY_BY_SCENARIO = {
     Mutant.DYING_OBSERVER_MISSES_DEATHS: SCENARIOS
     / "zone"
     / "creature-dies-simultaneous-watcher.yaml",
+    # the battery destroys no umbra-armor Aura with the creature it enchants
+    Mutant.DESTRUCTIONS_IN_SEQUENCE: SCENARIOS / "destroy" / "umbra-and-its-aura-at-once.yaml",
     Mutant.EOC_DESTROY_NEEDS_COMBAT: SCENARIOS
     / "combat"
     / "basilisk-regenerated-blocker-still-destroyed.yaml",
