@@ -40,8 +40,10 @@ CHANGES: tuple[Change, ...] = (
         (
             Edit(
                 ENC + "effects.py",
-                "i=i,\n                        cant_regen=obj.cant_regen,\n",
-                "i=i,\n                        cant_regen=False,\n",
+                "victims[i],\n                    partial(\n                        destroy,\n"
+                "                        i=i,\n                        cant_regen=obj.cant_regen,\n",
+                "victims[i],\n                    partial(\n                        destroy,\n"
+                "                        i=i,\n                        cant_regen=False,\n",
             ),
         ),
     ),
