@@ -26,7 +26,10 @@ from regen_model.model.rules import CORRECT
 from regen_model.scenario import load_scenario, run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "destroy"
-FILES = [SCENARIOS / "umbra-and-its-aura-at-once.yaml", SCENARIOS / "umbra-aura-first-then-last.yaml"]
+FILES = [
+    SCENARIOS / "umbra-and-its-aura-at-once.yaml",
+    SCENARIOS / "umbra-aura-first-then-last.yaml",
+]
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
