@@ -16,7 +16,12 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``tests/scenarios/destroy/umbra-*.yaml``; 608.2f, 702.89a rulings): decided as the event
   began, and destroyed once. An Aura asked twice differs from one asked once only when it has
   a shield of its own and comes after the creature in slot order, a board the walk's seeds do
-  not hold."""
+  not hold. The Aura umbra armor destroys alone is destroyed by an effect that lets it
+  regenerate and meets its shield counter (701.19a, 122.1c), boards the walk's seeds do not
+  hold either.
+* A destroy spell with two targets, one of them illegal as it resolves and the other with a
+  shield counter (``tests/scenarios/destroy/effect-targets-at-once.yaml``; 608.2b, 122.1c):
+  the walk's frames never hold a destroy spell cast on two targets."""
 
 from __future__ import annotations
 
@@ -36,13 +41,15 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 INLINE = sorted(SCENARIOS.glob("*/inline-*.yaml"))
 COUNTERS = sorted(SCENARIOS.glob("turn/counterspell-*.yaml"))
 UMBRA = sorted(SCENARIOS.glob("destroy/umbra-*.yaml"))
-FILES = INLINE + COUNTERS + UMBRA
+TARGETS = [SCENARIOS / "destroy" / "effect-targets-at-once.yaml"]
+FILES = INLINE + COUNTERS + UMBRA + TARGETS
 
 
 def test_the_scenarios_are_found() -> None:
     assert len(INLINE) >= 5, INLINE
     assert len(COUNTERS) >= 3, COUNTERS
-    assert len(UMBRA) >= 2, UMBRA
+    assert len(UMBRA) >= 4, UMBRA
+    assert all(p.exists() for p in TARGETS), TARGETS
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
