@@ -61,7 +61,8 @@ when all of them still pass.
   ran again replacing an earlier one's (mutmut renumbers the mutants of a function that
   changed, so the later tree's names are the ones that hold). The ``no checks`` mutants of a
   screen named in ``NO_CHECKS_JUDGED`` (the Counterspell screen's) are set against the lists
-  with its survivors.
+  with its survivors, and so are the ``not reached`` mutants of one in ``NOT_REACHED_JUDGED``
+  (the simultaneous-destruction screen's).
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
   ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) and the
@@ -727,12 +728,18 @@ def screen_files(given: list[str]) -> list[str]:
 # 234 (``mutation-screen.json``) are not judged yet (docs/agreement.md), so triage leaves them.
 NO_CHECKS_JUDGED = frozenset({"mutation-screen-counterspell.json"})
 
+# The screens whose ``not reached`` mutants (lines only a rule mutant runs, which the screen,
+# on the correct rules, never does) are judged like their survivors: the simultaneous-
+# destruction screen's 16, each applied and run under its rule mutant (docs/agreement.md).
+NOT_REACHED_JUDGED = frozenset({"mutation-screen-destroy.json"})
+
 
 def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
     """The survivors of the screens in ``files`` (under ``benchmarks/results``), oldest first,
     and each file's ``every``: a survivor of an earlier screen that a later screen ran again
     (its ``screened``) is left to the later one's verdict, made on the newer tree. A screen
-    of ``NO_CHECKS_JUDGED`` adds its ``no checks`` mutants to its survivors."""
+    of ``NO_CHECKS_JUDGED`` adds its ``no checks`` mutants to its survivors, one of
+    ``NOT_REACHED_JUDGED`` its ``not reached`` ones."""
     survivors: dict[str, None] = {}
     every: list[int] = []
     for name in files:
@@ -743,6 +750,8 @@ def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
         survivors.update(dict.fromkeys(screened["survivors"]))
         if name in NO_CHECKS_JUDGED:
             survivors.update(dict.fromkeys(screened.get("no_checks", ())))
+        if name in NOT_REACHED_JUDGED:
+            survivors.update(dict.fromkeys(screened.get("not_reached", ())))
         every.append(screened.get("every"))
     return sorted(survivors), every
 

@@ -150,3 +150,18 @@ def test_every_no_checks_mutant_of_a_judged_screen_is_listed() -> None:
         assert unchecked, f"{screen}: no 'no checks' mutant to judge"
         assert sorted(set(unchecked) - listed) == [], screen
         assert set(unchecked) <= set(screen_survivors([screen])[0])
+
+
+def test_every_not_reached_mutant_of_a_judged_screen_is_listed() -> None:
+    """The screens of ``NOT_REACHED_JUDGED`` have their ``not reached`` mutants (lines only a
+    rule mutant runs) judged like survivors: each is listed, and ``triage`` counts them."""
+    import json
+
+    from mutation import NOT_REACHED_JUDGED, RESULTS, screen_survivors
+
+    listed = {e.name for e in load_lists(ROOT / "benchmarks")}
+    for screen in sorted(NOT_REACHED_JUDGED):
+        unreached = json.loads((RESULTS / screen).read_text())["not_reached"]
+        assert unreached, f"{screen}: no 'not reached' mutant to judge"
+        assert sorted(set(unreached) - listed) == [], screen
+        assert set(unreached) <= set(screen_survivors([screen])[0])
