@@ -136,32 +136,24 @@ def test_every_column_of_the_table_is_a_kind_or_a_split_of_one() -> None:
     assert set(COLUMNS) - {"text killed", "text alive", "unlisted"} == set(KINDS) - {"text"}
 
 
-def test_every_no_checks_mutant_of_a_judged_screen_is_listed() -> None:
+@pytest.mark.parametrize(
+    ("judged", "field"),
+    [("NO_CHECKS_JUDGED", "no_checks"), ("NOT_REACHED_JUDGED", "not_reached")],
+)
+def test_every_judged_mutant_of_a_screen_is_listed(judged: str, field: str) -> None:
     """The screens of ``NO_CHECKS_JUDGED`` have their ``no checks`` mutants (functions only the
-    symbolic build and the solver-chosen states call) judged like survivors: each is listed,
-    and ``triage`` counts them (``screen_survivors``)."""
+    symbolic build and the solver-chosen states call), those of ``NOT_REACHED_JUDGED`` their
+    ``not reached`` ones (lines only a rule mutant runs), judged like survivors: each is
+    listed, and ``triage`` counts them (``screen_survivors``)."""
     import json
 
-    from mutation import NO_CHECKS_JUDGED, RESULTS, screen_survivors
+    import mutation
 
     listed = {e.name for e in load_lists(ROOT / "benchmarks")}
-    for screen in sorted(NO_CHECKS_JUDGED):
-        unchecked = json.loads((RESULTS / screen).read_text())["no_checks"]
-        assert unchecked, f"{screen}: no 'no checks' mutant to judge"
-        assert sorted(set(unchecked) - listed) == [], screen
-        assert set(unchecked) <= set(screen_survivors([screen])[0])
-
-
-def test_every_not_reached_mutant_of_a_judged_screen_is_listed() -> None:
-    """The screens of ``NOT_REACHED_JUDGED`` have their ``not reached`` mutants (lines only a
-    rule mutant runs) judged like survivors: each is listed, and ``triage`` counts them."""
-    import json
-
-    from mutation import NOT_REACHED_JUDGED, RESULTS, screen_survivors
-
-    listed = {e.name for e in load_lists(ROOT / "benchmarks")}
-    for screen in sorted(NOT_REACHED_JUDGED):
-        unreached = json.loads((RESULTS / screen).read_text())["not_reached"]
-        assert unreached, f"{screen}: no 'not reached' mutant to judge"
-        assert sorted(set(unreached) - listed) == [], screen
-        assert set(unreached) <= set(screen_survivors([screen])[0])
+    screens = getattr(mutation, judged)
+    assert screens, judged
+    for screen in sorted(screens):
+        names = json.loads((mutation.RESULTS / screen).read_text())[field]
+        assert names, f"{screen}: no {field!r} mutant to judge"
+        assert sorted(set(names) - listed) == [], screen
+        assert set(names) <= set(mutation.screen_survivors([screen])[0])
