@@ -35,6 +35,7 @@ from typing import Any
 
 import z3
 
+from regen_model import interrupts
 from regen_model.checks.bmc import Found, violation
 from regen_model.checks.certificates import Certificate, Checker, certify, obligations
 from regen_model.checks.induction import Violation, constants, inductive
@@ -153,11 +154,14 @@ def prove(
     else:
         bad = [inv(*xs), *dom_x, *trans, *dom_y, z3.Not(prop.at_step(x, st, y))]
     h.add(_rule(bad, z3.BoolVal(False)))
+    cancels = interrupts.cancel_count()
     try:
         answer = h.check()
         reason = h.reason_unknown() if answer == z3.unknown else ""
     except z3.Z3Exception as err:  # Spacer raises on a budget overrun (R3)
         answer, reason = z3.unknown, str(err)
+    if answer == z3.unknown:  # cancelled by SIGINT/SIGTERM: the stop, not an UNKNOWN row
+        interrupts.raise_if_cancelled(cancels)
     spent = time.perf_counter() - started
     if answer == z3.sat:
         interp = h.model()[inv]

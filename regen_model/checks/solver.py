@@ -11,6 +11,8 @@ Why it looks like this (ANCHORS R1, R2, R9):
   reason. It is never turned into a yes or a no. The first retry takes another route
   (``Route.PREPROCESS``: the query simplified by tactics before the SMT core sees it), later
   ones another seed (mypyvy retries with seeds). Each attempt has the whole ``rlimit``.
+  A query cancelled because SIGINT or SIGTERM arrived is not an unknown: it raises
+  ``Interrupted`` and is neither retried nor reported (``regen_model.interrupts``).
 
 Why a preprocessing route and not just another seed: the hardest consecution query at four
 card slots (``inv.damage-trigger.kept`` on ``pass`` with an empty stack) needed 160-190M of
@@ -35,6 +37,7 @@ from typing import Any
 
 import z3
 
+from regen_model import interrupts
 from regen_model.checks.system import Tracked
 
 Z3Ref = Any
@@ -156,6 +159,7 @@ class Query:
         attempts = 0
         reason = ""
         route = self.first
+        cancels = interrupts.cancel_count()
         for attempt in range(self.budget.retries + 1):
             attempts += 1
             if attempt:
@@ -178,6 +182,8 @@ class Query:
                     attempts=attempts,
                     route=route,
                 )
+            # a query cancelled by SIGINT/SIGTERM is the stop, not an unknown to retry or report
+            interrupts.raise_if_cancelled(cancels)
             reason = solver.reason_unknown()
         return Answer(
             Status.UNKNOWN,
