@@ -472,10 +472,12 @@ def _scenario_actions() -> list[tuple[GameState, A.Action]]:
 
 def test_every_scenario_action_reads_back_from_its_parameters_as_itself() -> None:
     """``params.to_action`` is the inverse of ``of_action`` on every action the scenario files
-    play: the action read back from its parameters has the same parameters (its effect, its
-    targets, its shares, its replacement choices, "shield:NAME" ones included, whose mask
-    counts a shield the resolving regeneration effect makes, 616.1). A malformed block is
-    kept only as a flag (the engine refuses it, 509.1a), so it is left out."""
+    play: every parameter ``of_action`` writes is one of the layout's (``params.names``),
+    which the relation reads, and the action read back from its parameters has the same
+    parameters (its effect, its targets, its shares, its replacement choices, "shield:NAME"
+    ones included, whose mask counts a shield the resolving regeneration effect makes, 616.1).
+    A malformed block is kept only as a flag (the engine refuses it, 509.1a), so it is left
+    out."""
     kinds = set()
     for state, action in _scenario_actions():
         sc = widest(len(state.setup.handles))
@@ -485,6 +487,9 @@ def test_every_scenario_action_reads_back_from_its_parameters_as_itself() -> Non
             continue
         if v.get("malformed"):
             continue
+        # every parameter written is one the relation reads (a key the layout lacks would be
+        # ignored by it: the relation would see the parameter's unused value instead)
+        assert set(v) == set(P.names(sc).vars()), action
         back = P.to_action(v, action.kind, state, sc)
         assert P.of_action(state, back, sc) == v, (action, back)
         kinds.add(action.kind)
