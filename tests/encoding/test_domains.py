@@ -314,10 +314,11 @@ def _expected_domain(key: str, sc: Scope) -> set[int] | None:
     """The values in ``_WINDOW`` that ``Frame.domain`` admits for the integer variable ``key``
     of the game, the players, the cards and their shields, from what the engine's field means
     (None for a stack object's, which the tests above pin): a player is 0 or 1 (NONE where
-    there may be none: priority, a temporary controller, 'destroy it at end of combat's
-    controller, phasing's player); a card slot is another card's (NONE for none); an enum is
-    one of its ordinals; a count is at least 0; the turn at least 1; life and the P/T changes
-    until end of turn may be any integer (119.4, 613.4c)."""
+    there may be none: priority, a temporary controller, the controller of a "destroy it at
+    end of combat" trigger, the player a permanent phased out under); a card slot is another
+    card's (NONE for none); an enum is one of its ordinals; a count is at least 0; the turn
+    at least 1; a life total and the P/T changes until end of turn may be any integer, below
+    zero too (107.1b, 613.4c)."""
     window = set(_WINDOW)
     players = {0, 1}
     at_least = lambda low: {v for v in window if v >= low}  # noqa: E731
