@@ -60,9 +60,9 @@ when all of them still pass.
   every ``mutation-screen-*.json``: their survivors are joined, a later screen's verdict on a mutant it
   ran again replacing an earlier one's (mutmut renumbers the mutants of a function that
   changed, so the later tree's names are the ones that hold). The ``no checks`` mutants of a
-  screen named in ``NO_CHECKS_JUDGED`` (the Counterspell screen's) are set against the lists
-  with its survivors, and so are the ``not reached`` mutants of one in ``NOT_REACHED_JUDGED``
-  (the simultaneous-destruction screen's).
+  screen named in ``NO_CHECKS_JUDGED`` (the sample's and the Counterspell screen's) are set
+  against the lists with its survivors, and so are the ``not reached`` mutants of one in
+  ``NOT_REACHED_JUDGED`` (the simultaneous-destruction screen's).
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
   ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) and the
@@ -108,7 +108,8 @@ FAST_CHECKS = (
     # casts of "target spell" that break 601.2c, refused by both views (17 s)
     "tests/encoding/test_counter_casts.py",
     # the frames' and parameters' domains and read-backs, which only the symbolic build and
-    # the solver-chosen states call, pinned value by value (3 s)
+    # the solver-chosen states call, pinned value by value, and every scenario action read
+    # back from its parameters (about 30 s)
     "tests/encoding/test_domains.py",
 )
 # What ``recheck`` runs besides: the rule-mutant matrix's tests that each rule mutant still
@@ -723,10 +724,11 @@ def screen_files(given: list[str]) -> list[str]:
 
 
 # The screens whose ``no checks`` mutants (of functions no concrete check calls: the symbolic
-# build's, reading models back) are judged like their survivors, each in a survivor list with
-# the check that kills it: the Counterspell screen's 62 (frame.py, params.py). The sample's
-# 234 (``mutation-screen.json``) are not judged yet (docs/agreement.md), so triage leaves them.
-NO_CHECKS_JUDGED = frozenset({"mutation-screen-counterspell.json"})
+# build's, reading models back, the rule mutants' wrong versions) are judged like their
+# survivors, each in a survivor list with the check that kills it: the sample's 234
+# (``mutation-screen.json``; 4 of them screened again, and judged, by the Counterspell screen)
+# and the Counterspell screen's 62 (frame.py, params.py); docs/agreement.md.
+NO_CHECKS_JUDGED = frozenset({"mutation-screen.json", "mutation-screen-counterspell.json"})
 
 # The screens whose ``not reached`` mutants (lines only a rule mutant runs, which the screen,
 # on the correct rules, never does) are judged like their survivors: the simultaneous-

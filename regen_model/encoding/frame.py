@@ -756,7 +756,9 @@ def read_statics(
                 {CardType.CREATURE, *([CardType.ARTIFACT] if artifact else []), *land}
             )
         elif attachment is Attachment.AURA:
-            types = frozenset({CardType.ENCHANTMENT})
+            # an Aura is an enchantment (205.3h, 303.4); the artifact bit, which the domain
+            # allows on an Aura, is kept: an object may have more than one card type (205.2b)
+            types = frozenset({CardType.ENCHANTMENT, *([CardType.ARTIFACT] if artifact else [])})
         elif land:
             types = frozenset({*land, *([CardType.ARTIFACT] if artifact else [])})
         elif not artifact and not animates:
