@@ -553,13 +553,6 @@ def template_fits(template: CardTemplate) -> str | None:
     return None
 
 
-def ability_index(template: CardTemplate, kind: AbilityKind) -> int:
-    for i, a in enumerate(template.abilities):
-        if a.kind is kind:
-            return i
-    return -1
-
-
 def pin_statics(statics: Statics, setup: Setup) -> list[Z3Ref]:
     """Equalities fixing the printed cards to a scenario's cards."""
     out: list[Z3Ref] = []

@@ -240,11 +240,6 @@ def select(index: Val, items: Sequence[Val], default: Val) -> Val:
     return out
 
 
-def in_range(x: Val, low: int, high: int) -> Val:
-    """``low <= x <= high``."""
-    return and_(le(low, x), le(x, high))
-
-
 def literal(x: Val) -> Val:
     """A Z3 term's value as a Python value when it is a numeral or Boolean literal."""
     if is_concrete(x):

@@ -21,7 +21,6 @@ to the player (702.19d). One point of deathtouch damage counts as lethal (702.2c
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import permutations
 
 from regen_model.engine.errors import IllegalAction
 from regen_model.engine.work import Work
@@ -382,7 +381,3 @@ def needs_order(w: Work) -> list[int]:
         if c.attacking and i not in ordered and len(current_blockers(w, i, ())) >= 2:
             out.append(i)
     return out
-
-
-def all_orders(blockers: list[int]) -> list[tuple[int, ...]]:
-    return list(permutations(blockers))

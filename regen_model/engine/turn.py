@@ -31,7 +31,6 @@ from regen_model.engine.work import Work
 from regen_model.model.derived import (
     controller,
     has,
-    is_creature_on_battlefield,
     keywords,
     sba_pending,
 )
@@ -567,7 +566,3 @@ def require_priority(w: Work, player: int, clause: str) -> None:
         raise IllegalAction(
             f"{w.pname(player)} does not hold priority ({holder} does)", clause, "player"
         )
-
-
-def is_creature_slot(w: Work, slot: int) -> bool:
-    return is_creature_on_battlefield(w, w.cards[slot])
