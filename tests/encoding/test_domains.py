@@ -19,7 +19,9 @@ mutation screen's ``no checks`` mutants of ``encoding/frame.py`` and ``encoding/
   ``of_action`` takes (the spells on the stack before the cast, 601.2c), and a cast at a
   spell, a player, a card or nothing reads back as itself;
 * the printed cards: every built-in permanent the encoding holds, and Shrines (205.3h) of each
-  kind, read back from a model with the same types and the same encoded fields.
+  kind, read back from a model with the same types and the same encoded fields;
+* the reasons a state or an action is out of scope (more shields on a card than its slots,
+  damage shares to cards out of slot order), which the agreement's result reports.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import pytest
 import z3
 
 from regen_model.encoding import params as P
+from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.frame import (
     NONE,
     SPELL_GONE_Z,
@@ -49,9 +52,9 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, CardTemplate, CardType
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import StackKind, ordinal
+from regen_model.model.enums import Rider, StackKind, ordinal
 from regen_model.model.rules import CORRECT
-from regen_model.model.state import SPELL_GONE, GameState, Setup
+from regen_model.model.state import SPELL_GONE, GameState, Setup, Shield
 
 
 def _scope(stack: int) -> Scope:
@@ -270,3 +273,34 @@ def test_every_printed_card_the_encoding_holds_reads_back_with_its_types_and_fie
         back = read_statics(model, statics)
         assert back.templates[0].types == template.types, template.name
         assert statics_values(keys, back) == statics_values(keys, setup), template.name
+
+
+# The reasons the encoding gives for a state or an action it cannot write down: the
+# agreement walk sets such a point aside as out of scope with that reason, which its result
+# reports (``check_agreement``). No board or action of the walk is that wide, so these were
+# the sample screen's ``not reached`` mutants of ``frame._assign`` and ``params._damage``.
+
+
+def test_a_card_with_more_shields_than_the_scope_is_out_of_scope_by_its_reason() -> None:
+    """701.19a: any number of shields can be made for one creature; a frame has
+    ``scope.shields`` slots for them."""
+    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+    state = make_state(
+        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 1, shields=(shield,) * 2)]
+    )
+    scope = Scope(cards=1, shields=1)
+    result = check_agreement(state, A.Destroy(targets=("bears",)), CORRECT, scope)
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "card 0 has 2 shields; the scope allows 1"
+
+
+def test_damage_shares_to_cards_out_of_slot_order_are_out_of_scope_by_their_reason() -> None:
+    """120.3: one source deals its damage to several recipients at once; the parameters hold
+    one share per card slot, so a division naming the cards in another order (or one twice)
+    is not written down."""
+    action = A.DealDamage(
+        source="effect", shares=(A.DamageShare(1, card="giant"), A.DamageShare(1, card="bears"))
+    )
+    result = check_agreement(BOARD, action, CORRECT, widest(2))
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "damage shares to cards must name each card once, in slot order"
