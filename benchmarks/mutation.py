@@ -731,9 +731,13 @@ def screen_files(given: list[str]) -> list[str]:
 NO_CHECKS_JUDGED = frozenset({"mutation-screen.json", "mutation-screen-counterspell.json"})
 
 # The screens whose ``not reached`` mutants (lines only a rule mutant runs, which the screen,
-# on the correct rules, never does) are judged like their survivors: the simultaneous-
-# destruction screen's 16, each applied and run under its rule mutant (docs/agreement.md).
-NOT_REACHED_JUDGED = frozenset({"mutation-screen-destroy.json"})
+# on the correct rules, never does, or only the symbolic build or a state the walk never has)
+# are judged like their survivors: the simultaneous-destruction screen's 16, the sample
+# screen's 50 and the Counterspell screen's 9, each applied on the current tree and run
+# against the check that kills it (docs/agreement.md).
+NOT_REACHED_JUDGED = frozenset(
+    {"mutation-screen-destroy.json", "mutation-screen.json", "mutation-screen-counterspell.json"}
+)
 
 
 def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:

@@ -94,3 +94,18 @@ def test_both_views_refuse_the_cast(state: GameState, action: A.CastSpell) -> No
         step(state, action, CORRECT)
     result = check_agreement(state, action, CORRECT, widest(len(state.setup.handles)))
     assert result.status is Status.AGREE, result.describe()
+
+
+def test_a_spell_target_beyond_the_scope_stack_is_out_of_scope_by_its_reason() -> None:
+    """A cast naming a stack position the scope has no slot for (601.2c, 115.1) can't be
+    written as the relation's parameters: the point is set aside as out of scope, before the
+    engine is asked, and its reason names the position and the scope's stack (the text
+    ``encoding.params._cast`` raises, which the agreement result reports)."""
+    scope = widest(len(ONE_SPELL.setup.handles))
+    at = scope.stack
+    action = _cast(
+        "Counterspell", EffectKind.COUNTER_SPELL, TargetRule.SPELL, A.TargetChoice(spell=at)
+    )
+    result = check_agreement(ONE_SPELL, action, CORRECT, scope)
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == f"a stack position {at} does not fit a stack of {scope.stack}"

@@ -19,7 +19,9 @@ mutation screen's ``no checks`` mutants of ``encoding/frame.py`` and ``encoding/
   ``of_action`` takes (the spells on the stack before the cast, 601.2c), and a cast at a
   spell, a player, a card or nothing reads back as itself;
 * the printed cards: every built-in permanent the encoding holds, and Shrines (205.3h) of each
-  kind, read back from a model with the same types and the same encoded fields.
+  kind, read back from a model with the same types and the same encoded fields;
+* the reasons a state or an action is out of scope (more shields on a card than its slots,
+  damage shares to cards out of slot order), which the agreement's result reports.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import pytest
 import z3
 
 from regen_model.encoding import params as P
+from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.frame import (
     NONE,
     SPELL_GONE_Z,
@@ -65,7 +68,7 @@ from regen_model.model.enums import (
     ordinal,
 )
 from regen_model.model.rules import CORRECT
-from regen_model.model.state import SPELL_GONE, GameState, Setup
+from regen_model.model.state import SPELL_GONE, GameState, Setup, Shield
 from regen_model.scenario import load_scenario, run_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -568,3 +571,34 @@ def test_every_parameter_admits_exactly_the_values_its_actions_field_can_hold() 
         assert got == _expected_parameter(key, _EVERY), key
         checked += 1
     assert checked > 30
+
+
+# The reasons the encoding gives for a state or an action it cannot write down: the
+# agreement walk sets such a point aside as out of scope with that reason, which its result
+# reports (``check_agreement``). No board or action of the walk is that wide, so these were
+# the sample screen's ``not reached`` mutants of ``frame._assign`` and ``params._damage``.
+
+
+def test_a_card_with_more_shields_than_the_scope_is_out_of_scope_by_its_reason() -> None:
+    """701.19a: any number of shields can be made for one creature; a frame has
+    ``scope.shields`` slots for them."""
+    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+    state = make_state(
+        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 1, shields=(shield,) * 2)]
+    )
+    scope = Scope(cards=1, shields=1)
+    result = check_agreement(state, A.Destroy(targets=("bears",)), CORRECT, scope)
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "card 0 has 2 shields; the scope allows 1"
+
+
+def test_damage_shares_to_cards_out_of_slot_order_are_out_of_scope_by_their_reason() -> None:
+    """120.3: one source deals its damage to several recipients at once; the parameters hold
+    one share per card slot, so a division naming the cards in another order (or one twice)
+    is not written down."""
+    action = A.DealDamage(
+        source="effect", shares=(A.DamageShare(1, card="giant"), A.DamageShare(1, card="bears"))
+    )
+    result = check_agreement(BOARD, action, CORRECT, widest(2))
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "damage shares to cards must name each card once, in slot order"

@@ -21,7 +21,12 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   hold either.
 * A destroy spell with two targets, one of them illegal as it resolves and the other with a
   shield counter (``tests/scenarios/destroy/effect-targets-at-once.yaml``; 608.2b, 122.1c):
-  the walk's frames never hold a destroy spell cast on two targets."""
+  the walk's frames never hold a destroy spell cast on two targets.
+* A destruction answered by a shield's origin (``use: "shield:<origin>"``; 616.1e) that is
+  not the creature's first shield
+  (``tests/scenarios/replace/chosen-alike-shield-leaves-the-other.yaml``): the walk answers
+  with ``shield``, ``shield#N`` and the like (``explore.answers``), never an origin, so the
+  origin's shield mask (``encoding.params._use``) is built only here."""
 
 from __future__ import annotations
 
@@ -42,14 +47,15 @@ INLINE = sorted(SCENARIOS.glob("*/inline-*.yaml"))
 COUNTERS = sorted(SCENARIOS.glob("turn/counterspell-*.yaml"))
 UMBRA = sorted(SCENARIOS.glob("destroy/umbra-*.yaml"))
 TARGETS = [SCENARIOS / "destroy" / "effect-targets-at-once.yaml"]
-FILES = INLINE + COUNTERS + UMBRA + TARGETS
+CHOICES = [SCENARIOS / "replace" / "chosen-alike-shield-leaves-the-other.yaml"]
+FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES
 
 
 def test_the_scenarios_are_found() -> None:
     assert len(INLINE) >= 5, INLINE
     assert len(COUNTERS) >= 3, COUNTERS
     assert len(UMBRA) >= 4, UMBRA
-    assert all(p.exists() for p in TARGETS), TARGETS
+    assert all(p.exists() for p in TARGETS + CHOICES), TARGETS + CHOICES
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

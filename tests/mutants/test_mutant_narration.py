@@ -1,0 +1,65 @@
+"""A rule mutant's own events say what the wrong version did, by name.
+
+``regen-model run -m MUTANT`` and the mutant matrix show a person the wrong version at work:
+the events the engine emits only under a mutant carry the fields that tell them apart from the
+correct rules' events (which creature's regeneration unattached an Aura, that a shield's
+creation tapped the creature, which shield's rider triggered as it was made). No scenario
+reads them, since scenarios run under the correct rules, and the agreement compares states,
+not narration: these were the sample screen's ``not reached`` mutants of ``engine.destruction``
+and ``engine.effects`` (``benchmarks/mutation-survivors-engine.yaml``)."""
+
+from __future__ import annotations
+
+from regen_model.engine import step
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Mutant, Rider
+from regen_model.model.events import Event, EventKind
+from regen_model.model.rules import Rules
+from regen_model.model.state import GameState, Shield
+
+
+def _events(mutant: Mutant, state: GameState, action: A.Action) -> list[Event]:
+    return list(step(state, action, Rules(frozenset({mutant}))).events)
+
+
+def test_regen_unattaches_names_the_creature_whose_regeneration_unattached_the_aura() -> None:
+    """The mutant treats regeneration like leaving the battlefield (701.19a): the Aura's
+    unattached event names the regenerated creature as its origin."""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec(
+                "bears",
+                PERMANENT_CARDS["Grizzly Bears"],
+                0,
+                shields=(Shield(origin="Regenerate", creator=0, rider=Rider.NONE),),
+            ),
+            CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, attached_to="bears"),
+        ],
+    )
+    events = _events(Mutant.REGEN_UNATTACHES, state, A.Destroy(targets=("bears",)))
+    (unattached,) = [e for e in events if e.kind is EventKind.UNATTACHED]
+    assert (unattached.subject, unattached.clause) == ("strength", "regen.same-object")
+    assert unattached.get("origin") == "bears"
+
+
+def test_create_taps_says_the_mutant_tapped_the_creature() -> None:
+    """Creating a shield is not regenerating (701.19c); the mutant taps the creature anyway,
+    and its became-tapped event says the tap is the mutant's."""
+    state = make_state(("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0)])
+    events = _events(Mutant.CREATE_TAPS, state, A.CreateShield(target="bears"))
+    (tapped,) = [e for e in events if e.kind is EventKind.BECAME_TAPPED]
+    assert (tapped.subject, tapped.clause) == ("bears", "regen.shield.create")
+    assert tapped.get("by") == "mutant"
+
+
+def test_rider_on_create_names_the_shield_whose_rider_triggered() -> None:
+    """A "when it regenerates this way" rider waits for the shield's use (701.19c); the mutant
+    triggers it as the shield is made, and the trigger is named after the shield's origin."""
+    state = make_state(("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0)])
+    action = A.CreateShield(target="bears", origin="Matopi Golem", rider=Rider.MINUS_COUNTER)
+    events = _events(Mutant.RIDER_ON_CREATE, state, action)
+    (triggered,) = [e for e in events if e.kind is EventKind.TRIGGERED]
+    assert triggered.get("ability") == "rider of Matopi Golem"
