@@ -2,7 +2,7 @@
 
     python benchmarks/mutation.py changes [NAME...]
     python benchmarks/mutation.py mutmut [--module engine/zones.py ...] [--every K] [--max-children 2]
-    python benchmarks/mutation.py screen [--module engine/zones.py ...] [--every K] [-j 2]
+    python benchmarks/mutation.py screen [--module engine/zones.py ...] [--every K [--offset I]] [-j 2]
         [--function engine/step.py:_cast ...] [--changed-since REV] [--results FILE]
     python benchmarks/mutation.py recheck NAME... | --survivors [--screen FILE ...] [--check NODE ...]
     python benchmarks/mutation.py report
@@ -30,7 +30,8 @@ when all of them still pass.
   agreement check runs in one process there (``REGEN_AGREEMENT_WORKERS=1``): mutmut learns
   which tests reach a function from the calls it sees in its own process, and a check run
   in worker processes would leave the relation's functions with no test but the queries.
-* ``screen``: every mutmut mutant (or a ``--module``/``--every`` share) against the screen of
+* ``screen``: every mutmut mutant (or a ``--module``/``--every`` share; ``--every K --offset
+  I`` the I-th of K slices, so K runs with I = 1 to K screen every mutant once) against the screen of
   ``benchmarks/mutation_screen.py``: the mutated tree loaded once in one process, mutants
   switched by mutmut's ``MUTANT_UNDER_TEST``, each run against only the scenario files and
   points of the seeded agreement walk that call its function, in milliseconds where pytest
@@ -59,10 +60,9 @@ when all of them still pass.
   results given by ``--screen`` (oldest first), by default ``mutation-screen.json`` and then
   every ``mutation-screen-*.json``: their survivors are joined, a later screen's verdict on a mutant it
   ran again replacing an earlier one's (mutmut renumbers the mutants of a function that
-  changed, so the later tree's names are the ones that hold). The ``no checks`` mutants of a
-  screen named in ``NO_CHECKS_JUDGED`` (the sample's and the Counterspell screen's) are set
-  against the lists with its survivors, and so are the ``not reached`` mutants of one in
-  ``NOT_REACHED_JUDGED`` (the simultaneous-destruction screen's).
+  changed, so the later tree's names are the ones that hold). Every screen's ``no checks``
+  and ``not reached`` mutants are set against the lists with its survivors
+  (``JUDGED_UNSCREENED``).
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
   ``benchmarks/mutation-equivalents.yaml`` (mutant name -> why it changes nothing) and the
@@ -418,8 +418,11 @@ def touching(
     return kept
 
 
-def _sampled(name: str, every: int) -> bool:
-    return every <= 1 or int(name.rsplit("_", 1)[1]) % every == 1 % every
+def _sampled(name: str, every: int, offset: int = 1) -> bool:
+    """Whether mutant ``name`` is in slice ``offset`` (1 to ``every``) of ``every``: the
+    mutants whose number is ``offset`` modulo ``every``. Slice 1 is the first sample; the
+    ``every`` slices together are every mutant, each once."""
+    return every <= 1 or int(name.rsplit("_", 1)[1]) % every == offset % every
 
 
 def ensure_generated(workdir: Path, console: Console) -> list[str]:
@@ -453,7 +456,7 @@ def cmd_screen(args: argparse.Namespace, console: Console) -> None:
         for n in names
         if _in_modules(n, args.module)
         and _in_functions(n, args.function)
-        and _sampled(n, args.every)
+        and _sampled(n, args.every, args.offset)
     ]
     console.log(f"{len(names)} mutants, {len(chosen)} chosen")
     if args.changed_since:
@@ -515,6 +518,7 @@ def cmd_screen(args: argparse.Namespace, console: Console) -> None:
             "mutants_generated": len(names),
             "mutants_screened": len(chosen),
             "every": args.every,
+            "offset": args.offset,
             "modules": args.module,
             "functions": args.function,
             "changed_since": args.changed_since,
@@ -723,29 +727,21 @@ def screen_files(given: list[str]) -> list[str]:
     return ["mutation-screen.json", *later]
 
 
-# The screens whose ``no checks`` mutants (of functions no concrete check calls: the symbolic
-# build's, reading models back, the rule mutants' wrong versions) are judged like their
-# survivors, each in a survivor list with the check that kills it: the sample's 234
-# (``mutation-screen.json``; 4 of them screened again, and judged, by the Counterspell screen)
-# and the Counterspell screen's 62 (frame.py, params.py); docs/agreement.md.
-NO_CHECKS_JUDGED = frozenset({"mutation-screen.json", "mutation-screen-counterspell.json"})
-
-# The screens whose ``not reached`` mutants (lines only a rule mutant runs, which the screen,
-# on the correct rules, never does, or only the symbolic build or a state the walk never has)
-# are judged like their survivors: the simultaneous-destruction screen's 16, the sample
-# screen's 50 and the Counterspell screen's 9, each applied on the current tree and run
-# against the check that kills it (docs/agreement.md).
-NOT_REACHED_JUDGED = frozenset(
-    {"mutation-screen-destroy.json", "mutation-screen.json", "mutation-screen-counterspell.json"}
-)
+# Every screen's ``no checks`` mutants (of functions no concrete check calls: the symbolic
+# build's, reading models back, the rule mutants' wrong versions) and ``not reached`` ones
+# (lines only a rule mutant runs, which the screen, on the correct rules, never does, or only
+# the symbolic build or a state the walk never has) are judged like its survivors, each in a
+# survivor list with the check that kills it (docs/agreement.md): the screen passes over them,
+# so only the list says whether a check catches them.
+JUDGED_UNSCREENED = ("no_checks", "not_reached")
 
 
 def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
     """The survivors of the screens in ``files`` (under ``benchmarks/results``), oldest first,
     and each file's ``every``: a survivor of an earlier screen that a later screen ran again
-    (its ``screened``) is left to the later one's verdict, made on the newer tree. A screen
-    of ``NO_CHECKS_JUDGED`` adds its ``no checks`` mutants to its survivors, one of
-    ``NOT_REACHED_JUDGED`` its ``not reached`` ones."""
+    (its ``screened``) is left to the later one's verdict, made on the newer tree. Each
+    screen's ``no checks`` and ``not reached`` mutants count as its survivors
+    (``JUDGED_UNSCREENED``)."""
     survivors: dict[str, None] = {}
     every: list[int] = []
     for name in files:
@@ -754,10 +750,8 @@ def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
         for old in [s for s in survivors if s in again]:
             del survivors[old]
         survivors.update(dict.fromkeys(screened["survivors"]))
-        if name in NO_CHECKS_JUDGED:
-            survivors.update(dict.fromkeys(screened.get("no_checks", ())))
-        if name in NOT_REACHED_JUDGED:
-            survivors.update(dict.fromkeys(screened.get("not_reached", ())))
+        for field in JUDGED_UNSCREENED:
+            survivors.update(dict.fromkeys(screened.get(field, ())))
         every.append(screened.get("every"))
     return sorted(survivors), every
 
@@ -823,6 +817,17 @@ def _write(name: str, document: dict[str, Any]) -> None:
     (RESULTS / name).write_text(json.dumps(document, indent=2) + "\n")
 
 
+def _offset(text: str) -> int:
+    """``--offset``: a slice number, 1 or more (checked against ``--every`` in ``main``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -838,6 +843,13 @@ def main() -> None:
     sc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     sc.add_argument("--module", action="append", default=[], help="e.g. engine/zones.py")
     sc.add_argument("--every", type=int, default=1, help="every K-th mutant of each function")
+    sc.add_argument(
+        "--offset",
+        type=_offset,
+        default=1,
+        help="with --every K: the slice to screen, 1 to K (the mutants numbered OFFSET "
+        "modulo K; default 1, the first sample)",
+    )
     sc.add_argument("-j", "--jobs", type=int, default=2)
     sc.add_argument("--limit", type=float, default=60.0, help="seconds per mutant")
     sc.add_argument(
@@ -891,6 +903,8 @@ def main() -> None:
     rp = sub.add_parser("report", help="scores and survivors from the work directory")
     rp.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     args = parser.parse_args()
+    if args.command == "screen" and args.offset > max(args.every, 1):
+        parser.error(f"--offset {args.offset} is past --every {args.every}: give 1 to {args.every}")
     console = Console(width=None if sys.stdout.isatty() else 120)
     if args.command == "changes":
         cmd_changes(args.names, console)

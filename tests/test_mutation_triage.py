@@ -136,24 +136,40 @@ def test_every_column_of_the_table_is_a_kind_or_a_split_of_one() -> None:
     assert set(COLUMNS) - {"text killed", "text alive", "unlisted"} == set(KINDS) - {"text"}
 
 
-@pytest.mark.parametrize(
-    ("judged", "field"),
-    [("NO_CHECKS_JUDGED", "no_checks"), ("NOT_REACHED_JUDGED", "not_reached")],
-)
-def test_every_judged_mutant_of_a_screen_is_listed(judged: str, field: str) -> None:
-    """The screens of ``NO_CHECKS_JUDGED`` have their ``no checks`` mutants (functions only the
-    symbolic build and the solver-chosen states call), those of ``NOT_REACHED_JUDGED`` their
-    ``not reached`` ones (lines only a rule mutant runs), judged like survivors: each is
-    listed, and ``triage`` counts them (``screen_survivors``)."""
+def test_every_unscreened_mutant_of_a_screen_is_listed() -> None:
+    """Every screen's ``no checks`` mutants (functions only the symbolic build and the
+    solver-chosen states call) and ``not reached`` ones (lines only a rule mutant runs) are
+    judged like survivors: each is listed, and ``triage`` counts them (``screen_survivors``).
+    Both kinds occur in the screens checked in, so the check is not empty."""
     import json
 
     import mutation
 
     listed = {e.name for e in load_lists(ROOT / "benchmarks")}
-    screens = getattr(mutation, judged)
-    assert screens, judged
-    for screen in sorted(screens):
-        names = json.loads((mutation.RESULTS / screen).read_text())[field]
-        assert names, f"{screen}: no {field!r} mutant to judge"
-        assert sorted(set(names) - listed) == [], screen
-        assert set(names) <= set(mutation.screen_survivors([screen])[0])
+    found = dict.fromkeys(mutation.JUDGED_UNSCREENED, 0)
+    for screen in mutation.screen_files([]):
+        document = json.loads((mutation.RESULTS / screen).read_text())
+        for field in mutation.JUDGED_UNSCREENED:
+            names = document.get(field, [])
+            found[field] += len(names)
+            assert sorted(set(names) - listed) == [], (screen, field)
+            assert set(names) <= set(mutation.screen_survivors([screen])[0])
+    assert all(found.values()), found
+
+
+def test_the_slices_of_a_screen_take_every_mutant_once() -> None:
+    """``screen --every K --offset I``: the K slices together are every mutant, each in one
+    slice, and slice 1 is the first sample's (numbers 1, K + 1, 2K + 1, ...)."""
+    import mutation
+
+    names = [f"regen_model.engine.zones.x_move__mutmut_{i}" for i in range(1, 95)]
+    for every in (1, 3, 20):
+        slices = [
+            [n for n in names if mutation._sampled(n, every, offset)]
+            for offset in range(1, every + 1)
+        ]
+        assert sorted(n for s in slices for n in s) == sorted(names), every
+    first = [int(n.rsplit("_", 1)[1]) for n in names if mutation._sampled(n, 20, 1)]
+    assert first == [1, 21, 41, 61, 81]
+    last = [int(n.rsplit("_", 1)[1]) for n in names if mutation._sampled(n, 20, 20)]
+    assert last == [20, 40, 60, 80]
