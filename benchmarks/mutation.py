@@ -4,7 +4,8 @@
     python benchmarks/mutation.py mutmut [--module engine/zones.py ...] [--every K] [--max-children 2]
     python benchmarks/mutation.py screen [--module engine/zones.py ...] [--every K [--offset I]] [-j 2]
         [--function engine/step.py:_cast ...] [--changed-since REV] [--results FILE]
-    python benchmarks/mutation.py recheck NAME... | --survivors [--screen FILE ...] [--check NODE ...]
+    python benchmarks/mutation.py recheck NAME... | --survivors | --unjudged [--screen FILE ...]
+        [--check NODE ...] [-j 2]
     python benchmarks/mutation.py report
     python benchmarks/mutation.py triage [--screen FILE ...] [--results FILE]
 
@@ -47,7 +48,13 @@ when all of them still pass.
   matrix's observability tests (``RECHECK_EXTRA``); a diff that no longer fits the tree is
   recorded as not applied. ``--check NODE`` (repeatable) runs those pytest nodes instead of
   the fast checks, to confirm a survivor list's ``killed_by`` that the list does not hold;
-  the row records them (``checks``). Writes ``benchmarks/results/mutation-recheck.json``.
+  the row records them (``checks``). ``--unjudged`` sweeps every judged mutant of the screens
+  (survivors, ``no checks``, ``not reached``) that no survivor list names and no recheck has
+  run, against ``SWEEP_CHECKS`` (after the unchanged tree is shown to pass them): one a check
+  kills needs no hand-made entry, ``triage`` counts it as ``rechecked``; what survives is
+  left to the lists. ``-j N`` runs N mutants at a time. Writes
+  ``benchmarks/results/mutation-recheck.json``, again after every mutant, so a sweep stopped
+  halfway keeps what it ran.
 * ``triage``: the screen's survivors (``mutation-screen.json``) against the hand-made lists
   ``benchmarks/mutation-survivors-<package>.yaml`` (``mutation_triage.py``: each survivor's
   kind, equivalent, text, label, switch, caught or gap, its reason and the check that kills
@@ -55,7 +62,9 @@ when all of them still pass.
   how many of each kind per package (text split into killed and alive by ``killed_by``),
   every survivor no list names, every text survivor no check reads yet, every listed name the
   screen no longer reports, and every mutant listed as killed that ``recheck`` found alive.
-  Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
+  A survivor no list names but a recheck row shows killed by a named check (``rechecked``;
+  ``fits_tree``: only while the lines its mutant removed are still in the source) is judged
+  by that row. Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
   ``benchmarks/results/mutation-triage.json`` (or ``--results``). It reads the screens'
   results given by ``--screen`` (oldest first), by default ``mutation-screen.json`` and then
   every ``mutation-screen-*.json``: their survivors are joined, a later screen's verdict on a mutant it
@@ -80,9 +89,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +129,23 @@ FAST_CHECKS = (
 RECHECK_EXTRA = (
     "tests/mutants/test_mutant_catalog.py::test_every_mutant_is_observable",
     "tests/mutants/test_rider_mutant_halves.py",
+)
+# What ``recheck --unjudged`` runs, in this order (``-x``: a killed mutant stops at its first
+# failure): the checks that killed most of the screens' judged mutants first (the symbolic
+# read-backs killed 177 of the sample's 234 "no checks" mutants, the labels and the seeded
+# walk most of its survivors), the dear ones last; about 100 s for a mutant that survives
+# them all. A mutant whose removed line names a rule mutant (``Mutant.X``) gets X's two
+# parametrised checks first (observable, and the same in both views), where a switch dies.
+SWEEP_CHECKS = (
+    "tests/encoding/test_relation_labels.py",
+    "tests/encoding/test_domains.py",
+    "tests/encoding/test_branches.py::test_the_seeded_preset_agrees",
+    "tests/encoding/test_driven.py",
+    "tests/encoding/test_mutant_agreement.py",
+    "tests/encoding/test_scenario_agreement.py",
+    "tests/encoding/test_counter_casts.py",
+    "tests/mutants/test_rider_mutant_halves.py",
+    "tests/unit",
 )
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -550,77 +578,156 @@ def _median_ms(outcomes: list[dict[str, Any]], status: str) -> float | None:
 def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
     """Each named mutant's diff (``mutmut show``) applied to a fresh copy of the tree and the
     fast checks run there by this script (no mutmut runner, no test selection, a generous
-    timeout): what mutmut's verdict (often ``timeout`` on a loaded machine) really is."""
-    rows = []
+    timeout): what mutmut's verdict (often ``timeout`` on a loaded machine) really is.
+    ``--unjudged`` sweeps every judged mutant of the screens that no list names and no
+    recheck has run yet, against ``SWEEP_CHECKS``, ``-j`` at a time; a mutant one of them
+    kills needs no hand-made entry (``triage`` counts it as ``rechecked``)."""
     names = list(args.names)
     if args.survivors:
         for screen_file in screen_files(args.screen):
             screened = json.loads((RESULTS / screen_file).read_text())
             names += [n for n in screened["survivors"] + screened["no_checks"] if n not in names]
+    checks: tuple[str, ...] | None = tuple(args.check) or None
+    if args.unjudged:
+        names += [n for n in unjudged(screen_files(args.screen)) if n not in names]
+        checks = checks or SWEEP_CHECKS
+        console.log(f"{len(names)} judged mutants no list names and no recheck ran")
     if not names:
-        raise SystemExit("name the mutants to recheck, or give --survivors")
+        raise SystemExit("name the mutants to recheck, or give --survivors or --unjudged")
+    earlier = RESULTS / "mutation-recheck.json"
+    kept = json.loads(earlier.read_text())["mutants"] if earlier.exists() else []
+    record = _RecheckRecord(kept, [*FAST_CHECKS, *RECHECK_EXTRA])
     with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
         base = Path(tmp) / "base"
         copy_tree(base)
-        for name in names:
-            diff = _mutmut(args.workdir, "show", name)
-            diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
-            tree = Path(tmp) / "tree"
-            shutil.copytree(base, tree)
-            patched = subprocess.run(
-                ["patch", "-p0", "--quiet", "--fuzz=0", "--no-backup-if-mismatch", "-r", "-"],
-                cwd=tree,
-                input=diff + "\n",
-                text=True,
-                capture_output=True,
-                check=False,
-            )
-            if patched.returncode != 0 and _replace_hunk(tree, diff):
-                patched = subprocess.CompletedProcess(patched.args, 0)
-            if patched.returncode != 0:
-                # mutmut's tree is older than this one and the hunk no longer fits: nothing
-                # ran, so the mutant is neither killed nor alive (regenerate the mutants)
-                console.log(f"{name}: [yellow]not applied[/] ({patched.stdout.strip()})")
-                rows.append({"mutant": name, "applied": False, "diff": diff.splitlines()})
-                shutil.rmtree(tree)
-                continue
-            if args.check:
-                passed, seconds, tail = run_checks(tree, checks=tuple(args.check))
-            else:
-                passed, seconds, tail = run_checks(tree, extra=RECHECK_EXTRA)
-            rows.append(
-                {
-                    "mutant": name,
-                    "mutmut": results(args.workdir).get(name, "?"),
-                    "applied": True,
-                    # the checks run: the fast-check list (and RECHECK_EXTRA) unless --check
-                    # named others (an entry's killed_by outside the list, confirmed)
-                    **({"checks": list(args.check)} if args.check else {}),
-                    "killed": not passed,
-                    "by": "" if passed else _failed_test(tail),
-                    "summary": tail.splitlines()[-1] if tail else "",
-                    "seconds": round(seconds, 1),
-                    "diff": [
-                        ln
-                        for ln in diff.splitlines()
-                        if ln[:1] in "+-" and ln[:3] not in ("+++", "---")
-                    ],
-                }
-            )
-            console.log(f"{name}: {'killed' if not passed else 'SURVIVED'} ({seconds:.0f} s)")
-            shutil.rmtree(tree)
+        if args.unjudged:
+            # a check that fails on the unchanged tree would "kill" every mutant
+            passed, seconds, tail = run_checks(base, checks=SWEEP_CHECKS)
+            if not passed:
+                raise SystemExit(f"the sweep's checks fail on the unchanged tree:\n{tail}")
+            console.log(f"unchanged tree: the sweep's checks pass ({seconds:.0f} s)")
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            futures = {
+                pool.submit(_recheck_one, args.workdir, name, Path(tmp), base, checks): name
+                for name in names
+            }
+            for done, future in enumerate(as_completed(futures), 1):
+                row = future.result()
+                record.add(row)
+                name = futures[future]
+                if not row["applied"]:
+                    verdict = "[yellow]not applied[/]"
+                else:
+                    verdict = "killed" if row["killed"] else "[bold]SURVIVED[/]"
+                console.log(f"[{done}/{len(names)}] {name}: {verdict} ({row.get('seconds', 0)} s)")
+
+
+def unjudged(files: list[str]) -> list[str]:
+    """The judged mutants of the screens in ``files`` (survivors, "no checks", "not
+    reached") that no survivor list names and that no recheck has run."""
+    survivors, _ = screen_survivors(files)
+    listed = {e.name for e in load_lists(ROOT / "benchmarks")}
     earlier = RESULTS / "mutation-recheck.json"
-    kept = json.loads(earlier.read_text())["mutants"] if earlier.exists() else []
-    ran = {r["mutant"] for r in rows}
-    _write(
-        "mutation-recheck.json",
-        {
-            "format": "regen-model/bench-mutation-recheck",
-            "version": 1,
-            "checks": [*FAST_CHECKS, *RECHECK_EXTRA],
-            "mutants": [r for r in kept if r["mutant"] not in ran] + rows,
-        },
+    ran = (
+        {r["mutant"] for r in json.loads(earlier.read_text())["mutants"]}
+        if earlier.exists()
+        else set()
     )
+    return [n for n in survivors if n not in listed and n not in ran]
+
+
+class _RecheckRecord:
+    """``mutation-recheck.json``, written again after every mutant (a long sweep stopped
+    halfway keeps what it ran): a mutant run again replaces its earlier row."""
+
+    def __init__(self, kept: list[dict[str, Any]], checks: list[str]) -> None:
+        self._rows = {r["mutant"]: r for r in kept}
+        self._checks = checks
+        self._lock = threading.Lock()
+
+    def add(self, row: dict[str, Any]) -> None:
+        with self._lock:
+            self._rows.pop(row["mutant"], None)
+            self._rows[row["mutant"]] = row
+            _write(
+                "mutation-recheck.json",
+                {
+                    "format": "regen-model/bench-mutation-recheck",
+                    "version": 1,
+                    "checks": self._checks,
+                    "mutants": list(self._rows.values()),
+                },
+            )
+
+
+def _recheck_one(
+    workdir: Path, name: str, tmp: Path, base: Path, checks: tuple[str, ...] | None
+) -> dict[str, Any]:
+    """One mutant's diff applied to a copy of ``base`` and ``checks`` (or the fast checks
+    and ``RECHECK_EXTRA``) run there: its row of ``mutation-recheck.json``."""
+    diff = _mutmut(workdir, "show", name)
+    diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
+    removed = [ln for ln in diff.splitlines() if ln[:1] == "-" and ln[:3] != "---"]
+    tree = tmp / f"tree-{name}"
+    shutil.copytree(base, tree)
+    try:
+        patched = subprocess.run(
+            ["patch", "-p0", "--quiet", "--fuzz=0", "--no-backup-if-mismatch", "-r", "-"],
+            cwd=tree,
+            input=diff + "\n",
+            text=True,
+            capture_output=True,
+            check=False,
+        )
+        if patched.returncode != 0 and _replace_hunk(tree, diff):
+            patched = subprocess.CompletedProcess(patched.args, 0)
+        if patched.returncode != 0:
+            # mutmut's tree is older than this one and the hunk no longer fits: nothing ran,
+            # so the mutant is neither killed nor alive (regenerate the mutants)
+            return {"mutant": name, "applied": False, "diff": diff.splitlines()}
+        run: tuple[str, ...] | None = checks
+        if checks == SWEEP_CHECKS:
+            run = (*_switch_checks(removed), *SWEEP_CHECKS)
+        if run:
+            passed, seconds, tail = run_checks(tree, checks=run)
+        else:
+            passed, seconds, tail = run_checks(tree, extra=RECHECK_EXTRA)
+        return {
+            "mutant": name,
+            "mutmut": results(workdir).get(name, "?"),
+            "applied": True,
+            # the checks run: the fast-check list (and RECHECK_EXTRA) unless --check named
+            # others (an entry's killed_by outside the list, confirmed) or --unjudged swept
+            **({"checks": list(run)} if run else {}),
+            "killed": not passed,
+            "by": "" if passed else _failed_test(tail),
+            "summary": tail.splitlines()[-1] if tail else "",
+            "seconds": round(seconds, 1),
+            "diff": [
+                ln for ln in diff.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")
+            ],
+        }
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+def _switch_checks(removed: list[str]) -> list[str]:
+    """The two parametrised checks of each rule mutant a removed line names (``Mutant.X``):
+    a mutant that turns X's switch off dies in them."""
+    from regen_model.model.enums import Mutant
+
+    found: list[str] = []
+    for line in removed:
+        for member in re.findall(r"Mutant\.([A-Z_]+)", line):
+            value = Mutant[member].value if member in Mutant.__members__ else None
+            if value is None:
+                continue
+            found += [
+                f"tests/mutants/test_mutant_catalog.py::test_every_mutant_is_observable[{value}]",
+                "tests/encoding/test_mutant_agreement.py::"
+                f"test_each_rule_mutant_is_the_same_in_both_views[{value}]",
+            ]
+    return list(dict.fromkeys(found))
 
 
 def _replace_hunk(tree: Path, diff: str) -> bool:
@@ -756,6 +863,20 @@ def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
     return sorted(survivors), every
 
 
+def fits_tree(row: dict[str, Any]) -> bool:
+    """Whether a recheck row still speaks of this tree: every line its mutant removed is in
+    the mutated module's source as it is now. (mutmut renumbers a changed function's
+    mutants, so a row of an older tree may name what is now another mutant; a row whose
+    original lines are gone is set aside.)"""
+    module = re.split(r"\.x[_ǁ]", row["mutant"], maxsplit=1)[0]
+    path = ROOT / (module.replace(".", "/") + ".py")
+    if not path.is_file():
+        return False
+    source = {line.strip() for line in path.read_text().splitlines()}
+    removed = [ln[1:].strip() for ln in row.get("diff", ()) if ln[:1] == "-"]
+    return all(line in source for line in removed if line)
+
+
 def cmd_triage(args: argparse.Namespace, console: Console) -> int:
     survivors, every = screen_survivors(screen_files(args.screen))
     recheck_file = RESULTS / "mutation-recheck.json"
@@ -765,7 +886,7 @@ def cmd_triage(args: argparse.Namespace, console: Console) -> int:
     except ListError as problem:
         Console(stderr=True).print(f"triage: {problem}", style="bold red", markup=False)
         return 2
-    result = triage(survivors, entries, rechecked)
+    result = triage(survivors, entries, [r for r in rechecked if fits_tree(r)])
     table = Table(title="Mutation screen survivors, classified", title_justify="left")
     columns = ("survived", *COLUMNS)
     for col in ("package", *columns):
@@ -871,6 +992,13 @@ def main() -> None:
     rc = sub.add_parser("recheck", help="apply named mutants and run the fast checks here")
     rc.add_argument("names", nargs="*")
     rc.add_argument("--survivors", action="store_true", help="the screen's survivors")
+    rc.add_argument(
+        "--unjudged",
+        action="store_true",
+        help="every judged mutant of the screens that no list names and no recheck ran, "
+        "against SWEEP_CHECKS (a kill needs no hand-made entry)",
+    )
+    rc.add_argument("-j", "--jobs", type=int, default=1, help="mutants checked at a time")
     rc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     rc.add_argument(
         "--check",

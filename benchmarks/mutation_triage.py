@@ -19,7 +19,12 @@ next to it in a checked-in list. The lists are ``benchmarks/mutation-survivors-<
   one does. Words a person reads are output (``regen-model run``, its ``--json``, traces, error
   lines), so a ``text`` survivor no check reads is open, like an unlisted one.
 
-``triage`` sets them against the screen's survivors: every survivor must be listed, every
+A survivor no list names is judged by a machine instead where ``recheck`` applied it and a
+fast check failed (its row in ``mutation-recheck.json`` names the check): the ``rechecked``
+column, which needs no entry, since such a row says all a ``caught`` entry would.
+
+``triage`` sets them against the screen's survivors: every survivor must be listed (or
+rechecked), every
 listed name must be one of the screen's (a stale entry is reported), and a mutant that
 ``recheck`` ran (``mutation-recheck.json``) and found alive while its entry says it is killed is
 reported too; the table splits ``text`` into ``text killed`` and ``text alive``. Kept apart
@@ -46,6 +51,7 @@ COLUMNS = (
     "switch",
     "caught",
     "gap",
+    "rechecked",
     "unlisted",
 )
 FORMAT = "regen-model/mutation-survivors"
@@ -148,7 +154,7 @@ class Triage:
     """The screen's survivors set against the lists."""
 
     counts: dict[str, Counter[str]]  # package -> column (COLUMNS) -> survivors
-    unlisted: list[str]  # survivors no list names
+    unlisted: list[str]  # survivors no list names and no recheck killed
     stale: list[str]  # listed names that are no survivor of the screen's results
     alive: list[str]  # listed as killed, yet a recheck found them alive
     text_alive: list[str]  # text survivors no check reads yet (no killed_by)
@@ -172,6 +178,9 @@ class Triage:
 
 def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, Any]]) -> Triage:
     listed = {e.name: e for e in entries}
+    killed_by_recheck = {
+        r["mutant"] for r in recheck if r.get("applied", True) and r.get("killed") and r.get("by")
+    }
     counts: dict[str, Counter[str]] = {}
     unlisted = []
     text_alive = []
@@ -179,7 +188,11 @@ def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, A
         tally = counts.setdefault(package_of(name), Counter())
         tally["survived"] += 1
         entry = listed.get(name)
-        if entry is None:
+        if entry is None and name in killed_by_recheck:
+            # a fast check kills it, found by ``recheck`` (its row names the check): what a
+            # hand-made "caught" entry would say, made by a machine
+            tally["rechecked"] += 1
+        elif entry is None:
             unlisted.append(name)
             tally["unlisted"] += 1
         else:

@@ -131,9 +131,56 @@ def test_a_text_survivor_is_open_until_a_check_reads_it() -> None:
     assert rechecked.open == 1
 
 
+def test_a_survivor_a_recheck_killed_needs_no_entry() -> None:
+    """An unlisted survivor that ``recheck`` applied and a named check killed is judged by
+    that row (``rechecked``); a row that did not apply, found it alive, or names no check
+    leaves it open."""
+    name = "regen_model.encoding.sba.x_sba_pass__mutmut_"
+    survivors = [name + str(k) for k in range(1, 5)]
+    recheck = [
+        {"mutant": name + "1", "applied": True, "killed": True, "by": "tests/unit/x.py::t"},
+        {"mutant": name + "2", "applied": False},
+        {"mutant": name + "3", "applied": True, "killed": False, "by": ""},
+        {"mutant": name + "4", "applied": True, "killed": True, "by": ""},
+    ]
+    result = triage(survivors, [], recheck)
+    assert result.counts["encoding"]["rechecked"] == 1
+    assert result.unlisted == survivors[1:]
+    assert result.open == 3
+
+
+def test_a_recheck_row_of_an_older_tree_is_set_aside() -> None:
+    """``fits_tree``: a row counts only while every line its mutant removed is still in the
+    module (mutmut renumbers a changed function's mutants)."""
+    import mutation
+
+    source = (ROOT / "regen_model/encoding/sba.py").read_text().splitlines()
+    line = next(ln for ln in source if ln.startswith("def sba_pass("))
+    row = {"mutant": "regen_model.encoding.sba.x_sba_pass__mutmut_1", "diff": ["-" + line]}
+    assert mutation.fits_tree(row)
+    assert not mutation.fits_tree({**row, "diff": ["-    no_such_line_in_sba(x)"]})
+    method = "regen_model.encoding.work.xǁSymWorkǁevent_start__mutmut_9"
+    assert not mutation.fits_tree({"mutant": method, "diff": ["-    gone = 1"]})
+    assert not mutation.fits_tree({**row, "mutant": "regen_model.encoding.nothere.x_f__mutmut_1"})
+
+
+def test_a_sweep_runs_a_rule_mutants_own_checks_where_a_line_names_it() -> None:
+    """``recheck --unjudged`` puts the observability and both-views checks of a rule mutant
+    that a removed line names first, where a mutant turning its switch off dies."""
+    import mutation
+
+    checks = mutation._switch_checks(["-    if w.mutant(Mutant.NO_SBA_BEFORE_PRIORITY):"])
+    assert len(checks) == 2
+    assert all(c.endswith("[no-sba-before-priority]") for c in checks), checks
+    assert mutation._switch_checks(["-    x = 1"]) == []
+
+
 def test_every_column_of_the_table_is_a_kind_or_a_split_of_one() -> None:
-    """The table's columns cover every kind: text split in two, the others as they are."""
-    assert set(COLUMNS) - {"text killed", "text alive", "unlisted"} == set(KINDS) - {"text"}
+    """The table's columns cover every kind: text split in two, the others as they are, and
+    the two a machine judges (``rechecked``) or no one has (``unlisted``)."""
+    assert set(COLUMNS) - {"text killed", "text alive", "unlisted", "rechecked"} == set(KINDS) - {
+        "text"
+    }
 
 
 def test_every_unscreened_mutant_of_a_screen_is_listed() -> None:
