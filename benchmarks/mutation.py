@@ -133,12 +133,12 @@ RECHECK_EXTRA = (
 # What ``recheck --unjudged`` runs, in this order (``-x``: a killed mutant stops at its first
 # failure): the checks that killed most of the screens' judged mutants first (the symbolic
 # read-backs killed 177 of the sample's 234 "no checks" mutants, the labels and the seeded
-# walk most of its survivors), the dear ones last; about 100 s for a mutant that survives
+# walk most of its survivors); about 100 s for a mutant that survives
 # them all. A mutant whose removed line names a rule mutant (``Mutant.X``) gets X's two
 # parametrised checks first (observable, and the same in both views), where a switch dies.
 SWEEP_CHECKS = (
-    "tests/encoding/test_relation_labels.py",
     "tests/encoding/test_domains.py",
+    "tests/encoding/test_relation_labels.py",
     "tests/encoding/test_branches.py::test_the_seeded_preset_agrees",
     "tests/encoding/test_driven.py",
     "tests/encoding/test_mutant_agreement.py",
@@ -546,7 +546,7 @@ def cmd_screen(args: argparse.Namespace, console: Console) -> None:
     console.print(table)
     left = [o for o in outcomes if o["status"] in ("survived", "not reached", "no checks")]
     console.print(
-        f"{len(left)} survived, not reached or unchecked (by name in mutation-screen.json); "
+        f"{len(left)} survived, not reached or unchecked (by name in {args.results}); "
         "the score counts killed and timed out among those a check reached"
     )
     _write(
@@ -601,8 +601,10 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
     checks: tuple[str, ...] | None = tuple(args.check) or None
     if args.unjudged:
         names += [n for n in unjudged(screen_files(args.screen)) if n not in names]
-        checks = checks or SWEEP_CHECKS
         console.log(f"{len(names)} judged mutants no list names and no recheck ran")
+    sweep = args.unjudged or args.sweep
+    if sweep:
+        checks = checks or SWEEP_CHECKS
     if not names:
         raise SystemExit("name the mutants to recheck, or give --survivors or --unjudged")
     earlier = RESULTS / "mutation-recheck.json"
@@ -611,7 +613,7 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
     with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
         base = Path(tmp) / "base"
         copy_tree(base)
-        if args.unjudged:
+        if sweep:
             # a check that fails on the unchanged tree would "kill" every mutant
             passed, seconds, tail = run_checks(base, checks=SWEEP_CHECKS)
             if not passed:
@@ -1010,6 +1012,11 @@ def main() -> None:
         action="store_true",
         help="every judged mutant of the screens that no list names and no recheck ran, "
         "against SWEEP_CHECKS (a kill needs no hand-made entry)",
+    )
+    rc.add_argument(
+        "--sweep",
+        action="store_true",
+        help="the mutants named against SWEEP_CHECKS, as --unjudged runs them",
     )
     rc.add_argument("-j", "--jobs", type=int, default=1, help="mutants checked at a time")
     rc.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
