@@ -141,6 +141,9 @@ SWEEP_CHECKS = (
     "tests/encoding/test_relation_labels.py",
     "tests/encoding/test_branches.py::test_the_seeded_preset_agrees",
     "tests/encoding/test_driven.py",
+    # (its hand-made changes are applied to the files ``git ls-files`` names, and the copy
+    # a recheck runs in is no repository; the changes are issue 10's, not the mutant's)
+    "--deselect=tests/encoding/test_driven.py::test_an_encoding_only_change_is_caught",
     "tests/encoding/test_mutant_agreement.py",
     "tests/encoding/test_scenario_agreement.py",
     "tests/encoding/test_counter_casts.py",
