@@ -618,13 +618,13 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
         copy_tree(base)
         if sweep:
             # a check that fails on the unchanged tree would "kill" every mutant
-            passed, seconds, tail = run_checks(base, checks=SWEEP_CHECKS)
+            passed, seconds, tail = run_checks(base, checks=checks or SWEEP_CHECKS)
             if not passed:
                 raise SystemExit(f"the sweep's checks fail on the unchanged tree:\n{tail}")
             console.log(f"unchanged tree: the sweep's checks pass ({seconds:.0f} s)")
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = {
-                pool.submit(_recheck_one, args.workdir, name, Path(tmp), base, checks): name
+                pool.submit(_recheck_one, args.workdir, name, Path(tmp), base, checks, sweep): name
                 for name in names
             }
             for done, future in enumerate(as_completed(futures), 1):
@@ -677,10 +677,16 @@ class _RecheckRecord:
 
 
 def _recheck_one(
-    workdir: Path, name: str, tmp: Path, base: Path, checks: tuple[str, ...] | None
+    workdir: Path,
+    name: str,
+    tmp: Path,
+    base: Path,
+    checks: tuple[str, ...] | None,
+    sweep: bool = False,
 ) -> dict[str, Any]:
     """One mutant's diff applied to a copy of ``base`` and ``checks`` (or the fast checks
-    and ``RECHECK_EXTRA``) run there: its row of ``mutation-recheck.json``."""
+    and ``RECHECK_EXTRA``) run there: its row of ``mutation-recheck.json``. A sweep's
+    checks run under ``SWEEP_TIMEOUT``."""
     diff = _mutmut(workdir, "show", name)
     diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
     removed = [ln for ln in diff.splitlines() if ln[:1] == "-" and ln[:3] != "---"]
@@ -704,7 +710,7 @@ def _recheck_one(
         run: tuple[str, ...] | None = checks
         if checks == SWEEP_CHECKS:
             run = (*_switch_checks(removed), *SWEEP_CHECKS)
-        if run and checks == SWEEP_CHECKS:
+        if run and sweep:
             passed, seconds, tail = run_checks(tree, timeout=SWEEP_TIMEOUT, checks=run)
         elif run:
             passed, seconds, tail = run_checks(tree, checks=run)
