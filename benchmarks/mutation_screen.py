@@ -101,10 +101,15 @@ def _body(source: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> li
     return source[node.lineno : node.end_lineno]
 
 
-def _statement_line(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int) -> int | None:
-    """The first line of the innermost statement of ``function``'s body that spans ``line``
-    (what line coverage reports as run: a call written over several lines is reported on its
-    first), or None when no statement of the body spans it (the signature's lines)."""
+def _statement_lines(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, line: int
+) -> frozenset[int] | None:
+    """The lines of the innermost statement of ``function``'s body that spans ``line``, its
+    header only for a compound statement (an ``if``'s condition, not its body), or None when
+    no statement of the body spans it (the signature's lines). Line coverage reports a
+    statement written over several lines on whichever of them its first instruction sits on:
+    a call's first line, but the second for ``if (`` with the condition on the lines below
+    (Python 3.11), so the statement ran when any of these lines did."""
     best: ast.stmt | None = None
     for node in ast.walk(function):
         if node is function or not isinstance(node, ast.stmt):
@@ -112,13 +117,21 @@ def _statement_line(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int)
         end = node.end_lineno if node.end_lineno is not None else node.lineno
         if node.lineno <= line <= end and (best is None or node.lineno >= best.lineno):
             best = node
-    return best.lineno if best is not None else None
+    if best is None:
+        return None
+    body = getattr(best, "body", None)
+    if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+        last = max(best.lineno, body[0].lineno - 1)
+    else:
+        last = best.end_lineno if best.end_lineno is not None else best.lineno
+    return frozenset(range(best.lineno, last + 1))
 
 
 def changed_lines(tree: Path, mutants: Sequence[str]) -> dict[str, tuple[str, frozenset[int]]]:
-    """Per mutant: the file of the mutated tree that holds it and the statements (their first
-    lines) of the original function (``..._mutmut_orig``, beside it in that file) that the
-    mutant changes. A mutant whose change is outside the body's statements is left out."""
+    """Per mutant: the file of the mutated tree that holds it and the lines of the statements
+    of the original function (``..._mutmut_orig``, beside it in that file) that the mutant
+    changes (``_statement_lines``: a change is reached when any of them ran). A mutant whose
+    change is outside the body's statements is left out."""
     by_file: dict[Path, list[str]] = {}
     for name in mutants:
         module = mangled(name).rpartition(".")[0]
@@ -146,10 +159,10 @@ def changed_lines(tree: Path, mutants: Sequence[str]) -> dict[str, tuple[str, fr
             for op, i1, i2, _j1, _j2 in matcher.get_opcodes():
                 if op != "equal":  # orig body line k is file line orig.lineno + 1 + k
                     changed.update(range(orig.lineno + 1 + i1, orig.lineno + 1 + max(i2, i1 + 1)))
-            starts = {_statement_line(orig, line) for line in changed}
-            if not starts or None in starts:  # a change outside the body's statements (a
+            spans = [_statement_lines(orig, line) for line in changed]
+            if not spans or None in spans:  # a change outside the body's statements (a
                 continue  # default value in the signature): the checks that call it decide
-            out[name] = (str(path.resolve()), frozenset(s for s in starts if s is not None))
+            out[name] = (str(path.resolve()), frozenset().union(*(s for s in spans if s)))
     return out
 
 

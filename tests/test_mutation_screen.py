@@ -97,10 +97,57 @@ def test_the_changed_lines_are_the_originals_lines(tmp_path: Path) -> None:
     assert found[names[0]] == (path, frozenset({8}))
     assert found[names[1]] == (path, frozenset({9}))
     assert found[names[2]] == (path, frozenset({28}))
-    # a change on a continuation line is the statement's first line (35: ``w.emit(``), which
-    # is what line coverage reports; a change to the signature is no statement: left out
-    assert found[names[3]] == (path, frozenset({35}))
+    # a change on a continuation line is the whole statement's (35-38: ``w.emit(`` to its
+    # ``)``): line coverage reports it on whichever line its first instruction sits; a
+    # change to the signature is no statement: left out
+    assert found[names[3]] == (path, frozenset({35, 36, 37, 38}))
     assert names[4] not in found
+
+
+# An ``if (`` whose condition is on the lines below: Python 3.11's line coverage reports the
+# condition's lines, never the ``if (`` line (slice 2 of issue 10 took
+# ``engine.attachments.can_attach``'s mutant of such a condition for "not reached").
+CONDITION = """\
+def x_attach__mutmut_orig(w, item, host):
+    if (
+        item == host
+        or not w.cards[item].on_battlefield
+    ):
+        return False
+    return True
+
+
+def x_attach__mutmut_1(w, item, host):
+    if (
+        item == host and not w.cards[item].on_battlefield
+    ):
+        return False
+    return True
+"""
+
+
+def test_a_changed_condition_is_reached_when_its_lines_run(tmp_path: Path) -> None:
+    import coverage
+
+    package = tmp_path / "regen_model" / "engine"
+    package.mkdir(parents=True)
+    module = package / "attaching.py"
+    module.write_text(CONDITION, encoding="utf-8")
+    name = "regen_model.engine.attaching.x_attach__mutmut_1"
+    path, lines = changed_lines(tmp_path, [name])[name]
+    assert lines == frozenset({2, 3, 4, 5})  # the ``if``'s header, not its body
+    namespace: dict[str, object] = {}
+    lines_run = coverage.Coverage(data_file=None, include=[path], config_file=False)
+    lines_run.start()
+    try:
+        exec(compile(module.read_text(), path, "exec"), namespace)
+        attach = namespace["x_attach__mutmut_orig"]
+        assert callable(attach)
+        attach(None, 1, 1)
+    finally:
+        lines_run.stop()
+    ran = set(lines_run.get_data().lines(path) or ())
+    assert lines & ran, (sorted(lines), sorted(ran))
 
 
 # The source module of MODULE: what mutmut read (``tap`` and ``Work.name``).
