@@ -315,16 +315,13 @@ def cmd_mutmut(args: argparse.Namespace, console: Console) -> None:
     workdir: Path = args.workdir
     names = ensure_generated(workdir, console)
     chosen = [n for n in names if _in_modules(n, args.module) and _sampled(n, args.every)]
-    todo = [n for n in chosen if results_cache(workdir).get(n, "not checked") == "not checked"]
+    status = results(workdir)
+    todo = [n for n in chosen if status.get(n, "not checked") == "not checked"]
     console.log(f"{len(names)} mutants, {len(chosen)} chosen, {len(todo)} not yet run")
     for k in range(0, len(todo), args.batch):
         batch = todo[k : k + args.batch]
         _mutmut(workdir, "run", "--max-children", str(args.max_children), *batch, check=False)
         console.log(f"ran {min(k + args.batch, len(todo))}/{len(todo)}")
-
-
-def results_cache(workdir: Path) -> dict[str, str]:
-    return results(workdir)
 
 
 def _in_modules(name: str, modules: list[str]) -> bool:
@@ -613,6 +610,7 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
     if not names:
         raise SystemExit("name the mutants to recheck, or give --survivors or --unjudged")
     record = _RecheckRecord([*FAST_CHECKS, *RECHECK_EXTRA])
+    status = results(args.workdir)  # mutmut's own verdicts, kept beside ours in each row
     with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
         base = Path(tmp) / "base"
         copy_tree(base)
@@ -624,7 +622,9 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
             console.log(f"unchanged tree: the sweep's checks pass ({seconds:.0f} s)")
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = {
-                pool.submit(_recheck_one, args.workdir, name, Path(tmp), base, checks, sweep): name
+                pool.submit(
+                    _recheck_one, args.workdir, name, Path(tmp), base, checks, sweep, status
+                ): name
                 for name in names
             }
             for done, future in enumerate(as_completed(futures), 1):
@@ -685,7 +685,8 @@ def _recheck_one(
     tmp: Path,
     base: Path,
     checks: tuple[str, ...] | None,
-    sweep: bool = False,
+    sweep: bool,
+    status: dict[str, str],
 ) -> dict[str, Any]:
     """One mutant's diff applied to a copy of ``base`` and ``checks`` (or the fast checks
     and ``RECHECK_EXTRA``) run there: its row of ``mutation-recheck.json``. A sweep's
@@ -721,7 +722,7 @@ def _recheck_one(
             passed, seconds, tail = run_checks(tree, extra=RECHECK_EXTRA)
         return {
             "mutant": name,
-            "mutmut": results(workdir).get(name, "?"),
+            "mutmut": status.get(name, "?"),
             "applied": True,
             # the checks run: the fast-check list (and RECHECK_EXTRA) unless --check named
             # others (an entry's killed_by outside the list, confirmed) or --unjudged swept
