@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fcntl
 import json
 import os
 import re
@@ -140,7 +141,11 @@ SWEEP_CHECKS = (
     "tests/encoding/test_domains.py",
     "tests/encoding/test_relation_labels.py",
     "tests/encoding/test_branches.py::test_the_seeded_preset_agrees",
+    "tests/encoding/test_queries.py",
     "tests/encoding/test_driven.py",
+    # (its hand-made changes are applied to the files ``git ls-files`` names, and the copy
+    # a recheck runs in is no repository; the changes are issue 10's, not the mutant's)
+    "--deselect=tests/encoding/test_driven.py::test_an_encoding_only_change_is_caught",
     "tests/encoding/test_mutant_agreement.py",
     "tests/encoding/test_scenario_agreement.py",
     "tests/encoding/test_counter_casts.py",
@@ -607,21 +612,19 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
         checks = checks or SWEEP_CHECKS
     if not names:
         raise SystemExit("name the mutants to recheck, or give --survivors or --unjudged")
-    earlier = RESULTS / "mutation-recheck.json"
-    kept = json.loads(earlier.read_text())["mutants"] if earlier.exists() else []
-    record = _RecheckRecord(kept, [*FAST_CHECKS, *RECHECK_EXTRA])
+    record = _RecheckRecord([*FAST_CHECKS, *RECHECK_EXTRA])
     with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
         base = Path(tmp) / "base"
         copy_tree(base)
         if sweep:
             # a check that fails on the unchanged tree would "kill" every mutant
-            passed, seconds, tail = run_checks(base, checks=SWEEP_CHECKS)
+            passed, seconds, tail = run_checks(base, checks=checks or SWEEP_CHECKS)
             if not passed:
                 raise SystemExit(f"the sweep's checks fail on the unchanged tree:\n{tail}")
             console.log(f"unchanged tree: the sweep's checks pass ({seconds:.0f} s)")
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = {
-                pool.submit(_recheck_one, args.workdir, name, Path(tmp), base, checks): name
+                pool.submit(_recheck_one, args.workdir, name, Path(tmp), base, checks, sweep): name
                 for name in names
             }
             for done, future in enumerate(as_completed(futures), 1):
@@ -651,33 +654,42 @@ def unjudged(files: list[str]) -> list[str]:
 
 class _RecheckRecord:
     """``mutation-recheck.json``, written again after every mutant (a long sweep stopped
-    halfway keeps what it ran): a mutant run again replaces its earlier row."""
+    halfway keeps what it ran): a mutant run again replaces its earlier row. Each write reads
+    the file afresh under a lock, so rechecks run side by side keep each other's rows."""
 
-    def __init__(self, kept: list[dict[str, Any]], checks: list[str]) -> None:
-        self._rows = {r["mutant"]: r for r in kept}
+    def __init__(self, checks: list[str]) -> None:
         self._checks = checks
         self._lock = threading.Lock()
 
     def add(self, row: dict[str, Any]) -> None:
-        with self._lock:
-            self._rows.pop(row["mutant"], None)
-            self._rows[row["mutant"]] = row
+        path = RESULTS / "mutation-recheck.json"
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        with self._lock, open(RESULTS / ".mutation-recheck.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            rows = json.loads(path.read_text())["mutants"] if path.exists() else []
+            kept = [r for r in rows if r["mutant"] != row["mutant"]]
             _write(
                 "mutation-recheck.json",
                 {
                     "format": "regen-model/bench-mutation-recheck",
                     "version": 1,
                     "checks": self._checks,
-                    "mutants": list(self._rows.values()),
+                    "mutants": [*kept, row],
                 },
             )
 
 
 def _recheck_one(
-    workdir: Path, name: str, tmp: Path, base: Path, checks: tuple[str, ...] | None
+    workdir: Path,
+    name: str,
+    tmp: Path,
+    base: Path,
+    checks: tuple[str, ...] | None,
+    sweep: bool = False,
 ) -> dict[str, Any]:
     """One mutant's diff applied to a copy of ``base`` and ``checks`` (or the fast checks
-    and ``RECHECK_EXTRA``) run there: its row of ``mutation-recheck.json``."""
+    and ``RECHECK_EXTRA``) run there: its row of ``mutation-recheck.json``. A sweep's
+    checks run under ``SWEEP_TIMEOUT``."""
     diff = _mutmut(workdir, "show", name)
     diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
     removed = [ln for ln in diff.splitlines() if ln[:1] == "-" and ln[:3] != "---"]
@@ -701,7 +713,7 @@ def _recheck_one(
         run: tuple[str, ...] | None = checks
         if checks == SWEEP_CHECKS:
             run = (*_switch_checks(removed), *SWEEP_CHECKS)
-        if run and checks == SWEEP_CHECKS:
+        if run and sweep:
             passed, seconds, tail = run_checks(tree, timeout=SWEEP_TIMEOUT, checks=run)
         elif run:
             passed, seconds, tail = run_checks(tree, checks=run)
@@ -892,16 +904,29 @@ def fits_tree(row: dict[str, Any]) -> bool:
     return all(line in source for line in removed if line)
 
 
+def recheck_rows() -> list[dict[str, Any]]:
+    """The rows of ``mutation-recheck.json`` that still speak of this tree (``fits_tree``)."""
+    path = RESULTS / "mutation-recheck.json"
+    rows = json.loads(path.read_text())["mutants"] if path.exists() else []
+    return [r for r in rows if fits_tree(r)]
+
+
+def killed_by_recheck() -> set[str]:
+    """The mutants a current recheck row shows killed by a check it names: judged by the
+    machine (``rechecked`` in the triage), with no hand-made entry needed."""
+    return {
+        r["mutant"] for r in recheck_rows() if r.get("applied") and r.get("killed") and r.get("by")
+    }
+
+
 def cmd_triage(args: argparse.Namespace, console: Console) -> int:
     survivors, every = screen_survivors(screen_files(args.screen))
-    recheck_file = RESULTS / "mutation-recheck.json"
-    rechecked = json.loads(recheck_file.read_text())["mutants"] if recheck_file.exists() else []
     try:
         entries = load_lists(ROOT / "benchmarks")
     except ListError as problem:
         Console(stderr=True).print(f"triage: {problem}", style="bold red", markup=False)
         return 2
-    result = triage(survivors, entries, [r for r in rechecked if fits_tree(r)])
+    result = triage(survivors, entries, recheck_rows())
     table = Table(title="Mutation screen survivors, classified", title_justify="left")
     columns = ("survived", *COLUMNS)
     for col in ("package", *columns):
@@ -948,9 +973,14 @@ def _equivalents() -> dict[str, str]:
 
 
 def _write(name: str, document: dict[str, Any]) -> None:
+    """``document`` as ``benchmarks/results/NAME`` (or the absolute path NAME), whole or not
+    at all: written beside it and renamed, so a reader never sees half a file."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     document["load_average_at_end"] = round(os.getloadavg()[0], 2)
-    (RESULTS / name).write_text(json.dumps(document, indent=2) + "\n")
+    path = RESULTS / name
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(document, indent=2) + "\n")
+    partial.replace(path)
 
 
 def _offset(text: str) -> int:

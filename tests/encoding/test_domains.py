@@ -141,6 +141,23 @@ def test_a_stack_objects_spell_target_admits_exactly_none_gone_and_the_stacks_po
         assert got == {NONE, SPELL_GONE_Z, *range(stack)}, f"stack slot {j}"
 
 
+def test_a_stack_objects_card_player_and_source_admit_exactly_none_and_what_exists() -> None:
+    """A targeted card and a source are a card slot or none, a targeted player one of the
+    two or none (115.1): no value past the scope's cards, which no engine state encodes."""
+    sc = _scope(2)
+    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    for j, obj in enumerate(frame.stack):
+        solver.push()
+        solver.add(frame.stack_size > j, obj.n_targets == 1)
+        cards = {NONE, *range(sc.cards)}
+        assert _admitted(solver, obj.target_card[0], -4, sc.cards + 2) == cards, j
+        assert _admitted(solver, obj.target_player[0], -4, 3) == {NONE, 0, 1}, j
+        assert _admitted(solver, obj.source, -4, sc.cards + 2) == cards, j
+        solver.pop()
+
+
 @pytest.mark.parametrize("state", SPELL_STATES, ids=["one", "two", "three", "gone", "above"])
 def test_every_spell_target_an_engine_state_holds_is_in_the_domain_and_representable(
     state: GameState,
