@@ -14,11 +14,14 @@ from __future__ import annotations
 import pytest
 
 from regen_model.engine import EngineError, step
+from regen_model.engine.turn import describe_division
+from regen_model.engine.work import Work
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import Edition
+from regen_model.model.enums import Decision, Edition, Step
+from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 
 CARDS = [
@@ -33,6 +36,15 @@ BOARD_M10 = make_state(("A", "B"), CARDS, edition=Edition.M10)
 TROLL = make_state(("A", "B"), [*CARDS, CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 0)])
 TROLL_ABILITY_ON_STACK = step(TROLL, A.ActivateAbility(player=0, source="troll")).state
 COUNTERSPELL = SPELLS["Counterspell"]
+# Dark Privilege's "Sacrifice a creature: Regenerate enchanted creature" (701.21a)
+PRIVILEGE = make_state(
+    ("A", "B"),
+    [*CARDS, CardSpec("privilege", PERMANENT_CARDS["Dark Privilege"], 0, attached_to="bears")],
+)
+# the game waits for the active player's combat damage assignment (510.1)
+ASSIGNING = BOARD._replace(
+    step=Step.COMBAT_DAMAGE, decision=Decision.ASSIGN_COMBAT_DAMAGE, priority=None
+)
 
 
 @pytest.mark.parametrize(
@@ -126,6 +138,41 @@ COUNTERSPELL = SPELLS["Counterspell"]
             "Murder can't target a spell [stack.cast]",
             "targets",
         ),
+        # the scenario loader names players by name and requires a sacrifice where the cost
+        # asks for one, and reads a mill's and a division's numbers and names first
+        (BOARD, A.PassPriority(player=2), "no player with index 2", "player"),
+        (
+            PRIVILEGE,
+            A.ActivateAbility(player=0, source="privilege"),
+            "privilege's ability costs a creature to sacrifice [cost.sacrifice-creature]",
+            "sacrifice",
+        ),
+        (
+            BOARD,
+            SPELLS["Wrath of God"].cast(0, (A.TargetChoice(card="bears"),)),
+            "Wrath of God has no targets [stack.cast]",
+            "targets",
+        ),
+        (
+            BOARD,
+            A.CastSpell(
+                player=0,
+                name="Scour",
+                effect=Effect(EffectKind.MILL, amount=-1),
+                target_rule=TargetRule.PLAYER,
+                targets=(A.TargetChoice(player=1),),
+            ),
+            "Scour mills: its target is a player, its numbers of cards 0 or more [stack.cast]",
+            "targets",
+        ),
+        (
+            ASSIGNING,
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division(attacker="bears", shares=(("nobody", 1),)),)
+            ),
+            "no card named 'nobody' in this scenario",
+            "divisions",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -140,6 +187,11 @@ COUNTERSPELL = SPELLS["Counterspell"]
         "counterspell-at-an-empty-place",
         "counterspell-at-an-ability",
         "murder-at-a-spell",
+        "pass-by-no-player",
+        "sacrifice-cost-without-sacrifice",
+        "untargeted-spell-with-target",
+        "mill-a-negative-number",
+        "division-to-an-unknown-name",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
@@ -150,3 +202,9 @@ def test_the_refusal_names_its_field_and_says_exactly_this(
     if text is not None:
         assert str(refused.value) == text
     assert refused.value.field == field
+
+
+def test_a_division_of_no_damage_says_so() -> None:
+    """An illegal division's refusal lists the legal ones (510.1c); an attacker blocked by
+    creatures that have all left combat has one, which assigns nothing (509.1h, 510.1c)."""
+    assert describe_division(Work(BOARD, CORRECT), ()) == "no damage"
