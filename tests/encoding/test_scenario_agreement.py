@@ -38,7 +38,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   510.1a, 510.1c), a division of combat damage to a blocker that is a new object since the game
   began (``combat/divided-damage-to-a-returned-blocker.yaml``; 400.7, 510.2), a blocker of
   two attackers one of which left combat, which deals all its damage to the other with no
-  division to choose (``combat/multi-blocked-attacker-regenerates-fdn.yaml``; 506.4, 510.1d)."""
+  division to choose (``combat/multi-blocked-attacker-regenerates-fdn.yaml``; 506.4, 510.1d),
+  a "target land" spell cast on a land that is no creature
+  (``turn/target-land-spell-on-a-noncreature-land.yaml``; 115.1, 601.2c: the relation asked
+  for a creature on every card target and refused the cast the engine accepts)."""
 
 from __future__ import annotations
 
@@ -68,6 +71,7 @@ BOARDS = [
     SCENARIOS / "combat" / "zero-power-attacker-two-blockers.yaml",
     SCENARIOS / "combat" / "divided-damage-to-a-returned-blocker.yaml",
     SCENARIOS / "combat" / "multi-blocked-attacker-regenerates-fdn.yaml",
+    SCENARIOS / "turn" / "target-land-spell-on-a-noncreature-land.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
