@@ -41,7 +41,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   division to choose (``combat/multi-blocked-attacker-regenerates-fdn.yaml``; 506.4, 510.1d),
   a "target land" spell cast on a land that is no creature
   (``turn/target-land-spell-on-a-noncreature-land.yaml``; 115.1, 601.2c: the relation asked
-  for a creature on every card target and refused the cast the engine accepts)."""
+  for a creature on every card target and refused the cast the engine accepts), an M10 damage
+  assignment order naming a blocker twice, refused by both
+  (``combat/order-refusals-name-their-fields-m10.yaml``; 509.2 of 2009-2024)."""
 
 from __future__ import annotations
 
@@ -72,6 +74,7 @@ BOARDS = [
     SCENARIOS / "combat" / "divided-damage-to-a-returned-blocker.yaml",
     SCENARIOS / "combat" / "multi-blocked-attacker-regenerates-fdn.yaml",
     SCENARIOS / "turn" / "target-land-spell-on-a-noncreature-land.yaml",
+    SCENARIOS / "combat" / "order-refusals-name-their-fields-m10.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
