@@ -43,7 +43,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``turn/target-land-spell-on-a-noncreature-land.yaml``; 115.1, 601.2c: the relation asked
   for a creature on every card target and refused the cast the engine accepts), an M10 damage
   assignment order naming a blocker twice, refused by both
-  (``combat/order-refusals-name-their-fields-m10.yaml``; 509.2 of 2009-2024)."""
+  (``combat/order-refusals-name-their-fields-m10.yaml``; 509.2 of 2009-2024), a destruction
+  answered with a plain ``shield`` by its controller (``replace/choice-answered-shield.yaml``;
+  616.1: the walk never answers so where a choice is needed)."""
 
 from __future__ import annotations
 
@@ -75,6 +77,7 @@ BOARDS = [
     SCENARIOS / "combat" / "multi-blocked-attacker-regenerates-fdn.yaml",
     SCENARIOS / "turn" / "target-land-spell-on-a-noncreature-land.yaml",
     SCENARIOS / "combat" / "order-refusals-name-their-fields-m10.yaml",
+    SCENARIOS / "replace" / "choice-answered-shield.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
