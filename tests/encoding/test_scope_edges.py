@@ -19,9 +19,10 @@ from regen_model.encoding import params as P
 from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
-from regen_model.encoding.scope import Scope
+from regen_model.encoding.frame import statics_values
+from regen_model.encoding.scope import OutOfScope, Scope
 from regen_model.encoding.seeds import Card, Script, _pass, play
-from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label
+from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label, layout
 from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
@@ -190,7 +191,7 @@ def _board(names: tuple[str, ...]) -> GameState:
 @pytest.mark.parametrize(
     ("cards", "action", "reason"),
     [
-        # one card more than the scope's slots (frame._assign_statics)
+        # one card more than the scope's slots (frame.values)
         (4, A.PassPriority(player=0), "4 cards do not fit a scope of 3"),
         # an action naming more cards than the scope holds (params._seq)
         (3, A.Destroy(targets=("c0", "c1", "c2", "c0")), "a list of 4 cards does not fit"),
@@ -225,3 +226,11 @@ def test_a_stack_scope_of_one_object_resolves_its_spell() -> None:
             resolved += len(state.stack) == 1 and not after.stack
             state = after
     assert resolved == 2  # both Lightning Bolts
+
+
+def test_printed_cards_beyond_the_scope_say_why() -> None:
+    """A setup pinned as printed cards (``RegenSystem``'s ``setup``, ``frame.statics_values``)
+    with more cards than the scope's slots is out of scope, and says why."""
+    names = ("Grizzly Bears", "Hill Giant", "Jackal Pup", "Grizzly Bears")
+    with pytest.raises(OutOfScope, match="4 cards do not fit a scope of 3"):
+        statics_values(layout(SCOPE).statics, _board(names).setup)
