@@ -10,6 +10,7 @@ the relation, concrete or symbolic, so the agreement walk meets it too.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import statics_values
-from regen_model.encoding.scope import OutOfScope, Scope
+from regen_model.encoding.scope import OutOfScope, Scope, widest
 from regen_model.encoding.seeds import Card, Script, _pass, play
 from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label, layout
 from regen_model.engine import EngineError, step
@@ -234,3 +235,22 @@ def test_printed_cards_beyond_the_scope_say_why() -> None:
     names = ("Grizzly Bears", "Hill Giant", "Jackal Pup", "Grizzly Bears")
     with pytest.raises(OutOfScope, match="4 cards do not fit a scope of 3"):
         statics_values(layout(SCOPE).statics, _board(names).setup)
+
+
+def test_a_reflexive_trigger_removed_from_the_last_waiting_slot_leaves_no_stack_entry() -> None:
+    """A reflexive trigger with no legal target is removed as it would go on the stack
+    (603.3d). At a scope with one waiting-trigger slot it sits in the last slot, where no
+    later (empty) slot is moved after it: nothing of it may be left in the stack's array."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "zone"
+    scenario = load_scenario(path / "reflexive-declined-and-no-target.yaml")
+    state = scenario.start
+    scope = replace(widest(len(state.setup.handles)), pending=1)
+    steps = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            result = check_agreement(state, action, CORRECT, scope)
+            assert result.status is Status.AGREE, result.describe()
+            steps += 1
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    assert steps > 20
