@@ -234,11 +234,14 @@ def _cast(w: SymWork) -> None:
         w.require(implies(exists, eq(p.tgt_spell[j], NONE)), clause)
         card, player = p.tgt_card[j], p.tgt_player[j]
         is_player = ne(player, NONE)
+        # on the battlefield (the engine's ``Work.on_battlefield``), then the whole target
+        # rule, which asks for a creature only where it says so: "target land" may name a
+        # land that is no creature (115.1, 601.2c; ``engine.step._targets``)
         card_ok = or_(
             *[
                 and_(
                     eq(card, i),
-                    creature_on_battlefield(w, i),
+                    on_battlefield(w, i),
                     fx.meets_target_needs(w, i, rule, p.player),
                 )
                 for i in range(w.n)

@@ -26,7 +26,26 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   not the creature's first shield
   (``tests/scenarios/replace/chosen-alike-shield-leaves-the-other.yaml``): the walk answers
   with ``shield``, ``shield#N`` and the like (``explore.answers``), never an origin, so the
-  origin's shield mask (``encoding.params._use``) is built only here."""
+  origin's shield mask (``encoding.params._use``) is built only here.
+* Boards the walk's seeds do not hold, found by issue 10's mutation screen (slice 2): a player
+  reaching exactly ten poison counters (``tests/scenarios/sba/ten-poison-counters.yaml``;
+  704.5c), a regeneration rider's trigger controlled by the shield's maker, not the creature's
+  controller (``regen/rider-trigger-controller.yaml``; 603.7d-e), one "prevent the next N"
+  shield shared by two blockers' damage (``prevent/prevent-next-two-blockers.yaml``; 615.7),
+  an Aura on a permanent that stopped being a creature
+  (``attach/equipment-unattached-aura-to-graveyard.yaml``; 704.5m), an attacker with no power
+  and two blockers, which has nothing to divide (``combat/zero-power-attacker-two-blockers.yaml``;
+  510.1a, 510.1c), a division of combat damage to a blocker that is a new object since the game
+  began (``combat/divided-damage-to-a-returned-blocker.yaml``; 400.7, 510.2), a blocker of
+  two attackers one of which left combat, which deals all its damage to the other with no
+  division to choose (``combat/multi-blocked-attacker-regenerates-fdn.yaml``; 506.4, 510.1d),
+  a "target land" spell cast on a land that is no creature
+  (``turn/target-land-spell-on-a-noncreature-land.yaml``; 115.1, 601.2c: the relation asked
+  for a creature on every card target and refused the cast the engine accepts), an M10 damage
+  assignment order naming a blocker twice, refused by both
+  (``combat/order-refusals-name-their-fields-m10.yaml``; 509.2 of 2009-2024), a destruction
+  answered with a plain ``shield`` by its controller (``replace/choice-answered-shield.yaml``;
+  616.1: the walk never answers so where a choice is needed)."""
 
 from __future__ import annotations
 
@@ -48,14 +67,26 @@ COUNTERS = sorted(SCENARIOS.glob("turn/counterspell-*.yaml"))
 UMBRA = sorted(SCENARIOS.glob("destroy/umbra-*.yaml"))
 TARGETS = [SCENARIOS / "destroy" / "effect-targets-at-once.yaml"]
 CHOICES = [SCENARIOS / "replace" / "chosen-alike-shield-leaves-the-other.yaml"]
-FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES
+BOARDS = [
+    SCENARIOS / "sba" / "ten-poison-counters.yaml",
+    SCENARIOS / "regen" / "rider-trigger-controller.yaml",
+    SCENARIOS / "prevent" / "prevent-next-two-blockers.yaml",
+    SCENARIOS / "attach" / "equipment-unattached-aura-to-graveyard.yaml",
+    SCENARIOS / "combat" / "zero-power-attacker-two-blockers.yaml",
+    SCENARIOS / "combat" / "divided-damage-to-a-returned-blocker.yaml",
+    SCENARIOS / "combat" / "multi-blocked-attacker-regenerates-fdn.yaml",
+    SCENARIOS / "turn" / "target-land-spell-on-a-noncreature-land.yaml",
+    SCENARIOS / "combat" / "order-refusals-name-their-fields-m10.yaml",
+    SCENARIOS / "replace" / "choice-answered-shield.yaml",
+]
+FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
 
 def test_the_scenarios_are_found() -> None:
     assert len(INLINE) >= 5, INLINE
     assert len(COUNTERS) >= 3, COUNTERS
     assert len(UMBRA) >= 4, UMBRA
-    assert all(p.exists() for p in TARGETS + CHOICES), TARGETS + CHOICES
+    assert all(p.exists() for p in TARGETS + CHOICES + BOARDS), TARGETS + CHOICES + BOARDS
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

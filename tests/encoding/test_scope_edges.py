@@ -10,21 +10,28 @@ the relation, concrete or symbolic, so the agreement walk meets it too.
 
 from __future__ import annotations
 
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from regen_model.encoding import params as P
 from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
-from regen_model.encoding.scope import Scope
+from regen_model.encoding.frame import statics_values
+from regen_model.encoding.scope import OutOfScope, Scope, widest
 from regen_model.encoding.seeds import Card, Script, _pass, play
-from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label
+from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label, layout
+from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.enums import Edition, Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
+from regen_model.scenario import load_scenario, run_scenario
 
 SCOPE = AGREEMENT_FRAME_SCOPE
 
@@ -173,3 +180,77 @@ def test_a_lone_attackers_pre_m10_damage_at_one_card() -> None:
         for state, action in zip(seed.states, seed.actions, strict=False):
             result = check_agreement(state, action, CORRECT, one)
             assert result.status is Status.AGREE, (action, result.describe())
+
+
+def _board(names: tuple[str, ...]) -> GameState:
+    return make_state(
+        ("A", "B"),
+        [CardSpec(f"c{k}", PERMANENT_CARDS[name], k % 2) for k, name in enumerate(names)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("cards", "action", "reason"),
+    [
+        # one card more than the scope's slots (frame.values)
+        (4, A.PassPriority(player=0), "4 cards do not fit a scope of 3"),
+        # an action naming more cards than the scope holds (params._seq)
+        (3, A.Destroy(targets=("c0", "c1", "c2", "c0")), "a list of 4 cards does not fit"),
+        # an action naming a card the board does not have (params._Names.slot)
+        (3, A.Destroy(targets=("nope",)), "unknown card 'nope'"),
+    ],
+    ids=["board", "list", "handle"],
+)
+def test_an_out_of_scope_point_says_why(cards: int, action: A.Action, reason: str) -> None:
+    """The reason a point is set aside is reported (the walk's and ``agree``'s output)."""
+    names = ("Grizzly Bears", "Hill Giant", "Jackal Pup", "Grizzly Bears")[:cards]
+    result = check_agreement(_board(names), action, CORRECT, SCOPE)
+    assert result.status is Status.OUT_OF_SCOPE
+    assert reason in result.reason, result.reason
+
+
+def test_a_stack_scope_of_one_object_resolves_its_spell() -> None:
+    """The smallest stack a scope may hold (``SCOPE_LIMITS``: 0..8) holds one spell, which
+    resolves (608.2) in both views: the top of a one-slot stack is read like any other."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "damage" / "player.yaml"
+    scenario = load_scenario(path)
+    scope = replace(SCOPE, stack=1)
+    state, resolved = scenario.start, 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            result = check_agreement(state, action, CORRECT, scope)
+            assert result.status is Status.AGREE, result.describe()
+            try:
+                after = step(state, action, CORRECT).state
+            except EngineError:
+                continue
+            resolved += len(state.stack) == 1 and not after.stack
+            state = after
+    assert resolved == 2  # both Lightning Bolts
+
+
+def test_printed_cards_beyond_the_scope_say_why() -> None:
+    """A setup pinned as printed cards (``RegenSystem``'s ``setup``, ``frame.statics_values``)
+    with more cards than the scope's slots is out of scope, and says why."""
+    names = ("Grizzly Bears", "Hill Giant", "Jackal Pup", "Grizzly Bears")
+    with pytest.raises(OutOfScope, match="4 cards do not fit a scope of 3"):
+        statics_values(layout(SCOPE).statics, _board(names).setup)
+
+
+def test_a_reflexive_trigger_removed_from_the_last_waiting_slot_leaves_no_stack_entry() -> None:
+    """A reflexive trigger with no legal target is removed as it would go on the stack
+    (603.3d). At a scope with one waiting-trigger slot it sits in the last slot, where no
+    later (empty) slot is moved after it: nothing of it may be left in the stack's array."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "zone"
+    scenario = load_scenario(path / "reflexive-declined-and-no-target.yaml")
+    state = scenario.start
+    scope = replace(widest(len(state.setup.handles)), pending=1)
+    steps = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            result = check_agreement(state, action, CORRECT, scope)
+            assert result.status is Status.AGREE, result.describe()
+            steps += 1
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    assert steps > 20
