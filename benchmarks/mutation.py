@@ -691,8 +691,12 @@ def _recheck_one(
     """One mutant's diff applied to a copy of ``base`` and ``checks`` (or the fast checks
     and ``RECHECK_EXTRA``) run there: its row of ``mutation-recheck.json``. A sweep's
     checks run under ``SWEEP_TIMEOUT``."""
-    diff = _mutmut(workdir, "show", name)
+    diff = _mutmut(workdir, "show", name, check=False)
     diff = "\n".join(line for line in diff.splitlines() if not line.startswith("#"))
+    if not diff.startswith("---"):
+        # no mutant of that name in the work directory (a typo, or mutants made anew since):
+        # nothing ran, and the rest of a sweep goes on
+        return {"mutant": name, "applied": False, "diff": [], "why": "mutmut shows no diff"}
     removed = [ln for ln in diff.splitlines() if ln[:1] == "-" and ln[:3] != "---"]
     tree = tmp / f"tree-{name}"
     shutil.copytree(base, tree)
