@@ -226,7 +226,7 @@ def apply(change: Change, tree: Path) -> None:
 
 
 def _failed_test(tail: str) -> str:
-    m = re.search(r"FAILED (\S+)", tail)
+    m = re.search(r"(?:FAILED|ERROR) (\S+)", tail)  # a fixture's error fails a check too
     return m.group(1) if m else tail.splitlines()[-1] if tail else ""
 
 

@@ -238,16 +238,3 @@ def select(index: Val, items: Sequence[Val], default: Val) -> Val:
     for i in range(len(items) - 1, -1, -1):
         out = ite(eq(index, i), items[i], out)
     return out
-
-
-def literal(x: Val) -> Val:
-    """A Z3 term's value as a Python value when it is a numeral or Boolean literal."""
-    if is_concrete(x):
-        return x
-    if z3.is_true(x):
-        return True
-    if z3.is_false(x):
-        return False
-    if z3.is_int_value(x):
-        return int(x.as_long())
-    return x

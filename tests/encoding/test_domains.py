@@ -141,6 +141,23 @@ def test_a_stack_objects_spell_target_admits_exactly_none_gone_and_the_stacks_po
         assert got == {NONE, SPELL_GONE_Z, *range(stack)}, f"stack slot {j}"
 
 
+def test_a_cards_dies_triggers_admit_every_amount_up_to_the_scopes() -> None:
+    """ "When this creature dies, you gain N life" and a dies watcher's drain or draw: every N
+    from 0 to the scope's largest amount is some card's (Onulet's 2, Zulaport Cutthroat's
+    1), none beyond it; a narrower domain would leave the largest printed amount out of
+    every proof."""
+    sc = _scope(1)
+    statics = Statics.fresh(sc, "s")
+    solver = z3.Solver()
+    solver.add(*statics.domain())
+    card = statics.cards[0]
+    amounts = set(range(sc.max_amount + 1))
+    top = sc.max_amount + 2
+    assert _admitted(solver, card.dies_life, -1, top) == amounts
+    assert _admitted(solver, card.dies_drain, -1, top) == amounts
+    assert _admitted(solver, card.dies_draw, -1, top) == amounts
+
+
 def test_a_stack_objects_card_player_and_source_admit_exactly_none_and_what_exists() -> None:
     """A targeted card and a source are a card slot or none, a targeted player one of the
     two or none (115.1): no value past the scope's cards, which no engine state encodes."""
@@ -588,6 +605,26 @@ def test_every_parameter_admits_exactly_the_values_its_actions_field_can_hold() 
         assert got == _expected_parameter(key, _EVERY), key
         checked += 1
     assert checked > 30
+
+
+def test_an_umbra_answer_may_name_every_card_slot_and_another_answer_none() -> None:
+    """A replacement choice's ``slot`` is the umbra-armor Aura the answer picks (702.89a,
+    616.1): any card slot under ``Use.UMBRA``, 0 under every other answer. The domain's
+    values taken one parameter at a time (above) cannot see that pairing."""
+    p = P.fresh(_EVERY, "x")
+    solver = z3.Solver()
+    solver.add(*P.domain(p, _EVERY))
+    for i in range(_EVERY.cards):
+        for q in range(_EVERY.players):
+            use, slot = p.choice_use[i][q], p.choice_slot[i][q]
+            solver.push()
+            solver.add(use == int(P.Use.UMBRA))
+            assert _admitted(solver, slot, -2, _EVERY.cards + 1) == set(range(_EVERY.cards))
+            solver.pop()
+            solver.push()
+            solver.add(use != int(P.Use.UMBRA))
+            assert _admitted(solver, slot, -2, _EVERY.cards + 1) == {0}
+            solver.pop()
 
 
 # The reasons the encoding gives for a state or an action it cannot write down: the

@@ -177,3 +177,12 @@ def test_definitions_that_read_a_successor_variable_are_not_definitions() -> Non
         [post.x == a, z3.Implies(post.y > 0, post.y == b)],
     ):
         assert _definitions(raw, post, bad) is None, bad
+
+
+def test_the_loop_obligation_survives_the_branches_after_it() -> None:
+    """704.3: ``check-sba``'s relation relies on its schedule of checks sufficing (the
+    obligation ``sba.loop``, asked by the loop-bound query). The loop makes it and then
+    branches (the deathtouch record cleared, 603.3b's triggers put on the stack): a join that
+    kept only what its branches obliged would drop it, and the query would ask nothing."""
+    step = RegenSystem(scope=ONE_SLOT).template_step()
+    assert {t.label for t in step.obligations("check-sba")} == {"sba.loop"}
