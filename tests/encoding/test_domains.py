@@ -125,14 +125,19 @@ def _admitted(solver: z3.Solver, term: z3.ExprRef, lo: int, hi: int) -> set[int]
     return out
 
 
+def _framed(sc: Scope) -> tuple[Frame, z3.Solver]:
+    """A fresh frame of ``sc`` and a solver holding its domain and its cards' domain."""
+    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    return frame, solver
+
+
 @pytest.mark.parametrize("stack", [1, 2, 3])
 def test_a_stack_objects_spell_target_admits_exactly_none_gone_and_the_stacks_positions(
     stack: int,
 ) -> None:
-    sc = _scope(stack)
-    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain())
+    frame, solver = _framed(_scope(stack))
     for j, obj in enumerate(frame.stack):
         solver.push()
         solver.add(frame.stack_size > j, obj.n_targets == 1)
@@ -142,10 +147,9 @@ def test_a_stack_objects_spell_target_admits_exactly_none_gone_and_the_stacks_po
 
 
 def test_a_cards_dies_triggers_admit_every_amount_up_to_the_scopes() -> None:
-    """ "When this creature dies, you gain N life" and a dies watcher's drain or draw: every N
-    from 0 to the scope's largest amount is some card's (Onulet's 2, Zulaport Cutthroat's
-    1), none beyond it; a narrower domain would leave the largest printed amount out of
-    every proof."""
+    """A dies trigger's amount (Onulet's "you gain 2 life") and a dies watcher's drain or
+    draw (Zulaport Cutthroat's 1): every amount from 0 to the scope's largest, none beyond
+    it; a narrower domain would leave the largest printed amount out of every proof."""
     sc = _scope(1)
     statics = Statics.fresh(sc, "s")
     solver = z3.Solver()
@@ -162,9 +166,7 @@ def test_a_stack_objects_card_player_and_source_admit_exactly_none_and_what_exis
     """A targeted card and a source are a card slot or none, a targeted player one of the
     two or none (115.1): no value past the scope's cards, which no engine state encodes."""
     sc = _scope(2)
-    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain())
+    frame, solver = _framed(sc)
     for j, obj in enumerate(frame.stack):
         solver.push()
         solver.add(frame.stack_size > j, obj.n_targets == 1)
