@@ -614,12 +614,13 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
     with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
         base = Path(tmp) / "base"
         copy_tree(base)
-        if sweep:
-            # a check that fails on the unchanged tree would "kill" every mutant
-            passed, seconds, tail = run_checks(base, checks=checks or SWEEP_CHECKS)
+        if checks:
+            # a check that fails on the unchanged tree would "kill" every mutant (a --check
+            # naming a test that fails without any mutant confirmed nothing)
+            passed, seconds, tail = run_checks(base, checks=checks)
             if not passed:
-                raise SystemExit(f"the sweep's checks fail on the unchanged tree:\n{tail}")
-            console.log(f"unchanged tree: the sweep's checks pass ({seconds:.0f} s)")
+                raise SystemExit(f"the checks fail on the unchanged tree:\n{tail}")
+            console.log(f"unchanged tree: the checks pass ({seconds:.0f} s)")
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = {
                 pool.submit(
