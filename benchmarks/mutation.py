@@ -47,8 +47,9 @@ when all of them still pass.
   (whose ``timeout`` verdicts a loaded machine makes unreliable), with the rule-mutant
   matrix's observability tests (``RECHECK_EXTRA``); a diff that no longer fits the tree is
   recorded as not applied. ``--check NODE`` (repeatable) runs those pytest nodes instead of
-  the fast checks, to confirm a survivor list's ``killed_by`` that the list does not hold;
-  the row records them (``checks``). ``--unjudged`` sweeps every judged mutant of the screens
+  the fast checks, to confirm a survivor list's ``killed_by`` that the list does not hold
+  (they must pass on the unchanged tree first, or nothing runs); the row records them
+  (``checks``). ``--unjudged`` sweeps every judged mutant of the screens
   (survivors, ``no checks``, ``not reached``) that no survivor list names and no recheck has
   run, against ``SWEEP_CHECKS`` (after the unchanged tree is shown to pass them): one a check
   kills needs no hand-made entry, ``triage`` counts it as ``rechecked``; what survives is
