@@ -929,6 +929,40 @@ def scripts() -> tuple[Script, ...]:
             ),
         ),
         Script(
+            "unblocked-attacker-named",
+            "an unblocked attacker has no damage division to choose (510.1a): naming it in "
+            "the assignment its blocked partner needs is refused",
+            (
+                Card("dreadmaw", "Colossal Dreadmaw", 0),
+                Card("cub", "Grizzly Bears", 0),
+                Card("bears", "Grizzly Bears", 1),
+            ),
+            (
+                *_pass(0, 1),
+                _attack(0, "dreadmaw", "cub"),
+                *_pass(0, 1),
+                _block(1, ("bears", "dreadmaw")),
+                *_pass(0, 1),
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(A.Division("dreadmaw", (("bears", 2), ("player", 4))),),
+                ),
+            ),
+            step=Step.BEGIN_COMBAT,
+            tried=(
+                (
+                    8,
+                    A.AssignCombatDamage(
+                        player=0,
+                        divisions=(
+                            A.Division("dreadmaw", (("bears", 2), ("player", 4))),
+                            A.Division("cub", (("player", 2),)),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Script(
             "first-strike-division",
             "a first striker divides its damage in the first-strike step (510.4), the other "
             "attacker waits for the regular step; deathtouch makes 1 lethal (702.2c)",

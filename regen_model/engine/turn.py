@@ -464,7 +464,17 @@ def assign_combat_damage(
             raise IllegalAction(
                 f"{handle} deals no combat damage in this step", "combat.damage.assign", "divisions"
             )
-        if _norm(division) not in {_norm(d) for d in legal}:
+        legal_here = {_norm(d) for d in legal}
+        if w.cards[a].attacking and not w.cards[a].blocked and _norm(division) not in legal_here:
+            # 510.1a: an unblocked attacker's damage all goes to the player it attacks; it has
+            # no division to choose, so "legal: no damage" would mislead.
+            raise IllegalAction(
+                f"{handle} is unblocked: all its combat damage goes to the player it attacks, "
+                "with nothing to divide; leave it out of the divisions",
+                "combat.damage.assign",
+                "divisions",
+            )
+        if _norm(division) not in legal_here:
             raise IllegalAction(
                 f"illegal damage division for {handle}: {describe_division(w, division)}; legal: "
                 + "; ".join(describe_division(w, d) for d in legal),
