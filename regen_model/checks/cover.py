@@ -1621,20 +1621,3 @@ def guide_runs(scope: Scope, wanted: Collection[str] | None = None) -> dict[str,
         for name in names:
             runs.setdefault(name, []).append(run)
     return runs
-
-
-def witnesses(
-    system: TransitionSystem,
-    depth: int,
-    budget: Budget,
-    guides: Mapping[str, Sequence[Run]] | None = None,
-    rules: Rules = CORRECT,
-) -> dict[str, Witness]:
-    """Clause ID -> a scenario (start state and actions, replayed on the engine) whose last
-    step fires that clause branch of the relation; for clause-covering conformance cases
-    (``conform.sources.cover_cases``). Clauses without a witness are left out."""
-    return {
-        it.item: it.witness
-        for it in cover_clauses(system, depth, budget, rules, guides)
-        if it.witness is not None
-    }

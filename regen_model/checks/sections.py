@@ -11,12 +11,14 @@ checked on the relation or by BMC within ``COVER_DEPTH`` steps; a VACUOUS row fa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import cast
 
 from regen_model.checks.cover import (
     CoverItem,
     Goal,
+    Witness,
     clause_goals,
     cover,
     guide_runs,
@@ -97,27 +99,42 @@ def _row(item: CoverItem) -> Row:
 
 
 def verify_cover(options: VerifyOptions, bench: Workbench) -> list[Row]:
-    """Cover at ``COVER_SCOPE`` (two card slots: blocks, Auras and umbra armor need two
-    permanents): guide runs checked on the relation first, BMC up to ``COVER_DEPTH`` steps
-    for the rest (``checks.cover``). The clauses only guide scripts with more permanents
-    are written for (a creature blocking two attackers: three) are covered at the smallest
-    scope those scripts fit (``wide_goals``), guided by them. The relation at
-    ``COVER_SCOPE`` comes from ``bench``, shared with the agreement section's relation
-    queries when they run in the same process."""
+    """Every clause branch and every antecedent of the catalog's invariants (``cover_items``).
+    The relation at ``COVER_SCOPE`` comes from ``bench``, shared with the agreement section's
+    relation queries when they run in the same process."""
     system = cast(TransitionSystem, shared_relation(bench, COVER_SCOPE))
     catalog = load(user_paths(options.invariant_files))
+    return [_row(i) for i in cover_items(system, invariant_goals(system, catalog))]
+
+
+def cover_items(system: TransitionSystem, extra: Sequence[Goal] = ()) -> list[CoverItem]:
+    """Cover at ``COVER_SCOPE`` (two card slots: blocks, Auras and umbra armor need two
+    permanents) of every clause branch of ``system`` (the relation there) and of ``extra``:
+    guide runs checked on the relation first, BMC up to ``COVER_DEPTH`` steps for the rest
+    (``checks.cover``). The clauses only guide scripts with more permanents are written for
+    (a creature blocking two attackers: three) are covered at the smallest scope those
+    scripts fit (``wide_goals``), guided by them, not refuted by BMC at ``COVER_SCOPE``.
+    Clauses in catalog order, then ``extra``."""
     wide = wide_goals(COVER_SCOPE)
     elsewhere = {name for names in wide.values() for name in names}
     every_clause = clause_goals(system)
     clauses = [g for g in every_clause if g.name not in elsewhere]
-    goals = clauses + invariant_goals(system, catalog)
     guides = guide_runs(COVER_SCOPE, wanted=[g.name for g in clauses])
-    items = cover(system, goals, COVER_DEPTH, Budget(), guides=guides)
+    items = cover(system, [*clauses, *extra], COVER_DEPTH, Budget(), guides=guides)
     for scope, names in wide.items():
         items += _cover_wide(scope, names)
     order = {g.name: k for k, g in enumerate(every_clause)}
     items.sort(key=lambda it: (it.kind != "clause", order.get(it.item, len(order))))
-    return [_row(i) for i in items]
+    return items
+
+
+def cover_witnesses(system: TransitionSystem | None = None) -> dict[str, Witness]:
+    """Clause ID -> the witness ``verify``'s cover section finds for it (``cover_items``; a
+    clause without one is left out): a run, replayed on the engine, whose last step fires
+    that clause branch of the relation. The conformance stream's cover cases and the
+    ``full`` agreement preset's seeds are these, so all three see the same runs."""
+    found = cover_items(system if system is not None else regen_system(COVER_SCOPE))
+    return {it.item: it.witness for it in found if it.witness is not None}
 
 
 def _cover_wide(scope: Scope, names: tuple[str, ...]) -> list[CoverItem]:

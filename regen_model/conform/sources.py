@@ -7,7 +7,7 @@
   sent to the engine, which must refuse it too. (A failing event of several actions is left
   out: the scenario undoes the whole event, which no single action of it does.)
 * Clause witnesses (``witness.py``) cover every clause of the catalog, with contexts; the
-  Z3 cover check's witnesses (``checks.cover.witnesses``) convert with ``cover_cases``.
+  Z3 cover check's witnesses (``checks.sections.cover_witnesses``) convert with ``cover_cases``.
 * Saved cases (ITF traces written by a previous crosscheck) replay exactly.
 * Random cases (``generate.py``) are drawn by Hypothesis from a seed.
 """
@@ -94,9 +94,9 @@ class WitnessLike(Protocol):
 
 
 def cover_cases(witnesses: Mapping[str, WitnessLike]) -> tuple[list[Case], list[tuple[str, str]]]:
-    """Cases from clause witnesses found elsewhere (the Z3 cover check's
-    ``checks.cover.witnesses``: clause ID -> shortest run), and the ones whose start cannot
-    be described to another engine (with why)."""
+    """Cases from clause witnesses found elsewhere (the Z3 cover check's, from
+    ``checks.sections.cover_witnesses``: clause ID -> shortest run), and the ones whose start
+    cannot be described to another engine (with why)."""
     cases: list[Case] = []
     skipped: list[tuple[str, str]] = []
     for clause, w in witnesses.items():

@@ -143,19 +143,13 @@ class CaseStream:
 
     def _cover_cases(self) -> list[Case]:
         """The Z3 cover check's witnesses as cases: for each clause branch of the relation,
-        the shortest run found (guided by the explorer, else by BMC) that fires it, already
-        replayed on the reference engine (``checks.cover``; the same search as ``verify``'s
-        cover)."""
-        from regen_model.checks.cover import guide_runs, witnesses
-        from regen_model.checks.sections import COVER_DEPTH
-        from regen_model.checks.solver import Budget
-        from regen_model.checks.systems import COVER_SCOPE, regen_system
+        the shortest run found (guided by the explorer or a script, else by BMC) that fires
+        it, already replayed on the reference engine (``checks.sections.cover_witnesses``:
+        the same search and the same runs as ``verify``'s cover section)."""
+        from regen_model.checks.sections import cover_witnesses
         from regen_model.conform import sources
 
-        found = witnesses(
-            regen_system(COVER_SCOPE), COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE)
-        )
-        cases, skipped = sources.cover_cases(found)
+        cases, skipped = sources.cover_cases(cover_witnesses())
         for clause, reason in skipped:
             self.warn(f"cover witness not used: {clause}: {reason}")
         return cases

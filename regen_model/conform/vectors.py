@@ -35,8 +35,8 @@ from regen_model.conform.adapter import package_version
 from regen_model.conform.case import Case
 from regen_model.conform.codec import Players, action_to_json
 from regen_model.conform.observe import project
-from regen_model.conform.sources import default_scenario_paths, scenario_cases
-from regen_model.conform.witness import clause_witnesses, goal_clause
+from regen_model.conform.sources import default_scenario_paths, scenario_cases, witness_cases
+from regen_model.conform.witness import goal_clause
 from regen_model.engine import EngineError, step
 from regen_model.model.cards import card_list
 
@@ -255,7 +255,8 @@ def export(
     module's docstring for what is refused)."""
     prepare_directory(directory, force)
     entries: list[tuple[str, str, Case]] = []  # (goal, description, case)
-    for goal, case in clause_witnesses(seed).cases:
+    for case in witness_cases(seed):  # the disk cache's copy when there is one (cache.py)
+        goal = case.origin.removeprefix("witness:")
         entries.append((goal, _describe_goal(goal), case))
     if include_scenarios:
         for case in scenario_cases(default_scenario_paths())[0]:

@@ -2107,20 +2107,14 @@ def _cover_guides(scope: Scope) -> list[Seed]:
 
 
 def _cover_witnesses(scope: Scope) -> list[Seed]:
-    """The cover check's witness of every clause branch, from its guide runs or found by
-    bounded model checking (a minute or more: the ``full`` preset only), each replayed on the
-    engine by the cover check before it is returned."""
-    from regen_model.checks.cover import guide_runs, witnesses
-    from regen_model.checks.sections import COVER_DEPTH
-    from regen_model.checks.solver import Budget
-    from regen_model.checks.systems import COVER_SCOPE, regen_system
+    """The cover check's witness of every clause branch (``verify``'s cover section's: from
+    its guide runs or found by bounded model checking, a minute or more, so the ``full``
+    preset only), each replayed on the engine by the cover check before it is returned."""
+    from regen_model.checks.sections import cover_witnesses
 
-    found = witnesses(
-        regen_system(COVER_SCOPE), COVER_DEPTH, Budget(), guides=guide_runs(COVER_SCOPE)
-    )
     return [
         Seed(f"cover witness for {clause}", w.run.states, w.run.actions)
-        for clause, w in sorted(found.items())
+        for clause, w in sorted(cover_witnesses().items())
     ]
 
 

@@ -14,7 +14,6 @@ from regen_model.checks.cover import (
     cover_antecedents,
     cover_clauses,
     script_runs,
-    witnesses,
 )
 from regen_model.checks.replay import Run
 from regen_model.checks.solver import Budget
@@ -69,7 +68,8 @@ def test_a_branch_that_never_fires_is_vacuous() -> None:
 
 
 def test_witnesses_are_scenarios() -> None:
-    found = witnesses(MiniSystem(), 2, BUDGET)
+    items = cover_clauses(MiniSystem(), 2, BUDGET)
+    found = {it.item: it.witness for it in items if it.witness is not None}
     w = found["regen.shield.apply"]
     assert [a.kind for a in w.actions] == ["create-shield", "destroy"]
     assert w.start.turn == 1 and w.depth == 2

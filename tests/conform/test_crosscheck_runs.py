@@ -247,7 +247,43 @@ def test_witnesses_come_from_the_disk_cache(
 
     assert cache.cached_cases("t", compute) == [case]
     assert cache.cached_cases("t", compute) == [case]
-    assert calls == [1] and len(list(tmp_path.iterdir())) == 1
+    assert calls == [1] and len(list(tmp_path.glob("*.json"))) == 1
+
+
+def _want_entry(log: str) -> None:
+    """One process asking the cache for entry "t" (a child of the test below)."""
+    import time
+
+    from regen_model.conform import cache
+
+    case = Case("w", Start(("A", "B"), (card("troll", "Horned Troll"),)), (), "witness:x")
+
+    def compute() -> list[Case]:
+        with open(log, "a", encoding="utf-8") as out:
+            out.write("computed\n")
+        time.sleep(0.5)  # long enough for the other processes to ask meanwhile
+        return [case]
+
+    raise SystemExit(0 if cache.cached_cases("t", compute) == [case] else 1)
+
+
+def test_processes_wanting_the_same_entry_compute_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test run's workers (or two crosschecks) that want the same missing entry at once:
+    one computes it, the others wait and read it."""
+    import multiprocessing
+
+    monkeypatch.setenv("REGEN_MODEL_CACHE", str(tmp_path / "cache"))
+    log = tmp_path / "computed.log"
+    context = multiprocessing.get_context("fork")
+    children = [context.Process(target=_want_entry, args=(str(log),)) for _ in range(3)]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join(60)
+    assert [child.exitcode for child in children] == [0, 0, 0]
+    assert log.read_text(encoding="utf-8").splitlines() == ["computed"]
 
 
 def test_a_bad_case_file_is_reported_and_skipped(tmp_path: Path) -> None:

@@ -7,11 +7,13 @@ from pathlib import Path
 import pytest
 
 from regen_model.clauses import catalog
-from regen_model.engine import EngineError, step
+from regen_model.engine import EngineError, StepResult, step
 from regen_model.explore import enumerate_actions
 from regen_model.explore.starts import start_states
+from regen_model.model.actions import Action
 from regen_model.model.enums import Mutant
 from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import GameState
 from regen_model.mutants.battery import BATTERY
 from regen_model.mutants.catalog import MUTANT_INFO
 from regen_model.scenario import load_scenario, run_scenario
@@ -137,8 +139,15 @@ ONLY_BY_SCENARIO = {
 }
 
 
-def _changes_a_step(mutant: Mutant) -> bool:
-    rules = Rules(frozenset({mutant}))
+Transition = tuple[GameState, Action, StepResult | None]
+
+
+@pytest.fixture(scope="module")
+def battery_steps() -> list[Transition]:
+    """Every step the battery's searches take under the correct rules (``None``: refused),
+    in search order. Each mutant is compared against this one list, so the correct engine
+    runs once per test process, not once per mutant."""
+    steps: list[Transition] = []
     for scope in BATTERY:
         config = scope.config
         frontier = start_states(config.start, config.scope)
@@ -148,29 +157,41 @@ def _changes_a_step(mutant: Mutant) -> bool:
             for state in frontier:
                 for action in enumerate_actions(state, config.scope, kinds=config.kinds):
                     try:
-                        good = step(state, action, CORRECT)
+                        good: StepResult | None = step(state, action, CORRECT)
                     except EngineError:
                         good = None
-                    try:
-                        bad = step(state, action, rules)
-                    except EngineError:
-                        bad = None
-                    except RuntimeError:
-                        return True  # the mutant breaks the engine: it is observable
-                    if (good is None) != (bad is None):
-                        return True
-                    if good is not None and bad is not None:
-                        if good.state != bad.state or good.events != bad.events:
-                            return True
-                        if good.state not in seen:
-                            seen.add(good.state)
-                            following.append(good.state)
+                    steps.append((state, action, good))
+                    if good is not None and good.state not in seen:
+                        seen.add(good.state)
+                        following.append(good.state)
             frontier = following
+    return steps
+
+
+def _changes_a_step(mutant: Mutant, steps: list[Transition]) -> bool:
+    """Whether some step of the battery is accepted differently under ``mutant``, or gives a
+    different successor or events."""
+    rules = Rules(frozenset({mutant}))
+    for state, action, good in steps:
+        try:
+            bad = step(state, action, rules)
+        except EngineError:
+            bad = None
+        except RuntimeError:
+            return True  # the mutant breaks the engine: it is observable
+        if (good is None) != (bad is None):
+            return True
+        if (
+            good is not None
+            and bad is not None
+            and (good.state != bad.state or good.events != bad.events)
+        ):
+            return True
     return False
 
 
 @pytest.mark.parametrize("mutant", list(Mutant), ids=[m.value for m in Mutant])
-def test_every_mutant_is_observable(mutant: Mutant) -> None:
+def test_every_mutant_is_observable(mutant: Mutant, battery_steps: list[Transition]) -> None:
     """A mutant the engine never distinguishes from the correct rules is dead code (as the
     shield-follows-zone-change mutant once was, when a flicker dropped the shields on the
     way to exile). Within the battery, some action must be accepted differently or give a
@@ -180,6 +201,10 @@ def test_every_mutant_is_observable(mutant: Mutant) -> None:
         scenario = load_scenario(ONLY_BY_SCENARIO[mutant])
         assert run_scenario(scenario).verdict is Verdict.PASSED
         assert run_scenario(scenario, Rules(frozenset({mutant}))).verdict is Verdict.FAILED
-        assert not _changes_a_step(mutant), "then it belongs with the battery mutants"
+        assert not _changes_a_step(mutant, battery_steps), (
+            "then it belongs with the battery mutants"
+        )
         return
-    assert _changes_a_step(mutant), f"{mutant.value} never changes what the engine does"
+    assert _changes_a_step(mutant, battery_steps), (
+        f"{mutant.value} never changes what the engine does"
+    )
