@@ -30,6 +30,10 @@ class PhaseGame:
         self.game = game
         self.deadline = deadline
         self.events: list[Json] = []
+        # ``game.state()["state"]`` as last read, until a call that may change the game: the
+        # export and its parse take milliseconds, and the translator and the observation read
+        # the same state several times between two actions (callers never change it)
+        self._state: Json | None = None
 
     # --- calls ---------------------------------------------------------------------------------
 
@@ -49,6 +53,7 @@ class PhaseGame:
         action: Json | phase.GameAction,
         error: type[AdapterError] | type[Rejected],
     ) -> Any:
+        self._state = None
         try:
             result = self.game.apply(seat, action)
         except ValueError as exc:
@@ -66,6 +71,7 @@ class PhaseGame:
 
     def edit(self, change: Callable[[Json], None]) -> None:
         """Edit the full game state and resume from it (phase.rs does not validate edits)."""
+        self._state = None
         snapshot = self.game.state()
         change(snapshot["state"])
         try:
@@ -95,8 +101,10 @@ class PhaseGame:
     # --- reading -------------------------------------------------------------------------------
 
     def state(self) -> Json:
-        result: Json = self.game.state()["state"]
-        return result
+        """phase.rs's game state, read afresh only after a call that may have changed it."""
+        if self._state is None:
+            self._state = self.game.state()["state"]
+        return self._state
 
     def waiting(self) -> Json:
         result: Json = self.game.waiting_for()
