@@ -629,15 +629,21 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
                 ): name
                 for name in names
             }
-            for done, future in enumerate(as_completed(futures), 1):
-                row = future.result()
-                record.add(row)
-                name = futures[future]
-                if not row["applied"]:
-                    verdict = "[yellow]not applied[/]"
-                else:
-                    verdict = "killed" if row["killed"] else "[bold]SURVIVED[/]"
-                console.log(f"[{done}/{len(names)}] {name}: {verdict} ({row.get('seconds', 0)} s)")
+            try:
+                for done, future in enumerate(as_completed(futures), 1):
+                    row = future.result()
+                    record.add(row)
+                    name = futures[future]
+                    if not row["applied"]:
+                        verdict = "[yellow]not applied[/]"
+                    else:
+                        verdict = "killed" if row["killed"] else "[bold]SURVIVED[/]"
+                    console.log(
+                        f"[{done}/{len(names)}] {name}: {verdict} ({row.get('seconds', 0)} s)"
+                    )
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)  # the queued mutants do not run
+                raise
 
 
 def unjudged(files: list[str]) -> list[str]:
@@ -645,12 +651,7 @@ def unjudged(files: list[str]) -> list[str]:
     reached") that no survivor list names and that no recheck has run."""
     survivors, _ = screen_survivors(files)
     listed = {e.name for e in load_lists(ROOT / "benchmarks")}
-    earlier = RESULTS / "mutation-recheck.json"
-    ran = (
-        {r["mutant"] for r in json.loads(earlier.read_text())["mutants"]}
-        if earlier.exists()
-        else set()
-    )
+    ran = {r["mutant"] for r in all_recheck_rows()}
     return [n for n in survivors if n not in listed and n not in ran]
 
 
@@ -664,11 +665,18 @@ class _RecheckRecord:
         self._lock = threading.Lock()
 
     def add(self, row: dict[str, Any]) -> None:
-        path = RESULTS / "mutation-recheck.json"
+        """Write ``row`` into the file. When the file cannot be read (a merge conflict left
+        in it), the row goes to ``mutation-recheck.unmerged.jsonl`` instead and the command
+        stops with one line (``all_recheck_rows``): nothing that ran is lost."""
         RESULTS.mkdir(parents=True, exist_ok=True)
         with self._lock, open(RESULTS / ".mutation-recheck.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            rows = json.loads(path.read_text())["mutants"] if path.exists() else []
+            try:
+                rows = all_recheck_rows()
+            except SystemExit:
+                with open(RESULTS / "mutation-recheck.unmerged.jsonl", "a") as side:
+                    side.write(json.dumps(row) + "\n")
+                raise
             kept = [r for r in rows if r["mutant"] != row["mutant"]]
             _write(
                 "mutation-recheck.json",
@@ -911,11 +919,26 @@ def fits_tree(row: dict[str, Any]) -> bool:
     return all(line in source for line in removed if line)
 
 
+def all_recheck_rows() -> list[dict[str, Any]]:
+    """Every row of ``mutation-recheck.json`` (none when there is no file yet). A file that
+    is not valid JSON (a merge conflict left in it) stops the command with one line."""
+    path = RESULTS / "mutation-recheck.json"
+    if not path.exists():
+        return []
+    try:
+        rows: list[dict[str, Any]] = json.loads(path.read_text())["mutants"]
+    except (ValueError, KeyError, TypeError) as exc:
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        raise SystemExit(
+            f"{shown}: not a recheck file ({type(exc).__name__}: {exc}); "
+            "a merge conflict? mend it (rows by mutant, a killed row wins) and run again"
+        ) from None
+    return rows
+
+
 def recheck_rows() -> list[dict[str, Any]]:
     """The rows of ``mutation-recheck.json`` that still speak of this tree (``fits_tree``)."""
-    path = RESULTS / "mutation-recheck.json"
-    rows = json.loads(path.read_text())["mutants"] if path.exists() else []
-    return [r for r in rows if fits_tree(r)]
+    return [r for r in all_recheck_rows() if fits_tree(r)]
 
 
 def killed_by_recheck() -> set[str]:

@@ -164,6 +164,30 @@ def test_a_recheck_row_of_an_older_tree_is_set_aside() -> None:
     assert not mutation.fits_tree({**row, "mutant": "regen_model.encoding.nothere.x_f__mutmut_1"})
 
 
+def test_a_recheck_file_left_conflicted_stops_the_run_and_keeps_the_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A merge left conflict markers in ``mutation-recheck.json`` while a sweep wrote to it:
+    the sweep stops with one line naming the file, and the row it was writing is kept beside
+    it (the file itself is left for the person to mend)."""
+    import json
+
+    import mutation
+
+    monkeypatch.setattr(mutation, "RESULTS", tmp_path)
+    conflicted = '<<<<<<< HEAD\n{"mutants": []}\n=======\n{"mutants": []}\n>>>>>>> x\n'
+    (tmp_path / "mutation-recheck.json").write_text(conflicted)
+    row = {"mutant": "regen_model.engine.sba.x_sba_pass__mutmut_1", "killed": True}
+    with pytest.raises(SystemExit) as stopped:
+        mutation._RecheckRecord(["tests/x.py"]).add(row)
+    assert "mutation-recheck.json: not a recheck file" in str(stopped.value)
+    kept = (tmp_path / "mutation-recheck.unmerged.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in kept] == [row]
+    assert (tmp_path / "mutation-recheck.json").read_text() == conflicted
+    with pytest.raises(SystemExit):
+        mutation.recheck_rows()  # triage says the same, not a traceback
+
+
 def test_a_sweep_runs_a_rule_mutants_own_checks_where_a_line_names_it() -> None:
     """``recheck --unjudged`` puts the observability and both-views checks of a rule mutant
     that a removed line names first, where a mutant turning its switch off dies."""
