@@ -905,16 +905,20 @@ def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
     return sorted(survivors), every
 
 
-def fits_tree(row: dict[str, Any]) -> bool:
+def fits_tree(row: dict[str, Any], sources: dict[Path, set[str]] | None = None) -> bool:
     """Whether a recheck row still speaks of this tree: every line its mutant removed is in
     the mutated module's source as it is now. (mutmut renumbers a changed function's
     mutants, so a row of an older tree may name what is now another mutant; a row whose
-    original lines are gone is set aside.)"""
+    original lines are gone is set aside.) ``sources``: modules already read, by path, kept
+    for the caller's next rows (a triage reads hundreds of rows of a few modules)."""
     module = re.split(r"\.x[_ǁ]", row["mutant"], maxsplit=1)[0]
     path = ROOT / (module.replace(".", "/") + ".py")
     if not path.is_file():
         return False
-    source = {line.strip() for line in path.read_text().splitlines()}
+    sources = {} if sources is None else sources
+    if path not in sources:
+        sources[path] = {line.strip() for line in path.read_text().splitlines()}
+    source = sources[path]
     removed = [ln[1:].strip() for ln in row.get("diff", ()) if ln[:1] == "-"]
     return all(line in source for line in removed if line)
 
@@ -938,7 +942,8 @@ def all_recheck_rows() -> list[dict[str, Any]]:
 
 def recheck_rows() -> list[dict[str, Any]]:
     """The rows of ``mutation-recheck.json`` that still speak of this tree (``fits_tree``)."""
-    return [r for r in all_recheck_rows() if fits_tree(r)]
+    sources: dict[Path, set[str]] = {}
+    return [r for r in all_recheck_rows() if fits_tree(r, sources)]
 
 
 def killed_by_recheck() -> set[str]:
