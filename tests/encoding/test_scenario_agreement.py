@@ -45,7 +45,12 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   assignment order naming a blocker twice, refused by both
   (``combat/order-refusals-name-their-fields-m10.yaml``; 509.2 of 2009-2024), a destruction
   answered with a plain ``shield`` by its controller (``replace/choice-answered-shield.yaml``;
-  616.1: the walk never answers so where a choice is needed)."""
+  616.1: the walk never answers so where a choice is needed); and (slice 3) triggers whose
+  source is a new object since the game began, Soldevi Sentry's rider
+  (``regen/soldevi-sentry-returned-rider.yaml``) and Go-Shintai's end-step and reflexive
+  triggers (``zone/end-step-trigger-of-a-returned-shintai.yaml``; 400.7, 603.7e, 603.12): the
+  stack object records its source's object, which the walk's seeds only hold for objects that
+  never changed zones."""
 
 from __future__ import annotations
 
@@ -78,6 +83,8 @@ BOARDS = [
     SCENARIOS / "turn" / "target-land-spell-on-a-noncreature-land.yaml",
     SCENARIOS / "combat" / "order-refusals-name-their-fields-m10.yaml",
     SCENARIOS / "replace" / "choice-answered-shield.yaml",
+    SCENARIOS / "regen" / "soldevi-sentry-returned-rider.yaml",
+    SCENARIOS / "zone" / "end-step-trigger-of-a-returned-shintai.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -14,7 +14,7 @@ from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Mutant, Rider
+from regen_model.model.enums import Mutant, Rider, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import Rules
 from regen_model.model.state import GameState, Shield
@@ -63,3 +63,46 @@ def test_rider_on_create_names_the_shield_whose_rider_triggered() -> None:
     events = _events(Mutant.RIDER_ON_CREATE, state, action)
     (triggered,) = [e for e in events if e.kind is EventKind.TRIGGERED]
     assert triggered.get("ability") == "rider of Matopi Golem"
+
+
+def test_exiled_though_regenerated_cites_the_exile_instead_clause() -> None:
+    """The mutant applies "if it would die this turn, exile it instead" (614.6) although a
+    shield replaced the destruction (701.19a): the move to exile after the regeneration cites
+    ``replace.exile-instead``, the clause the wrong version misreads."""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec(
+                "bears",
+                PERMANENT_CARDS["Grizzly Bears"],
+                0,
+                shields=(Shield(origin="Regenerate", creator=0, rider=Rider.NONE),),
+                exile_if_dies=True,
+            )
+        ],
+    )
+    events = _events(Mutant.EXILED_THOUGH_REGENERATED, state, A.Destroy(targets=("bears",)))
+    (moved,) = [e for e in events if e.kind is EventKind.ZONE_CHANGE]
+    assert (moved.subject, moved.clause) == ("bears", "replace.exile-instead")
+    assert moved.get("to") == "exile"
+
+
+def test_reflexive_inline_says_the_payment_was_made_without_a_trigger() -> None:
+    """Go-Shintai's "you may pay {1}. When you do, ..." makes a reflexive trigger that waits on
+    the stack (603.12); the mutant destroys at once, as part of the resolution, and its note
+    cites ``trigger.reflexive`` with the payment made."""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("shintai", PERMANENT_CARDS["Go-Shintai of Hidden Cruelty"], 0),
+            CardSpec("skeletons", PERMANENT_CARDS["Drudge Skeletons"], 1),
+        ],
+        step=Step.MAIN2,
+    )
+    rules = Rules(frozenset({Mutant.REFLEXIVE_INLINE}))
+    for action in (A.PassPriority(player=0), A.PassPriority(player=1), A.PassPriority(player=0)):
+        state = step(state, action, rules).state
+    events = step(state, A.PassPriority(player=1, target="skeletons"), rules).events
+    (paid,) = [e for e in events if e.kind is EventKind.NOTE and e.get("paid") is not None]
+    assert (paid.subject, paid.clause) == ("shintai", "trigger.reflexive")
+    assert paid.get("paid") is True

@@ -20,7 +20,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import Decision, Edition, Step
+from regen_model.model.enums import CounterKind, Decision, Edition, Step, Zone
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 
@@ -44,6 +44,22 @@ PRIVILEGE = make_state(
 # the game waits for the active player's combat damage assignment (510.1)
 ASSIGNING = BOARD._replace(
     step=Step.COMBAT_DAMAGE, decision=Decision.ASSIGN_COMBAT_DAMAGE, priority=None
+)
+# ... and the Bears attack unblocked: all their damage goes to the player (510.1a)
+ASSIGNING_UNBLOCKED = ASSIGNING._replace(
+    cards=(ASSIGNING.cards[0]._replace(attacking=True), *ASSIGNING.cards[1:])
+)
+# cards that are not permanents on the battlefield, a Forest, no creature (120.3), and
+# Bonesplitter, whose equip ability targets (702.6a)
+GONE = make_state(
+    ("A", "B"),
+    [
+        *CARDS,
+        CardSpec("dead", PERMANENT_CARDS["Grizzly Bears"], 0, zone=Zone.GRAVEYARD),
+        CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, zone=Zone.GRAVEYARD),
+        CardSpec("forest", PERMANENT_CARDS["Forest"], 0),
+        CardSpec("splitter", PERMANENT_CARDS["Bonesplitter"], 0),
+    ],
 )
 
 
@@ -173,6 +189,80 @@ ASSIGNING = BOARD._replace(
             "no card named 'nobody' in this scenario",
             "divisions",
         ),
+        # the scenario loader reads a number of counters as 1 or more, and a division per
+        # attacker as a mapping (one key each); its refusal messages match case-insensitively
+        (
+            BOARD,
+            A.AddCounters(target="bears", counter=CounterKind.PLUS, amount=0),
+            "the number of counters must be at least 1 [counters.add]",
+            "amount",
+        ),
+        (
+            ASSIGNING,
+            A.AssignCombatDamage(
+                player=0,
+                divisions=(
+                    A.Division(attacker="bears", shares=(("giant", 1),)),
+                    A.Division(attacker="bears", shares=(("giant", 2),)),
+                ),
+            ),
+            "two divisions for bears [combat.damage.assign]",
+            "divisions",
+        ),
+        (
+            ASSIGNING_UNBLOCKED,
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division(attacker="bears", shares=(("player", 2),)),)
+            ),
+            "bears is unblocked: all its combat damage goes to the player it attacks, with "
+            "nothing to divide; leave it out of the divisions [combat.damage.assign]",
+            "divisions",
+        ),
+        # a permanent's actions name the clause of the action refused (400.7: a card that left
+        # the battlefield is no permanent any more)
+        (
+            GONE,
+            A.Attach(attachment="strength", target="bears"),
+            "strength is not on the battlefield (it is in the graveyard) [attach.move]",
+            "attachment",
+        ),
+        (
+            GONE,
+            A.ChangeControl(target="dead", player=1),
+            "dead is not on the battlefield (it is in the graveyard) [control.change]",
+            "target",
+        ),
+        (
+            GONE,
+            A.Destroy(targets=("dead",)),
+            "dead is not on the battlefield (it is in the graveyard) [destroy.effect]",
+            "targets",
+        ),
+        (
+            GONE,
+            A.LeaveAndReturn(target="dead"),
+            "dead is not on the battlefield (it is in the graveyard) [zone.new-object]",
+            "target",
+        ),
+        (
+            GONE,
+            A.DealDamage(source="effect", shares=(A.DamageShare(1, card="forest"),)),
+            "forest is not a creature and can't be dealt damage [damage.mark]",
+            "to",
+        ),
+        (
+            TROLL,
+            A.ActivateAbility(player=0, source="troll", sacrifice="bears"),
+            "troll's ability has no sacrifice cost [cost.sacrifice-creature]",
+            "sacrifice",
+        ),
+        # the scenario loader asks an equip ability for its target first
+        (
+            GONE,
+            A.ActivateAbility(player=0, source="splitter"),
+            "splitter's equip ability needs a target [attach.equip]",
+            "target",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -192,6 +282,16 @@ ASSIGNING = BOARD._replace(
         "untargeted-spell-with-target",
         "mill-a-negative-number",
         "division-to-an-unknown-name",
+        "counters-fewer-than-one",
+        "two-divisions-for-one-attacker",
+        "division-of-an-unblocked-attacker",
+        "attach-an-attachment-off-the-battlefield",
+        "change-control-off-the-battlefield",
+        "destroy-off-the-battlefield",
+        "leave-and-return-off-the-battlefield",
+        "damage-to-a-noncreature",
+        "sacrifice-for-an-ability-without-that-cost",
+        "equip-without-a-target",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
