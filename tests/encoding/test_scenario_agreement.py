@@ -45,7 +45,18 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   assignment order naming a blocker twice, refused by both
   (``combat/order-refusals-name-their-fields-m10.yaml``; 509.2 of 2009-2024), a destruction
   answered with a plain ``shield`` by its controller (``replace/choice-answered-shield.yaml``;
-  616.1: the walk never answers so where a choice is needed)."""
+  616.1: the walk never answers so where a choice is needed).
+* Boards found by the screen's slice 3: an animated land whose animation makes it black,
+  which Terror cannot target (``types/manland-shield-made-as-land.yaml``; 613.1e, 601.2c), a
+  616.1 choice on a permanent its owner does not control
+  (``replace/choice-by-controller-not-owner.yaml``), an M10 trampler left with no blockers
+  (``combat/double-strike-trample-regenerated-blocker-m10.yaml``; 702.19e), a pre-M10
+  deathtouch trampler whose damage is no more than its blocker's toughness
+  (``combat/pre-m10-deathtouch-trampler-assigns-toughness.yaml``; pre-M10 502.9d), a damage
+  trigger whose source is still there with a keyword
+  (``damage/damage-trigger-uses-its-live-sources-keywords.yaml``; 609.7, 120.3b), the
+  reflexive trigger of a source that left and returned
+  (``zone/reflexive-trigger-of-a-returned-source.yaml``; 400.7, 603.12)."""
 
 from __future__ import annotations
 
@@ -78,6 +89,12 @@ BOARDS = [
     SCENARIOS / "turn" / "target-land-spell-on-a-noncreature-land.yaml",
     SCENARIOS / "combat" / "order-refusals-name-their-fields-m10.yaml",
     SCENARIOS / "replace" / "choice-answered-shield.yaml",
+    SCENARIOS / "types" / "manland-shield-made-as-land.yaml",
+    SCENARIOS / "replace" / "choice-by-controller-not-owner.yaml",
+    SCENARIOS / "combat" / "double-strike-trample-regenerated-blocker-m10.yaml",
+    SCENARIOS / "combat" / "pre-m10-deathtouch-trampler-assigns-toughness.yaml",
+    SCENARIOS / "damage" / "damage-trigger-uses-its-live-sources-keywords.yaml",
+    SCENARIOS / "zone" / "reflexive-trigger-of-a-returned-source.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
