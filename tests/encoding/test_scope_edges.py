@@ -291,3 +291,26 @@ def test_a_blockers_division_with_a_zero_share_to_an_attacker_it_also_names_agre
             with contextlib.suppress(EngineError):
                 state = step(state, action, CORRECT).state
     assert checked == 1
+
+
+def test_an_answer_about_an_unknown_permanent_leaves_the_later_answers_in_force() -> None:
+    """616.1: the engine reads the answer of the player the rules designate for the permanent
+    that would be destroyed and ignores answers about permanents that do not exist; one such
+    answer listed first must not hide the real answer after it (the relation's parameters
+    skip it and read on)."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "replace"
+    scenario = load_scenario(path / "choice-by-controller-not-owner.yaml")
+    state = scenario.start
+    checked = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, A.Destroy) and len(action.choices) == 2:
+                ghost = replace(action.choices[1], permanent="nobody")
+                mine = replace(action, choices=(ghost, *action.choices))
+                step(state, mine, CORRECT)  # the engine accepts it
+                result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+                assert result.status is Status.AGREE, result.describe()
+                checked += 1
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    assert checked == 1
