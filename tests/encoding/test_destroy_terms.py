@@ -29,6 +29,9 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "destroy"
 FILES = [
     SCENARIOS / "umbra-and-its-aura-at-once.yaml",
     SCENARIOS / "umbra-aura-first-then-last.yaml",
+    # a destruction a shield replaces, of a creature with "exile it instead" and an Aura
+    # (slice 3 of issue 10's screen: a move written without its condition in the terms only)
+    SCENARIOS.parent / "replace" / "exile-instead-waits-while-a-shield-saves.yaml",
 ]
 
 
