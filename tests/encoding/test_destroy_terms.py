@@ -32,6 +32,9 @@ FILES = [
     # a destruction a shield replaces, of a creature with "exile it instead" and an Aura
     # (slice 3 of issue 10's screen: a move written without its condition in the terms only)
     SCENARIOS.parent / "replace" / "exile-instead-waits-while-a-shield-saves.yaml",
+    # a pre-M10 combat damage source destroyed and regenerated while its damage waits on the
+    # stack: no last known information is taken (record_lki under its condition)
+    SCENARIOS.parent / "combat" / "pre-m10-regenerated-source-keeps-dealing-as-it-is.yaml",
 ]
 
 
