@@ -260,11 +260,14 @@ def test_an_activation_naming_a_negative_ability_number_is_refused_by_both_views
     """An activation names one of the source's activated abilities by its number, from 0
     (602.1, 602.2); an action naming -1 (the CLI's JSON can) is refused by the engine, and the
     relation must refuse it too: its guard asks 0 <= ability, not only ability < count."""
-    state = make_state(("A", "B"), [CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 0)])
-    for ability in (-1, 0):
-        action = A.ActivateAbility(player=0, source="troll", ability=ability)
-        result = check_agreement(state, action, CORRECT, widest(1))
-        assert result.status is Status.AGREE, result.describe()
+    start = make_state(("A", "B"), [CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 0)])
+    # its controller with priority, and then its opponent (who may activate only an
+    # opponents-only ability, so a number naming none passes that guard)
+    for player, state in ((0, start), (1, step(start, A.PassPriority(player=0), CORRECT).state)):
+        for ability in (-1, 0):
+            action = A.ActivateAbility(player=player, source="troll", ability=ability)
+            result = check_agreement(state, action, CORRECT, widest(1))
+            assert result.status is Status.AGREE, result.describe()
 
 
 def test_a_blockers_division_with_a_zero_share_to_an_attacker_it_also_names_agrees() -> None:
