@@ -35,6 +35,9 @@ FILES = [
     # a pre-M10 combat damage source destroyed and regenerated while its damage waits on the
     # stack: no last known information is taken (record_lki under its condition)
     SCENARIOS.parent / "combat" / "pre-m10-regenerated-source-keeps-dealing-as-it-is.yaml",
+    # a dies trigger pushed under the destruction's condition (the waiting triggers' size is
+    # a sum of conditional terms: SymWork.add_if)
+    SCENARIOS.parent / "zone" / "dies-trigger-not-on-regeneration.yaml",
 ]
 
 
