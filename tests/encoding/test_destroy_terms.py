@@ -13,13 +13,14 @@ not hold."""
 from __future__ import annotations
 
 import contextlib
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from regen_model.encoding.crosscheck import Z3Evaluator, cross_check
 from regen_model.encoding.evaluate import prepare
-from regen_model.encoding.scope import widest
+from regen_model.encoding.scope import Scope, widest
 from regen_model.encoding.system import RegenSystem
 from regen_model.engine import EngineError, step
 from regen_model.model.rules import CORRECT
@@ -41,12 +42,18 @@ FILES = [
 ]
 
 
+@cache
+def _evaluator(scope: Scope) -> Z3Evaluator:
+    """One compiled relation per scope, shared by the boards of that size."""
+    return Z3Evaluator(RegenSystem(scope, CORRECT))
+
+
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_the_destroy_terms_equal_the_folded_evaluation(path: Path) -> None:
     scenario = load_scenario(path)
     state = scenario.start
     scope = widest(len(state.setup.handles))
-    evaluator = Z3Evaluator(RegenSystem(scope, CORRECT))
+    evaluator = _evaluator(scope)
     checked = 0
     for event in run_scenario(scenario).steps:
         for action in event.actions:
