@@ -39,6 +39,9 @@ FILES = [
     # a dies trigger pushed under the destruction's condition (the waiting triggers' size is
     # a sum of conditional terms: SymWork.add_if)
     SCENARIOS.parent / "zone" / "dies-trigger-not-on-regeneration.yaml",
+    # a "whenever a creature dies" watcher destroyed by the same instruction, before the
+    # other creature in slot order: read as the event began in every fork (SymWork.before)
+    SCENARIOS.parent / "zone" / "creature-dies-watcher-destroyed-by-one-instruction.yaml",
 ]
 
 

@@ -58,9 +58,7 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   reflexive trigger of a source that left and returned
   (``zone/reflexive-trigger-of-a-returned-source.yaml``; 400.7, 603.12), and the rider
   trigger of a creature that left and returned (``regen/rider-trigger-of-a-returned-creature``
-  ``.yaml``; 400.7, 603.7d), and a "whenever a creature dies" watcher destroyed in the same
-  event as another creature (``zone/creature-dies-simultaneous-watcher.yaml``; 603.10a: the
-  watcher is read as the event began, also inside the event's branches)."""
+  ``.yaml``; 400.7, 603.7d)."""
 
 from __future__ import annotations
 
@@ -100,7 +98,6 @@ BOARDS = [
     SCENARIOS / "damage" / "damage-trigger-uses-its-live-sources-keywords.yaml",
     SCENARIOS / "zone" / "reflexive-trigger-of-a-returned-source.yaml",
     SCENARIOS / "regen" / "rider-trigger-of-a-returned-creature.yaml",
-    SCENARIOS / "zone" / "creature-dies-simultaneous-watcher.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
