@@ -50,7 +50,20 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``regen/soldevi-sentry-returned-rider.yaml``) and Go-Shintai's end-step and reflexive
   triggers (``zone/end-step-trigger-of-a-returned-shintai.yaml``; 400.7, 603.7e, 603.12): the
   stack object records its source's object, which the walk's seeds only hold for objects that
-  never changed zones."""
+  never changed zones.
+* Boards found by the screen's slice 3: an animated land whose animation makes it black,
+  which Terror cannot target (``types/manland-shield-made-as-land.yaml``; 613.1e, 601.2c), a
+  616.1 choice on a permanent its owner does not control
+  (``replace/choice-by-controller-not-owner.yaml``), an M10 trampler left with no blockers
+  (``combat/double-strike-trample-regenerated-blocker-m10.yaml``; 702.19e), a pre-M10
+  deathtouch trampler whose damage is no more than its blocker's toughness
+  (``combat/pre-m10-deathtouch-trampler-assigns-toughness.yaml``; pre-M10 502.9d), a damage
+  trigger whose source is still there with a keyword
+  (``damage/damage-trigger-uses-its-live-sources-keywords.yaml``; 609.7, 120.3b), the
+  reflexive trigger of a source that left and returned
+  (``zone/reflexive-trigger-of-a-returned-source.yaml``; 400.7, 603.12), and the rider
+  trigger of a creature that left and returned (``regen/rider-trigger-of-a-returned-creature``
+  ``.yaml``; 400.7, 603.7d)."""
 
 from __future__ import annotations
 
@@ -85,6 +98,13 @@ BOARDS = [
     SCENARIOS / "replace" / "choice-answered-shield.yaml",
     SCENARIOS / "regen" / "soldevi-sentry-returned-rider.yaml",
     SCENARIOS / "zone" / "end-step-trigger-of-a-returned-shintai.yaml",
+    SCENARIOS / "types" / "manland-shield-made-as-land.yaml",
+    SCENARIOS / "replace" / "choice-by-controller-not-owner.yaml",
+    SCENARIOS / "combat" / "double-strike-trample-regenerated-blocker-m10.yaml",
+    SCENARIOS / "combat" / "pre-m10-deathtouch-trampler-assigns-toughness.yaml",
+    SCENARIOS / "damage" / "damage-trigger-uses-its-live-sources-keywords.yaml",
+    SCENARIOS / "zone" / "reflexive-trigger-of-a-returned-source.yaml",
+    SCENARIOS / "regen" / "rider-trigger-of-a-returned-creature.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

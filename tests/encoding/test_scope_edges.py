@@ -254,3 +254,66 @@ def test_a_reflexive_trigger_removed_from_the_last_waiting_slot_leaves_no_stack_
             with contextlib.suppress(EngineError):
                 state = step(state, action, CORRECT).state
     assert steps > 20
+
+
+def test_an_activation_naming_a_negative_ability_number_is_refused_by_both_views() -> None:
+    """An activation names one of the source's activated abilities by its number, from 0
+    (602.1, 602.2); an action naming -1 (the CLI's JSON can) is refused by the engine, and the
+    relation must refuse it too: its guard asks 0 <= ability, not only ability < count."""
+    start = make_state(("A", "B"), [CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 0)])
+    # its controller with priority, and then its opponent (who may activate only an
+    # opponents-only ability, so a number naming none passes that guard)
+    for player, state in ((0, start), (1, step(start, A.PassPriority(player=0), CORRECT).state)):
+        for ability in (-1, 0):
+            action = A.ActivateAbility(player=player, source="troll", ability=ability)
+            result = check_agreement(state, action, CORRECT, widest(1))
+            assert result.status is Status.AGREE, result.describe()
+
+
+def test_a_blockers_division_with_a_zero_share_to_an_attacker_it_also_names_agrees() -> None:
+    """The engine drops a division's shares of 0 before it compares the division with the
+    legal ones (510.1d: only the damage assigned counts), so a blocker of two attackers giving
+    0 and then 1 to the same attacker, and 1 to the other, assigns 1 to each: legal. Only two
+    shares that both assign damage may not name the same attacker. (The scenario format is a
+    mapping, so only an action built by hand, or the CLI's JSON, names one twice.)"""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
+    scenario = load_scenario(path / "block-additional-divides-fdn.yaml")
+    state = scenario.start
+    checked = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, A.AssignCombatDamage) and not checked:
+                shares = (("giant", 0), ("giant", 1), ("bears", 1))
+                mine = A.AssignCombatDamage(
+                    player=action.player, divisions=(A.Division("brigade", shares),)
+                )
+                assert step(state, mine, CORRECT).state is not None  # the engine accepts it
+                result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+                assert result.status is Status.AGREE, result.describe()
+                checked += 1
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    assert checked == 1
+
+
+def test_an_answer_about_an_unknown_permanent_leaves_the_later_answers_in_force() -> None:
+    """616.1: the engine reads the answer of the player the rules designate for the permanent
+    that would be destroyed and ignores answers about permanents that do not exist; one such
+    answer listed first must not hide the real answer after it (the relation's parameters
+    skip it and read on)."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "replace"
+    scenario = load_scenario(path / "choice-by-controller-not-owner.yaml")
+    state = scenario.start
+    checked = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, A.Destroy) and len(action.choices) == 2:
+                ghost = replace(action.choices[1], permanent="nobody")
+                mine = replace(action, choices=(ghost, *action.choices))
+                step(state, mine, CORRECT)  # the engine accepts it
+                result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+                assert result.status is Status.AGREE, result.describe()
+                checked += 1
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    assert checked == 1
