@@ -24,18 +24,24 @@ def _events(mutant: Mutant, state: GameState, action: A.Action) -> list[Event]:
     return list(step(state, action, Rules(frozenset({mutant}))).events)
 
 
+def _shielded_bears(*, exile_if_dies: bool = False) -> CardSpec:
+    """A's Grizzly Bears with one unused regeneration shield of its own (Regenerate)."""
+    return CardSpec(
+        "bears",
+        PERMANENT_CARDS["Grizzly Bears"],
+        0,
+        shields=(Shield(origin="Regenerate", creator=0, rider=Rider.NONE),),
+        exile_if_dies=exile_if_dies,
+    )
+
+
 def test_regen_unattaches_names_the_creature_whose_regeneration_unattached_the_aura() -> None:
     """The mutant treats regeneration like leaving the battlefield (701.19a): the Aura's
     unattached event names the regenerated creature as its origin."""
     state = make_state(
         ("A", "B"),
         [
-            CardSpec(
-                "bears",
-                PERMANENT_CARDS["Grizzly Bears"],
-                0,
-                shields=(Shield(origin="Regenerate", creator=0, rider=Rider.NONE),),
-            ),
+            _shielded_bears(),
             CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, attached_to="bears"),
         ],
     )
@@ -71,15 +77,7 @@ def test_exiled_though_regenerated_cites_the_exile_instead_clause() -> None:
     ``replace.exile-instead``, the clause the wrong version misreads."""
     state = make_state(
         ("A", "B"),
-        [
-            CardSpec(
-                "bears",
-                PERMANENT_CARDS["Grizzly Bears"],
-                0,
-                shields=(Shield(origin="Regenerate", creator=0, rider=Rider.NONE),),
-                exile_if_dies=True,
-            )
-        ],
+        [_shielded_bears(exile_if_dies=True)],
     )
     events = _events(Mutant.EXILED_THOUGH_REGENERATED, state, A.Destroy(targets=("bears",)))
     (moved,) = [e for e in events if e.kind is EventKind.ZONE_CHANGE]
