@@ -124,6 +124,8 @@ FAST_CHECKS = (
     # the solver-chosen states call, pinned value by value, and every scenario action read
     # back from its parameters (about 30 s)
     "tests/encoding/test_domains.py",
+    # the symbolic build's terms equal the folded evaluation on a sample of points (5 s)
+    "tests/encoding/test_crosscheck.py",
 )
 # What ``recheck`` runs besides: the rule-mutant matrix's tests that each rule mutant still
 # changes something (a survivor that turns a rule mutant's switch off, kind ``switch`` in the
@@ -141,6 +143,9 @@ RECHECK_EXTRA = (
 SWEEP_CHECKS = (
     "tests/encoding/test_domains.py",
     "tests/encoding/test_relation_labels.py",
+    # the symbolic build's terms against the folded evaluation, point by point (5 s): a join
+    # of the build's branches that loses a write is seen only here
+    "tests/encoding/test_crosscheck.py",
     "tests/encoding/test_branches.py::test_the_seeded_preset_agrees",
     "tests/encoding/test_queries.py",
     "tests/encoding/test_driven.py",

@@ -27,7 +27,8 @@ mutation screen's ``no checks`` mutants of ``encoding/frame.py`` and ``encoding/
 from __future__ import annotations
 
 from contextlib import suppress
-from itertools import combinations, permutations
+from dataclasses import replace
+from itertools import combinations, pairwise, permutations, product
 from pathlib import Path
 from typing import Any
 
@@ -495,7 +496,8 @@ def test_every_pair_of_printed_values_the_domain_admits_reads_back_as_a_card_tha
 # --- every action of the scenarios, read back from its parameters ----------------------------
 
 
-def _scenario_actions() -> list[tuple[GameState, A.Action]]:
+@pytest.fixture(scope="module")
+def scenario_actions() -> list[tuple[GameState, A.Action]]:
     """Each action the scenario files play, with the state it is played in (the refused ones
     too), where the widest scope of its board holds it: 1,900 actions of 22 kinds."""
     out = []
@@ -510,7 +512,9 @@ def _scenario_actions() -> list[tuple[GameState, A.Action]]:
     return out
 
 
-def test_every_scenario_action_reads_back_from_its_parameters_as_itself() -> None:
+def test_every_scenario_action_reads_back_from_its_parameters_as_itself(
+    scenario_actions: list[tuple[GameState, A.Action]],
+) -> None:
     """``params.to_action`` is the inverse of ``of_action`` on every action the scenario files
     play: every parameter ``of_action`` writes is one of the layout's (``params.names``),
     which the relation reads, and the action read back from its parameters has the same
@@ -519,7 +523,7 @@ def test_every_scenario_action_reads_back_from_its_parameters_as_itself() -> Non
     A malformed block is kept only as a flag (the engine refuses it, 509.1a), so it is left
     out."""
     kinds = set()
-    for state, action in _scenario_actions():
+    for state, action in scenario_actions:
         sc = widest(len(state.setup.handles))
         try:
             v = P.of_action(state, action, sc)
@@ -532,6 +536,36 @@ def test_every_scenario_action_reads_back_from_its_parameters_as_itself() -> Non
         assert set(v) == set(P.names(sc).vars()), action
         back = P.to_action(v, action.kind, state, sc)
         assert P.of_action(state, back, sc) == v, (action, back)
+        kinds.add(action.kind)
+    assert len(kinds) >= 20, kinds
+
+
+def test_every_action_kind_reads_back_with_its_616_1_answers(
+    scenario_actions: list[tuple[GameState, A.Action]],
+) -> None:
+    """Any action may carry 616.1 answers, not only those that destroy: the state-based
+    actions performed before a player next gets priority (117.5, 704.3) may destroy a
+    permanent that several replacement effects would save, whatever the action was, and in a
+    state the solver chooses they may be pending before a cast or a declaration of blockers.
+    So reading a model back as an action keeps its answers whatever its kind: here one
+    scenario action of each kind, given an answer for its first card by each player."""
+    kinds = set()
+    for state, action in scenario_actions:
+        if action.kind in kinds:
+            continue
+        sc = widest(len(state.setup.handles))
+        first = state.setup.handles[0]
+        answers = (A.ReplacementChoice(first, 0, "static"), A.ReplacementChoice(first, 1, "shield"))
+        asked = replace(action, choices=answers)
+        try:
+            v = P.of_action(state, asked, sc)
+        except OutOfScope:
+            continue
+        if v.get("malformed"):
+            continue
+        back = P.to_action(v, action.kind, state, sc)
+        assert back.choices == answers, (action.kind, back)
+        assert P.of_action(state, back, sc) == v, (action.kind, back)
         kinds.add(action.kind)
     assert len(kinds) >= 20, kinds
 
@@ -609,6 +643,36 @@ def test_every_parameter_admits_exactly_the_values_its_actions_field_can_hold() 
     assert checked > 30
 
 
+def test_a_card_sequence_admits_none_only_after_its_cards() -> None:
+    """A sequence parameter (the attackers declared, the permanents destroyed together, a
+    damage assignment order: ``seq0..``) holds the cards it names, then ``NONE`` to its end,
+    which is all ``of_action`` writes; a gap (``NONE`` before a card) would be a second
+    encoding of the action it reads back as, and the relation reads some sequences by
+    position. Likewise a second block by a creature (``blocks_also``, 509.1a with a card that
+    may block two) only beside its first. Each vector of ``NONE`` and card slots, asked."""
+    p = P.fresh(_EVERY, "x")
+    solver = z3.Solver()
+    solver.add(*P.domain(p, _EVERY))
+    values = [NONE, *range(_EVERY.cards)]
+
+    def admitted(variables: tuple[Any, ...]) -> set[tuple[int, ...]]:
+        return {
+            vec
+            for vec in product(values, repeat=len(variables))
+            if solver.check(*[x == c for x, c in zip(variables, vec, strict=True)]) == z3.sat
+        }
+
+    def prefix(vec: tuple[int, ...]) -> bool:
+        return all(b == NONE for a, b in pairwise(vec) if a == NONE)
+
+    assert len(p.seq) >= 2
+    assert admitted(tuple(p.seq)) == {v for v in product(values, repeat=len(p.seq)) if prefix(v)}
+    for first, also in zip(p.blocks, p.blocks_also, strict=True):
+        assert admitted((first, also)) == {
+            (a, b) for a in values for b in values if b == NONE or a != NONE
+        }
+
+
 def test_an_umbra_answer_may_name_every_card_slot_and_another_answer_none() -> None:
     """A replacement choice's ``slot`` is the umbra-armor Aura the answer picks (702.89a,
     616.1): any card slot under ``Use.UMBRA``, 0 under every other answer. The domain's
@@ -627,6 +691,35 @@ def test_an_umbra_answer_may_name_every_card_slot_and_another_answer_none() -> N
             solver.add(use != int(P.Use.UMBRA))
             assert _admitted(solver, slot, -2, _EVERY.cards + 1) == {0}
             solver.pop()
+
+
+def test_a_shield_answer_names_exactly_one_shield_slot_and_another_answer_none() -> None:
+    """A ``shield#N`` answer (616.1) names one shield: its mask has exactly one bit under
+    ``Use.SHIELD_MASK`` and none under every other answer, so reading a model back never
+    meets an empty or a double mask (``params._choices_of``). Each mask, asked."""
+    p = P.fresh(_EVERY, "x")
+    solver = z3.Solver()
+    solver.add(*P.domain(p, _EVERY))
+    for i in range(_EVERY.cards):
+        for q in range(_EVERY.players):
+            use, mask = p.choice_use[i][q], p.choice_mask[i][q]
+            for used in P.Use:
+                got = {
+                    bits
+                    for bits in product((False, True), repeat=len(mask))
+                    if solver.check(
+                        use == int(used), *[b == x for b, x in zip(mask, bits, strict=True)]
+                    )
+                    == z3.sat
+                }
+                if int(used) > int(P.Use.REMOVE_DAMAGE):  # INVALID: no model answers it
+                    assert got == set(), used
+                elif used is P.Use.SHIELD_MASK:
+                    assert got == {
+                        b for b in product((False, True), repeat=len(mask)) if sum(b) == 1
+                    }
+                else:
+                    assert got == {(False,) * len(mask)}, used
 
 
 # The reasons the encoding gives for a state or an action it cannot write down: the
