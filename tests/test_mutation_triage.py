@@ -245,3 +245,15 @@ def test_the_slices_of_a_screen_take_every_mutant_once() -> None:
     assert first == [1, 21, 41, 61, 81]
     last = [int(n.rsplit("_", 1)[1]) for n in names if mutation._sampled(n, 20, 20)]
     assert last == [20, 40, 60, 80]
+
+
+def test_mutmuts_test_selection_is_the_fast_check_list() -> None:
+    """``[tool.mutmut]``'s test selection is what mutmut itself runs on a mutant; the screen
+    and ``recheck`` run ``FAST_CHECKS``. A check added to one and not the other would make
+    the two tools judge a mutant by different checks."""
+    import tomllib
+
+    from mutation import FAST_CHECKS
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    assert config["pytest_add_cli_args_test_selection"] == list(FAST_CHECKS)
