@@ -420,7 +420,8 @@ def test_every_value_a_representable_frame_admits_reads_back_as_itself() -> None
     is named as a resolving "Regenerate" names it (the encoding keeps no origin). The
     solver's models cover most values by the way; each value none has held yet is asked for.
     Besides, an attacker marked ordered with no blocker placed reads back with an empty
-    damage assignment order (510.1c, M10)."""
+    damage assignment order (510.1c, M10), and a graveyard position that holds no card slot
+    as a spell there, not as an empty group."""
     frame = Frame.fresh(Statics.fresh(_EVERY, "s"), "f")
     lay = layout(_EVERY)
     keys, fvars = lay.keys, frame.vars()
@@ -449,10 +450,58 @@ def test_every_value_a_representable_frame_admits_reads_back_as_itself() -> None
             # the encoding keeps no shield's origin: read back, each has the name a resolving
             # "Regenerate" gives by default (A.CreateShield), which a trace then prints
             assert {s.origin for s in card.shields} <= {"regeneration shield"}, pair
+        # a graveyard position no card slot holds is a spell's (404.1; the encoding keeps no
+        # name), which a trace prints: read back, no position is an empty group
+        for player in state.players:
+            assert all(player.graveyard), (pair, player.graveyard)
         if pair is None:
             assert (0, ()) in state.combat.orders, state.combat.orders
         seen.update(got.items())
     assert models > 100
+
+
+def test_a_phased_out_permanent_is_on_the_battlefield_and_out_of_combat() -> None:
+    """A permanent phased out (under either player) is still on the battlefield and has left
+    combat (702.26b, 506.4); one phased in may be anywhere, attacking or blocking. The
+    values each variable admits alone (above) cannot see that pairing, so each pair is
+    asked: a domain that put the phased-in cards under the phased-out cards' constraint
+    would leave no state with a creature in combat."""
+    frame = Frame.fresh(Statics.fresh(_EVERY, "s"), "f")
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    c = frame.cards[0]
+    zones = set(range(len(Zone)))
+    for phased in (NONE, 0, 1):
+        solver.push()
+        solver.add(c.phased_out == phased)
+        got = (
+            _admitted(solver, c.zone, -1, len(Zone)),
+            _admitted(solver, z3.If(c.attacking, 1, 0), 0, 1),
+            _admitted(solver, z3.If(c.blocked, 1, 0), 0, 1),
+            _admitted(solver, c.blocking, -2, _EVERY.cards),
+        )
+        solver.pop()
+        if phased == NONE:
+            assert got == (zones, {0, 1}, {0, 1}, {NONE, *range(1, _EVERY.cards)}), got
+        else:
+            assert got == ({ordinal(Zone.BATTLEFIELD)}, {0}, {0}, {NONE}), (phased, got)
+
+
+def test_a_one_slot_frame_is_representable_and_reads_back_as_itself() -> None:
+    """At one card slot (the proofs' default scope) no creature can block another, so an
+    attacker's damage assignment order has no one to place: ``representable`` is still
+    built there (an empty order, size 0), and a model of it reads back as itself."""
+    sc = Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1)
+    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain(), *representable(frame))
+    solver.add(frame.cards[0].attacking)
+    assert solver.check() == z3.sat
+    model = solver.model()
+    state = read(model, frame, read_statics(model, frame.statics))
+    got = {k: _value(model, v) for k, v in zip(layout(sc).keys, frame.vars(), strict=True)}
+    back = values(layout(sc).frame, state)
+    assert {k: (got[k], back[k]) for k in got if got[k] != back[k]} == {}
 
 
 # --- every printed card the statics' domain admits ----------------------------------------------
