@@ -74,7 +74,7 @@ def test_rider_on_create_names_the_shield_whose_rider_triggered() -> None:
 def test_exiled_though_regenerated_cites_the_exile_instead_clause() -> None:
     """The mutant applies "if it would die this turn, exile it instead" (614.6) although a
     shield replaced the destruction (701.19a): the move to exile after the regeneration cites
-    ``replace.exile-instead``, the clause the wrong version misreads."""
+    ``replace.exile-instead``, the clause the wrong version misreads, and says why it moved."""
     state = make_state(
         ("A", "B"),
         [_shielded_bears(exile_if_dies=True)],
@@ -83,6 +83,7 @@ def test_exiled_though_regenerated_cites_the_exile_instead_clause() -> None:
     (moved,) = [e for e in events if e.kind is EventKind.ZONE_CHANGE]
     assert (moved.subject, moved.clause) == ("bears", "replace.exile-instead")
     assert moved.get("to") == "exile"
+    assert moved.get("cause") == "exiled though saved"
 
 
 def test_reflexive_inline_says_the_payment_was_made_without_a_trigger() -> None:
@@ -104,3 +105,25 @@ def test_reflexive_inline_says_the_payment_was_made_without_a_trigger() -> None:
     (paid,) = [e for e in events if e.kind is EventKind.NOTE and e.get("paid") is not None]
     assert (paid.subject, paid.clause) == ("shintai", "trigger.reflexive")
     assert paid.get("paid") is True
+
+
+def test_reflexive_inline_destruction_still_meets_a_shield_counter() -> None:
+    """The wrong version's destruction is still one by an effect: a shield counter on the
+    target replaces it (122.1c), the counter is removed and the creature stays, as when the
+    reflexive trigger resolves under the correct rules. (Not narration: the mutant's own
+    behaviour, which the agreement replays meet only with a shield counter on the target.)"""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("shintai", PERMANENT_CARDS["Go-Shintai of Hidden Cruelty"], 0),
+            CardSpec("skeletons", PERMANENT_CARDS["Drudge Skeletons"], 1, shield_counters=1),
+        ],
+        step=Step.MAIN2,
+    )
+    rules = Rules(frozenset({Mutant.REFLEXIVE_INLINE}))
+    for action in (A.PassPriority(player=0), A.PassPriority(player=1), A.PassPriority(player=0)):
+        state = step(state, action, rules).state
+    after = step(state, A.PassPriority(player=1, target="skeletons"), rules).state
+    skeletons = after.cards[1]
+    assert skeletons.on_battlefield
+    assert skeletons.shield_counters == 0
