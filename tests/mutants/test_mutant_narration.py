@@ -14,6 +14,7 @@ from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import Mutant, Rider, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import Rules
@@ -127,3 +128,26 @@ def test_reflexive_inline_destruction_still_meets_a_shield_counter() -> None:
     skeletons = after.cards[1]
     assert skeletons.on_battlefield
     assert skeletons.shield_counters == 0
+
+
+def test_phasing_leaves_battlefield_loses_the_minus_counters_too() -> None:
+    """The wrong version treats phasing out as leaving the battlefield (702.26d says it does
+    not): the permanent loses all the object had, its -1/-1 counters as well as its +1/+1
+    counters, damage and shields (400.7). (Not narration: the mutant's own behaviour, which
+    the agreement replays meet only with a -1/-1 counter on what phases out.)"""
+    state = make_state(
+        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, minus=1)]
+    )
+    rules = Rules(frozenset({Mutant.PHASING_LEAVES_BATTLEFIELD}))
+    cast = A.CastSpell(
+        player=0,
+        name="Phase Out",
+        effect=Effect(EffectKind.PHASE_OUT),
+        target_rule=TargetRule.CREATURE,
+        targets=(A.TargetChoice(card="bears"),),
+    )
+    for action in (cast, A.PassPriority(player=0), A.PassPriority(player=1)):
+        state = step(state, action, rules).state
+    bears = state.cards[0]
+    assert bears.phased_out is not None
+    assert bears.minus == 0
