@@ -14,6 +14,7 @@ from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import Mutant, Rider, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import Rules
@@ -74,7 +75,7 @@ def test_rider_on_create_names_the_shield_whose_rider_triggered() -> None:
 def test_exiled_though_regenerated_cites_the_exile_instead_clause() -> None:
     """The mutant applies "if it would die this turn, exile it instead" (614.6) although a
     shield replaced the destruction (701.19a): the move to exile after the regeneration cites
-    ``replace.exile-instead``, the clause the wrong version misreads."""
+    ``replace.exile-instead``, the clause the wrong version misreads, and says why it moved."""
     state = make_state(
         ("A", "B"),
         [_shielded_bears(exile_if_dies=True)],
@@ -83,6 +84,7 @@ def test_exiled_though_regenerated_cites_the_exile_instead_clause() -> None:
     (moved,) = [e for e in events if e.kind is EventKind.ZONE_CHANGE]
     assert (moved.subject, moved.clause) == ("bears", "replace.exile-instead")
     assert moved.get("to") == "exile"
+    assert moved.get("cause") == "exiled though saved"
 
 
 def test_reflexive_inline_says_the_payment_was_made_without_a_trigger() -> None:
@@ -104,3 +106,48 @@ def test_reflexive_inline_says_the_payment_was_made_without_a_trigger() -> None:
     (paid,) = [e for e in events if e.kind is EventKind.NOTE and e.get("paid") is not None]
     assert (paid.subject, paid.clause) == ("shintai", "trigger.reflexive")
     assert paid.get("paid") is True
+
+
+def test_reflexive_inline_destruction_still_meets_a_shield_counter() -> None:
+    """The wrong version's destruction is still one by an effect: a shield counter on the
+    target replaces it (122.1c), the counter is removed and the creature stays, as when the
+    reflexive trigger resolves under the correct rules. (Not narration: the mutant's own
+    behaviour, which the agreement replays meet only with a shield counter on the target.)"""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("shintai", PERMANENT_CARDS["Go-Shintai of Hidden Cruelty"], 0),
+            CardSpec("skeletons", PERMANENT_CARDS["Drudge Skeletons"], 1, shield_counters=1),
+        ],
+        step=Step.MAIN2,
+    )
+    rules = Rules(frozenset({Mutant.REFLEXIVE_INLINE}))
+    for action in (A.PassPriority(player=0), A.PassPriority(player=1), A.PassPriority(player=0)):
+        state = step(state, action, rules).state
+    after = step(state, A.PassPriority(player=1, target="skeletons"), rules).state
+    skeletons = after.cards[1]
+    assert skeletons.on_battlefield
+    assert skeletons.shield_counters == 0
+
+
+def test_phasing_leaves_battlefield_loses_the_minus_counters_too() -> None:
+    """The wrong version treats phasing out as leaving the battlefield (702.26d says it does
+    not): the permanent loses all the object had, its -1/-1 counters as well as its +1/+1
+    counters, damage and shields (400.7). (Not narration: the mutant's own behaviour, which
+    the agreement replays meet only with a -1/-1 counter on what phases out.)"""
+    state = make_state(
+        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, minus=1)]
+    )
+    rules = Rules(frozenset({Mutant.PHASING_LEAVES_BATTLEFIELD}))
+    cast = A.CastSpell(
+        player=0,
+        name="Phase Out",
+        effect=Effect(EffectKind.PHASE_OUT),
+        target_rule=TargetRule.CREATURE,
+        targets=(A.TargetChoice(card="bears"),),
+    )
+    for action in (cast, A.PassPriority(player=0), A.PassPriority(player=1)):
+        state = step(state, action, rules).state
+    bears = state.cards[0]
+    assert bears.phased_out is not None
+    assert bears.minus == 0

@@ -51,15 +51,25 @@ ASSIGNING_UNBLOCKED = ASSIGNING._replace(
 )
 # cards that are not permanents on the battlefield, a Forest, no creature (120.3), and
 # Bonesplitter, whose equip ability targets (702.6a)
-GONE = make_state(
-    ("A", "B"),
-    [
-        *CARDS,
-        CardSpec("dead", PERMANENT_CARDS["Grizzly Bears"], 0, zone=Zone.GRAVEYARD),
-        CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, zone=Zone.GRAVEYARD),
-        CardSpec("forest", PERMANENT_CARDS["Forest"], 0),
-        CardSpec("splitter", PERMANENT_CARDS["Bonesplitter"], 0),
-    ],
+GONE_CARDS = [
+    *CARDS,
+    CardSpec("dead", PERMANENT_CARDS["Grizzly Bears"], 0, zone=Zone.GRAVEYARD),
+    CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, zone=Zone.GRAVEYARD),
+    CardSpec("forest", PERMANENT_CARDS["Forest"], 0),
+    CardSpec("splitter", PERMANENT_CARDS["Bonesplitter"], 0),
+    CardSpec("pyramids", PERMANENT_CARDS["Pyramids"], 0),
+]
+GONE = make_state(("A", "B"), GONE_CARDS)
+# the declarations' steps (508.1, 509.1): A's Grizzly Bears do not attack, and B has a
+# creature to block with
+COMBAT = make_state(
+    ("A", "B"), [*GONE_CARDS, CardSpec("wolf", PERMANENT_CARDS["Grizzly Bears"], 1)]
+)
+ATTACKING = COMBAT._replace(
+    step=Step.DECLARE_ATTACKERS, decision=Decision.DECLARE_ATTACKERS, priority=None
+)
+BLOCKING = COMBAT._replace(
+    step=Step.DECLARE_BLOCKERS, decision=Decision.DECLARE_BLOCKERS, priority=None
 )
 
 
@@ -263,6 +273,87 @@ GONE = make_state(
             "splitter's equip ability needs a target [attach.equip]",
             "target",
         ),
+        # more of a permanent's actions at a card that left the battlefield (400.7), each under
+        # the clause of the action refused
+        (
+            ATTACKING,
+            A.DeclareAttackers(player=0, attackers=("dead",)),
+            "dead is not on the battlefield (it is in the graveyard) [combat.declare-attackers]",
+            "attackers",
+        ),
+        (
+            GONE,
+            A.ActivateAbility(player=0, source="spirit", target="dead"),
+            "dead is not on the battlefield (it is in the graveyard) [stack.ability-target]",
+            "target",
+        ),
+        (
+            GONE,
+            A.AddCounters(target="dead", counter=CounterKind.PLUS, amount=1),
+            "dead is not on the battlefield (it is in the graveyard) [counters.add]",
+            "target",
+        ),
+        (
+            GONE,
+            A.DealDamage(source="effect", shares=(A.DamageShare(1, card="dead"),)),
+            "dead is not on the battlefield (it is in the graveyard) [damage.mark]",
+            "to",
+        ),
+        (
+            GONE,
+            SPELLS["Murder"].cast(0, (A.TargetChoice(card="dead"),)),
+            "dead is not on the battlefield (it is in the graveyard) [stack.cast]",
+            "targets",
+        ),
+        # an ability's target that does not meet its rule (601.2c, 115.1): Suture Spirit's
+        # "Regenerate target creature", Pyramids' "target land"
+        (
+            GONE,
+            A.ActivateAbility(player=0, source="spirit", target="forest"),
+            "spirit's ability targets a creature (forest is not one) [stack.ability-target]",
+            "target",
+        ),
+        (
+            GONE,
+            A.ActivateAbility(player=0, source="pyramids", target="bears"),
+            "pyramids's ability targets a land (bears is not one) [stack.ability-target]",
+            "target",
+        ),
+        # who acts, and when (117.3a, 508.1, 509.1, 510.1)
+        (
+            BOARD,
+            A.ActivateAbility(player=1, source="spirit"),
+            "B does not hold priority (A does) [stack.activate]",
+            "player",
+        ),
+        (
+            BOARD,
+            A.DeclareBlockers(player=1, blocks=()),
+            "blockers are declared by the defending player at the start of the declare blockers "
+            "step [combat.declare-blockers]",
+            "player",
+        ),
+        (
+            BLOCKING,
+            A.DeclareBlockers(player=1, blocks=(("wolf", "bears"),)),
+            "bears is not attacking [combat.declare-blockers]",
+            "blocks",
+        ),
+        (
+            BOARD,
+            A.AssignCombatDamage(player=0, divisions=()),
+            "combat damage is assigned by the active player as the combat damage step begins "
+            "[combat.damage.assign]",
+            "player",
+        ),
+        (
+            ASSIGNING,
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division(attacker="nobody", shares=(("player", 2),)),)
+            ),
+            "no card named 'nobody' in this scenario",
+            "divisions",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -292,6 +383,18 @@ GONE = make_state(
         "damage-to-a-noncreature",
         "sacrifice-for-an-ability-without-that-cost",
         "equip-without-a-target",
+        "declare-an-attacker-off-the-battlefield",
+        "ability-target-off-the-battlefield",
+        "counters-off-the-battlefield",
+        "damage-to-a-card-off-the-battlefield",
+        "spell-target-off-the-battlefield",
+        "regenerate-target-at-a-land",
+        "pyramids-at-a-creature",
+        "activate-without-priority",
+        "declare-blockers-out-of-turn",
+        "block-a-creature-that-is-not-attacking",
+        "assign-outside-the-damage-step",
+        "division-by-an-unknown-attacker",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
