@@ -131,6 +131,30 @@ def test_extras_are_comparisons_at_their_boundary_and_passes_going_opposite_ways
     assert labels <= {"a = b", "a = b - 1", "a = b + 1"}
 
 
+def test_each_side_of_a_branch_is_recorded_under_its_own_path_condition() -> None:
+    """``SymWork.branch`` runs the rule code of each side under its condition, which
+    ``paths.Paths`` records as the path of every site met there: change-type's "stops being
+    a creature" side runs only where the action says ``remove``, its "becomes a creature"
+    side (613.1d) only where it does not. A side recorded without its path would make the
+    reach formulas of its sites unbuildable (the driven check of a kind with an
+    ``otherwise`` side, such as pass or declare-blockers, would stop there)."""
+    system = RegenSystem(DRIVEN_SCOPE)
+    paths = Paths()
+    with recording(paths):
+        system.relation("change-type")
+    pcs = [p.pc for passes in paths.passes.values() for p in passes]
+    assert pcs and all(isinstance(pc, z3.BoolRef) for pc in pcs)
+    remove = system.template.params.remove
+
+    def only_where(pc: z3.BoolRef, cond: z3.BoolRef) -> bool:
+        solver = z3.Solver()
+        solver.add(pc, z3.Not(cond))
+        return solver.check() == z3.unsat
+
+    assert any(only_where(pc, remove) for pc in pcs)
+    assert any(only_where(pc, z3.Not(remove)) for pc in pcs)
+
+
 def test_function_spans_name_the_changed_function() -> None:
     path = ROOT / "regen_model" / "encoding" / "combat.py"
     line = next(

@@ -63,7 +63,25 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   reflexive trigger of a source that left and returned
   (``zone/reflexive-trigger-of-a-returned-source.yaml``; 400.7, 603.12), and the rider
   trigger of a creature that left and returned (``regen/rider-trigger-of-a-returned-creature``
-  ``.yaml``; 400.7, 603.7d)."""
+  ``.yaml``; 400.7, 603.7d).
+* Boards found by the screen's slice 4: a blocker with lifelink, whose combat damage gains
+  its controller life (``damage/lifelink-blocker.yaml``; 702.15b); an Equipment that adds
+  power only (``attach/equipment-bonus-is-power-only.yaml``; Bonesplitter: 704.5g reads the
+  toughness it leaves alone); an Equipment phased out with its creature
+  (``attach/equip-resolves-with-its-equipment-phased-out.yaml``; 702.26b, 702.26g): a check
+  while it is phased out leaves it attached (704.5n asks about permanents on the
+  battlefield); Pyroclasm's damage to a Wall of Essence, which is no combat damage
+  (``damage/spell-damage-is-not-combat-damage.yaml``; 510.2, 603.2); lifelink damage from a source that is no permanent and names no controller, whose
+  life goes to the first player whoever controls the last card slot
+  (``damage/lifelink-sourceless-damage-default-controller.yaml``; 702.15b); a chain of two
+  performing checks at a scope of two cards, a creature dead of lethal damage and then its
+  Aura (``sba/aura-of-a-creature-dead-by-damage-needs-a-second-check.yaml``; 704.5g, 704.5m,
+  704.3); Disintegrate's "exile it instead" on a permanent that stopped being a creature
+  before it was destroyed (``zone/exile-instead-skips-a-permanent-no-longer-a-creature``
+  ``.yaml``; 700.4, 614.6); and an M10 damage assignment order given for one attacker while
+  another attacker has a blocker of its own, five cards, more than the walk's scope
+  (``combat/order-one-attackers-blockers-beside-another-blocked-attacker-m10.yaml``; 509.2
+  of 2009-2024)."""
 
 from __future__ import annotations
 
@@ -105,6 +123,14 @@ BOARDS = [
     SCENARIOS / "damage" / "damage-trigger-uses-its-live-sources-keywords.yaml",
     SCENARIOS / "zone" / "reflexive-trigger-of-a-returned-source.yaml",
     SCENARIOS / "regen" / "rider-trigger-of-a-returned-creature.yaml",
+    SCENARIOS / "damage" / "lifelink-blocker.yaml",
+    SCENARIOS / "attach" / "equipment-bonus-is-power-only.yaml",
+    SCENARIOS / "attach" / "equip-resolves-with-its-equipment-phased-out.yaml",
+    SCENARIOS / "damage" / "spell-damage-is-not-combat-damage.yaml",
+    SCENARIOS / "damage" / "lifelink-sourceless-damage-default-controller.yaml",
+    SCENARIOS / "sba" / "aura-of-a-creature-dead-by-damage-needs-a-second-check.yaml",
+    SCENARIOS / "zone" / "exile-instead-skips-a-permanent-no-longer-a-creature.yaml",
+    SCENARIOS / "combat" / "order-one-attackers-blockers-beside-another-blocked-attacker-m10.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -28,7 +28,7 @@ from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Edition, Step
+from regen_model.model.enums import CounterKind, Edition, Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 from regen_model.scenario import load_scenario, run_scenario
@@ -148,6 +148,138 @@ FOUR_CARD_SCRIPTS = (
             ),
         ),
     ),
+    Script(
+        "trampler-left-without-blockers-gives-its-division",
+        "a trampler whose only blocker left combat stays blocked (509.1h) and assigns all its "
+        "damage to the player (702.19e); given as a division while another trampler's is "
+        "asked for, that one share is legal",
+        (
+            Card("wurm", "Colossal Dreadmaw", 0),
+            Card("wurm2", "Colossal Dreadmaw", 0),
+            Card("skel", "Drudge Skeletons", 1),
+            Card("giant", "Hill Giant", 1),
+        ),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("wurm", "wurm2")),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("skel", "wurm"), ("giant", "wurm2"))),
+            A.ChangeType(target="giant", creature=False),
+            *_pass(0, 1),
+            A.AssignCombatDamage(
+                player=0,
+                divisions=(
+                    A.Division("wurm", (("skel", 1), ("player", 5))),
+                    A.Division("wurm2", (("player", 6),)),
+                ),
+            ),
+        ),
+        step=Step.BEGIN_COMBAT,
+    ),
+    Script(
+        "attacker-with-two-blockers-divides-among-them-only",
+        "an attacker without trample divides its damage among its blockers (510.1c): a blocker "
+        "named twice, or a share to the player, is refused",
+        (
+            Card("giant", "Hill Giant", 0),
+            Card("s1", "Drudge Skeletons", 1),
+            Card("s2", "Drudge Skeletons", 1),
+        ),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("giant",)),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("s1", "giant"), ("s2", "giant"))),
+            *_pass(0, 1),
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division("giant", (("s1", 1), ("s2", 2))),)
+            ),
+        ),
+        step=Step.BEGIN_COMBAT,
+        tried=(
+            (
+                8,
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(A.Division("giant", (("s1", 1), ("s1", 1), ("s2", 1))),),
+                ),
+            ),
+            (
+                8,
+                A.AssignCombatDamage(
+                    player=0,
+                    divisions=(A.Division("giant", (("s1", 1), ("s2", 1), ("player", 1))),),
+                ),
+            ),
+        ),
+    ),
+    Script(
+        "blocker-of-two-attackers-with-power-one-divides",
+        "a creature blocking two attackers with 1 power (a -1/-1 counter, 122.1a) chooses "
+        "which of them gets it (510.1d)",
+        (
+            Card("giant", "Hill Giant", 0),
+            Card("bears", "Grizzly Bears", 0),
+            Card("brigade", "Foriysian Brigade", 1),
+        ),
+        (
+            A.AddCounters(target="brigade", counter=CounterKind.MINUS, amount=1),
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("giant", "bears")),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("brigade", "giant"), ("brigade", "bears"))),
+            *_pass(0, 1),
+            A.AssignCombatDamage(player=0, divisions=(A.Division("brigade", (("bears", 1),)),)),
+        ),
+        step=Step.BEGIN_COMBAT,
+    ),
+    Script(
+        "unblocked-trampler-named-with-all-its-damage",
+        "an unblocked trampler named in the divisions with all its damage to the player "
+        "(702.19e) deals it once (510.1a), beside an attacker whose division is asked for",
+        (
+            Card("wurm", "Colossal Dreadmaw", 0),
+            Card("giant", "Hill Giant", 0),
+            Card("s1", "Drudge Skeletons", 1),
+            Card("s2", "Drudge Skeletons", 1),
+        ),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("wurm", "giant")),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("s1", "giant"), ("s2", "giant"))),
+            *_pass(0, 1),
+            A.AssignCombatDamage(
+                player=0,
+                divisions=(
+                    A.Division("giant", (("s1", 1), ("s2", 2))),
+                    A.Division("wurm", (("player", 6),)),
+                ),
+            ),
+        ),
+        step=Step.BEGIN_COMBAT,
+    ),
+    Script(
+        "m10-order-for-an-attacker-removed-from-combat",
+        "an attacker that stopped being a creature while its blockers wait to be ordered left "
+        "combat (506.4): its blockers still name it, but it needs no damage assignment order "
+        "(509.2 of 2009-2024), so ordering them is refused",
+        (
+            Card("giant", "Hill Giant", 0),
+            Card("s1", "Drudge Skeletons", 1),
+            Card("s2", "Drudge Skeletons", 1),
+        ),
+        (
+            *_pass(0, 1),
+            A.DeclareAttackers(player=0, attackers=("giant",)),
+            *_pass(0, 1),
+            A.DeclareBlockers(player=1, blocks=(("s1", "giant"), ("s2", "giant"))),
+            A.ChangeType(target="giant", creature=False),
+        ),
+        edition=Edition.M10,
+        step=Step.BEGIN_COMBAT,
+        tried=((7, A.OrderBlockers(player=0, attacker="giant", order=("s1", "s2"))),),
+    ),
 )
 
 
@@ -198,8 +330,10 @@ def _board(names: tuple[str, ...]) -> GameState:
         (3, A.Destroy(targets=("c0", "c1", "c2", "c0")), "a list of 4 cards does not fit"),
         # an action naming a card the board does not have (params._Names.slot)
         (3, A.Destroy(targets=("nope",)), "unknown card 'nope'"),
+        # a player the game does not have: the scope's two are 0 and 1 (params._Names.player)
+        (3, A.PassPriority(player=2), "unknown player 2"),
     ],
-    ids=["board", "list", "handle"],
+    ids=["board", "list", "handle", "player"],
 )
 def test_an_out_of_scope_point_says_why(cards: int, action: A.Action, reason: str) -> None:
     """The reason a point is set aside is reported (the walk's and ``agree``'s output)."""
@@ -270,12 +404,32 @@ def test_an_activation_naming_a_negative_ability_number_is_refused_by_both_views
             assert result.status is Status.AGREE, result.describe()
 
 
-def test_a_blockers_division_with_a_zero_share_to_an_attacker_it_also_names_agrees() -> None:
+@pytest.mark.parametrize(
+    ("shares", "legal"),
+    [
+        ((("giant", 0), ("giant", 1), ("bears", 1)), True),
+        ((("giant", 1), ("giant", 0), ("bears", 1)), True),
+        # two shares that assign damage to the same attacker
+        ((("giant", 1), ("giant", 1)), False),
+        # 510.1d: only the attackers it blocks; the Troll is B's own creature
+        ((("giant", 1), ("troll", 1)), False),
+    ],
+    ids=[
+        "zero-share-first",
+        "zero-share-second",
+        "one-attacker-twice",
+        "a-creature-it-does-not-block",
+    ],
+)
+def test_a_blockers_division_with_a_zero_share_to_an_attacker_it_also_names_agrees(
+    shares: tuple[tuple[str, int], ...], legal: bool
+) -> None:
     """The engine drops a division's shares of 0 before it compares the division with the
     legal ones (510.1d: only the damage assigned counts), so a blocker of two attackers giving
-    0 and then 1 to the same attacker, and 1 to the other, assigns 1 to each: legal. Only two
-    shares that both assign damage may not name the same attacker. (The scenario format is a
-    mapping, so only an action built by hand, or the CLI's JSON, names one twice.)"""
+    0 and 1 to the same attacker (in either order), and 1 to the other, assigns 1 to each:
+    legal. Only two shares that both assign damage may not name the same attacker, and a
+    share may name only an attacker it blocks. (The scenario format is a mapping, so only an
+    action built by hand, or the CLI's JSON, names one twice.)"""
     path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
     scenario = load_scenario(path / "block-additional-divides-fdn.yaml")
     state = scenario.start
@@ -283,11 +437,15 @@ def test_a_blockers_division_with_a_zero_share_to_an_attacker_it_also_names_agre
     for event in run_scenario(scenario).steps:
         for action in event.actions:
             if isinstance(action, A.AssignCombatDamage) and not checked:
-                shares = (("giant", 0), ("giant", 1), ("bears", 1))
                 mine = A.AssignCombatDamage(
                     player=action.player, divisions=(A.Division("brigade", shares),)
                 )
-                assert step(state, mine, CORRECT).state is not None  # the engine accepts it
+                try:
+                    step(state, mine, CORRECT)
+                    accepted = True
+                except EngineError:
+                    accepted = False
+                assert accepted is legal
                 result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
                 assert result.status is Status.AGREE, result.describe()
                 checked += 1
