@@ -561,6 +561,16 @@ def scenario_actions() -> list[tuple[GameState, A.Action]]:
     return out
 
 
+def _encoded(state: GameState, action: A.Action, sc: Scope) -> dict[str, Any] | None:
+    """``action``'s parameters in ``state``, or None where the scope cannot hold it or its
+    block is malformed (kept only as a flag: the engine refuses it, 509.1a)."""
+    try:
+        v = P.of_action(state, action, sc)
+    except OutOfScope:
+        return None
+    return None if v.get("malformed") else v
+
+
 def test_every_scenario_action_reads_back_from_its_parameters_as_itself(
     scenario_actions: list[tuple[GameState, A.Action]],
 ) -> None:
@@ -574,11 +584,8 @@ def test_every_scenario_action_reads_back_from_its_parameters_as_itself(
     kinds = set()
     for state, action in scenario_actions:
         sc = widest(len(state.setup.handles))
-        try:
-            v = P.of_action(state, action, sc)
-        except OutOfScope:
-            continue
-        if v.get("malformed"):
+        v = _encoded(state, action, sc)
+        if v is None:
             continue
         # every parameter written is one the relation reads (a key the layout lacks would be
         # ignored by it: the relation would see the parameter's unused value instead)
@@ -605,12 +612,8 @@ def test_every_action_kind_reads_back_with_its_616_1_answers(
         sc = widest(len(state.setup.handles))
         first = state.setup.handles[0]
         answers = (A.ReplacementChoice(first, 0, "static"), A.ReplacementChoice(first, 1, "shield"))
-        asked = replace(action, choices=answers)
-        try:
-            v = P.of_action(state, asked, sc)
-        except OutOfScope:
-            continue
-        if v.get("malformed"):
+        v = _encoded(state, replace(action, choices=answers), sc)
+        if v is None:
             continue
         back = P.to_action(v, action.kind, state, sc)
         assert back.choices == answers, (action.kind, back)
@@ -678,10 +681,16 @@ def _expected_parameter(key: str, sc: Scope) -> set[int]:
 _PWINDOW = range(-4, 14)
 
 
-def test_every_parameter_admits_exactly_the_values_its_actions_field_can_hold() -> None:
+def _parameters() -> tuple[P.Params, z3.Solver]:
+    """Fresh parameters at ``_EVERY`` and a solver holding their domain."""
     p = P.fresh(_EVERY, "x")
     solver = z3.Solver()
     solver.add(*P.domain(p, _EVERY))
+    return p, solver
+
+
+def test_every_parameter_admits_exactly_the_values_its_actions_field_can_hold() -> None:
+    p, solver = _parameters()
     checked = 0
     for key, var in zip(P.names(_EVERY).vars(), p.vars(), strict=True):
         if z3.is_bool(var):
@@ -699,9 +708,7 @@ def test_a_card_sequence_admits_none_only_after_its_cards() -> None:
     encoding of the action it reads back as, and the relation reads some sequences by
     position. Likewise a second block by a creature (``blocks_also``, 509.1a with a card that
     may block two) only beside its first. Each vector of ``NONE`` and card slots, asked."""
-    p = P.fresh(_EVERY, "x")
-    solver = z3.Solver()
-    solver.add(*P.domain(p, _EVERY))
+    p, solver = _parameters()
     values = [NONE, *range(_EVERY.cards)]
 
     def admitted(variables: tuple[Any, ...]) -> set[tuple[int, ...]]:
@@ -726,9 +733,7 @@ def test_an_umbra_answer_may_name_every_card_slot_and_another_answer_none() -> N
     """A replacement choice's ``slot`` is the umbra-armor Aura the answer picks (702.89a,
     616.1): any card slot under ``Use.UMBRA``, 0 under every other answer. The domain's
     values taken one parameter at a time (above) cannot see that pairing."""
-    p = P.fresh(_EVERY, "x")
-    solver = z3.Solver()
-    solver.add(*P.domain(p, _EVERY))
+    p, solver = _parameters()
     for i in range(_EVERY.cards):
         for q in range(_EVERY.players):
             use, slot = p.choice_use[i][q], p.choice_slot[i][q]
@@ -746,9 +751,7 @@ def test_a_shield_answer_names_exactly_one_shield_slot_and_another_answer_none()
     """A ``shield#N`` answer (616.1) names one shield: its mask has exactly one bit under
     ``Use.SHIELD_MASK`` and none under every other answer, so reading a model back never
     meets an empty or a double mask (``params._choices_of``). Each mask, asked."""
-    p = P.fresh(_EVERY, "x")
-    solver = z3.Solver()
-    solver.add(*P.domain(p, _EVERY))
+    p, solver = _parameters()
     for i in range(_EVERY.cards):
         for q in range(_EVERY.players):
             use, mask = p.choice_use[i][q], p.choice_mask[i][q]

@@ -10,7 +10,7 @@ and ``engine.effects`` (``benchmarks/mutation-survivors-engine.yaml``)."""
 
 from __future__ import annotations
 
-from regen_model.engine import step
+from regen_model.engine import StepResult, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
@@ -87,22 +87,34 @@ def test_exiled_though_regenerated_cites_the_exile_instead_clause() -> None:
     assert moved.get("cause") == "exiled though saved"
 
 
-def test_reflexive_inline_says_the_payment_was_made_without_a_trigger() -> None:
-    """Go-Shintai's "you may pay {1}. When you do, ..." makes a reflexive trigger that waits on
-    the stack (603.12); the mutant destroys at once, as part of the resolution, and its note
-    cites ``trigger.reflexive`` with the payment made."""
+def _shintai_paid(*, shield_counters: int) -> StepResult:
+    """Under ``reflexive-inline``, the passes from A's second main phase to the resolution of
+    A's Go-Shintai's end-step trigger, with B's Drudge Skeletons (and ``shield_counters``
+    shield counters) named as the target of its "when you do" part."""
     state = make_state(
         ("A", "B"),
         [
             CardSpec("shintai", PERMANENT_CARDS["Go-Shintai of Hidden Cruelty"], 0),
-            CardSpec("skeletons", PERMANENT_CARDS["Drudge Skeletons"], 1),
+            CardSpec(
+                "skeletons",
+                PERMANENT_CARDS["Drudge Skeletons"],
+                1,
+                shield_counters=shield_counters,
+            ),
         ],
         step=Step.MAIN2,
     )
     rules = Rules(frozenset({Mutant.REFLEXIVE_INLINE}))
     for action in (A.PassPriority(player=0), A.PassPriority(player=1), A.PassPriority(player=0)):
         state = step(state, action, rules).state
-    events = step(state, A.PassPriority(player=1, target="skeletons"), rules).events
+    return step(state, A.PassPriority(player=1, target="skeletons"), rules)
+
+
+def test_reflexive_inline_says_the_payment_was_made_without_a_trigger() -> None:
+    """Go-Shintai's "you may pay {1}. When you do, ..." makes a reflexive trigger that waits on
+    the stack (603.12); the mutant destroys at once, as part of the resolution, and its note
+    cites ``trigger.reflexive`` with the payment made."""
+    events = _shintai_paid(shield_counters=0).events
     (paid,) = [e for e in events if e.kind is EventKind.NOTE and e.get("paid") is not None]
     assert (paid.subject, paid.clause) == ("shintai", "trigger.reflexive")
     assert paid.get("paid") is True
@@ -113,18 +125,7 @@ def test_reflexive_inline_destruction_still_meets_a_shield_counter() -> None:
     target replaces it (122.1c), the counter is removed and the creature stays, as when the
     reflexive trigger resolves under the correct rules. (Not narration: the mutant's own
     behaviour, which the agreement replays meet only with a shield counter on the target.)"""
-    state = make_state(
-        ("A", "B"),
-        [
-            CardSpec("shintai", PERMANENT_CARDS["Go-Shintai of Hidden Cruelty"], 0),
-            CardSpec("skeletons", PERMANENT_CARDS["Drudge Skeletons"], 1, shield_counters=1),
-        ],
-        step=Step.MAIN2,
-    )
-    rules = Rules(frozenset({Mutant.REFLEXIVE_INLINE}))
-    for action in (A.PassPriority(player=0), A.PassPriority(player=1), A.PassPriority(player=0)):
-        state = step(state, action, rules).state
-    after = step(state, A.PassPriority(player=1, target="skeletons"), rules).state
+    after = _shintai_paid(shield_counters=1).state
     skeletons = after.cards[1]
     assert skeletons.on_battlefield
     assert skeletons.shield_counters == 0
