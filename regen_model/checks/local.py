@@ -1405,9 +1405,7 @@ class Conformance:
         r0, r1 = record_values(pre, slot, self.shields), record_values(post, slot, self.shields)
         statics = static_values(pre, slot)
         outs = {k: outputs.get(k, slot) for k in out}
-        cleans = z3.is_true(
-            z3.simplify(cleaned(kind, _const(global_values(pre)), _const(global_values(post))))
-        )
+        cleans = self._cleans(kind, global_values(pre), global_values(post))
         key = (kind, *r0.values(), *r1.values(), *statics.values(), *outs.values(), cleans)
         key += (outputs.priority_given,)
         found = self._answers.get(key)
@@ -1423,8 +1421,19 @@ class Conformance:
         solver.pop()
         return ok
 
-    @staticmethod
+    def _cleans(self, kind: str, g0: dict[str, int | bool], g1: dict[str, int | bool]) -> bool:
+        """Whether the step ``g0 -> g1`` of ``kind`` performs the cleanup actions; the
+        same pair of game records is asked once per slot, so the answer is kept."""
+        key = ("cleans", kind, *g0.items(), *g1.items())
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = z3.is_true(
+                z3.simplify(cleaned(kind, _const(g0), _const(g1)))
+            )
+        return found
+
     def check_game(
+        self,
         kind: str,
         pre: GameState,
         events: Sequence[EngineEvent],
@@ -1448,29 +1457,38 @@ class Conformance:
             ),
             "countered": z3.IntVal(outputs.countered),
         }
-        g0, g1 = _const(global_values(pre)), _const(global_values(post))
-        solver = z3.Solver()
-        solver.add(*[f for _, f in global_step(kind, g0, g1, gout)])
-        return bool(solver.check() == z3.sat)
+        v0, v1 = global_values(pre), global_values(post)
+        key = ("game", kind, *v0.items(), *v1.items(), *map(str, gout.values()))
+        found = self._answers.get(key)
+        if found is None:
+            solver = z3.Solver()
+            solver.add(*[f for _, f in global_step(kind, _const(v0), _const(v1), gout)])
+            found = self._answers[key] = bool(solver.check() == z3.sat)
+        return found
 
     def check_attachment(
         self, pre: GameState, outputs: StepOutputs, post: GameState, a: int, host: int
     ) -> bool:
         """Whether the engine step satisfies ``attachment_link`` for card ``a`` and the card
-        ``host`` (every pair of cards, attached or not, a card and itself included)."""
-        a0 = Rec(_const(record_values(pre, a, self.shields)), self.shields)
-        a1 = Rec(_const(record_values(post, a, self.shields)), self.shields)
-        st = Statics(_const(static_values(pre, host)))
-        h1 = Rec(_const(record_values(post, host, self.shields)), self.shields)
-        _, f = attachment_link(
-            a0,
-            a1,
-            st,
-            {"left": z3.IntVal(outputs.get("left", host))},
-            {"attached": z3.IntVal(outputs.get("attached", a))},
-            h1,
-        )
-        return bool(z3.is_true(z3.simplify(f)))
+        ``host`` (every pair of cards, attached or not, a card and itself included). Pairs
+        whose values were asked before get the answer kept from then."""
+        v_a0, v_a1 = record_values(pre, a, self.shields), record_values(post, a, self.shields)
+        v_st, v_h1 = static_values(pre, host), record_values(post, host, self.shields)
+        left, attached = outputs.get("left", host), outputs.get("attached", a)
+        key: tuple[object, ...] = ("attachment", *v_a0.items(), *v_a1.items())
+        key += (*v_st.items(), *v_h1.items(), left, attached)
+        found = self._answers.get(key)
+        if found is None:
+            _, f = attachment_link(
+                Rec(_const(v_a0), self.shields),
+                Rec(_const(v_a1), self.shields),
+                Statics(_const(v_st)),
+                {"left": z3.IntVal(left)},
+                {"attached": z3.IntVal(attached)},
+                Rec(_const(v_h1), self.shields),
+            )
+            found = self._answers[key] = bool(z3.is_true(z3.simplify(f)))
+        return found
 
 
 def _const(values: dict[str, int | bool]) -> dict[str, Z3Ref]:
