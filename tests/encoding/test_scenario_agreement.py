@@ -81,7 +81,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   ``.yaml``; 700.4, 614.6); and an M10 damage assignment order given for one attacker while
   another attacker has a blocker of its own, five cards, more than the walk's scope
   (``combat/order-one-attackers-blockers-beside-another-blocked-attacker-m10.yaml``; 509.2
-  of 2009-2024)."""
+  of 2009-2024).
+* A board found by the screen's slice 5: a keyword granted until end of turn and then removed
+  again (``effects/keyword-grant.yaml``; 613.7): the removal leaves it removed and no longer
+  granted, as the relation's frame has it; the walk's seeds never remove a granted keyword."""
 
 from __future__ import annotations
 
@@ -131,6 +134,7 @@ BOARDS = [
     SCENARIOS / "sba" / "aura-of-a-creature-dead-by-damage-needs-a-second-check.yaml",
     SCENARIOS / "zone" / "exile-instead-skips-a-permanent-no-longer-a-creature.yaml",
     SCENARIOS / "combat" / "order-one-attackers-blockers-beside-another-blocked-attacker-m10.yaml",
+    SCENARIOS / "effects" / "keyword-grant.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
