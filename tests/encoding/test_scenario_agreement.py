@@ -92,7 +92,13 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``combat/trampler-without-blockers-given-a-division-fdn.yaml``; 702.19e); and a pre-M10
   division with a share of 0 for a blocker that is a new object, which the combat damage on
   the stack does not hit (``combat/pre-m10-zero-share-to-a-returned-blocker.yaml``; 120.8,
-  400.7)."""
+  400.7); the damage trigger of a Jackal Pup that left and returned, whose source is the new
+  object (``damage/damage-trigger-of-a-returned-source.yaml``; 400.7, 609.7), and one whose
+  damage has its own source's keywords while another creature has infect
+  (``damage/damage-trigger-has-only-its-sources-keywords.yaml``; 609.7); damage a permanent
+  deals beside another with infect and lifelink
+  (``damage/damage-from-a-card-has-only-its-keywords.yaml``; 120.3); and a reflexive trigger
+  given a target its rule refuses (``zone/reflexive-trigger-uses-the-stack.yaml``; 603.3d)."""
 
 from __future__ import annotations
 
@@ -147,6 +153,10 @@ BOARDS = [
     SCENARIOS / "combat" / "first-striker-out-of-combat-adds-no-step.yaml",
     SCENARIOS / "combat" / "trampler-without-blockers-given-a-division-fdn.yaml",
     SCENARIOS / "combat" / "pre-m10-zero-share-to-a-returned-blocker.yaml",
+    SCENARIOS / "damage" / "damage-trigger-of-a-returned-source.yaml",
+    SCENARIOS / "damage" / "damage-trigger-has-only-its-sources-keywords.yaml",
+    SCENARIOS / "zone" / "reflexive-trigger-uses-the-stack.yaml",
+    SCENARIOS / "damage" / "damage-from-a-card-has-only-its-keywords.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
