@@ -157,7 +157,6 @@ BOARDS = [
     SCENARIOS / "damage" / "damage-trigger-has-only-its-sources-keywords.yaml",
     SCENARIOS / "zone" / "reflexive-trigger-uses-the-stack.yaml",
     SCENARIOS / "damage" / "damage-from-a-card-has-only-its-keywords.yaml",
-    SCENARIOS / "effects" / "control-change.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
