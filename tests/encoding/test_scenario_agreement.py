@@ -98,7 +98,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``damage/damage-trigger-has-only-its-sources-keywords.yaml``; 609.7); damage a permanent
   deals beside another with infect and lifelink
   (``damage/damage-from-a-card-has-only-its-keywords.yaml``; 120.3); and a reflexive trigger
-  given a target its rule refuses (``zone/reflexive-trigger-uses-the-stack.yaml``; 603.3d)."""
+  given a target its rule refuses (``zone/reflexive-trigger-uses-the-stack.yaml``; 603.3d);
+  deathtouch damage to a permanent that stopped being a creature before the check
+  (``sba/deathtouch-record-ends-with-the-check.yaml``; 704.5h)."""
 
 from __future__ import annotations
 
@@ -157,6 +159,7 @@ BOARDS = [
     SCENARIOS / "damage" / "damage-trigger-has-only-its-sources-keywords.yaml",
     SCENARIOS / "zone" / "reflexive-trigger-uses-the-stack.yaml",
     SCENARIOS / "damage" / "damage-from-a-card-has-only-its-keywords.yaml",
+    SCENARIOS / "sba" / "deathtouch-record-ends-with-the-check.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
