@@ -100,7 +100,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``damage/damage-from-a-card-has-only-its-keywords.yaml``; 120.3); and a reflexive trigger
   given a target its rule refuses (``zone/reflexive-trigger-uses-the-stack.yaml``; 603.3d);
   deathtouch damage to a permanent that stopped being a creature before the check
-  (``sba/deathtouch-record-ends-with-the-check.yaml``; 704.5h)."""
+  (``sba/deathtouch-record-ends-with-the-check.yaml``; 704.5h); and a creature that deals no
+  combat damage leaving while pre-M10 combat damage is on the stack, which keeps nothing of it
+  (``combat/pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml``; pre-M10 502.9)."""
 
 from __future__ import annotations
 
@@ -160,6 +162,7 @@ BOARDS = [
     SCENARIOS / "zone" / "reflexive-trigger-uses-the-stack.yaml",
     SCENARIOS / "damage" / "damage-from-a-card-has-only-its-keywords.yaml",
     SCENARIOS / "sba" / "deathtouch-record-ends-with-the-check.yaml",
+    SCENARIOS / "combat" / "pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
