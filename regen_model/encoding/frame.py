@@ -538,6 +538,9 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's 'when this creature dies' is encoded"
     if template.tapped_opponent_life and not template.is_creature:
         return f"{template.name}: only a creature's 'whenever this becomes tapped' is encoded"
+    if template.static_regeneration and not template.is_creature:
+        # Statics.domain: only creatures carry static regeneration (Mossbridge Troll's kind)
+        return f"{template.name}: only a creature's static regeneration is encoded"
     if (template.destroys_combatants or template.wall) and not template.is_creature:
         return f"{template.name}: only a creature's Basilisk ability or Wall type is encoded"
     if (template.dies_watch is not DiesWatch.NONE) != (

@@ -148,9 +148,10 @@ def test_a_stack_objects_spell_target_admits_exactly_none_gone_and_the_stacks_po
 
 
 def test_a_cards_dies_triggers_admit_every_amount_up_to_the_scopes() -> None:
-    """A dies trigger's amount (Onulet's "you gain 2 life") and a dies watcher's drain or
-    draw (Zulaport Cutthroat's 1): every amount from 0 to the scope's largest, none beyond
-    it; a narrower domain would leave the largest printed amount out of every proof."""
+    """A dies trigger's amount (Onulet's "you gain 2 life"), a dies watcher's drain or draw
+    (Zulaport Cutthroat's 1) and a tapped trigger's life: every amount from 0 to the scope's
+    largest, none beyond it; a narrower domain would leave the largest printed amount out of
+    every proof."""
     sc = _scope(1)
     statics = Statics.fresh(sc, "s")
     solver = z3.Solver()
@@ -161,6 +162,9 @@ def test_a_cards_dies_triggers_admit_every_amount_up_to_the_scopes() -> None:
     assert _admitted(solver, card.dies_life, -1, top) == amounts
     assert _admitted(solver, card.dies_drain, -1, top) == amounts
     assert _admitted(solver, card.dies_draw, -1, top) == amounts
+    # and a tapped trigger's life (Soldevi Steam Beast's, Judge of Currents')
+    assert _admitted(solver, card.tapped_opponent_life, -1, top) == amounts
+    assert _admitted(solver, card.tapped_watch_life, -1, top) == amounts
 
 
 def test_a_stack_objects_card_player_and_source_admit_exactly_none_and_what_exists() -> None:

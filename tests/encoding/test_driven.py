@@ -155,6 +155,17 @@ def test_each_side_of_a_branch_is_recorded_under_its_own_path_condition() -> Non
     assert any(only_where(pc, z3.Not(remove)) for pc in pcs)
 
 
+def test_a_guard_is_recorded_with_its_clause() -> None:
+    """``SymWork.require`` gives the paths probe the clause of each guard it records, so a
+    driven disagreement at a guard names its rule: change-type's guard that only a printed
+    creature or a permanent with its own animation becomes a creature (613.1d) is recorded
+    under ``type.become-creature``, which no write of the kind cites."""
+    paths = Paths()
+    with recording(paths):
+        RegenSystem(DRIVEN_SCOPE).relation("change-type")
+    assert "type.become-creature" in set().union(*paths.clauses.values())
+
+
 def test_function_spans_name_the_changed_function() -> None:
     path = ROOT / "regen_model" / "encoding" / "combat.py"
     line = next(

@@ -31,7 +31,7 @@ from regen_model.mutants.scenarios import (
     roots_key,
     scenario_kills,
 )
-from regen_model.scenario import run_scenario
+from regen_model.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOTS = (ROOT / "tests" / "scenarios", ROOT / "regen_model" / "examples")
@@ -83,3 +83,26 @@ def test_a_relation_ignoring_a_switch_disagrees() -> None:
         disagreement = replay(mutant, CORRECT)[1]
         assert disagreement is not None, mutant.value
         assert disagreement.status is Status.DISAGREE
+
+
+def test_two_damage_rider_mutants_together_are_the_same_in_both_views() -> None:
+    """Rules may hold several mutants (``agree --mutant X --mutant Y``). With
+    ``target-cant-regen-needs-damage`` and ``damage-rider-on-prevented`` both on, only a spell
+    with Incinerate's rider makes its target unregenerable regardless of damage: Lightning
+    Bolt, which has no rider, still leaves the Jackal Pup its shield (701.19a), in both views."""
+    rules = Rules(
+        frozenset({Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, Mutant.DAMAGE_RIDER_ON_PREVENTED})
+    )
+    path = ROOT / "tests/scenarios/damage/damage-trigger-uses-its-live-sources-keywords.yaml"
+    scenario = load_scenario(path)
+    state = scenario.start
+    scope = widest(len(state.setup.handles))
+    steps = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            result = check_agreement(state, action, rules, scope)
+            assert result.status is not Status.OUT_OF_SCOPE, result.describe()
+            assert result.status is not Status.DISAGREE, result.describe()
+            steps += 1
+            state = step(state, action, rules).state
+    assert steps > 0

@@ -183,6 +183,11 @@ def test_the_loop_obligation_survives_the_branches_after_it() -> None:
     """704.3: ``check-sba``'s relation relies on its schedule of checks sufficing (the
     obligation ``sba.loop``, asked by the loop-bound query). The loop makes it and then
     branches (the deathtouch record cleared, 603.3b's triggers put on the stack): a join that
-    kept only what its branches obliged would drop it, and the query would ask nothing."""
+    kept only what its branches obliged would drop it, and the query would ask nothing.
+    With one card slot the schedule is two checks (``sba.schedule``): the second looks only
+    at what the first can leave pending and obliges the rest not to be, and the loop's end
+    obliges that nothing is pending after the last one, so there are exactly two."""
     step = RegenSystem(scope=ONE_SLOT).template_step()
-    assert {t.label for t in step.obligations("check-sba")} == {"sba.loop"}
+    obligations = step.obligations("check-sba")
+    assert {t.label for t in obligations} == {"sba.loop"}
+    assert len(obligations) == 2

@@ -5,9 +5,16 @@ writer or guard that lost its label (or got a wrong one) fails here, whatever it
 from __future__ import annotations
 
 from regen_model.clauses import catalog
-from regen_model.encoding.scope import Scope
+from regen_model.encoding.evaluate import evaluate, prepare
+from regen_model.encoding.scope import Scope, widest
 from regen_model.encoding.system import RegenSystem
 from regen_model.encoding.work import FRAME
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Rider
+from regen_model.model.rules import CORRECT
+from regen_model.model.state import Shield
 
 ONE_SLOT = Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1)
 
@@ -47,3 +54,29 @@ def test_template_step_is_the_built_relation() -> None:
             assert t.formula.eq(c.formula)
             assert o.formula.eq(instantiate(c.formula, pairs))
         assert not z3.eq(template.params.kind, other.params.kind)
+
+
+def test_a_check_labels_each_destruction_with_its_rule() -> None:
+    """On concrete values too, the check's destruction of a creature is labelled with the rule
+    that destroys it, so a disagreement names it: lethal damage (704.5g) for one Grizzly
+    Bears, deathtouch (704.5h) for the other. Each regenerates (701.19a), so the count of
+    destructions is the last write of its object and keeps the label."""
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    board = make_state(
+        ("A", "B"),
+        [
+            CardSpec("hurt", bears, 0, damage=2, shields=(Shield("Regenerate", 0, Rider.NONE),)),
+            CardSpec(
+                "touched",
+                bears,
+                1,
+                damage=1,
+                deathtouched=True,
+                shields=(Shield("Regenerate", 1, Rider.NONE),),
+            ),
+        ],
+    )
+    ev = evaluate(prepare(board, widest(2)), A.CheckStateBasedActions(), CORRECT)
+    assert ev.enabled
+    assert ev.writers["c0.g.destructions"] == "sba.lethal-damage"
+    assert ev.writers["c1.g.destructions"] == "sba.deathtouch"

@@ -81,7 +81,30 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   ``.yaml``; 700.4, 614.6); and an M10 damage assignment order given for one attacker while
   another attacker has a blocker of its own, five cards, more than the walk's scope
   (``combat/order-one-attackers-blockers-beside-another-blocked-attacker-m10.yaml``; 509.2
-  of 2009-2024)."""
+  of 2009-2024).
+* Boards found by the screen's slice 5: a keyword granted until end of turn and then removed
+  again (``effects/keyword-grant.yaml``; 613.7): the removal leaves it removed and no longer
+  granted, as the relation's frame has it; the walk's seeds never remove a granted keyword; refused declarations and divisions that name a
+  creature outside this combat, a second block of a creature that is not attacking and a
+  trampler's or a two-attacker blocker's damage given to a creature it does not block
+  (``combat/block-and-division-refusals-fdn.yaml``; 509.1a, 510.1c-d, 702.19c); a first
+  striker that is not in combat, which adds no first-strike damage step
+  (``combat/first-striker-out-of-combat-adds-no-step.yaml``; 510.4); a blocked trampler whose
+  blocker left combat given its one division, all to the player
+  (``combat/trampler-without-blockers-given-a-division-fdn.yaml``; 702.19e); and a pre-M10
+  division with a share of 0 for a blocker that is a new object, which the combat damage on
+  the stack does not hit (``combat/pre-m10-zero-share-to-a-returned-blocker.yaml``; 120.8,
+  400.7); the damage trigger of a Jackal Pup that left and returned, whose source is the new
+  object (``damage/damage-trigger-of-a-returned-source.yaml``; 400.7, 609.7), and one whose
+  damage has its own source's keywords while another creature has infect
+  (``damage/damage-trigger-has-only-its-sources-keywords.yaml``; 609.7); damage a permanent
+  deals beside another with infect and lifelink
+  (``damage/damage-from-a-card-has-only-its-keywords.yaml``; 120.3); and a reflexive trigger
+  given a target its rule refuses (``zone/reflexive-trigger-uses-the-stack.yaml``; 603.3d);
+  deathtouch damage to a permanent that stopped being a creature before the check
+  (``sba/deathtouch-record-ends-with-the-check.yaml``; 704.5h); and a creature that deals no
+  combat damage leaving while pre-M10 combat damage is on the stack, which keeps nothing of it
+  (``combat/pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml``; pre-M10 502.9)."""
 
 from __future__ import annotations
 
@@ -131,6 +154,18 @@ BOARDS = [
     SCENARIOS / "sba" / "aura-of-a-creature-dead-by-damage-needs-a-second-check.yaml",
     SCENARIOS / "zone" / "exile-instead-skips-a-permanent-no-longer-a-creature.yaml",
     SCENARIOS / "combat" / "order-one-attackers-blockers-beside-another-blocked-attacker-m10.yaml",
+    # slice 5
+    SCENARIOS / "effects" / "keyword-grant.yaml",
+    SCENARIOS / "combat" / "block-and-division-refusals-fdn.yaml",
+    SCENARIOS / "combat" / "first-striker-out-of-combat-adds-no-step.yaml",
+    SCENARIOS / "combat" / "trampler-without-blockers-given-a-division-fdn.yaml",
+    SCENARIOS / "combat" / "pre-m10-zero-share-to-a-returned-blocker.yaml",
+    SCENARIOS / "damage" / "damage-trigger-of-a-returned-source.yaml",
+    SCENARIOS / "damage" / "damage-trigger-has-only-its-sources-keywords.yaml",
+    SCENARIOS / "zone" / "reflexive-trigger-uses-the-stack.yaml",
+    SCENARIOS / "damage" / "damage-from-a-card-has-only-its-keywords.yaml",
+    SCENARIOS / "sba" / "deathtouch-record-ends-with-the-check.yaml",
+    SCENARIOS / "combat" / "pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -152,3 +152,73 @@ def test_phasing_leaves_battlefield_loses_the_minus_counters_too() -> None:
     bears = state.cards[0]
     assert bears.phased_out is not None
     assert bears.minus == 0
+
+
+def test_reflexive_inline_destruction_cites_the_destroy_clause() -> None:
+    """The wrong version's destruction of the Shintai's target is a destruction by an effect
+    (701.8): its would-be-destroyed and destroyed events cite ``destroy.effect``, as the
+    reflexive trigger's resolution does under the correct rules."""
+    events = _shintai_paid(shield_counters=0).events
+    cited = [
+        e.clause
+        for e in events
+        if e.subject == "skeletons"
+        and e.kind in (EventKind.WOULD_BE_DESTROYED, EventKind.DESTROYED)
+    ]
+    assert cited == ["destroy.effect", "destroy.effect"]
+
+
+def test_phasing_leaves_battlefield_loses_the_shield_counters_too() -> None:
+    """As with the -1/-1 counters: under the wrong version what phases out loses its shield
+    counters too (400.7, 122.1c), where phasing out keeps every counter (702.26d). (Not
+    narration: the mutant's own behaviour, which the agreement replays meet only with a shield
+    counter on what phases out.)"""
+    state = make_state(
+        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, shield_counters=1)]
+    )
+    rules = Rules(frozenset({Mutant.PHASING_LEAVES_BATTLEFIELD}))
+    cast = A.CastSpell(
+        player=0,
+        name="Phase Out",
+        effect=Effect(EffectKind.PHASE_OUT),
+        target_rule=TargetRule.CREATURE,
+        targets=(A.TargetChoice(card="bears"),),
+    )
+    for action in (cast, A.PassPriority(player=0), A.PassPriority(player=1)):
+        state = step(state, action, rules).state
+    bears = state.cards[0]
+    assert bears.phased_out is not None
+    assert bears.shield_counters == 0
+
+
+def test_shield_on_attachment_moves_the_shield_with_the_aura() -> None:
+    """The shield an Aura's "Regenerate enchanted creature" made belongs to the creature and
+    stays when the Aura moves (701.19a); the wrong version moves it with the Aura to its new
+    host, and its note says how many moved. (The rule mutant's scenario never moves an Aura.)"""
+    shield = Shield(origin="Regenerate", creator=0, rider=Rider.NONE, via=2)
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, shields=(shield,)),
+            CardSpec("giant", PERMANENT_CARDS["Hill Giant"], 0),
+            CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, attached_to="bears"),
+        ],
+    )
+    rules = Rules(frozenset({Mutant.SHIELD_ON_ATTACHMENT}))
+    result = step(state, A.Attach(attachment="strength", target="giant"), rules)
+    bears, giant = result.state.cards[:2]
+    assert (len(bears.shields), len(giant.shields)) == (0, 1)
+    (moved,) = [e for e in result.events if e.clause == "attach.shields-stay"]
+    assert (moved.subject, moved.get("shields_moved")) == ("giant", 1)
+
+
+def test_shield_follows_zone_change_keeps_the_unused_shield_through_a_flicker() -> None:
+    """A card that leaves the battlefield and returns is a new object with no shield (400.7);
+    the wrong version keeps its unused shields, and the returned Bears still have theirs. (Not
+    narration: the mutant's own behaviour; the battery meets it only through its successor
+    states, which also differ if it keeps the used shields instead.)"""
+    state = make_state(("A", "B"), [_shielded_bears()])
+    rules = Rules(frozenset({Mutant.SHIELD_FOLLOWS_ZONE_CHANGE}))
+    bears = step(state, A.LeaveAndReturn(target="bears"), rules).state.cards[0]
+    assert bears.on_battlefield
+    assert [s.used for s in bears.shields] == [False]

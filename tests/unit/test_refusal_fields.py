@@ -354,6 +354,60 @@ BLOCKING = COMBAT._replace(
             "no card named 'nobody' in this scenario",
             "divisions",
         ),
+        # slice 5 of the screen: more refusals the scenario loader makes first (a name it
+        # does not know, an attacker listed twice, a spell cast without its target, an ability
+        # given a target it does not take), or that need the game to wait on a declaration
+        # (priority held by nobody, 117.3a-b)
+        (
+            ATTACKING,
+            A.DeclareAttackers(player=0, attackers=("bears", "bears")),
+            "bears is declared twice [combat.declare-attackers]",
+            "attackers",
+        ),
+        (
+            BLOCKING,
+            A.DeclareBlockers(player=1, blocks=(("dead", "bears"),)),
+            "dead is not on the battlefield (it is in the graveyard) [combat.declare-blockers]",
+            "blocks",
+        ),
+        (
+            TROLL,
+            A.ActivateAbility(player=0, source="troll", target="bears"),
+            "troll's ability has no target [stack.activate]",
+            "target",
+        ),
+        (
+            GONE,
+            A.Attach(attachment="splitter", target="dead"),
+            "dead is not on the battlefield (it is in the graveyard) [attach.move]",
+            "target",
+        ),
+        (BOARD, SPELLS["Murder"].cast(0, ()), "Murder needs a target [stack.cast]", "targets"),
+        (
+            BOARD,
+            A.DeclareAttackers(player=0, attackers=()),
+            "attackers are declared by the active player at the start of the declare attackers "
+            "step [combat.declare-attackers]",
+            "player",
+        ),
+        (
+            ASSIGNING,
+            A.PassPriority(player=0),
+            "A can't pass: nobody holds priority [priority.pass]",
+            "player",
+        ),
+        (
+            ASSIGNING,
+            A.ActivateAbility(player=0, source="spirit"),
+            "A does not hold priority (nobody does) [stack.activate]",
+            "player",
+        ),
+        (
+            BOARD,
+            A.Destroy(targets=("nobody",)),
+            "no card named 'nobody' in this scenario",
+            "targets",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -395,6 +449,15 @@ BLOCKING = COMBAT._replace(
         "block-a-creature-that-is-not-attacking",
         "assign-outside-the-damage-step",
         "division-by-an-unknown-attacker",
+        "attacker-declared-twice",
+        "blocker-off-the-battlefield",
+        "untargeted-ability-with-target",
+        "attach-to-a-card-off-the-battlefield",
+        "targeted-spell-without-target",
+        "declare-attackers-out-of-turn",
+        "pass-while-nobody-holds-priority",
+        "activate-while-nobody-holds-priority",
+        "permanent-with-an-unknown-name",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(

@@ -17,6 +17,7 @@ from regen_model.model.cards import (
     AbilityKind,
     ActivatedAbility,
     CardTemplate,
+    CardType,
 )
 
 DARK_PRIVILEGE = PERMANENT_CARDS["Dark Privilege"]
@@ -71,4 +72,17 @@ def test_the_ability_kinds_of_the_cost_table() -> None:
     assert all(AbilityKind.REGENERATE_SELF not in kinds for kinds in COST_KINDS.values())
     assert ActivatedAbility(AbilityKind.REGENERATE_HOST, sacrifice_creature=True).costs == (
         "sacrifice-creature",
+    )
+
+
+def test_static_regeneration_on_a_noncreature_is_refused() -> None:
+    """``Statics.domain`` gives static regeneration (701.19b) to creatures only, so a
+    noncreature carrying it is refused here rather than encoded as something else; without
+    this refusal the domain's constraint was not pinned by any check (slice 5 of the screen,
+    ``Statics.domain__mutmut_125``)."""
+    myr = PERMANENT_CARDS["Darksteel Myr"]
+    relic = replace(myr, name="Relic", types=frozenset({CardType.ARTIFACT}), abilities=())
+    assert template_fits(replace(relic, static_regeneration=False)) is None
+    assert template_fits(replace(relic, static_regeneration=True)) == (
+        "Relic: only a creature's static regeneration is encoded"
     )
