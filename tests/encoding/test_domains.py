@@ -69,7 +69,7 @@ from regen_model.model.enums import (
     ordinal,
 )
 from regen_model.model.rules import CORRECT
-from regen_model.model.state import SPELL_GONE, GameState, Setup, Shield
+from regen_model.model.state import SPELL_GONE, GameState, Setup, Shield, StackObject, Target
 from regen_model.scenario import load_scenario, run_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -277,8 +277,19 @@ def test_the_casts_spell_target_admits_exactly_none_and_the_positions_of_action_
         SHOCK.cast(0, (A.TargetChoice(player=1),)),
         SHOCK.cast(1, (A.TargetChoice(card="giant"),)),
         A.CastSpell(player=0, name="Hex", effect=Effect(EffectKind.DESTROY), target_rule=None),
+        # a spell putting counters of each kind the model tracks (122.1a, 122.1c)
+        *(
+            A.CastSpell(
+                player=0,
+                name="Counters",
+                effect=Effect(EffectKind.COUNTERS, amount=1, counter=kind),
+                targets=(A.TargetChoice(card="bears"),),
+            )
+            for kind in CounterKind
+        ),
     ],
-    ids=["at-spell-0", "at-spell-1", "at-a-player", "at-a-card", "no-target"],
+    ids=["at-spell-0", "at-spell-1", "at-a-player", "at-a-card", "no-target"]
+    + [f"counters-{kind.name.lower()}" for kind in CounterKind],
 )
 def test_a_cast_reads_back_from_its_parameters_as_itself(action: A.CastSpell) -> None:
     sc = _scope(3)
@@ -294,6 +305,67 @@ def test_a_cast_reads_back_from_its_parameters_as_itself(action: A.CastSpell) ->
         action.sorcery,
     )
     assert P.of_action(state, back, sc) == v
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        A.Destroy(targets=("bears",)),
+        # "Destroy target creature. It can't be regenerated." (701.19c, Terror)
+        A.Destroy(targets=("bears", "giant"), cant_be_regenerated=True),
+        # a shield of each rider (701.19c), named after its rider as ``to_action`` names it
+        *(A.CreateShield(target="giant", origin=f"{r.value} shield", rider=r) for r in Rider),
+        A.CreateShield(target="bears", origin="none shield", creator=1),
+    ],
+    ids=["destroy", "destroy-cant-be-regenerated"]
+    + [f"shield-{r.name.lower()}" for r in Rider]
+    + ["shield-by-the-opponent"],
+)
+def test_a_destroy_and_a_shield_read_back_from_their_parameters_as_themselves(
+    action: A.Action,
+) -> None:
+    """Reading a solver's step back keeps what the engine then does: a destruction that can't
+    be regenerated stays one (701.19c), and a created shield keeps its target, rider and
+    creator, and its name (a shield answer ``shield:NAME`` and the rider's trigger, "rider
+    of NAME", name it), which the record does not keep: a shield read back is named after
+    its rider."""
+    sc = _scope(1)
+    v = P.of_action(BOARD, action, sc)
+    assert P.to_action(v, action.kind, BOARD, sc) == action
+
+
+def _shield_answer(stack: tuple[StackObject, ...]) -> int:
+    """The shield mask of a "shield:Mending" answer for the bears, which hold one shield of
+    that name, at two shield slots, with ``stack`` on the stack."""
+    sc = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
+    bears = BOARD.cards[0]._replace(shields=(Shield("Mending", 0, Rider.NONE),))
+    state = BOARD._replace(cards=(bears, *BOARD.cards[1:]), stack=stack)
+    answer = A.ReplacementChoice("bears", 0, "shield:Mending")
+    v = P.of_action(state, A.CheckStateBasedActions(choices=(answer,)), sc)
+    assert v["choice0.0.use"] == int(P.Use.SHIELD_MASK)
+    return sum(1 << j for j in range(sc.shields) if v[f"choice0.0.mask{j}"])
+
+
+def test_a_shield_answer_counts_a_shield_to_come_only_from_a_resolving_regeneration() -> None:
+    """A "shield:NAME" answer (616.1) names the card's shields of that name, and the shield a
+    regeneration effect named so is making as it resolves (701.19a: top of the stack,
+    targeting the card): that one's slot comes next. Pre-M10 combat damage on the stack
+    (510.2, its effect none) or a spell that regenerates nothing makes no shield, so the
+    answer names the card's own shield only."""
+    mending = StackObject(
+        StackKind.SPELL,
+        "Mending",
+        0,
+        Effect(EffectKind.REGENERATE),
+        targets=(Target(card=0),),
+        target_rule=TargetRule.CREATURE,
+    )
+    assert _shield_answer(()) == 0b01
+    assert _shield_answer((mending,)) == 0b11
+    combat = StackObject(StackKind.COMBAT_DAMAGE, "combat damage", 0, None)
+    assert _shield_answer((combat,)) == 0b01
+    pump = mending._replace(effect=Effect(EffectKind.PUMP, power=1, toughness=1))
+    assert _shield_answer((pump,)) == 0b01
 
 
 # --- the printed cards ---------------------------------------------------------------------------
@@ -454,6 +526,15 @@ def test_every_value_a_representable_frame_admits_reads_back_as_itself() -> None
             # the encoding keeps no shield's origin: read back, each has the name a resolving
             # "Regenerate" gives by default (A.CreateShield), which a trace then prints
             assert {s.origin for s in card.shields} <= {"regeneration shield"}, pair
+        # a stack object's target names a card, a player or a spell, the others None (the
+        # engine asks which by ``is not None``, 608.2b)
+        for obj in (*state.stack, *state.pending):
+            for t in obj.targets:
+                assert NONE not in (t.card, t.player, t.spell), (pair, obj)
+        # the printed cards read back are named, each its own name, which a trace prints
+        names = [t.name for t in state.setup.templates]
+        assert all(isinstance(n, str) for n in names), (pair, names)
+        assert len(set(names)) == len(names), (pair, names)
         # a graveyard position no card slot holds is a spell's (404.1; the encoding keeps no
         # name), which a trace prints: read back, no position is an empty group
         for player in state.players:
@@ -506,6 +587,30 @@ def test_a_one_slot_frame_is_representable_and_reads_back_as_itself() -> None:
     got = {k: _value(model, v) for k, v in zip(layout(sc).keys, frame.vars(), strict=True)}
     back = values(layout(sc).frame, state)
     assert {k: (got[k], back[k]) for k in got if got[k] != back[k]} == {}
+
+
+def test_a_blocker_of_two_attackers_reads_back_in_both_orders() -> None:
+    """A creature that can block an additional creature may block two attackers (509.1a,
+    702.21), each of which orders it among its blockers (509.2, M10): at three card slots a
+    model where one card blocks two others, placed in both orders, reads back as a state
+    whose blocker has both attackers (``blocking_also``) and stands in both orders, and
+    whose values are the model's again (at two slots there is no second attacker)."""
+    sc = Scope(cards=3, shields=1, stack=1, pending=1, targets=1, max_amount=1)
+    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain(), *representable(frame))
+    c = frame.cards[2]
+    solver.add(c.blocking_also != NONE, c.order_pos != NONE, c.order_pos_also != NONE)
+    assert solver.check() == z3.sat
+    model = solver.model()
+    state = read(model, frame, read_statics(model, frame.statics))
+    got = {k: _value(model, v) for k, v in zip(layout(sc).keys, frame.vars(), strict=True)}
+    back = values(layout(sc).frame, state)
+    assert {k: (got[k], back[k]) for k in got if got[k] != back[k]} == {}
+    blocker = state.cards[2]
+    attackers = {blocker.blocking, blocker.blocking_also}
+    assert attackers == {0, 1}, blocker
+    assert {a for a, order in state.combat.orders if 2 in order} == {0, 1}, state.combat
 
 
 # --- every printed card the statics' domain admits ----------------------------------------------
