@@ -26,6 +26,7 @@ mutation screen's ``no checks`` mutants of ``encoding/frame.py`` and ``encoding/
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import replace
 from itertools import combinations, pairwise, permutations, product
@@ -572,21 +573,27 @@ def test_a_phased_out_permanent_is_on_the_battlefield_and_out_of_combat() -> Non
             assert got == ({ordinal(Zone.BATTLEFIELD)}, {0}, {0}, {NONE}), (phased, got)
 
 
-def test_a_one_slot_frame_is_representable_and_reads_back_as_itself() -> None:
-    """At one card slot (the proofs' default scope) no creature can block another, so an
-    attacker's damage assignment order has no one to place: ``representable`` is still
-    built there (an empty order, size 0), and a model of it reads back as itself."""
-    sc = Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1)
+def _representable_read_back(cards: int, pick: Callable[[Frame], list[z3.BoolRef]]) -> GameState:
+    """A representable frame at ``cards`` card slots where ``pick`` holds, read back from a
+    model: the state must give every frame variable the model's value again."""
+    sc = Scope(cards=cards, shields=1, stack=1, pending=1, targets=1, max_amount=1)
     frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
     solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain(), *representable(frame))
-    solver.add(frame.cards[0].attacking)
+    solver.add(*frame.domain(), *frame.statics.domain(), *representable(frame), *pick(frame))
     assert solver.check() == z3.sat
     model = solver.model()
     state = read(model, frame, read_statics(model, frame.statics))
     got = {k: _value(model, v) for k, v in zip(layout(sc).keys, frame.vars(), strict=True)}
     back = values(layout(sc).frame, state)
     assert {k: (got[k], back[k]) for k in got if got[k] != back[k]} == {}
+    return state
+
+
+def test_a_one_slot_frame_is_representable_and_reads_back_as_itself() -> None:
+    """At one card slot (the proofs' default scope) no creature can block another, so an
+    attacker's damage assignment order has no one to place: ``representable`` is still
+    built there (an empty order, size 0), and a model of it reads back as itself."""
+    _representable_read_back(1, lambda frame: [frame.cards[0].attacking])
 
 
 def test_a_blocker_of_two_attackers_reads_back_in_both_orders() -> None:
@@ -595,18 +602,14 @@ def test_a_blocker_of_two_attackers_reads_back_in_both_orders() -> None:
     model where one card blocks two others, placed in both orders, reads back as a state
     whose blocker has both attackers (``blocking_also``) and stands in both orders, and
     whose values are the model's again (at two slots there is no second attacker)."""
-    sc = Scope(cards=3, shields=1, stack=1, pending=1, targets=1, max_amount=1)
-    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain(), *representable(frame))
-    c = frame.cards[2]
-    solver.add(c.blocking_also != NONE, c.order_pos != NONE, c.order_pos_also != NONE)
-    assert solver.check() == z3.sat
-    model = solver.model()
-    state = read(model, frame, read_statics(model, frame.statics))
-    got = {k: _value(model, v) for k, v in zip(layout(sc).keys, frame.vars(), strict=True)}
-    back = values(layout(sc).frame, state)
-    assert {k: (got[k], back[k]) for k in got if got[k] != back[k]} == {}
+    state = _representable_read_back(
+        3,
+        lambda frame: [
+            frame.cards[2].blocking_also != NONE,
+            frame.cards[2].order_pos != NONE,
+            frame.cards[2].order_pos_also != NONE,
+        ],
+    )
     blocker = state.cards[2]
     attackers = {blocker.blocking, blocker.blocking_also}
     assert attackers == {0, 1}, blocker

@@ -18,7 +18,7 @@ from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import Mutant, Rider, Step
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import Rules
-from regen_model.model.state import GameState, Shield
+from regen_model.model.state import Card, GameState, Shield
 
 
 def _events(mutant: Mutant, state: GameState, action: A.Action) -> list[Event]:
@@ -131,13 +131,11 @@ def test_reflexive_inline_destruction_still_meets_a_shield_counter() -> None:
     assert skeletons.shield_counters == 0
 
 
-def test_phasing_leaves_battlefield_loses_the_minus_counters_too() -> None:
-    """The wrong version treats phasing out as leaving the battlefield (702.26d says it does
-    not): the permanent loses all the object had, its -1/-1 counters as well as its +1/+1
-    counters, damage and shields (400.7). (Not narration: the mutant's own behaviour, which
-    the agreement replays meet only with a -1/-1 counter on what phases out.)"""
+def _phased_out_bears(**counters: int) -> Card:
+    """Grizzly Bears with ``counters`` after A's Phase Out resolves on them, under the rule
+    mutant ``phasing-leaves-battlefield``."""
     state = make_state(
-        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, minus=1)]
+        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, **counters)]
     )
     rules = Rules(frozenset({Mutant.PHASING_LEAVES_BATTLEFIELD}))
     cast = A.CastSpell(
@@ -149,7 +147,15 @@ def test_phasing_leaves_battlefield_loses_the_minus_counters_too() -> None:
     )
     for action in (cast, A.PassPriority(player=0), A.PassPriority(player=1)):
         state = step(state, action, rules).state
-    bears = state.cards[0]
+    return state.cards[0]
+
+
+def test_phasing_leaves_battlefield_loses_the_minus_counters_too() -> None:
+    """The wrong version treats phasing out as leaving the battlefield (702.26d says it does
+    not): the permanent loses all the object had, its -1/-1 counters as well as its +1/+1
+    counters, damage and shields (400.7). (Not narration: the mutant's own behaviour, which
+    the agreement replays meet only with a -1/-1 counter on what phases out.)"""
+    bears = _phased_out_bears(minus=1)
     assert bears.phased_out is not None
     assert bears.minus == 0
 
@@ -173,20 +179,7 @@ def test_phasing_leaves_battlefield_loses_the_shield_counters_too() -> None:
     counters too (400.7, 122.1c), where phasing out keeps every counter (702.26d). (Not
     narration: the mutant's own behaviour, which the agreement replays meet only with a shield
     counter on what phases out.)"""
-    state = make_state(
-        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, shield_counters=1)]
-    )
-    rules = Rules(frozenset({Mutant.PHASING_LEAVES_BATTLEFIELD}))
-    cast = A.CastSpell(
-        player=0,
-        name="Phase Out",
-        effect=Effect(EffectKind.PHASE_OUT),
-        target_rule=TargetRule.CREATURE,
-        targets=(A.TargetChoice(card="bears"),),
-    )
-    for action in (cast, A.PassPriority(player=0), A.PassPriority(player=1)):
-        state = step(state, action, rules).state
-    bears = state.cards[0]
+    bears = _phased_out_bears(shield_counters=1)
     assert bears.phased_out is not None
     assert bears.shield_counters == 0
 
