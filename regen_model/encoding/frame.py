@@ -539,7 +539,7 @@ def template_fits(template: CardTemplate) -> str | None:
     if template.tapped_opponent_life and not template.is_creature:
         return f"{template.name}: only a creature's 'whenever this becomes tapped' is encoded"
     if template.static_regeneration and not template.is_creature:
-        # Statics.domain: only creatures carry static regeneration (Mossbridge Troll's kind)
+        # 701.19b: static regeneration; Statics.domain gives it to creatures only
         return f"{template.name}: only a creature's static regeneration is encoded"
     if (template.destroys_combatants or template.wall) and not template.is_creature:
         return f"{template.name}: only a creature's Basilisk ability or Wall type is encoded"
