@@ -20,6 +20,7 @@ violation (``engine.total``), since the engine must either refuse an action or p
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from regen_model.encoding.scope import Scope
 from regen_model.engine import EngineError, StepResult, step
 from regen_model.explore.actions import ActionFamily, enumerate_actions
 from regen_model.explore.monitor import Finding, Monitor
-from regen_model.explore.reuse import Outcome, Transitions
+from regen_model.explore.reuse import Outcome, Recorded, Transitions
 from regen_model.explore.space import fits, terminal, view
 from regen_model.explore.starts import StartSpec, start_states
 from regen_model.explore.trace import Trace, replay
@@ -107,6 +108,7 @@ class ExploreResult:
     violations: dict[str, Counterexample]
     reason: str = ""
     interrupted: str = ""  # "SIGINT"/"SIGTERM" when stopped early: what was seen so far
+    as_recorded: bool = False  # a mutant's search found to be the recorded one (reuse.py)
 
     @property
     def states(self) -> int:
@@ -155,10 +157,24 @@ def explore(
         record.search = reuse_key(config)
         record.starts = tuple(starts)
     try:
+        if reuse is not None and on_progress is None and stop_when is None:
+            same = search.as_recorded(reuse)
+            if same is not None:
+                return same(time.perf_counter() - started)
         search.run(starts)
     except KeyboardInterrupt as stop:  # SIGINT/SIGTERM: the states seen so far, no verdict
         search.interrupted = signal_name(stop)
-    return search.result(len(starts), time.perf_counter() - started)
+    result = search.result(len(starts), time.perf_counter() - started)
+    if record is not None:
+        record.result = Recorded(
+            config.depth,
+            config.max_states,
+            clean=not (search.found or search.over_budget or search.interrupted),
+            exhausted=result.exhausted,
+            starts=len(starts),
+            progress=copy.deepcopy(result.progress),
+        )
+    return result
 
 
 def reuse_key(config: ExploreConfig) -> tuple[object, ...]:
@@ -191,6 +207,42 @@ class _Search:
         self.exhausted = False
         self.over_budget = False
         self.interrupted = ""  # the signal that stopped the search (regen_model.interrupts)
+        # steps already run under these rules (by ``as_recorded``), for the walk to take
+        self.known: dict[tuple[GameState, Action], Outcome] = {}
+
+    def as_recorded(self, reuse: Transitions) -> Callable[[float], ExploreResult] | None:
+        """When this search (under a mutant) is the recorded one, a maker of its result
+        (given the seconds taken); else None. It is when the record ended cleanly with the
+        same bounds and every step the mutant may change has, under it, the recorded
+        successor and no finding (``reuse.py``). Stops at the first step that differs,
+        keeping what it ran for the walk that must follow."""
+        done = reuse.result
+        cfg = self.config
+        if done is None or not done.clean:
+            return None
+        if (done.depth, done.max_states) != (cfg.depth, cfg.max_states):
+            return None
+        for state, action, recorded in reuse.changeable(cfg.rules.mutants):
+            outcome = self._run(state, action)
+            self.known[(state, action)] = outcome
+            if outcome.findings or outcome.successor != recorded.successor:
+                return None
+        progress = copy.deepcopy(done.progress)
+
+        def made(seconds: float) -> ExploreResult:
+            return ExploreResult(
+                config=cfg,
+                verdict=Verdict.PROVED,
+                starts=done.starts,
+                progress=progress,
+                exhausted=done.exhausted,
+                seconds=seconds,
+                invariants=tuple(self.monitor.invariants),
+                violations={},
+                as_recorded=True,
+            )
+
+        return made
 
     def run(self, starts: Sequence[GameState]) -> None:
         frontier: list[GameState] = []
@@ -281,6 +333,16 @@ class _Search:
             known = self.reuse.steps.get((state, action))
             if known is not None and not (known.asked & self.config.rules.mutants):
                 return known
+            ran = self.known.get((state, action))
+            if ran is not None:
+                return ran
+        outcome = self._run(state, action)
+        if self.record is not None:
+            self.record.steps[(state, action)] = outcome
+        return outcome
+
+    def _run(self, state: GameState, action: Action) -> Outcome:
+        """The engine's step under this search's rules and the monitor's findings on it."""
         if self.record is not None:
             self.record.asked.questions.clear()
         findings: tuple[Finding, ...] = ()
@@ -295,10 +357,7 @@ class _Search:
             findings = tuple(self.monitor.check_step(state, action, result))
             successor = result.state
         asked = frozenset(self.record.asked.questions) if self.record is not None else frozenset()
-        outcome = Outcome(successor, findings, asked)
-        if self.record is not None:
-            self.record.steps[(state, action)] = outcome
-        return outcome
+        return Outcome(successor, findings, asked)
 
     def _check_state(self, state: GameState) -> list[Finding]:
         if self.reuse is not None:

@@ -53,6 +53,20 @@ class Outcome:
     asked: frozenset[Mutant]
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """How the recorded search went, for a search under a mutant that turns out to be the
+    same search: its bounds (a search of other bounds is not the same), its counters, and
+    whether it ended cleanly (no finding, no budget or signal cut it short)."""
+
+    depth: int
+    max_states: int | None
+    clean: bool
+    exhausted: bool
+    starts: int
+    progress: Any  # ``bfs.Progress`` (a copy)
+
+
 @dataclass
 class Transitions:
     """The record of one search under the correct rules (see the module docstring)."""
@@ -63,11 +77,17 @@ class Transitions:
     actions: dict[GameState, tuple[Action, ...]] = field(default_factory=dict)
     steps: dict[tuple[GameState, Action], Outcome] = field(default_factory=dict)
     states: dict[GameState, tuple[Finding, ...]] = field(default_factory=dict)
+    result: Recorded | None = None  # set when the recorded search has ended
 
     @property
     def rules(self) -> Rules:
         """The correct rules, asking ``asked`` whenever they consult a mutant."""
         return Rules(self.asked)
+
+    def changeable(self, mutants: frozenset[Mutant]) -> list[tuple[GameState, Action, Outcome]]:
+        """The recorded steps that asked about one of ``mutants`` (in the order taken): the
+        only steps a search under them may take differently."""
+        return [(s, a, o) for (s, a), o in self.steps.items() if o.asked & mutants]
 
     def questions(self) -> frozenset[Mutant]:
         """Every mutant asked about during the whole search."""

@@ -48,9 +48,36 @@ def test_reusing_the_record_gives_the_same_search(scope: object) -> None:
     for m in MUTANTS:
         mutated = dataclasses.replace(config, rules=Rules(frozenset({m})))
         fresh = explore(mutated, monitor)
-        assert _summary(explore(mutated, monitor, reuse=record)) == _summary(fresh), m
+        reused = explore(mutated, monitor, reuse=record)
+        assert _summary(reused) == _summary(fresh), m
         if m not in asked:  # never consulted here: the mutant's search is the baseline's
             assert _summary(fresh) == _summary(baseline)
+        if reused.as_recorded:  # taken as the record only when it is the record's search
+            assert _summary(fresh) == _summary(baseline), m
+            assert reused.exhausted == fresh.exhausted and not fresh.violations
+
+
+# (scope, mutant): consulted there on many steps yet changes none (no creature of the combat
+# scope has deathtouch), and one that changes some (a shield that is not used up).
+ASKED_UNCHANGED = ("combat", Mutant.DEATHTOUCH_REMEMBERED)
+ASKED_CHANGED = ("combat", Mutant.SHIELD_NOT_CONSUMED)
+
+
+def test_a_mutant_that_changes_no_step_is_the_recorded_search_without_a_walk() -> None:
+    scope = next(s for s in BATTERY if s.name == ASKED_UNCHANGED[0])
+    config = dataclasses.replace(scope.config, stop_at_first=False)
+    monitor = CatalogMonitor()
+    record = Transitions()
+    baseline = explore(config, monitor, record=record)
+    for m, taken in ((ASKED_UNCHANGED[1], True), (ASKED_CHANGED[1], False)):
+        assert record.changeable(frozenset({m})), m  # consulted: the shortcut has work to do
+        mutated = dataclasses.replace(config, rules=Rules(frozenset({m})))
+        reused = explore(mutated, monitor, reuse=record)
+        assert reused.as_recorded is taken, m
+        assert (_summary(reused) == _summary(baseline)) is taken, m
+    unchanged = Rules(frozenset({ASKED_UNCHANGED[1]}))
+    deeper = dataclasses.replace(config, depth=config.depth - 1, rules=unchanged)
+    assert not explore(deeper, monitor, reuse=record).as_recorded  # other bounds: walked
 
 
 def test_a_record_is_only_reused_by_the_same_search() -> None:
