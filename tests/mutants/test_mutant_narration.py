@@ -215,3 +215,21 @@ def test_shield_follows_zone_change_keeps_the_unused_shield_through_a_flicker() 
     bears = step(state, A.LeaveAndReturn(target="bears"), rules).state.cards[0]
     assert bears.on_battlefield
     assert [s.used for s in bears.shields] == [False]
+
+
+def test_shield_on_attachment_leaves_the_hosts_own_shield_when_the_aura_leaves() -> None:
+    """Under shield-on-attachment the shield an Aura's ability made goes with the Aura as it
+    leaves the battlefield; the creature's own shield stays (701.19a). (The rule mutant's
+    scenario never has a creature with shields of both kinds.)"""
+    own = Shield(origin="Regenerate", creator=0, rider=Rider.NONE)
+    made = Shield(origin="Regenerate", creator=0, rider=Rider.NONE, via=1)
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, shields=(own, made)),
+            CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, attached_to="bears"),
+        ],
+    )
+    rules = Rules(frozenset({Mutant.SHIELD_ON_ATTACHMENT}))
+    bears = step(state, A.Exile(target="strength"), rules).state.cards[0]
+    assert bears.shields == (own,)
