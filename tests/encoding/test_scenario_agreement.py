@@ -166,6 +166,8 @@ BOARDS = [
     SCENARIOS / "damage" / "damage-from-a-card-has-only-its-keywords.yaml",
     SCENARIOS / "sba" / "deathtouch-record-ends-with-the-check.yaml",
     SCENARIOS / "combat" / "pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml",
+    SCENARIOS / "damage" / "pre-m10-deathtouch-trigger-of-a-returned-source.yaml",
+    SCENARIOS / "combat" / "deathtouch-trampler-assigns-one-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
