@@ -11,6 +11,7 @@ the relation, concrete or symbolic, so the agreement walk meets it too.
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label,
 from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
-from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.enums import CounterKind, Edition, Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
@@ -62,7 +63,7 @@ def test_labels_are_catalog_clauses_or_internal() -> None:
     # a bound names one of the scope's arrays: a pushed area that is no area (``None``, the
     # effects._damage_trigger survivor of the screen) is caught like a wrong clause
     for wrong in ("REGEN.SHIELD.APPLY", "XXregen.shield.applyXX", "regen.shield", "", "scope:None"):
-        with pytest.raises(UnknownLabel):
+        with pytest.raises(UnknownLabel, match=re.escape(f"{wrong!r} is no clause ID of")):
             check_label(wrong)
 
 
@@ -361,6 +362,17 @@ def test_a_stack_scope_of_one_object_resolves_its_spell() -> None:
             resolved += len(state.stack) == 1 and not after.stack
             state = after
     assert resolved == 2  # both Lightning Bolts
+
+
+def test_a_stack_beyond_the_scope_says_why() -> None:
+    """A stack with more objects than the scope's stack slots is out of scope, and the reason
+    names both sizes (``frame.values``; the walk and ``agree`` print it)."""
+    shock = SPELLS["Shock"]
+    state = _board(("Grizzly Bears", "Hill Giant"))
+    for target in ("c0", "c1"):
+        state = step(state, shock.cast(0, (A.TargetChoice(card=target),)), CORRECT).state
+    with pytest.raises(OutOfScope, match=r"^a stack of 2 does not fit a scope of 1$"):
+        prepare(state, replace(SCOPE, stack=1))
 
 
 def test_printed_cards_beyond_the_scope_say_why() -> None:
