@@ -67,15 +67,15 @@ def test_compiler_means_what_z3_means() -> None:
         compile_terms([x / y], [x, y])
 
 
-def test_a_blocker_of_two_attackers_keeps_both_while_another_creature_dies(
+def test_a_blocker_of_two_attackers_keeps_both_where_its_control_does_not_change(
     evaluator: Z3Evaluator,
 ) -> None:
-    """B's Foriysian Brigade blocks A's Horned Troll and Hill Giant; 3 damage to the Giant,
-    which dies at the check (704.5g) and leaves combat (506.4). The Brigade leaves nothing: it
-    still names both attackers (``blocking``, ``blocking_also``, 509.1h). In the Z3 terms the
-    check's other moves are conditions, false here (its toughness-0 move, 704.5f): a removal
-    from combat must write nothing where its condition is false, as the folded evaluation
-    skips it. The seeded points hold no creature blocking two attackers."""
+    """B's Foriysian Brigade blocks A's Horned Troll and Hill Giant; a control change gives
+    it to B, who controls it already. Its controller does not change, so it is not removed from
+    combat (506.4) and still names both attackers (``blocking``, ``blocking_also``, 509.1h).
+    In the Z3 terms the removal is a condition, false here: a removal from combat must write
+    nothing where its condition is false, as the folded evaluation skips it. The seeded
+    points hold no creature blocking two attackers."""
     path = SCENARIOS / "combat" / "multi-blocked-attacker-regenerates-fdn.yaml"
     state = load_scenario(path).start
     for event in run_scenario(load_scenario(path)).steps:
@@ -85,5 +85,5 @@ def test_a_blocker_of_two_attackers_keeps_both_while_another_creature_dies(
             break
     brigade = state.cards[state.setup.handles.index("brigade")]
     assert brigade.blocking is not None and brigade.blocking_also is not None
-    damage = A.DealDamage(source="effect", shares=(A.DamageShare(3, card="giant"),))
-    assert cross_check(evaluator, prepare(state, EFFECTS.scope), damage) == []
+    same = A.ChangeControl(target="brigade", player=1)  # B, its controller
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), same) == []

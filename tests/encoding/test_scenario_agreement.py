@@ -114,7 +114,12 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   a "target land" spell whose land phased out before it resolves
   (``phasing/phased-out-land-is-no-legal-target.yaml``; 702.26b, 608.2b: the walk's phasing
   is Galadriel's Dismissal on creatures, whose target rule already asks for one on the
-  battlefield).
+  battlefield), and Pyramids' ability at a land that phased out
+  (``phasing/pyramids-on-a-phased-out-land.yaml``; 702.26b, 608.2b: "target land" asks for
+  no creature, so only "still that object on the battlefield" makes it illegal, and its effect
+  is written on whatever slot it names), and a damage trigger whose source phased out before it resolves, whose damage
+  has none of the source's keywords (``damage/damage-trigger-of-a-phased-out-source.yaml``;
+  702.26b).
   (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
   that gives the player all and names a card besides, 702.19e.)"""
 
@@ -182,6 +187,8 @@ BOARDS = [
     SCENARIOS / "destroy" / "fumigate-umbra-counter-indestructible.yaml",
     SCENARIOS / "combat" / "pre-m10-lki-of-a-source-kept-from-its-first-leaving.yaml",
     SCENARIOS / "phasing" / "phased-out-land-is-no-legal-target.yaml",
+    SCENARIOS / "damage" / "damage-trigger-of-a-phased-out-source.yaml",
+    SCENARIOS / "phasing" / "pyramids-on-a-phased-out-land.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
