@@ -22,6 +22,7 @@ from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import statics_values
+from regen_model.encoding.probe import Probe, recording
 from regen_model.encoding.scope import OutOfScope, Scope, widest
 from regen_model.encoding.seeds import Card, Script, _pass, play
 from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label, layout
@@ -86,6 +87,23 @@ def test_a_wrong_label_fails_on_concrete_values_whatever_the_condition() -> None
         w.require(True, "stack.activated")
     with pytest.raises(UnknownLabel):
         w.oblige(True, "sba.loops")
+
+
+def test_the_probe_records_the_label_each_write_and_guard_was_given() -> None:
+    """Rule code that passes its clause as a value (``zones.move_zone``'s ``clause``) labels
+    its branches only as it runs: the coverage probe records each label at its site, and the
+    branch report lists them beside the branch (``branches.relation_branches``)."""
+    state = _full_board()
+    prep = prepare(state, SCOPE)
+    ctx = prep.context(CORRECT, P.of_action(state, A.PassPriority(player=0), SCOPE))
+    w = SymWork(ctx, prep.pre)
+    with recording(Probe()) as probe:
+        w.set_if(False, w.c(0).tapped, True, "tap.untap")
+        w.require(True, "stack.activate")
+    assert sorted(c for labels in probe.clauses.values() for c in labels) == [
+        "stack.activate",
+        "tap.untap",
+    ]
 
 
 # Combat that needs four cards: the seeded walk's scope has three (``AGREEMENT_FRAME_SCOPE``),
