@@ -411,7 +411,9 @@ _VALUE_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("zone-change", "to"): _ZONES,
     ("step-began", "step"): tuple(st.value for st in Step),
     ("counters-placed", "counter"): tuple(c.value for c in CounterKind),
-    ("counters-removed", "counter"): tuple(c.value for c in CounterKind),
+    # the pairs of +1/+1 and -1/-1 counters a state-based action removes (704.5q) are named
+    # together (engine/sba.py, clause sba.counters)
+    ("counters-removed", "counter"): (*(c.value for c in CounterKind), "+1/+1 and -1/-1"),
     ("keyword-changed", "keyword"): tuple(kw.value for kw in Keyword),
 }
 

@@ -4,6 +4,8 @@ rules' encoding play on the engine."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from regen_model.checks.replay import Run
 from regen_model.checks.solver import Budget
 from regen_model.checks.system import Tracked
 from regen_model.conform.sources import cover_cases
+from regen_model.encoding.scope import Scope
 from regen_model.engine import step
 from regen_model.invariants import builtin
 from regen_model.invariants.expr import And, CardQuant
@@ -30,6 +33,20 @@ from regen_model.verdicts import Verdict
 from .mini import MiniStep, MiniSystem
 
 BUDGET = Budget()
+
+# The tests that check the scripted guides against the relation at the cover scope and the
+# wide scopes share one relation per scope (``general``): building every action kind's
+# relation is most of their time. They run in one xdist worker (``--dist loadgroup``).
+SHARES_RELATIONS = pytest.mark.xdist_group("cover-relations")
+
+
+@pytest.fixture(scope="module")
+def general() -> Callable[[Scope], Any]:
+    """The relation of the correct rules at a scope, built once for this module's tests
+    (each action kind's on first use; the tests only read it)."""
+    from regen_model.checks.systems import regen_system
+
+    return cache(lambda scope: regen_system(scope))
 
 
 def test_every_branch_of_the_mini_relation_is_witnessed() -> None:
@@ -178,7 +195,10 @@ def test_the_wide_clauses_are_witnessed_by_their_scripts() -> None:
 
 
 @pytest.mark.slow
-def test_a_wide_witness_on_the_specialised_relation_holds_on_the_general_one() -> None:
+@SHARES_RELATIONS
+def test_a_wide_witness_on_the_specialised_relation_holds_on_the_general_one(
+    general: Callable[[Scope], Any],
+) -> None:
     """``_cover_wide`` checks each script on the relation specialised to its printed cards
     first: what fires there must fire on the general relation too, at the same depth (the
     argument in its docstring), and a specialised relation must not see a clause fire on a
@@ -189,14 +209,14 @@ def test_a_wide_witness_on_the_specialised_relation_holds_on_the_general_one() -
     compared = 0
     for scope, names in wide_goals(COVER_SCOPE).items():
         goals = [Goal(name, "clause") for name in names]
-        general = regen_system(scope)
-        pinned_general = _pinned(general, goals)
+        whole = general(scope)
+        pinned_general = _pinned(whole, goals)
         for written_for, run in script_runs(scope):
             if not set(written_for) & set(names):
                 continue
             special = regen_system(scope, setup=run.start.setup)
             on_special = _along(special, run, goals, BUDGET, _pinned(special, goals))
-            on_general = _along(general, run, goals, BUDGET, pinned_general)
+            on_general = _along(whole, run, goals, BUDGET, pinned_general)
             assert on_special, written_for
             assert on_special.items() <= on_general.items()
             last = run.states[-1]
@@ -207,20 +227,23 @@ def test_a_wide_witness_on_the_specialised_relation_holds_on_the_general_one() -
 
 
 @pytest.mark.slow
-def test_every_scripted_guide_witnesses_the_clauses_it_is_written_for() -> None:
+@SHARES_RELATIONS
+def test_every_scripted_guide_witnesses_the_clauses_it_is_written_for(
+    general: Callable[[Scope], Any],
+) -> None:
     """A script names the clause branches it exists to show; one that no longer shows them
     on the relation (a rule that changed what the branch's constraint is) leaves them to
     BMC, which is correct but costs most of the main job's time. Each script is checked
     at the scope it fits, for its clause goals (antecedent names are checked by cover)."""
     from regen_model.checks.cover import _along, _pinned, _scripts, clause_goals, script_scope
-    from regen_model.checks.systems import COVER_SCOPE, regen_system
+    from regen_model.checks.systems import COVER_SCOPE
 
     by_scope: dict[Any, list[tuple[tuple[str, ...], Run]]] = {}
     for script, (names, run) in zip(_scripts(), script_runs(), strict=True):
         by_scope.setdefault(script_scope(script, COVER_SCOPE), []).append((names, run))
     missed, checked = [], 0
     for scope, runs in by_scope.items():
-        system = regen_system(scope)
+        system = general(scope)
         goals = clause_goals(system)  # the relation's branches (engine-only clauses are not)
         pinned = _pinned(system, goals)
         for names, run in runs:
@@ -233,15 +256,16 @@ def test_every_scripted_guide_witnesses_the_clauses_it_is_written_for() -> None:
 
 
 @pytest.mark.slow
-def test_the_solver_free_guide_check_matches_the_solver() -> None:
+@SHARES_RELATIONS
+def test_the_solver_free_guide_check_matches_the_solver(general: Callable[[Scope], Any]) -> None:
     """``_Pinned.along`` reads truth values off Z3's model evaluator, with one evaluation per
     distinct step; the solver route substitutes the run into the relation and asks. On the
     scripted guides at the cover scope, and on one of them with a state tampered with (no
     longer a run of the relation), both find the same goals at the same depths."""
     from regen_model.checks.cover import _along, _pinned, clause_goals, invariant_goals
-    from regen_model.checks.systems import COVER_SCOPE, regen_system
+    from regen_model.checks.systems import COVER_SCOPE
 
-    system = regen_system(COVER_SCOPE)
+    system = general(COVER_SCOPE)
     goals = clause_goals(system) + invariant_goals(system, builtin())
     pinned = _pinned(system, goals)
     assert pinned is not None

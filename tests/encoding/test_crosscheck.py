@@ -10,6 +10,7 @@ effects search.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import z3
@@ -17,13 +18,18 @@ import z3
 from regen_model.encoding.bounded import QUICK_AGREEMENT, AgreementScope
 from regen_model.encoding.compiled import compile_terms
 from regen_model.encoding.crosscheck import Z3Evaluator, cross_check
+from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.sampling import sample_points
 from regen_model.encoding.system import RegenSystem
+from regen_model.engine import step
+from regen_model.model import actions as A
 from regen_model.model.rules import CORRECT
+from regen_model.scenario import load_scenario, run_scenario
 
 EFFECTS = AgreementScope(
     QUICK_AGREEMENT.scope, tuple(r for r in QUICK_AGREEMENT.runs if r.name == "effects")
 )
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 KINDS = ("destroy", "create-shield", "deal-damage", "sacrifice", "exile", "change-control")
 
 
@@ -59,3 +65,25 @@ def test_compiler_means_what_z3_means() -> None:
         assert fn([xv, yv, bv]) == want
     with pytest.raises(ValueError, match="not supported"):
         compile_terms([x / y], [x, y])
+
+
+def test_a_blocker_of_two_attackers_keeps_both_where_its_control_does_not_change(
+    evaluator: Z3Evaluator,
+) -> None:
+    """B's Foriysian Brigade blocks A's Horned Troll and Hill Giant; a control change gives
+    it to B, who controls it already. Its controller does not change, so it is not removed from
+    combat (506.4) and still names both attackers (``blocking``, ``blocking_also``, 509.1h).
+    In the Z3 terms the removal is a condition, false here: a removal from combat must write
+    nothing where its condition is false, as the folded evaluation skips it. The seeded
+    points hold no creature blocking two attackers."""
+    path = SCENARIOS / "combat" / "multi-blocked-attacker-regenerates-fdn.yaml"
+    state = load_scenario(path).start
+    for event in run_scenario(load_scenario(path)).steps:
+        for action in event.actions:
+            state = step(state, action, CORRECT).state
+        if any(isinstance(a, A.DeclareBlockers) for a in event.actions):
+            break
+    brigade = state.cards[state.setup.handles.index("brigade")]
+    assert brigade.blocking is not None and brigade.blocking_also is not None
+    same = A.ChangeControl(target="brigade", player=1)  # B, its controller
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), same) == []

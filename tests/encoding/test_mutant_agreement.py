@@ -120,6 +120,15 @@ NOT_KILLING = [
     # only the regenerated creature's damage triggers are lost, not the Cutthroat's
     # creature-dies trigger made in the same event (603.10a)
     (Mutant.DAMAGE_TRIGGER_SKIPPED_ON_REGEN, "zone/regenerated-watcher-still-sees-another-die"),
+    # the Aura is still there as its ability resolves: the shield is made as under the correct
+    # rules, recording the Aura that made it (Shield.via; 113.7a, 701.19a)
+    (Mutant.SACRIFICED_AURA_NO_SHIELD, "attach/aura-regenerates-enchanted-creature"),
+    # nothing is prevented; the deathtouch damage meets a new object and is dealt to nothing
+    # (400.7), so no deathtouch record is made (702.2b)
+    (
+        Mutant.PREVENTED_DEATHTOUCH_DESTROYS,
+        "combat/pre-m10-deathtouch-damage-to-a-returned-blocker",
+    ),
 ]
 
 

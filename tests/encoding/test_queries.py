@@ -6,17 +6,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import z3
 
 from regen_model.checks.system import Tracked
 from regen_model.encoding import params as P
+from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
+from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import NONE
 from regen_model.encoding.queries import determinism
+from regen_model.encoding.sba import AFTER_SECOND, sba_pass
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenStep, RegenSystem
 from regen_model.encoding.verify_section import query_rows
-from regen_model.encoding.work import layout
+from regen_model.encoding.work import SymWork, layout
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.enums import Keyword
+from regen_model.model.rules import CORRECT
 from regen_model.verdicts import Verdict
 
 ONE_SLOT = Scope(cards=1, shields=2, stack=1, pending=1, targets=1)
@@ -191,3 +199,26 @@ def test_the_loop_obligation_survives_the_branches_after_it() -> None:
     obligations = step.obligations("check-sba")
     assert {t.label for t in obligations} == {"sba.loop"}
     assert len(obligations) == 2
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, minus=2),  # toughness 0, 704.5f
+        CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, damage=2),  # lethal, 704.5g
+    ],
+    ids=["toughness-zero", "lethal-damage"],
+)
+def test_a_narrowed_check_obliges_what_it_leaves_out_not_to_be_pending(spec: CardSpec) -> None:
+    """704.3, ``sba.schedule``: a later check of the loop looks only at what the earlier ones
+    can leave pending and obliges the rest not to be. The third check looks only at Auras
+    (``AFTER_SECOND``), so on a creature with toughness 0 or lethal damage its obligation is
+    false (concrete values: the obligation is the literal False)."""
+    state = make_state(("A", "B"), [spec])
+    scope = AGREEMENT_FRAME_SCOPE
+    prep = prepare(state, scope)
+    w = SymWork(
+        prep.context(CORRECT, P.of_action(state, A.PassPriority(player=0), scope)), prep.pre
+    )
+    sba_pass(w, AFTER_SECOND)
+    assert w.obligations == [("sba.loop", False)]

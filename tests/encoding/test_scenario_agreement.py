@@ -104,7 +104,24 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   deathtouch damage to a permanent that stopped being a creature before the check
   (``sba/deathtouch-record-ends-with-the-check.yaml``; 704.5h); and a creature that deals no
   combat damage leaving while pre-M10 combat damage is on the stack, which keeps nothing of it
-  (``combat/pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml``; pre-M10 502.9)."""
+  (``combat/pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml``; pre-M10 502.9).
+* Boards found by the screen's slice 6: Fumigate destroying no creature while the umbra-armor
+  Aura it destroys instead is no creature and is not counted
+  (``destroy/fumigate-umbra-counter-indestructible.yaml``; 702.89a, 701.8a), and pre-M10
+  combat damage on the stack whose source left, returned under another controller and left
+  again: the damage keeps what its source was the first time it left
+  (``combat/pre-m10-lki-of-a-source-kept-from-its-first-leaving.yaml``; 400.7, 608.2h), and
+  a "target land" spell whose land phased out before it resolves
+  (``phasing/phased-out-land-is-no-legal-target.yaml``; 702.26b, 608.2b: the walk's phasing
+  is Galadriel's Dismissal on creatures, whose target rule already asks for one on the
+  battlefield), and Pyramids' ability at a land that phased out
+  (``phasing/pyramids-on-a-phased-out-land.yaml``; 702.26b, 608.2b: "target land" asks for
+  no creature, so only "still that object on the battlefield" makes it illegal, and its effect
+  is written on whatever slot it names), and a damage trigger whose source phased out before it resolves, whose damage
+  has none of the source's keywords (``damage/damage-trigger-of-a-phased-out-source.yaml``;
+  702.26b).
+  (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
+  that gives the player all and names a card besides, 702.19e.)"""
 
 from __future__ import annotations
 
@@ -166,6 +183,14 @@ BOARDS = [
     SCENARIOS / "damage" / "damage-from-a-card-has-only-its-keywords.yaml",
     SCENARIOS / "sba" / "deathtouch-record-ends-with-the-check.yaml",
     SCENARIOS / "combat" / "pre-m10-bystander-leaving-changes-no-damage-on-stack.yaml",
+    SCENARIOS / "damage" / "pre-m10-deathtouch-trigger-of-a-returned-source.yaml",
+    SCENARIOS / "combat" / "deathtouch-trampler-assigns-one-fdn.yaml",
+    # slice 6
+    SCENARIOS / "destroy" / "fumigate-umbra-counter-indestructible.yaml",
+    SCENARIOS / "combat" / "pre-m10-lki-of-a-source-kept-from-its-first-leaving.yaml",
+    SCENARIOS / "phasing" / "phased-out-land-is-no-legal-target.yaml",
+    SCENARIOS / "damage" / "damage-trigger-of-a-phased-out-source.yaml",
+    SCENARIOS / "phasing" / "pyramids-on-a-phased-out-land.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

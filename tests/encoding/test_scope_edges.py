@@ -11,6 +11,7 @@ the relation, concrete or symbolic, so the agreement walk meets it too.
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,13 +22,14 @@ from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import statics_values
+from regen_model.encoding.probe import Probe, recording
 from regen_model.encoding.scope import OutOfScope, Scope, widest
 from regen_model.encoding.seeds import Card, Script, _pass, play
 from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label, layout
 from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
-from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.enums import CounterKind, Edition, Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
@@ -62,7 +64,7 @@ def test_labels_are_catalog_clauses_or_internal() -> None:
     # a bound names one of the scope's arrays: a pushed area that is no area (``None``, the
     # effects._damage_trigger survivor of the screen) is caught like a wrong clause
     for wrong in ("REGEN.SHIELD.APPLY", "XXregen.shield.applyXX", "regen.shield", "", "scope:None"):
-        with pytest.raises(UnknownLabel):
+        with pytest.raises(UnknownLabel, match=re.escape(f"{wrong!r} is no clause ID of")):
             check_label(wrong)
 
 
@@ -85,6 +87,23 @@ def test_a_wrong_label_fails_on_concrete_values_whatever_the_condition() -> None
         w.require(True, "stack.activated")
     with pytest.raises(UnknownLabel):
         w.oblige(True, "sba.loops")
+
+
+def test_the_probe_records_the_label_each_write_and_guard_was_given() -> None:
+    """Rule code that passes its clause as a value (``zones.move_zone``'s ``clause``) labels
+    its branches only as it runs: the coverage probe records each label at its site, and the
+    branch report lists them beside the branch (``branches.relation_branches``)."""
+    state = _full_board()
+    prep = prepare(state, SCOPE)
+    ctx = prep.context(CORRECT, P.of_action(state, A.PassPriority(player=0), SCOPE))
+    w = SymWork(ctx, prep.pre)
+    with recording(Probe()) as probe:
+        w.set_if(False, w.c(0).tapped, True, "tap.untap")
+        w.require(True, "stack.activate")
+    assert sorted(c for labels in probe.clauses.values() for c in labels) == [
+        "stack.activate",
+        "tap.untap",
+    ]
 
 
 # Combat that needs four cards: the seeded walk's scope has three (``AGREEMENT_FRAME_SCOPE``),
@@ -361,6 +380,17 @@ def test_a_stack_scope_of_one_object_resolves_its_spell() -> None:
             resolved += len(state.stack) == 1 and not after.stack
             state = after
     assert resolved == 2  # both Lightning Bolts
+
+
+def test_a_stack_beyond_the_scope_says_why() -> None:
+    """A stack with more objects than the scope's stack slots is out of scope, and the reason
+    names both sizes (``frame.values``; the walk and ``agree`` print it)."""
+    shock = SPELLS["Shock"]
+    state = _board(("Grizzly Bears", "Hill Giant"))
+    for target in ("c0", "c1"):
+        state = step(state, shock.cast(0, (A.TargetChoice(card=target),)), CORRECT).state
+    with pytest.raises(OutOfScope, match=r"^a stack of 2 does not fit a scope of 1$"):
+        prepare(state, replace(SCOPE, stack=1))
 
 
 def test_printed_cards_beyond_the_scope_say_why() -> None:

@@ -215,3 +215,42 @@ def test_shield_follows_zone_change_keeps_the_unused_shield_through_a_flicker() 
     bears = step(state, A.LeaveAndReturn(target="bears"), rules).state.cards[0]
     assert bears.on_battlefield
     assert [s.used for s in bears.shields] == [False]
+
+
+def test_shield_on_attachment_leaves_the_hosts_own_shield_when_the_aura_leaves() -> None:
+    """Under shield-on-attachment the shield an Aura's ability made goes with the Aura as it
+    leaves the battlefield; the creature's own shield stays (701.19a). (The rule mutant's
+    scenario never has a creature with shields of both kinds.)"""
+    own = Shield(origin="Regenerate", creator=0, rider=Rider.NONE)
+    made = Shield(origin="Regenerate", creator=0, rider=Rider.NONE, via=1)
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, shields=(own, made)),
+            CardSpec("strength", PERMANENT_CARDS["Holy Strength"], 0, attached_to="bears"),
+        ],
+    )
+    rules = Rules(frozenset({Mutant.SHIELD_ON_ATTACHMENT}))
+    bears = step(state, A.Exile(target="strength"), rules).state.cards[0]
+    assert bears.shields == (own,)
+
+
+def test_phasing_leaves_battlefield_loses_the_damage_too() -> None:
+    """As with the counters: under the wrong version what phases out loses the damage marked
+    on it (400.7), where phasing out keeps it (702.26d). (Not narration: the mutant's own
+    behaviour; its agreement replays never phase out a damaged creature.)"""
+    bears = _phased_out_bears(damage=1)
+    assert bears.phased_out is not None
+    assert bears.damage == 0
+
+
+def test_toughness_zero_is_destruction_cites_the_toughness_clause() -> None:
+    """The wrong version destroys a creature with toughness 0 (704.5f puts it into the
+    graveyard: no destruction, so no regeneration); its would-be-destroyed event cites
+    ``sba.toughness-zero``, the rule it misreads."""
+    state = make_state(
+        ("A", "B"), [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, minus=2)]
+    )
+    events = _events(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION, state, A.CheckStateBasedActions())
+    (would,) = [e for e in events if e.kind is EventKind.WOULD_BE_DESTROYED]
+    assert (would.subject, would.clause) == ("bears", "sba.toughness-zero")

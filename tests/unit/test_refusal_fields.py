@@ -71,6 +71,32 @@ ATTACKING = COMBAT._replace(
 BLOCKING = COMBAT._replace(
     step=Step.DECLARE_BLOCKERS, decision=Decision.DECLARE_BLOCKERS, priority=None
 )
+# Dark Privilege beside cards off the battlefield: a "Sacrifice a creature" cost (701.21a)
+PRIVILEGE_GONE = make_state(
+    ("A", "B"),
+    [*GONE_CARDS, CardSpec("privilege", PERMANENT_CARDS["Dark Privilege"], 0, attached_to="bears")],
+)
+# the combat damage step waits for A's assignment: A's Grizzly Bears attack and two of B's
+# creatures block them, so their damage must be divided (510.1c)
+_TWO = make_state(
+    ("A", "B"),
+    [
+        *CARDS,
+        CardSpec("wolf", PERMANENT_CARDS["Grizzly Bears"], 1),
+        CardSpec("cub", PERMANENT_CARDS["Grizzly Bears"], 1),
+    ],
+)
+ASSIGNING_TWO_BLOCKERS = _TWO._replace(
+    step=Step.COMBAT_DAMAGE,
+    decision=Decision.ASSIGN_COMBAT_DAMAGE,
+    priority=None,
+    cards=(
+        _TWO.cards[0]._replace(attacking=True, blocked=True),
+        *_TWO.cards[1:3],
+        _TWO.cards[3]._replace(blocking=0),
+        _TWO.cards[4]._replace(blocking=0),
+    ),
+)
 
 
 @pytest.mark.parametrize(
@@ -408,6 +434,59 @@ BLOCKING = COMBAT._replace(
             "no card named 'nobody' in this scenario",
             "targets",
         ),
+        # slice 6 of the screen: refusals the scenario loader makes first (a type change or a
+        # sacrifice naming a card off the battlefield, a player index it does not know, a
+        # target naming nothing, a creature spell's target that is a player) or that a
+        # scenario matches only case-insensitively
+        (
+            GONE,
+            A.ChangeType(target="dead", creature=True),
+            "dead is not on the battlefield (it is in the graveyard) [type.become-creature]",
+            "target",
+        ),
+        (
+            GONE,
+            A.ChangeType(target="forest", creature=True),
+            "forest has no creature characteristics to become a creature with "
+            "[type.become-creature]",
+            "target",
+        ),
+        (
+            PRIVILEGE_GONE,
+            A.ActivateAbility(player=0, source="privilege", sacrifice="dead"),
+            "dead is not on the battlefield (it is in the graveyard) [cost.sacrifice-creature]",
+            "sacrifice",
+        ),
+        (
+            BOARD,
+            A.DealDamage(source="effect", controller=2, shares=(A.DamageShare(1, card="bears"),)),
+            "no player with index 2",
+            "controller",
+        ),
+        (
+            BOARD,
+            SPELLS["Murder"].cast(0, (A.TargetChoice(),)),
+            "a target names a card or a player [stack.cast]",
+            "targets",
+        ),
+        (
+            BOARD,
+            SPELLS["Murder"].cast(0, (A.TargetChoice(player=1),)),
+            "Murder can only target creatures [stack.cast]",
+            "targets",
+        ),
+        (
+            GONE,
+            A.Sacrifice(target="dead"),
+            "dead is not on the battlefield (it is in the graveyard) [zone.sacrifice]",
+            "target",
+        ),
+        (
+            ASSIGNING_TWO_BLOCKERS,
+            A.AssignCombatDamage(player=0, divisions=()),
+            "the damage assignment must say how to divide the damage of bears [combat.edition.fdn]",
+            "divisions",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -458,6 +537,14 @@ BLOCKING = COMBAT._replace(
         "pass-while-nobody-holds-priority",
         "activate-while-nobody-holds-priority",
         "permanent-with-an-unknown-name",
+        "become-a-creature-off-the-battlefield",
+        "become-a-creature-without-characteristics",
+        "sacrifice-a-card-off-the-battlefield",
+        "damage-controller-no-player",
+        "target-naming-nothing",
+        "creature-spell-at-a-player",
+        "sacrifice-off-the-battlefield",
+        "division-left-out",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
