@@ -46,7 +46,7 @@ def general() -> Callable[[Scope], Any]:
     (each action kind's on first use; the tests only read it)."""
     from regen_model.checks.systems import regen_system
 
-    return cache(lambda scope: regen_system(scope))
+    return cache(regen_system)
 
 
 def test_every_branch_of_the_mini_relation_is_witnessed() -> None:
