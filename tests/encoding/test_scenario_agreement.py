@@ -121,7 +121,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   has none of the source's keywords (``damage/damage-trigger-of-a-phased-out-source.yaml``;
   702.26b).
   (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
-  that gives the player all and names a card besides, 702.19e.)"""
+  that gives the player all and names a card besides, 702.19e.)
+* A board found by the screen's slice 7: a pre-M10 deathtouch trigger of damage from a source
+  that is no permanent (``damage/pre-m10-deathtouch-trigger-of-no-permanent.yaml``; pre-M10
+  502.63): the trigger records no source object, and no incarnation of one either."""
 
 from __future__ import annotations
 
@@ -191,6 +194,8 @@ BOARDS = [
     SCENARIOS / "phasing" / "phased-out-land-is-no-legal-target.yaml",
     SCENARIOS / "damage" / "damage-trigger-of-a-phased-out-source.yaml",
     SCENARIOS / "phasing" / "pyramids-on-a-phased-out-land.yaml",
+    # slice 7
+    SCENARIOS / "damage" / "pre-m10-deathtouch-trigger-of-no-permanent.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -10,7 +10,9 @@ and ``engine.effects`` (``benchmarks/mutation-survivors-engine.yaml``)."""
 
 from __future__ import annotations
 
-from regen_model.engine import StepResult, step
+import pytest
+
+from regen_model.engine import MissingChoice, StepResult, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
@@ -160,6 +162,16 @@ def test_phasing_leaves_battlefield_loses_the_minus_counters_too() -> None:
     assert bears.minus == 0
 
 
+def test_phasing_leaves_battlefield_loses_the_plus_counters_too() -> None:
+    """As with the -1/-1 counters: under the wrong version what phases out has no +1/+1
+    counter left (400.7), where phasing out keeps every counter (702.26d). (Not narration: the
+    mutant's own behaviour; its agreement replays never read the +1/+1 counters of what
+    phased out.)"""
+    bears = _phased_out_bears(plus=1)
+    assert bears.phased_out is not None
+    assert bears.plus == 0
+
+
 def test_reflexive_inline_destruction_cites_the_destroy_clause() -> None:
     """The wrong version's destruction of the Shintai's target is a destruction by an effect
     (701.8): its would-be-destroyed and destroyed events cite ``destroy.effect``, as the
@@ -231,8 +243,11 @@ def test_shield_on_attachment_leaves_the_hosts_own_shield_when_the_aura_leaves()
         ],
     )
     rules = Rules(frozenset({Mutant.SHIELD_ON_ATTACHMENT}))
-    bears = step(state, A.Exile(target="strength"), rules).state.cards[0]
-    assert bears.shields == (own,)
+    result = step(state, A.Exile(target="strength"), rules)
+    assert result.state.cards[0].shields == (own,)
+    # its note says how many shields the creature lost with the Aura
+    (lost,) = [e for e in result.events if e.clause == "attach.shields-stay"]
+    assert (lost.kind, lost.subject, lost.get("shields_lost")) == (EventKind.NOTE, "bears", 1)
 
 
 def test_phasing_leaves_battlefield_loses_the_damage_too() -> None:
@@ -254,3 +269,28 @@ def test_toughness_zero_is_destruction_cites_the_toughness_clause() -> None:
     events = _events(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION, state, A.CheckStateBasedActions())
     (would,) = [e for e in events if e.kind is EventKind.WOULD_BE_DESTROYED]
     assert (would.subject, would.clause) == ("bears", "sba.toughness-zero")
+
+
+def test_sacrifice_uses_shield_reads_the_sacrifice_as_a_destruction_by_an_effect() -> None:
+    """The wrong version lets a sacrifice be replaced like a destruction by an effect (701.21a
+    says it is no destruction): a creature with a shield and a shield counter then has two
+    replacement effects that apply, the shield and the shield counter's (122.1c speaks of a
+    destruction as the result of an effect), so its controller must choose one (616.1). (Not
+    narration: the mutant's own behaviour; its agreement replays never sacrifice a creature
+    with both.)"""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec(
+                "bears",
+                PERMANENT_CARDS["Grizzly Bears"],
+                0,
+                shields=(Shield(origin="Regenerate", creator=0, rider=Rider.NONE),),
+                shield_counters=1,
+            )
+        ],
+    )
+    rules = Rules(frozenset({Mutant.SACRIFICE_USES_SHIELD}))
+    with pytest.raises(MissingChoice) as asked:
+        step(state, A.Sacrifice(target="bears"), rules)
+    assert "shield-counter" in str(asked.value)

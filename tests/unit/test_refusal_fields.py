@@ -98,6 +98,11 @@ ASSIGNING_TWO_BLOCKERS = _TWO._replace(
     ),
 )
 
+# Niall Silvain ("{G}{G}{G}{G}, {T}: Regenerate target creature"), already tapped (602.2b)
+NIALL_TAPPED = make_state(
+    ("A", "B"), [*CARDS, CardSpec("niall", PERMANENT_CARDS["Niall Silvain"], 0, tapped=True)]
+)
+
 
 @pytest.mark.parametrize(
     ("board", "action", "text", "field"),
@@ -487,6 +492,22 @@ ASSIGNING_TWO_BLOCKERS = _TWO._replace(
             "the damage assignment must say how to divide the damage of bears [combat.edition.fdn]",
             "divisions",
         ),
+        # slice 7 of the screen: a refusal a scenario matches only case-insensitively (514.2's
+        # actions while a creature attacks, 511.3), and one whose field no scenario reads (a
+        # tapped permanent can't pay {T}, 602.2b)
+        (
+            ASSIGNING_UNBLOCKED,
+            A.Cleanup(),
+            "the cleanup step's actions happen after combat, never while a creature is attacking "
+            "or blocking (514.2, 511.3) [cleanup.simultaneous]",
+            None,
+        ),
+        (
+            NIALL_TAPPED,
+            A.ActivateAbility(player=0, source="niall", target="bears"),
+            "niall is tapped: it can't pay {T} [cost.tap]",
+            "source",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -545,10 +566,12 @@ ASSIGNING_TWO_BLOCKERS = _TWO._replace(
         "creature-spell-at-a-player",
         "sacrifice-off-the-battlefield",
         "division-left-out",
+        "cleanup-during-combat",
+        "tap-cost-of-a-tapped-permanent",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
-    board: GameState, action: A.Action, text: str | None, field: str
+    board: GameState, action: A.Action, text: str | None, field: str | None
 ) -> None:
     with pytest.raises(EngineError) as refused:
         step(board, action)
