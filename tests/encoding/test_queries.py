@@ -132,6 +132,21 @@ def test_damage_without_lifelink_gains_no_life() -> None:
     assert solver.check() == z3.unsat
 
 
+def test_damage_no_share_names_marks_nothing() -> None:
+    """Only a share the action holds deals damage (120.3e): with the card's share absent, its
+    marked damage stays, whatever amount the unused parameter holds. On concrete values an
+    absent share is skipped before it reaches the card, so only the symbolic relation can
+    show a write that forgot the share's presence (slice 7's ``effects._to_card``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("deal-damage")
+    params = system.template.params
+    pre = dict(zip(layout(ONE_SLOT).keys, system.template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(params, ONE_SLOT))
+    solver.add(z3.Not(params.share[0]), rel.values["c0.damage"] != pre["c0.damage"])
+    assert solver.check() == z3.unsat
+
+
 def test_pyramids_needs_its_one_target() -> None:
     """Pyramids' "destroy ... of target land" is activated with exactly one target (601.2c,
     602.2b): no activation of it names none. The parameters' domain does not tie the target

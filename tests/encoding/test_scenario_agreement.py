@@ -121,7 +121,17 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   has none of the source's keywords (``damage/damage-trigger-of-a-phased-out-source.yaml``;
   702.26b).
   (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
-  that gives the player all and names a card besides, 702.19e.)"""
+  that gives the player all and names a card besides, 702.19e.)
+* Boards found by the screen's slice 7: an M10 attacker too small to kill the first of its two
+  blockers, which gives it all its damage with no choice (``combat/m10-first-blocker-short-of-``
+  ``lethal.yaml``; 510.1c of 2009-2024); a damage trigger whose source left and returned as a
+  new object with other keywords (``damage/trigger-source-returned-keeps-its-old-keywords``
+  ``.yaml``; 400.7, 609.7); an Equipment with "Regenerate equipped creature" and equip, equipped
+  by its second ability (``attach/equip-moves-grant-not-shield.yaml``; 702.6a); a creature whose
+  printed ability targets, activating the one its Aura grants with no target
+  (``attach/granted-ability-beside-a-targeted-one.yaml``; 613.1f, 602.2b); and damage a
+  "prevent the next N" shield prevents in full, which makes no damage trigger
+  (``prevent/prevented-damage-triggers-nothing.yaml``; 615.1, 603.2)."""
 
 from __future__ import annotations
 
@@ -191,6 +201,12 @@ BOARDS = [
     SCENARIOS / "phasing" / "phased-out-land-is-no-legal-target.yaml",
     SCENARIOS / "damage" / "damage-trigger-of-a-phased-out-source.yaml",
     SCENARIOS / "phasing" / "pyramids-on-a-phased-out-land.yaml",
+    # slice 7
+    SCENARIOS / "combat" / "m10-first-blocker-short-of-lethal.yaml",
+    SCENARIOS / "damage" / "trigger-source-returned-keeps-its-old-keywords.yaml",
+    SCENARIOS / "attach" / "equip-moves-grant-not-shield.yaml",
+    SCENARIOS / "attach" / "granted-ability-beside-a-targeted-one.yaml",
+    SCENARIOS / "prevent" / "prevented-damage-triggers-nothing.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -22,7 +22,7 @@ from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import statics_values
-from regen_model.encoding.probe import Probe, recording
+from regen_model.encoding.probe import RUN_THROUGH, Probe, recording
 from regen_model.encoding.scope import OutOfScope, Scope, widest
 from regen_model.encoding.seeds import Card, Script, _pass, play
 from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label, layout
@@ -104,6 +104,20 @@ def test_the_probe_records_the_label_each_write_and_guard_was_given() -> None:
         "stack.activate",
         "tap.untap",
     ]
+
+
+def test_a_false_condition_is_skipped_except_its_first_times_while_the_probe_records() -> None:
+    """``SymWork.skip``: writes under a literally false condition are skipped, but while the
+    branch coverage is recorded the first ``RUN_THROUGH`` times at each place run through, so
+    that the probe sees those writes' false side; a condition that may hold is never skipped."""
+    state = _full_board()
+    prep = prepare(state, SCOPE)
+    ctx = prep.context(CORRECT, P.of_action(state, A.PassPriority(player=0), SCOPE))
+    w = SymWork(ctx, prep.pre)
+    assert w.skip(False) and not w.skip(True)
+    with recording(Probe()):
+        seen = [w.skip(False) for _ in range(RUN_THROUGH + 1)]
+    assert seen == [False] * RUN_THROUGH + [True]
 
 
 # Combat that needs four cards: the seeded walk's scope has three (``AGREEMENT_FRAME_SCOPE``),
