@@ -129,6 +129,12 @@ NOT_KILLING = [
         Mutant.PREVENTED_DEATHTOUCH_DESTROYS,
         "combat/pre-m10-deathtouch-damage-to-a-returned-blocker",
     ),
+    # no creature blocks two attackers; in the first-strike step an attacker without first
+    # strike deals no damage (510.4), so its two blockers ask for no division there (510.1c)
+    (
+        Mutant.MULTI_BLOCKER_FIRST_ONLY,
+        "combat/first-strike-step-asks-no-division-of-a-regular-attacker-fdn",
+    ),
 ]
 
 

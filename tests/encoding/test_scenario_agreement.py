@@ -131,7 +131,11 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   printed ability targets, activating the one its Aura grants with no target
   (``attach/granted-ability-beside-a-targeted-one.yaml``; 613.1f, 602.2b); and damage a
   "prevent the next N" shield prevents in full, which makes no damage trigger
-  (``prevent/prevented-damage-triggers-nothing.yaml``; 615.1, 603.2)."""
+  (``prevent/prevented-damage-triggers-nothing.yaml``; 615.1, 603.2); and an M10 division that
+  gives the second of three blockers less than lethal damage and the third none
+  (``combat/m10-second-blocker-short-of-lethal-third-gets-none.yaml``; 510.1c of 2009-2024).
+  (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
+  that gives the player less than all, 702.19e.)"""
 
 from __future__ import annotations
 
@@ -207,6 +211,7 @@ BOARDS = [
     SCENARIOS / "attach" / "equip-moves-grant-not-shield.yaml",
     SCENARIOS / "attach" / "granted-ability-beside-a-targeted-one.yaml",
     SCENARIOS / "prevent" / "prevented-damage-triggers-nothing.yaml",
+    SCENARIOS / "combat" / "m10-second-blocker-short-of-lethal-third-gets-none.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
