@@ -135,6 +135,9 @@ NOT_KILLING = [
         Mutant.MULTI_BLOCKER_FIRST_ONLY,
         "combat/first-strike-step-asks-no-division-of-a-regular-attacker-fdn",
     ),
+    # Disintegrate's damage is dealt, so its "can't be regenerated" applies whether or not the
+    # mutant asks for damage first (701.19c)
+    (Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, "replace/exile-instead-after-shield"),
 ]
 
 

@@ -23,7 +23,8 @@ from regen_model.encoding.work import SymWork, layout
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Keyword
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import Keyword, ordinal
 from regen_model.model.rules import CORRECT
 from regen_model.verdicts import Verdict
 
@@ -144,6 +145,26 @@ def test_damage_no_share_names_marks_nothing() -> None:
     solver = z3.Solver()
     solver.add(*[c.formula for c in rel.guards], *P.domain(params, ONE_SLOT))
     solver.add(z3.Not(params.share[0]), rel.values["c0.damage"] != pre["c0.damage"])
+    assert solver.check() == z3.unsat
+
+
+def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
+    """A resolving "target player may draw" (Fecundity's trigger) lets only the player it
+    targets draw (608.2d, 121.1): the other player's hand stays as it was. On concrete values
+    the other player's draw is skipped before it is written, so only the symbolic relation can
+    show a draw that forgot which player it is for (slice 7's ``effects.draw_may``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("pass")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    top = template.pre.stack[0]
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), template.pre.stack_size == 1)
+    solver.add(top.effect == ordinal(EffectKind.MAY_DRAW), top.n_targets == 1)
+    solver.add(top.target_player[0] == 1, rel.values["stack_size"] == 0)
+    assert solver.check() == z3.sat  # it resolves
+    solver.add(rel.values["p0.hand"] != pre["p0.hand"])
     assert solver.check() == z3.unsat
 
 
