@@ -376,6 +376,42 @@ def test_an_out_of_scope_point_says_why(cards: int, action: A.Action, reason: st
     assert reason in result.reason, result.reason
 
 
+@pytest.mark.parametrize(
+    "shares",
+    [
+        (("horned", 2), ("horned", -1), ("uthden", 1)),
+        (("horned", -1), ("horned", 2), ("uthden", 1)),
+    ],
+    ids=["negative-share-second", "negative-share-first"],
+)
+def test_an_attackers_division_with_a_negative_share_to_its_first_blocker_agrees(
+    shares: tuple[tuple[str, int], ...],
+) -> None:
+    """Under M10 the Hill Giant's second blocker may get damage once its first, Horned Troll, is
+    assigned lethal damage (510.1c of 2009-2024). The engine drops a division's shares of 0 or
+    less before it compares it with the legal ones, so 2 and -1 to the Troll and 1 to Uthden
+    Troll assign 2 and 1: legal, and the relation must not count the -1 against the Troll's 2
+    (slice 7's ``combat.division_legal``). Only an action built by hand, or the CLI's JSON,
+    gives a negative share or names a blocker twice."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
+    scenario = load_scenario(path / "m10-assignment-order.yaml")
+    state = scenario.start
+    checked = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, A.AssignCombatDamage) and not checked:
+                mine = A.AssignCombatDamage(
+                    player=action.player, divisions=(A.Division("giant", shares),)
+                )
+                step(state, mine, CORRECT)  # accepted
+                result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+                assert result.status is Status.AGREE, result.describe()
+                checked += 1
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    assert checked == 1
+
+
 def test_a_stack_scope_of_one_object_resolves_its_spell() -> None:
     """The smallest stack a scope may hold (``SCOPE_LIMITS``: 0..8) holds one spell, which
     resolves (608.2) in both views: the top of a one-slot stack is read like any other."""
