@@ -931,3 +931,14 @@ def test_damage_shares_to_cards_out_of_slot_order_are_out_of_scope_by_their_reas
     result = check_agreement(BOARD, action, CORRECT, widest(2))
     assert result.status is Status.OUT_OF_SCOPE, result.describe()
     assert result.reason == "damage shares to cards must name each card once, in slot order"
+
+
+def test_damage_shares_naming_a_player_twice_are_out_of_scope_by_their_reason() -> None:
+    """120.3: the parameters hold one share per player as per card slot, so damage naming the
+    same player in two shares is not written down, and the reason says so (slice 7)."""
+    action = A.DealDamage(
+        source="effect", shares=(A.DamageShare(1, player=1), A.DamageShare(2, player=1))
+    )
+    result = check_agreement(BOARD, action, CORRECT, widest(2))
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "a damage share names a player twice"
