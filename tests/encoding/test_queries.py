@@ -168,6 +168,28 @@ def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
     assert solver.check() == z3.unsat
 
 
+def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_stack() -> None:
+    """Only the reflexive trigger made in this step has its target chosen as it goes on the
+    stack (603.3d, 603.12). Go-Shintai's end-step trigger ("you may pay {1}. When you do,
+    ...") has none and gets none, even where a creature meets the reflexive trigger's rule: a
+    pass from an empty stack that puts such a trigger on it leaves it without a target. On
+    concrete values the waiting triggers that are not the reflexive one are skipped, so only
+    the symbolic relation can show a choice made for every one of them (slice 7's
+    ``effects.trigger_target``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("pass")
+    template = system.template
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(template.pre.stack_size == 0, template.pre.pending_size == 0)
+    solver.add(rel.values["stack_size"] == 1)
+    solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.WHEN_YOU_DO))
+    assert solver.check() == z3.sat  # the end-step trigger goes on the stack
+    solver.add(rel.values["stack0.n_targets"] != 0)
+    assert solver.check() == z3.unsat
+
+
 def test_pyramids_needs_its_one_target() -> None:
     """Pyramids' "destroy ... of target land" is activated with exactly one target (601.2c,
     602.2b): no activation of it names none. The parameters' domain does not tie the target
