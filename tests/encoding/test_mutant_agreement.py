@@ -141,6 +141,9 @@ NOT_KILLING = [
     # a shield counter, not regeneration, saves the Onulet (122.1c): no dies trigger even
     # under the mutant that has regeneration trigger it (700.4, 701.19a)
     (Mutant.REGEN_TRIGGERS_DIES, "zone/dies-trigger-not-on-a-shield-counter"),
+    # Shock has no deathtouch: its prevented damage makes no deathtouch record, even under the
+    # mutant that has prevented deathtouch damage make one (702.2b, 615.1)
+    (Mutant.PREVENTED_DEATHTOUCH_DESTROYS, "prevent/prevented-damage-triggers-nothing"),
 ]
 
 

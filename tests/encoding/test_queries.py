@@ -24,8 +24,8 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.effects import EffectKind
-from regen_model.model.enums import Keyword, ordinal
-from regen_model.model.rules import CORRECT
+from regen_model.model.enums import Keyword, Mutant, ordinal
+from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import Verdict
 
 ONE_SLOT = Scope(cards=1, shields=2, stack=1, pending=1, targets=1)
@@ -187,6 +187,23 @@ def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_sta
     solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.WHEN_YOU_DO))
     assert solver.check() == z3.sat  # the end-step trigger goes on the stack
     solver.add(rel.values["stack0.n_targets"] != 0)
+    assert solver.check() == z3.unsat
+
+
+def test_under_prevention_not_reduced_damage_leaves_the_prevention_shield_as_it_was() -> None:
+    """The rule mutant ``prevention-not-reduced`` (615.7 broken: a "prevent the next N" shield
+    is not reduced by what it prevents), in the symbolic relation: dealing damage never changes
+    the shield. Its write of the unchanged value runs with a symbolic condition only in the
+    symbolic build, which no other check builds under that mutant (slice 7's
+    ``effects.prevention``)."""
+    rules = Rules(frozenset({Mutant.PREVENTION_NOT_REDUCED}))
+    system = RegenSystem(scope=ONE_SLOT, rules=rules)
+    rel = system.relation("deal-damage")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(rel.values["c0.prevent_next"] != pre["c0.prevent_next"])
     assert solver.check() == z3.unsat
 
 
