@@ -886,6 +886,22 @@ def test_a_shield_answer_names_exactly_one_shield_slot_and_another_answer_none()
                     assert got == {(False,) * len(mask)}, used
 
 
+def test_a_shield_answer_by_number_masks_that_shield_only() -> None:
+    """``shield#N`` (616.1) names the N-th shield made for the permanent, counted from 1: its
+    mask has bit N-1 only, the first shield's too (``params._use``; the walk answers by number
+    only where shields differ, so slice 7's screen never wrote ``shield#1``'s mask)."""
+    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=(shield, shield))
+    state = make_state(("A", "B"), [troll])
+    sc = widest(len(state.setup.handles))
+    for n in range(1, sc.shields + 1):
+        answer = A.ReplacementChoice("troll", 1, f"shield#{n}")
+        v = P.of_action(state, A.PassPriority(player=0, choices=(answer,)), sc)
+        assert v["choice0.1.use"] == int(P.Use.SHIELD_MASK), n
+        mask = [v[f"choice0.1.mask{j}"] for j in range(sc.shields)]
+        assert mask == [j == n - 1 for j in range(sc.shields)], n
+
+
 # The reasons the encoding gives for a state or an action it cannot write down: the
 # agreement walk sets such a point aside as out of scope with that reason, which its result
 # reports (``check_agreement``). No board or action of the walk is that wide, so these were
@@ -915,3 +931,14 @@ def test_damage_shares_to_cards_out_of_slot_order_are_out_of_scope_by_their_reas
     result = check_agreement(BOARD, action, CORRECT, widest(2))
     assert result.status is Status.OUT_OF_SCOPE, result.describe()
     assert result.reason == "damage shares to cards must name each card once, in slot order"
+
+
+def test_damage_shares_naming_a_player_twice_are_out_of_scope_by_their_reason() -> None:
+    """120.3: the parameters hold one share per player as per card slot, so damage naming the
+    same player in two shares is not written down, and the reason says so (slice 7)."""
+    action = A.DealDamage(
+        source="effect", shares=(A.DamageShare(1, player=1), A.DamageShare(2, player=1))
+    )
+    result = check_agreement(BOARD, action, CORRECT, widest(2))
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "a damage share names a player twice"

@@ -129,6 +129,21 @@ NOT_KILLING = [
         Mutant.PREVENTED_DEATHTOUCH_DESTROYS,
         "combat/pre-m10-deathtouch-damage-to-a-returned-blocker",
     ),
+    # no creature blocks two attackers; in the first-strike step an attacker without first
+    # strike deals no damage (510.4), so its two blockers ask for no division there (510.1c)
+    (
+        Mutant.MULTI_BLOCKER_FIRST_ONLY,
+        "combat/first-strike-step-asks-no-division-of-a-regular-attacker-fdn",
+    ),
+    # Disintegrate's damage is dealt, so its "can't be regenerated" applies whether or not the
+    # mutant asks for damage first (701.19c)
+    (Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, "replace/exile-instead-after-shield"),
+    # a shield counter, not regeneration, saves the Onulet (122.1c): no dies trigger even
+    # under the mutant that has regeneration trigger it (700.4, 701.19a)
+    (Mutant.REGEN_TRIGGERS_DIES, "zone/dies-trigger-not-on-a-shield-counter"),
+    # Shock has no deathtouch: its prevented damage makes no deathtouch record, even under the
+    # mutant that has prevented deathtouch damage make one (702.2b, 615.1)
+    (Mutant.PREVENTED_DEATHTOUCH_DESTROYS, "prevent/prevented-damage-triggers-nothing"),
 ]
 
 

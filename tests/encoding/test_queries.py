@@ -23,8 +23,9 @@ from regen_model.encoding.work import SymWork, layout
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Keyword
-from regen_model.model.rules import CORRECT
+from regen_model.model.effects import EffectKind
+from regen_model.model.enums import Keyword, Mutant, ordinal
+from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import Verdict
 
 ONE_SLOT = Scope(cards=1, shields=2, stack=1, pending=1, targets=1)
@@ -129,6 +130,80 @@ def test_damage_without_lifelink_gains_no_life() -> None:
     solver.add(*[c.formula for c in rel.guards])
     solver.add(z3.Not(params.kw(Keyword.LIFELINK)), params.source == NONE)
     solver.add(z3.Or(*[rel.values[f"p{q}.life"] > pre[f"p{q}.life"] for q in range(2)]))
+    assert solver.check() == z3.unsat
+
+
+def test_damage_no_share_names_marks_nothing() -> None:
+    """Only a share the action holds deals damage (120.3e): with the card's share absent, its
+    marked damage stays, whatever amount the unused parameter holds. On concrete values an
+    absent share is skipped before it reaches the card, so only the symbolic relation can
+    show a write that forgot the share's presence (slice 7's ``effects._to_card``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("deal-damage")
+    params = system.template.params
+    pre = dict(zip(layout(ONE_SLOT).keys, system.template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(params, ONE_SLOT))
+    solver.add(z3.Not(params.share[0]), rel.values["c0.damage"] != pre["c0.damage"])
+    assert solver.check() == z3.unsat
+
+
+def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
+    """A resolving "target player may draw" (Fecundity's trigger) lets only the player it
+    targets draw (608.2d, 121.1): the other player's hand stays as it was. On concrete values
+    the other player's draw is skipped before it is written, so only the symbolic relation can
+    show a draw that forgot which player it is for (slice 7's ``effects.draw_may``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("pass")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    top = template.pre.stack[0]
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), template.pre.stack_size == 1)
+    solver.add(top.effect == ordinal(EffectKind.MAY_DRAW), top.n_targets == 1)
+    solver.add(top.target_player[0] == 1, rel.values["stack_size"] == 0)
+    assert solver.check() == z3.sat  # it resolves
+    solver.add(rel.values["p0.hand"] != pre["p0.hand"])
+    assert solver.check() == z3.unsat
+
+
+def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_stack() -> None:
+    """Only the reflexive trigger made in this step has its target chosen as it goes on the
+    stack (603.3d, 603.12). Go-Shintai's end-step trigger ("you may pay {1}. When you do,
+    ...") has none and gets none, even where a creature meets the reflexive trigger's rule: a
+    pass from an empty stack that puts such a trigger on it leaves it without a target. On
+    concrete values the waiting triggers that are not the reflexive one are skipped, so only
+    the symbolic relation can show a choice made for every one of them (slice 7's
+    ``effects.trigger_target``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("pass")
+    template = system.template
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(template.pre.stack_size == 0, template.pre.pending_size == 0)
+    solver.add(rel.values["stack_size"] == 1)
+    solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.WHEN_YOU_DO))
+    assert solver.check() == z3.sat  # the end-step trigger goes on the stack
+    solver.add(rel.values["stack0.n_targets"] != 0)
+    assert solver.check() == z3.unsat
+
+
+def test_under_prevention_not_reduced_damage_leaves_the_prevention_shield_as_it_was() -> None:
+    """The rule mutant ``prevention-not-reduced`` (615.7 broken: a "prevent the next N" shield
+    is not reduced by what it prevents), in the symbolic relation: dealing damage never changes
+    the shield. Its write of the unchanged value runs with a symbolic condition only in the
+    symbolic build, which no other check builds under that mutant (slice 7's
+    ``effects.prevention``)."""
+    rules = Rules(frozenset({Mutant.PREVENTION_NOT_REDUCED}))
+    system = RegenSystem(scope=ONE_SLOT, rules=rules)
+    rel = system.relation("deal-damage")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(rel.values["c0.prevent_next"] != pre["c0.prevent_next"])
     assert solver.check() == z3.unsat
 
 

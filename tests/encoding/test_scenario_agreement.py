@@ -122,7 +122,20 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   702.26b).
   (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
   that gives the player all and names a card besides, 702.19e.)
-* A board found by the screen's slice 7: a pre-M10 deathtouch trigger of damage from a source
+* Boards found by the screen's slice 7: an M10 attacker too small to kill the first of its two
+  blockers, which gives it all its damage with no choice (``combat/m10-first-blocker-short-of-``
+  ``lethal.yaml``; 510.1c of 2009-2024); a damage trigger whose source left and returned as a
+  new object with other keywords (``damage/trigger-source-returned-keeps-its-old-keywords``
+  ``.yaml``; 400.7, 609.7); an Equipment with "Regenerate equipped creature" and equip, equipped
+  by its second ability (``attach/equip-moves-grant-not-shield.yaml``; 702.6a); a creature whose
+  printed ability targets, activating the one its Aura grants with no target
+  (``attach/granted-ability-beside-a-targeted-one.yaml``; 613.1f, 602.2b); and damage a
+  "prevent the next N" shield prevents in full, which makes no damage trigger
+  (``prevent/prevented-damage-triggers-nothing.yaml``; 615.1, 603.2); and an M10 division that
+  gives the second of three blockers less than lethal damage and the third none
+  (``combat/m10-second-blocker-short-of-lethal-third-gets-none.yaml``; 510.1c of 2009-2024).
+  (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
+  that gives the player less than all, 702.19e.) A pre-M10 deathtouch trigger of damage from a source
   that is no permanent (``damage/pre-m10-deathtouch-trigger-of-no-permanent.yaml``; pre-M10
   502.63): the trigger records no source object, and no incarnation of one either."""
 
@@ -196,6 +209,12 @@ BOARDS = [
     SCENARIOS / "phasing" / "pyramids-on-a-phased-out-land.yaml",
     # slice 7
     SCENARIOS / "damage" / "pre-m10-deathtouch-trigger-of-no-permanent.yaml",
+    SCENARIOS / "combat" / "m10-first-blocker-short-of-lethal.yaml",
+    SCENARIOS / "damage" / "trigger-source-returned-keeps-its-old-keywords.yaml",
+    SCENARIOS / "attach" / "equip-moves-grant-not-shield.yaml",
+    SCENARIOS / "attach" / "granted-ability-beside-a-targeted-one.yaml",
+    SCENARIOS / "prevent" / "prevented-damage-triggers-nothing.yaml",
+    SCENARIOS / "combat" / "m10-second-blocker-short-of-lethal-third-gets-none.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -22,7 +22,7 @@ from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import statics_values
-from regen_model.encoding.probe import Probe, recording
+from regen_model.encoding.probe import RUN_THROUGH, Probe, recording
 from regen_model.encoding.scope import OutOfScope, Scope, widest
 from regen_model.encoding.seeds import Card, Script, _pass, play
 from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, check_label, layout
@@ -104,6 +104,20 @@ def test_the_probe_records_the_label_each_write_and_guard_was_given() -> None:
         "stack.activate",
         "tap.untap",
     ]
+
+
+def test_a_false_condition_is_skipped_except_its_first_times_while_the_probe_records() -> None:
+    """``SymWork.skip``: writes under a literally false condition are skipped, but while the
+    branch coverage is recorded the first ``RUN_THROUGH`` times at each place run through, so
+    that the probe sees those writes' false side; a condition that may hold is never skipped."""
+    state = _full_board()
+    prep = prepare(state, SCOPE)
+    ctx = prep.context(CORRECT, P.of_action(state, A.PassPriority(player=0), SCOPE))
+    w = SymWork(ctx, prep.pre)
+    assert w.skip(False) and not w.skip(True)
+    with recording(Probe()):
+        seen = [w.skip(False) for _ in range(RUN_THROUGH + 1)]
+    assert seen == [False] * RUN_THROUGH + [True]
 
 
 # Combat that needs four cards: the seeded walk's scope has three (``AGREEMENT_FRAME_SCOPE``),
@@ -360,6 +374,42 @@ def test_an_out_of_scope_point_says_why(cards: int, action: A.Action, reason: st
     result = check_agreement(_board(names), action, CORRECT, SCOPE)
     assert result.status is Status.OUT_OF_SCOPE
     assert reason in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    "shares",
+    [
+        (("horned", 2), ("horned", -1), ("uthden", 1)),
+        (("horned", -1), ("horned", 2), ("uthden", 1)),
+    ],
+    ids=["negative-share-second", "negative-share-first"],
+)
+def test_an_attackers_division_with_a_negative_share_to_its_first_blocker_agrees(
+    shares: tuple[tuple[str, int], ...],
+) -> None:
+    """Under M10 the Hill Giant's second blocker may get damage once its first, Horned Troll, is
+    assigned lethal damage (510.1c of 2009-2024). The engine drops a division's shares of 0 or
+    less before it compares it with the legal ones, so 2 and -1 to the Troll and 1 to Uthden
+    Troll assign 2 and 1: legal, and the relation must not count the -1 against the Troll's 2
+    (slice 7's ``combat.division_legal``). Only an action built by hand, or the CLI's JSON,
+    gives a negative share or names a blocker twice."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
+    scenario = load_scenario(path / "m10-assignment-order.yaml")
+    state = scenario.start
+    checked = 0
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, A.AssignCombatDamage) and not checked:
+                mine = A.AssignCombatDamage(
+                    player=action.player, divisions=(A.Division("giant", shares),)
+                )
+                step(state, mine, CORRECT)  # accepted
+                result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+                assert result.status is Status.AGREE, result.describe()
+                checked += 1
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    assert checked == 1
 
 
 def test_a_stack_scope_of_one_object_resolves_its_spell() -> None:
