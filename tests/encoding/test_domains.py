@@ -335,6 +335,18 @@ def test_a_destroy_and_a_shield_read_back_from_their_parameters_as_themselves(
     assert P.to_action(v, action.kind, BOARD, sc) == action
 
 
+def test_a_parameter_naming_a_slot_past_the_setup_is_refused_as_a_missing_slot() -> None:
+    """A solver's answer may name a card slot the setup it is read against does not have
+    (the first slot past its last card): reading it back refuses it with ``ValueError``,
+    which is what the solver-chosen states' decoder (``driven.py``) takes as "no engine
+    action has these parameters", rather than failing on the missing slot."""
+    sc = _scope(1)
+    v = P.of_action(BOARD, A.Destroy(targets=("bears",)), sc)
+    past = len(BOARD.setup.handles)
+    with pytest.raises(ValueError, match=f"card slot {past}, which this setup lacks"):
+        P.to_action({**v, "seq0": past}, "destroy", BOARD, sc)
+
+
 def _shield_answer(stack: tuple[StackObject, ...]) -> int:
     """The shield mask of a "shield:Mending" answer for the bears, which hold one shield of
     that name, at two shield slots, with ``stack`` on the stack."""
