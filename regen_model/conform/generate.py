@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from regen_model.conform.case import Case, legal_actions
@@ -49,6 +49,7 @@ from regen_model.model.cards import PERMANENT_CARDS, SPELLS, AbilityKind, CardTe
 from regen_model.model.derived import controller, givable, is_creature_on_battlefield, sba_pending
 from regen_model.model.effects import MAY_KINDS, EffectKind
 from regen_model.model.enums import Attachment, CardType, Decision, Edition, Keyword, Rider, Step
+from regen_model.model.events import Event
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Shield
 
@@ -633,6 +634,9 @@ class Walk:
     state: GameState
     actions: list[A.Action]
     clauses: dict[str, None]
+    # each step taken: the state before it and its events (the clause witnesses' search reads
+    # its goals from these instead of running the walk again, ``witness._walk_goals``)
+    trail: list[tuple[GameState, tuple[Event, ...]]] = field(default_factory=list)
 
 
 def draw_actions(
@@ -684,6 +688,7 @@ def draw_actions(
                 transition_features((walk.state, action, res.state, res.events)), lacks
             ):
                 continue
+            walk.trail.append((walk.state, res.events))
             walk.state = res.state
             walk.actions.append(action)
             for e in res.events:

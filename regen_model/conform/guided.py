@@ -60,8 +60,8 @@ from regen_model.conform.generate import (
     with_state,
 )
 from regen_model.conform.start import Start
-from regen_model.conform.witness import CONTEXTS, reached_goals
-from regen_model.engine import EngineError, step
+from regen_model.conform.witness import CONTEXTS, goals_of_trail, replayed
+from regen_model.engine import step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec
 from regen_model.model.cards import PERMANENT_CARDS
@@ -131,16 +131,12 @@ def _run_goals(case: Case, rules: Rules = CORRECT) -> tuple[set[str], set[Combo]
     """The goals of ``case`` (``case_goals``) and the combinations its events show: for each
     event about a permanent, its kind x the step x each field of its state that a start can
     set (and "" for the pair alone)."""
-    goals = set(reached_goals(case, rules))
+    run = replayed(case, rules)  # once, for the goals and the combinations alike
+    goals = set(goals_of_trail([(before, res.events) for before, res in run]))
     combos: set[Combo] = set()
-    state = case.start.build()
-    handles = state.setup.handles
     clauses: set[str] = set()
-    for action in case.actions:
-        try:
-            res = step(state, action, rules)
-        except EngineError:
-            continue
+    for state, res in run:
+        handles = state.setup.handles
         after = res.state
         # The step each event happened in: one action can run through several steps (passing
         # priority in the end step runs the cleanup and the next turn's beginning), and a
@@ -165,7 +161,6 @@ def _run_goals(case: Case, rules: Rules = CORRECT) -> tuple[set[str], set[Combo]
             kinds = [x for x in contexts if x.startswith(("kw:", "type:"))]
             fields = ["", *(x[4:] for x in contexts if x[4:] in START_FIELDS)]
             combos.update((k, now.value, f) for k in kinds for f in fields)
-        state = after
     interesting = sorted(c for c in clauses if not _routine(c))
     goals.update(f"{a}&{b}" for a, b in combinations(interesting, 2))
     return goals, combos

@@ -90,6 +90,26 @@ def test_witnesses_reach_their_goal_and_cover_every_clause(witnesses: list[Case]
     assert sum(len(c.actions) for c in witnesses) / len(witnesses) < 6
 
 
+@pytest.mark.parametrize("extra", [(), ("attach", "change-type")], ids=["plain", "attach"])
+def test_a_walks_recorded_steps_give_the_goals_of_its_case_run_again(
+    extra: tuple[str, ...],
+) -> None:
+    """The witness search reads a walk's goals from the steps the walk recorded as it ran
+    them, plus its settling tail (``witness._walk_goals``), instead of running the case
+    again: the two must give the same goals in the same order, or the witnesses change."""
+    import random
+
+    from regen_model.conform.generate import RandomChooser, draw_case
+    from regen_model.conform.witness import _walk_goals
+
+    for i in range(40):
+        case, walk = draw_case(
+            RandomChooser(random.Random(f"trail:{i}")), f"w{i}", "test", 30, extra_effects=extra
+        )
+        assert len(walk.trail) == len(walk.actions)
+        assert list(_walk_goals(case, walk)) == list(reached_goals(case)), case.name
+
+
 def test_witnesses_from_another_tool_become_cases() -> None:
     """The Z3 cover check hands over (start, actions) per clause: they become cases."""
     from types import SimpleNamespace
