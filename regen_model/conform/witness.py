@@ -262,7 +262,10 @@ def _walk_goals(case: Case, walk: Walk) -> dict[str, None]:
     """``reached_goals(case)`` for a case ``draw_case`` drew with no corpus: the walk's own
     steps (recorded as it ran them, with the correct rules) and then the settling tail, which
     is all the case holds besides; replaying the whole case again was a third of the search.
-    (A case that is not the walk plus its tail is replayed whole.)"""
+    Only for cases drawn without a corpus (``search`` passes none): a case that continues a
+    corpus case starts with that case's actions, which the walk did not record. The check
+    below (the case begins with the walk's actions, else the case is replayed whole) is a
+    cheap guard for that, not a proof of it."""
     n = len(walk.actions)
     if case.actions[:n] != tuple(walk.actions):
         return reached_goals(case)
