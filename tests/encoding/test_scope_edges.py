@@ -393,23 +393,25 @@ def test_an_attackers_division_with_a_negative_share_to_its_first_blocker_agrees
     Troll assign 2 and 1: legal, and the relation must not count the -1 against the Troll's 2
     (slice 7's ``combat.division_legal``). Only an action built by hand, or the CLI's JSON,
     gives a negative share or names a blocker twice."""
-    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
-    scenario = load_scenario(path / "m10-assignment-order.yaml")
+    state, player = _before_the_first_assignment("m10-assignment-order.yaml")
+    mine = A.AssignCombatDamage(player=player, divisions=(A.Division("giant", shares),))
+    step(state, mine, CORRECT)  # accepted
+    result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
+
+
+def _before_the_first_assignment(name: str) -> tuple[GameState, int]:
+    """The state of the combat scenario ``name`` just before its first combat damage
+    assignment, and the player who assigns it."""
+    scenario = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "combat" / name)
     state = scenario.start
-    checked = 0
     for event in run_scenario(scenario).steps:
         for action in event.actions:
-            if isinstance(action, A.AssignCombatDamage) and not checked:
-                mine = A.AssignCombatDamage(
-                    player=action.player, divisions=(A.Division("giant", shares),)
-                )
-                step(state, mine, CORRECT)  # accepted
-                result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
-                assert result.status is Status.AGREE, result.describe()
-                checked += 1
+            if isinstance(action, A.AssignCombatDamage):
+                return state, action.player
             with contextlib.suppress(EngineError):
                 state = step(state, action, CORRECT).state
-    assert checked == 1
+    raise AssertionError(f"{name} assigns no combat damage")
 
 
 def test_a_stack_scope_of_one_object_resolves_its_spell() -> None:
@@ -510,28 +512,16 @@ def test_a_blockers_division_with_a_zero_share_to_an_attacker_it_also_names_agre
     legal. Only two shares that both assign damage may not name the same attacker, and a
     share may name only an attacker it blocks. (The scenario format is a mapping, so only an
     action built by hand, or the CLI's JSON, names one twice.)"""
-    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
-    scenario = load_scenario(path / "block-additional-divides-fdn.yaml")
-    state = scenario.start
-    checked = 0
-    for event in run_scenario(scenario).steps:
-        for action in event.actions:
-            if isinstance(action, A.AssignCombatDamage) and not checked:
-                mine = A.AssignCombatDamage(
-                    player=action.player, divisions=(A.Division("brigade", shares),)
-                )
-                try:
-                    step(state, mine, CORRECT)
-                    accepted = True
-                except EngineError:
-                    accepted = False
-                assert accepted is legal
-                result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
-                assert result.status is Status.AGREE, result.describe()
-                checked += 1
-            with contextlib.suppress(EngineError):
-                state = step(state, action, CORRECT).state
-    assert checked == 1
+    state, player = _before_the_first_assignment("block-additional-divides-fdn.yaml")
+    mine = A.AssignCombatDamage(player=player, divisions=(A.Division("brigade", shares),))
+    try:
+        step(state, mine, CORRECT)
+        accepted = True
+    except EngineError:
+        accepted = False
+    assert accepted is legal
+    result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
 
 
 def test_an_answer_about_an_unknown_permanent_leaves_the_later_answers_in_force() -> None:
