@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -12,10 +13,10 @@ import pytest
 
 from regen_model.clauses import catalog
 from regen_model.conform.case import Case, legal_actions, to_trace
-from regen_model.conform.generate import random_cases
+from regen_model.conform.generate import RandomChooser, draw_case, random_cases
 from regen_model.conform.guided import guided_cases
 from regen_model.conform.sources import witness_cases
-from regen_model.conform.witness import goal_clause, reached_goals
+from regen_model.conform.witness import _walk_goals, goal_clause, reached_goals
 
 
 def test_random_cases_are_reproducible_and_legal() -> None:
@@ -97,11 +98,6 @@ def test_a_walks_recorded_steps_give_the_goals_of_its_case_run_again(
     """The witness search reads a walk's goals from the steps the walk recorded as it ran
     them, plus its settling tail (``witness._walk_goals``), instead of running the case
     again: the two must give the same goals in the same order, or the witnesses change."""
-    import random
-
-    from regen_model.conform.generate import RandomChooser, draw_case
-    from regen_model.conform.witness import _walk_goals
-
     for i in range(40):
         case, walk = draw_case(
             RandomChooser(random.Random(f"trail:{i}")), f"w{i}", "test", 30, extra_effects=extra
