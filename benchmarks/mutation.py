@@ -617,6 +617,12 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
         raise SystemExit("name the mutants to recheck, or give --survivors or --unjudged")
     record = _RecheckRecord([*FAST_CHECKS, *RECHECK_EXTRA])
     status = results(args.workdir)  # mutmut's own verdicts, kept beside ours in each row
+    # a name typed (or pasted) that mutmut does not know would be recorded as a row "not
+    # applied" under that name: refuse it before anything runs (a sweep's names come from the
+    # screens, and one made on older mutants is still recorded as not applied, below)
+    refused = unknown_names(args.names, status)
+    if refused:
+        raise SystemExit(refused)
     with tempfile.TemporaryDirectory(prefix="regen-recheck-") as tmp:
         base = Path(tmp) / "base"
         copy_tree(base)
@@ -649,6 +655,19 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
             except BaseException:
                 pool.shutdown(wait=True, cancel_futures=True)  # the queued mutants do not run
                 raise
+
+
+def unknown_names(names: list[str], status: dict[str, str]) -> str:
+    """One line naming the first of ``names`` that mutmut generated no mutant of (``status``:
+    ``results``), with how many more there are; empty when it knows them all."""
+    unknown = [n for n in names if n not in status]
+    if not unknown:
+        return ""
+    more = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""
+    return (
+        f"recheck: no mutant named {unknown[0]!r} in the work directory{more}; "
+        "`python -m mutmut results --all true` there lists the names"
+    )
 
 
 def unjudged(files: list[str]) -> list[str]:

@@ -257,3 +257,14 @@ def test_mutmuts_test_selection_is_the_fast_check_list() -> None:
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
     assert config["pytest_add_cli_args_test_selection"] == list(FAST_CHECKS)
+
+
+def test_a_recheck_of_a_name_mutmut_does_not_know_is_refused() -> None:
+    """A name that mutmut never generated (a typo, or a line pasted with the names) is
+    refused before anything runs, instead of becoming a row "not applied" under that name."""
+    import mutation
+
+    known = {"regen_model.engine.sba.x_sba_pass__mutmut_1": "survived"}
+    assert mutation.unknown_names(list(known), known) == ""
+    line = mutation.unknown_names([*known, "'killed':", "True,"], known)
+    assert "no mutant named \"'killed':\"" in line and "(and 1 more)" in line, line
