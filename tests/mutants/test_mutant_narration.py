@@ -214,7 +214,7 @@ def test_shield_on_attachment_moves_the_shield_with_the_aura() -> None:
     bears, giant = result.state.cards[:2]
     assert (len(bears.shields), len(giant.shields)) == (0, 1)
     (moved,) = [e for e in result.events if e.clause == "attach.shields-stay"]
-    assert (moved.subject, moved.get("shields_moved")) == ("giant", 1)
+    assert (moved.kind, moved.subject, moved.get("shields_moved")) == (EventKind.NOTE, "giant", 1)
 
 
 def test_shield_follows_zone_change_keeps_the_unused_shield_through_a_flicker() -> None:
@@ -294,3 +294,14 @@ def test_sacrifice_uses_shield_reads_the_sacrifice_as_a_destruction_by_an_effect
     with pytest.raises(MissingChoice) as asked:
         step(state, A.Sacrifice(target="bears"), rules)
     assert "shield-counter" in str(asked.value)
+
+
+def test_sacrifice_uses_shield_cites_the_sacrifice_clause() -> None:
+    """The wrong version reads a sacrifice as a destruction a shield replaces (701.21a says it
+    is none): its would-be-destroyed event cites ``zone.sacrifice``, the rule it misreads, and
+    the shield regenerates the creature."""
+    state = make_state(("A", "B"), [_shielded_bears()])
+    events = _events(Mutant.SACRIFICE_USES_SHIELD, state, A.Sacrifice(target="bears"))
+    (would,) = [e for e in events if e.kind is EventKind.WOULD_BE_DESTROYED]
+    assert (would.subject, would.clause) == ("bears", "zone.sacrifice")
+    assert [e.subject for e in events if e.kind is EventKind.REGENERATED] == ["bears"]

@@ -98,6 +98,32 @@ ASSIGNING_TWO_BLOCKERS = _TWO._replace(
     ),
 )
 
+# B's Horned Troll beside A's cards: only its controller may activate its ability (602.2)
+TROLL_OF_B = make_state(("A", "B"), [*CARDS, CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1)])
+# the combat damage step waits for A's assignment: A's Grizzly Bears and Hill Giant attack and
+# each is blocked by two of B's creatures, so both must be divided (510.1c)
+_FOUR = make_state(
+    ("A", "B"),
+    [
+        *CARDS,
+        *(CardSpec(h, PERMANENT_CARDS["Grizzly Bears"], 1) for h in ("wolf", "cub", "fox", "elk")),
+    ],
+)
+ASSIGNING_TWO_ATTACKERS = _FOUR._replace(
+    step=Step.COMBAT_DAMAGE,
+    decision=Decision.ASSIGN_COMBAT_DAMAGE,
+    priority=None,
+    cards=(
+        _FOUR.cards[0]._replace(attacking=True, blocked=True),
+        _FOUR.cards[1]._replace(attacking=True, blocked=True),
+        _FOUR.cards[2],
+        _FOUR.cards[3]._replace(blocking=0),
+        _FOUR.cards[4]._replace(blocking=0),
+        _FOUR.cards[5]._replace(blocking=1),
+        _FOUR.cards[6]._replace(blocking=1),
+    ),
+)
+
 # Niall Silvain ("{G}{G}{G}{G}, {T}: Regenerate target creature"), already tapped (602.2b)
 NIALL_TAPPED = make_state(
     ("A", "B"), [*CARDS, CardSpec("niall", PERMANENT_CARDS["Niall Silvain"], 0, tapped=True)]
@@ -508,6 +534,29 @@ NIALL_TAPPED = make_state(
             "niall is tapped: it can't pay {T} [cost.tap]",
             "source",
         ),
+        # slice 8 of the screen: an activation by a player who does not control the permanent
+        # (602.2), a reflexive trigger's target naming no card (the scenario loader refuses
+        # both first), and a division left out for two attackers (510.1c), whose names the
+        # refusal lists
+        (
+            TROLL_OF_B,
+            A.ActivateAbility(player=0, source="troll"),
+            "A does not control troll [stack.activate]",
+            "player",
+        ),
+        (
+            BOARD,
+            A.PassPriority(player=0, target="nobody"),
+            "no card named 'nobody' in this scenario",
+            "target",
+        ),
+        (
+            ASSIGNING_TWO_ATTACKERS,
+            A.AssignCombatDamage(player=0, divisions=()),
+            "the damage assignment must say how to divide the damage of bears, giant "
+            "[combat.edition.fdn]",
+            "divisions",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -568,6 +617,9 @@ NIALL_TAPPED = make_state(
         "division-left-out",
         "cleanup-during-combat",
         "tap-cost-of-a-tapped-permanent",
+        "activate-another-players-permanent",
+        "reflexive-target-with-an-unknown-name",
+        "divisions-left-out-for-two-attackers",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
