@@ -4,11 +4,16 @@ writer or guard that lost its label (or got a wrong one) fails here, whatever it
 
 from __future__ import annotations
 
+from functools import cache
+
+import z3
+
 from regen_model.clauses import catalog
+from regen_model.encoding import params as P
 from regen_model.encoding.evaluate import evaluate, prepare
 from regen_model.encoding.scope import Scope, widest
 from regen_model.encoding.system import RegenSystem
-from regen_model.encoding.work import FRAME
+from regen_model.encoding.work import FRAME, SymWork, clause_code
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
@@ -19,9 +24,15 @@ from regen_model.model.state import Shield
 ONE_SLOT = Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1)
 
 
+@cache
+def _system() -> RegenSystem:
+    """The relation at ``ONE_SLOT``, built once for the tests that only read it."""
+    return RegenSystem(scope=ONE_SLOT)
+
+
 def test_every_conjunct_names_a_clause() -> None:
     known = set(catalog().clauses)
-    system = RegenSystem(scope=ONE_SLOT)
+    system = _system()
     for kind in system.action_kinds():
         rel = system.relation(kind)
         for c in [*rel.conjuncts(), *rel.obligations]:
@@ -80,3 +91,66 @@ def test_a_check_labels_each_destruction_with_its_rule() -> None:
     assert ev.enabled
     assert ev.writers["c0.g.destructions"] == "sba.lethal-damage"
     assert ev.writers["c1.g.destructions"] == "sba.deathtouch"
+
+
+def _leaves(term: z3.ExprRef, seen: dict[int, set[int]]) -> set[int]:
+    """The integer constants an ``If`` tree of writer codes can take (``seen``: the answer
+    for each shared subterm, by its id, so a tree of shared branches is walked once)."""
+    key = term.get_id()
+    if key not in seen:
+        if z3.is_app_of(term, z3.Z3_OP_ITE):
+            seen[key] = _leaves(term.arg(1), seen) | _leaves(term.arg(2), seen)
+        else:
+            assert z3.is_int_value(term), term
+            seen[key] = {term.as_long()}
+    return seen[key]
+
+
+def test_every_code_a_symbolic_writer_may_take_has_its_effect() -> None:
+    """Where branches give a successor variable different writers, the relation defines it by
+    one effect per writer code (``Implies(writer == code, post == value)``) and takes the
+    codes from the build's own bookkeeping of what the writer may be (``SymWork.possible``).
+    A code the writer term can take but the bookkeeping lost leaves the variable free on that
+    path: each code at a leaf of the writer's ``If`` tree must have its effect."""
+    checked = 0
+    seen: dict[int, set[int]] = {}
+    for kind in _system().action_kinds():
+        written: dict[str, tuple[z3.ExprRef, set[int]]] = {}
+        for c in _system().relation(kind).effects:
+            test = c.formula.arg(0) if z3.is_implies(c.formula) else None
+            if test is None or not z3.is_eq(test) or not z3.is_int_value(test.arg(1)):
+                continue  # a variable with one writer: a single equality
+            writer, code = test.arg(0), test.arg(1).as_long()
+            written.setdefault(c.var, (writer, set()))[1].add(code)
+        for var, (writer, codes) in written.items():
+            assert _leaves(writer, seen) <= codes, (kind, var, _leaves(writer, seen) - codes)
+        checked += len(written)
+    assert checked > 100, checked  # the branches do give variables several writers
+
+
+def test_a_join_keeps_the_frame_as_a_possible_writer_of_a_one_sided_write() -> None:
+    """A branch on a symbolic condition where one side writes a variable and the other
+    leaves it as it was: after the join the writer is ``If(cond, ..)`` of the clause and the
+    frame (code 0), and the bookkeeping of possible writers (``SymWork.possible``, from which
+    the relation makes one effect per code) holds both, whichever side wrote. Losing the
+    frame would leave the variable free whenever the other side is taken."""
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    board = make_state(("A", "B"), [CardSpec("bears", bears, 0)])
+    prep = prepare(board, ONE_SLOT)
+    tap = clause_code("tap.untap")
+    for side in ("then", "otherwise"):
+        w = SymWork(
+            prep.context(CORRECT, P.of_action(board, A.PassPriority(player=0), ONE_SLOT)), prep.pre
+        )
+        key = w.c(0).tapped
+        assert key not in w.possible  # nothing wrote it yet
+
+        def write(v: SymWork, key: str = key) -> None:
+            v.set(key, True, "tap.untap")
+
+        if side == "then":
+            w.branch(z3.Bool("cond"), write, lambda v: None)
+        else:
+            w.branch(z3.Bool("cond"), lambda v: None, write)
+        assert w.possible[key] == {0, tap}, (side, w.possible[key])
+        assert _leaves(w.writer[key], {}) == {0, tap}, side
