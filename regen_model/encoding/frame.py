@@ -516,6 +516,9 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a plain granted 'Regenerate this creature' is encoded"
     if template.grants_abilities and template.attachment is Attachment.NONE:
         return f"{template.name}: only an Aura or Equipment gives its creature abilities"
+    if template.attach_bonus != (0, 0) and template.attachment is Attachment.NONE:
+        # ``Statics.domain``: a bonus is what an attached permanent gives its host
+        return f"{template.name}: only an Aura or Equipment gives a power/toughness bonus"
     animates = AbilityKind.ANIMATE_SELF in kinds
     if animates != (template.animation is not None):
         return f"{template.name}: an animation needs exactly its own animation ability"

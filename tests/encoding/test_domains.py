@@ -60,8 +60,11 @@ from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS, CardTemplate, CardType
 from regen_model.model.effects import Effect, EffectKind, TargetRule
 from regen_model.model.enums import (
+    Attachment,
     CounterKind,
     Decision,
+    DiesWatch,
+    Edition,
     Keyword,
     Rider,
     StackKind,
@@ -628,7 +631,73 @@ def test_a_blocker_of_two_attackers_reads_back_in_both_orders() -> None:
     assert {a for a, order in state.combat.orders if 2 in order} == {0, 1}, state.combat
 
 
+def test_a_blocker_its_attacker_has_not_ordered_yet_reads_back() -> None:
+    """Between the declaration of blockers and the attacker's ordering of them (509.2 of
+    2009-2024; before M10 and from FDN on there is no order at all), a blocker stands in no
+    order yet: ``representable`` admits such a model (it places a blocker in an order only
+    through a position other than NONE), and it reads back as a state where the card blocks
+    and no order holds it. Shutting these states out would leave every declared block before
+    its ordering out of the solver-chosen states."""
+    state = _representable_read_back(
+        2,
+        lambda frame: [frame.cards[1].blocking == 0, frame.cards[1].order_pos == NONE],
+    )
+    assert state.cards[1].blocking == 0, state.cards[1]
+    assert all(1 not in order for _, order in state.combat.orders), state.combat
+
+
 # --- every printed card the statics' domain admits ----------------------------------------------
+
+
+def test_every_printed_number_admits_exactly_the_values_a_card_can_print() -> None:
+    """Each integer of a card's printed fields (``Statics``) admits, alone, exactly what a
+    printed card may hold at the scope: either player as its owner (108.3); power and
+    toughness, an animation's too, from 0 to the scope's maximum; a bonus, a count of
+    counters it enters with, and each trigger's amount from 0 to the scope's amount; an enum
+    one of its members; the trigger kind 0 to 2. A domain that lost a value (cards of the
+    second player, say) would shut those cards out of every proof over any printed card."""
+    sc = Scope(cards=1, max_amount=2, max_power=3, max_toughness=3)
+    statics = Statics.fresh(sc, "s")
+    keys = [str(k) for k in Statics.fresh(sc, "s", names=True).vars()]
+    solver = z3.Solver()
+    solver.add(*statics.domain())
+    upto = lambda top: set(range(top + 1))  # noqa: E731
+    enum = lambda e: set(range(len(e)))  # noqa: E731
+    expected = {
+        "owner": {0, 1},
+        "power": upto(sc.max_power),
+        "toughness": upto(sc.max_toughness),
+        "anim_power": upto(sc.max_power),
+        "anim_toughness": upto(sc.max_toughness),
+        "attachment": enum(Attachment),
+        "regen_rider": enum(Rider),
+        "dies_watch": enum(DiesWatch),
+        "trigger": {0, 1, 2},
+    }
+    checked = set()
+    for key, var in zip(keys, statics.vars(), strict=True):
+        if z3.is_bool(var):
+            continue
+        field = key.partition(".")[2]
+        want = expected.get(field, upto(sc.max_amount))
+        got = {v for v in range(-2, 6) if solver.check(var == v) == z3.sat}
+        assert got == want, field
+        checked.add(field)
+    assert set(expected) <= checked and len(checked) >= 15, checked
+
+
+def test_a_scope_of_one_edition_admits_that_edition_only() -> None:
+    """``--scope editions=...`` narrows every frame to the editions it names: at a scope of
+    one edition (or two) the frame's edition admits exactly those, so a proof asked about
+    FDN ranges over FDN's states and no others."""
+    editions = list(Edition)
+    for chosen in [(e,) for e in editions] + [tuple(editions[:2])]:
+        sc = Scope(cards=1, editions=chosen)
+        frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+        solver = z3.Solver()
+        solver.add(*frame.domain())
+        got = {e for e in editions if solver.check(frame.edition == ordinal(e)) == z3.sat}
+        assert got == set(chosen), chosen
 
 
 def test_every_pair_of_printed_values_the_domain_admits_reads_back_as_a_card_that_fits() -> None:

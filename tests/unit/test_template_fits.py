@@ -86,3 +86,17 @@ def test_static_regeneration_on_a_noncreature_is_refused() -> None:
     assert template_fits(replace(relic, static_regeneration=True)) == (
         "Relic: only a creature's static regeneration is encoded"
     )
+
+
+def test_a_bonus_on_a_permanent_that_attaches_to_nothing_is_refused() -> None:
+    """``Statics.domain`` gives a power/toughness bonus only to an Aura or Equipment (the bonus
+    is what it gives the permanent it is attached to, 303.4, 301.5), so a creature printed with
+    one is refused here as the domain refuses it; before slice 8 of the screen the two
+    disagreed and the domain's constraint was pinned by no check
+    (``Statics.domain__mutmut_88``)."""
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    assert template_fits(bears) is None
+    assert template_fits(replace(bears, attach_bonus=(1, 0))) == (
+        "Grizzly Bears: only an Aura or Equipment gives a power/toughness bonus"
+    )
+    assert template_fits(replace(bears, attach_bonus=(0, 2))) is not None
