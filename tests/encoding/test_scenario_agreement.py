@@ -215,6 +215,12 @@ BOARDS = [
     SCENARIOS / "attach" / "granted-ability-beside-a-targeted-one.yaml",
     SCENARIOS / "prevent" / "prevented-damage-triggers-nothing.yaml",
     SCENARIOS / "combat" / "m10-second-blocker-short-of-lethal-third-gets-none.yaml",
+    # slice 8
+    SCENARIOS / "combat" / "m10-blocker-short-of-lethal-gives-its-first-attacker-all.yaml",
+    SCENARIOS / "combat" / "plus-counters-add-to-combat-damage.yaml",
+    SCENARIOS / "attach" / "granted-ability-of-a-self-sacrificing-creature-keeps-it.yaml",
+    SCENARIOS / "draw" / "mill-zero-cards-is-a-legal-spell.yaml",
+    SCENARIOS / "turn" / "exile-if-dies-only-on-a-legal-target.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
