@@ -221,6 +221,7 @@ BOARDS = [
     SCENARIOS / "attach" / "granted-ability-of-a-self-sacrificing-creature-keeps-it.yaml",
     SCENARIOS / "draw" / "mill-zero-cards-is-a-legal-spell.yaml",
     SCENARIOS / "turn" / "exile-if-dies-only-on-a-legal-target.yaml",
+    SCENARIOS / "phasing" / "pre-m10-damage-on-the-stack-to-a-phased-out-blocker.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
