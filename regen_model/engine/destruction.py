@@ -357,8 +357,10 @@ def _regenerate(w: Work, slot: int) -> None:
         # Merfolk you control becomes tapped" trigger (they wait with the rest); the mutant
         # taps without either (PH-33)
         tapped_trigger(w, slot, by_regeneration=True)
-    if w.mutant(Mutant.REGEN_TRIGGERS_DIES):
-        # Mutant: regeneration treated as dying, so "when this creature dies" triggers.
+    if w.mutant(Mutant.REGEN_TRIGGERS_DIES) and is_creature(w, w.cards[slot]):
+        # Mutant: regeneration treated as dying, so "when this creature dies" triggers; only a
+        # creature dies (700.4), so a permanent that is no creature now does not (as the
+        # relation's ``encoding.destruction.regenerate``)
         dies_trigger(w, slot, w.cards[slot])
     if w.mutant(Mutant.REGEN_TRIGGERS_CREATURE_DIES) and is_creature(w, w.cards[slot]):
         # Mutant: regeneration treated as dying by other permanents' "whenever a creature

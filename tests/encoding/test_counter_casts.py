@@ -6,7 +6,8 @@ with another target, another count, or "target spell" on an effect that is no co
 refuse the same casts. The seeded walk casts only the spells of the card list, which always
 pair the counter effect with its rule and one target, so none of these casts is met there;
 each conjunct of the guard was a survivor of the mutation screen
-(``benchmarks/mutation-survivors-encoding.yaml``)."""
+(``benchmarks/mutation-survivors-encoding.yaml``). So was the guard's "a player only where the
+spell says so" (115.2), met here by a destroy spell with "any target" cast at a player."""
 
 from __future__ import annotations
 
@@ -80,6 +81,12 @@ def _cast(name: str, kind: EffectKind, rule: TargetRule, *targets: A.TargetChoic
                 A.TargetChoice(card="bears"),
             ),
         ),
+        # "any target" at a player on an effect that is no damage: a player is a legal target
+        # only of damage to "any target" or of "target player" (115.2)
+        (
+            BOARD,
+            _cast("Hex", EffectKind.DESTROY, TargetRule.ANY, A.TargetChoice(player=1)),
+        ),
     ],
     ids=[
         "counter-effect-with-a-card-rule",
@@ -87,6 +94,7 @@ def _cast(name: str, kind: EffectKind, rule: TargetRule, *targets: A.TargetChoic
         "spell-rule-on-a-destroy-without-target",
         "counterspell-with-two-targets",
         "counterspell-at-a-creature",
+        "any-target-destroy-at-a-player",
     ],
 )
 def test_both_views_refuse_the_cast(state: GameState, action: A.CastSpell) -> None:

@@ -87,3 +87,28 @@ def test_a_blocker_of_two_attackers_keeps_both_where_its_control_does_not_change
     assert brigade.blocking is not None and brigade.blocking_also is not None
     same = A.ChangeControl(target="brigade", player=1)  # B, its controller
     assert cross_check(evaluator, prepare(state, EFFECTS.scope), same) == []
+
+
+def test_a_destruction_a_shield_counter_replaces_leaves_the_blocker_in_combat(
+    evaluator: Z3Evaluator,
+) -> None:
+    """Under the pre-M10 rules A's Hill Giant attacks and B's Horned Troll, with a shield
+    counter, blocks it; the combat damage is on the stack (pre-M10 502.9) when an effect
+    destroys the Troll. The shield counter replaces the destruction (122.1c): the Troll does
+    not leave the battlefield, so it stays in combat (506.4 does not apply) and the damage on
+    the stack takes no last known information of it (608.2h). In the Z3 terms its move to the
+    graveyard is a condition, false here: its removal from combat and its last known
+    information must be written only where it moves, as the folded evaluation skips the move.
+    The seeded points hold no creature in combat beside a replaced destruction."""
+    path = SCENARIOS / "phasing" / "pre-m10-damage-on-the-stack-to-a-phased-out-blocker.yaml"
+    scenario = load_scenario(path)
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            state = step(state, action, CORRECT).state
+        if state.stack:
+            break
+    troll = state.cards[state.setup.handles.index("troll")]
+    assert troll.blocking is not None and troll.shield_counters == 1 and len(state.stack) == 1
+    destroy = A.Destroy(targets=("troll",))
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []

@@ -114,6 +114,30 @@ def test_two_damage_rider_mutants_together_are_the_same_in_both_views() -> None:
     assert _replay_file(path, rules) > 0
 
 
+def test_two_regeneration_tap_mutants_together_are_the_same_in_both_views() -> None:
+    """With ``regen-does-not-tap`` and ``tapped-regen-becomes-tapped`` both on, regeneration
+    taps nothing, so nothing becomes tapped either (701.19a broken as the first mutant means;
+    the second only misreads an already tapped creature): Soldevi Steam Beast's "whenever this
+    creature becomes tapped" (603.2e) never triggers as it regenerates, in both views."""
+    rules = Rules(frozenset({Mutant.REGEN_DOES_NOT_TAP, Mutant.TAPPED_REGEN_BECOMES_TAPPED}))
+    path = ROOT / "tests/scenarios/zone/tapped-trigger-regeneration.yaml"
+    assert _replay_file(path, rules) > 0
+
+
+def test_a_regeneration_seen_as_a_death_by_fecundity_under_two_mutants_is_the_same() -> None:
+    """With ``regen-triggers-creature-dies`` and ``dies-draw-by-owner`` both on, Uthden Troll's
+    regeneration is a death for Fecundity (the first mutant, 700.4 broken), whose draw is then
+    offered to the Troll's owner (the second, 603.3a broken): the two views make the same
+    trigger as the Troll is destroyed and its shield replaces it (701.19a)."""
+    rules = Rules(frozenset({Mutant.REGEN_TRIGGERS_CREATURE_DIES, Mutant.DIES_DRAW_BY_OWNER}))
+    scenario = load_scenario(ROOT / "tests/scenarios/draw/fecundity-regenerated-did-not-die.yaml")
+    state = scenario.start
+    destroy = run_scenario(scenario).steps[0].actions[0]
+    result = check_agreement(state, destroy, rules, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
+    assert step(state, destroy, rules).state.pending  # the mutants' trigger is made
+
+
 # A rule mutant on a scenario that does not kill it (the engine's mutant changes nothing
 # there), where a relation that overdoes the mutant would still change something.
 NOT_KILLING = [
@@ -144,6 +168,12 @@ NOT_KILLING = [
     # Shock has no deathtouch: its prevented damage makes no deathtouch record, even under the
     # mutant that has prevented deathtouch damage make one (702.2b, 615.1)
     (Mutant.PREVENTED_DEATHTOUCH_DESTROYS, "prevent/prevented-damage-triggers-nothing"),
+    # a permanent that is no creature regenerates: it does not die, even under the mutant that
+    # has a regenerating creature trigger its dies ability (700.4, 701.19a)
+    (Mutant.REGEN_TRIGGERS_DIES, "regen/noncreature-regenerates-without-dying"),
+    # the Troll's one shield is used up before it is sacrificed: even the mutant that has a
+    # sacrifice use a shield finds none to use (701.21a, 701.19a)
+    (Mutant.SACRIFICE_USES_SHIELD, "zone/sacrifice-after-a-used-shield"),
 ]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import z3
 
-from regen_model.encoding.ops import Val, add, eq, ge, gt, le, lt, max_, min_, ne, select, sub
+from regen_model.encoding.ops import Val, add, eq, ge, gt, le, lt, max_, min_, ne, not_, select, sub
 
 BINARY: list[Callable[[Val, Val], Val]] = [add, sub, eq, ne, lt, le, gt, ge, max_, min_]
 POINTS = range(-2, 3)
@@ -49,3 +49,14 @@ def test_select_gives_the_default_outside_the_items_for_a_number_and_a_term() ->
         want = items[index] if 0 <= index < len(items) else default
         assert select(index, items, default) == want, index
         assert _value(select(x, items, default), x, index) == want, index
+
+
+def test_not_of_a_term_means_its_negation() -> None:
+    """``not_`` builds the negation through Z3's C API (``Z3_mk_not``): on a Bool term it
+    means the opposite value at every point, and a double negation gives the term back."""
+    b = z3.Bool("b")
+    assert not_(b).sort() == z3.BoolSort()  # a term Z3 knows (a made-up node crashes Z3 below)
+    for at in (False, True):
+        value = z3.simplify(z3.substitute(not_(b), (b, z3.BoolVal(at))))
+        assert z3.is_true(value) is (not at), at
+    assert not_(not_(b)).eq(b)

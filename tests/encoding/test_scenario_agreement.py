@@ -215,6 +215,13 @@ BOARDS = [
     SCENARIOS / "attach" / "granted-ability-beside-a-targeted-one.yaml",
     SCENARIOS / "prevent" / "prevented-damage-triggers-nothing.yaml",
     SCENARIOS / "combat" / "m10-second-blocker-short-of-lethal-third-gets-none.yaml",
+    # slice 8
+    SCENARIOS / "combat" / "m10-blocker-short-of-lethal-gives-its-first-attacker-all.yaml",
+    SCENARIOS / "combat" / "plus-counters-add-to-combat-damage.yaml",
+    SCENARIOS / "attach" / "granted-ability-of-a-self-sacrificing-creature-keeps-it.yaml",
+    SCENARIOS / "draw" / "mill-zero-cards-is-a-legal-spell.yaml",
+    SCENARIOS / "turn" / "exile-if-dies-only-on-a-legal-target.yaml",
+    SCENARIOS / "phasing" / "pre-m10-damage-on-the-stack-to-a-phased-out-blocker.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -445,6 +445,18 @@ def test_a_stack_beyond_the_scope_says_why() -> None:
         prepare(state, replace(SCOPE, stack=1))
 
 
+def test_waiting_triggers_beyond_the_scope_say_why() -> None:
+    """More waiting triggers than the scope's slots for them are out of scope, and the reason
+    names both counts (``frame.values``): two Jackal Pups dealt damage at once both trigger
+    (603.2), and a scope with one waiting-trigger slot can't hold them."""
+    state = _board(("Jackal Pup", "Jackal Pup"))
+    shares = tuple(A.DamageShare(card=c, amount=1) for c in ("c0", "c1"))
+    state = step(state, A.DealDamage(source="Shock", shares=shares), CORRECT).state
+    assert len(state.pending) == 2
+    with pytest.raises(OutOfScope, match=r"^2 waiting triggers do not fit a scope of 1$"):
+        prepare(state, replace(SCOPE, pending=1))
+
+
 def test_printed_cards_beyond_the_scope_say_why() -> None:
     """A setup pinned as printed cards (``RegenSystem``'s ``setup``, ``frame.statics_values``)
     with more cards than the scope's slots is out of scope, and says why."""
