@@ -42,6 +42,10 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
+# the failing trace and its tables (seconds of runs) are made once: one worker runs them all
+pytestmark = pytest.mark.xdist_group("table-output")
+
+
 @pytest.fixture(scope="module")
 def tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A trace that fails at its last step (the closest candidate's diff table, the clauses)."""

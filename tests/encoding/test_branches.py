@@ -30,6 +30,9 @@ from regen_model.encoding.branches import (
 from regen_model.encoding.seeds import scripts
 from regen_model.verdicts import Verdict
 
+# the seeded walk (tens of seconds) is made once: every test here runs in one worker
+pytestmark = pytest.mark.xdist_group("branches-seeded-walk")
+
 
 @pytest.fixture(scope="module")
 def seeded() -> AgreementReport:

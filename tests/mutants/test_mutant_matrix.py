@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 ROOTS = [ROOT / "tests" / "scenarios", ROOT / "regen_model" / "examples"]
 
 
+# the matrix (tens of seconds) is made once: every test here runs in one worker
+pytestmark = pytest.mark.xdist_group("mutant-matrix")
+
+
 @pytest.fixture(scope="module")
 def matrix() -> Matrix:
     return compute_matrix(scenario_roots=ROOTS, jobs=2)
