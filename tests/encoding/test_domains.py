@@ -350,6 +350,36 @@ def test_a_parameter_naming_a_slot_past_the_setup_is_refused_as_a_missing_slot()
         P.to_action({**v, "seq0": past}, "destroy", BOARD, sc)
 
 
+def test_an_umbra_answer_naming_a_slot_past_the_setup_reads_back_as_no_answer() -> None:
+    """A 616.1 answer "umbra" names its Aura by card slot; a solver's answer may name a slot
+    past the setup the parameters are read against (a state with fewer cards than the
+    scope). Read back, that answer names no Aura (``?``, which the engine refuses as it
+    refuses any answer it does not know) instead of failing on the missing slot, and the
+    other answers of the action are read as before."""
+    sc = replace(_scope(1), cards=3)
+    sba = A.CheckStateBasedActions()
+    v = P.of_action(BOARD, sba, sc)
+    past = len(BOARD.setup.handles)
+    assert past < sc.cards  # a slot the domain admits (0..cards-1), no card of this setup
+    umbra = {"choice0.0.use": int(P.Use.UMBRA), "choice0.0.slot": past}
+    got = P.to_action({**v, **umbra}, sba.kind, BOARD, sc)
+    assert got == A.CheckStateBasedActions(choices=(A.ReplacementChoice("bears", 0, "?"),))
+    named = {**umbra, "choice0.0.slot": 1}
+    got = P.to_action({**v, **named}, sba.kind, BOARD, sc)
+    assert got == A.CheckStateBasedActions(
+        choices=(A.ReplacementChoice("bears", 0, "umbra:giant"),)
+    )
+
+
+def test_an_unknown_action_kind_is_refused_by_name() -> None:
+    """Reading parameters back for an action kind the encoding does not know is our bug, and
+    the error names the kind."""
+    sc = _scope(1)
+    v = P.of_action(BOARD, A.CheckStateBasedActions(), sc)
+    with pytest.raises(ValueError, match="unknown action kind 'no-such-kind'"):
+        P.to_action(v, "no-such-kind", BOARD, sc)
+
+
 def _shield_answer(stack: tuple[StackObject, ...]) -> int:
     """The shield mask of a "shield:Mending" answer for the bears, which hold one shield of
     that name, at two shield slots, with ``stack`` on the stack."""
@@ -526,7 +556,7 @@ def test_every_value_a_representable_frame_admits_reads_back_as_itself() -> None
         for value in (False, True) if z3.is_bool(var) else range(-1, 4):
             asks.append(((key, value), var == value))
     seen: set[tuple[str, int | bool]] = set()
-    models = 0
+    models = combat_damage = 0
     for pair, ask in asks:
         if pair in seen or solver.check(ask) != z3.sat:
             continue
@@ -557,8 +587,16 @@ def test_every_value_a_representable_frame_admits_reads_back_as_itself() -> None
             assert all(player.graveyard), (pair, player.graveyard)
         if pair is None:
             assert (0, ()) in state.combat.orders, state.combat.orders
+        # pre-M10 combat damage on the stack (510.2 of 2004-2009) is named as the engine names
+        # the object it puts there (``engine.turn``), which a trace prints and a scenario's
+        # stack expectation matches
+        for obj in state.stack:
+            if obj.kind is StackKind.COMBAT_DAMAGE:
+                assert obj.name == "combat damage", (pair, obj.name)
+                combat_damage += 1
         seen.update(got.items())
     assert models > 100
+    assert combat_damage, "no model held combat damage on the stack"
 
 
 def test_a_phased_out_permanent_is_on_the_battlefield_and_out_of_combat() -> None:

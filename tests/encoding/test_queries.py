@@ -190,6 +190,30 @@ def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_sta
     assert solver.check() == z3.unsat
 
 
+def test_the_reflexive_trigger_a_resolving_when_you_do_makes_gets_its_target() -> None:
+    """Paying as "you may pay {1}. When you do, destroy target creature ..." resolves makes a
+    reflexive trigger (603.12) whose target is chosen as it goes on the stack (603.3d): in
+    the symbolic relation of a pass that resolves it, the trigger can reach the stack with
+    its one target. Which waiting trigger is the reflexive one (``SymWork.reflexive_at``) is
+    set inside one case of the effect dispatch and carried out of every enclosing branch by
+    the join; concrete evaluation takes no join, so only the symbolic relation can show a
+    join that dropped it (slice 9's ``SymWork._join``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("pass")
+    template = system.template
+    top = template.pre.stack[0]
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(template.pre.stack_size == 1, template.pre.pending_size == 0)
+    solver.add(top.effect == ordinal(EffectKind.WHEN_YOU_DO))
+    solver.add(rel.values["stack_size"] == 1)
+    solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.DESTROY))
+    assert solver.check() == z3.sat  # the reflexive trigger goes on the stack
+    solver.add(rel.values["stack0.n_targets"] == 1)
+    assert solver.check() == z3.sat
+
+
 def test_under_prevention_not_reduced_damage_leaves_the_prevention_shield_as_it_was() -> None:
     """The rule mutant ``prevention-not-reduced`` (615.7 broken: a "prevent the next N" shield
     is not reduced by what it prevents), in the symbolic relation: dealing damage never changes
