@@ -12,6 +12,7 @@ import z3
 from regen_model.checks.system import Tracked
 from regen_model.encoding import params as P
 from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
+from regen_model.encoding.effects import CHOSEN_ON_STACK
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import NONE
 from regen_model.encoding.queries import determinism
@@ -24,7 +25,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.effects import EffectKind
-from regen_model.model.enums import Keyword, Mutant, ordinal
+from regen_model.model.enums import Keyword, Mutant, StackKind, ordinal
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import Verdict
 
@@ -206,9 +207,12 @@ def test_the_reflexive_trigger_a_resolving_when_you_do_makes_gets_its_target() -
     solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
     solver.add(*template.pre.domain(), *template.statics.domain())
     solver.add(template.pre.stack_size == 1, template.pre.pending_size == 0)
+    # Go-Shintai's end-step trigger resolves; the reflexive trigger takes its place
+    solver.add(top.kind == ordinal(StackKind.TRIGGER))
     solver.add(top.effect == ordinal(EffectKind.WHEN_YOU_DO))
     solver.add(rel.values["stack_size"] == 1)
     solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.DESTROY))
+    solver.add(rel.values["stack0.target_rule"] == ordinal(CHOSEN_ON_STACK))
     assert solver.check() == z3.sat  # the reflexive trigger goes on the stack
     solver.add(rel.values["stack0.n_targets"] == 1)
     assert solver.check() == z3.sat
