@@ -20,10 +20,15 @@ from regen_model.encoding.compiled import compile_terms
 from regen_model.encoding.crosscheck import Z3Evaluator, cross_check
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.sampling import sample_points
+from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
 from regen_model.engine import step
 from regen_model.model import actions as A
-from regen_model.model.rules import CORRECT
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Mutant, Rider, StackKind, Zone
+from regen_model.model.rules import CORRECT, Rules
+from regen_model.model.state import Shield
 from regen_model.scenario import load_scenario, run_scenario
 
 EFFECTS = AgreementScope(
@@ -112,3 +117,53 @@ def test_a_destruction_a_shield_counter_replaces_leaves_the_blocker_in_combat(
     assert troll.blocking is not None and troll.shield_counters == 1 and len(state.stack) == 1
     destroy = A.Destroy(targets=("troll",))
     assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []
+
+
+def test_a_destruction_a_shield_counter_replaces_keeps_no_trigger_keywords_of_its_source(
+    evaluator: Z3Evaluator,
+) -> None:
+    """Jackal Pup, with infect, has its damage trigger on the stack when an effect destroys it
+    and its shield counter replaces the destruction (122.1c): the Pup does not leave, so the
+    trigger takes no last known information of it (608.2h; its damage will read the Pup as it
+    is then, 609.7). In the Z3 terms the Pup's move is a condition, false here: the trigger's
+    recorded keywords must be written only where it moves, as the folded evaluation skips the
+    move (slice 9's ``zones.record_lki``). The seeded points hold no damage trigger beside a
+    replaced destruction of its source."""
+    path = SCENARIOS / "damage" / "damage-trigger-uses-its-live-sources-keywords.yaml"
+    scenario = load_scenario(path)
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            state = step(state, action, CORRECT).state
+        if state.stack and state.stack[-1].kind is StackKind.TRIGGER:
+            break
+    slot = state.setup.handles.index("pup")
+    assert len(state.stack) == 1 and state.stack[0].source in ("pup", slot), state.stack
+    cards = list(state.cards)
+    cards[slot] = cards[slot]._replace(shield_counters=1)
+    state = state._replace(cards=tuple(cards))
+    destroy = A.Destroy(targets=("pup",))
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []
+
+
+def test_under_shield_follows_zone_change_a_creature_that_stays_keeps_its_used_shield() -> None:
+    """Under the rule mutant ``shield-follows-zone-change`` a creature's unused shields go with
+    it through a zone change, packed from the first slot. A check of the state-based actions
+    destroys Grizzly Bears with lethal damage (704.5g) while Horned Troll, whose first shield
+    was used this turn, has toughness above 0 and stays: its used shield stays where it is until
+    cleanup (514.2). In the Z3 terms the Troll's move for toughness 0 (704.5f) is a condition,
+    false here: the packing must be written only where it moves, as the folded evaluation
+    skips the move (slice 9's ``zones.move_zone``)."""
+    rules = Rules(frozenset({Mutant.SHIELD_FOLLOWS_ZONE_CHANGE}))
+    scope = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
+    evaluator = Z3Evaluator(RegenSystem(scope, rules))
+    used = Shield(origin="Regenerate", creator=1, rider=Rider.NONE, used=True)
+    unused = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=(used, unused))
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, damage=2)
+    state = make_state(("A", "B"), [troll, bears])
+    check = A.CheckStateBasedActions()
+    after = step(state, check, rules).state
+    assert after.cards[1].zone is Zone.GRAVEYARD
+    assert after.cards[0].zone is Zone.BATTLEFIELD and after.cards[0].shields[0].used
+    assert cross_check(evaluator, prepare(state, scope), check) == []

@@ -1070,6 +1070,26 @@ def test_a_shield_answer_by_number_masks_that_shield_only() -> None:
         assert mask == [j == n - 1 for j in range(sc.shields)], n
 
 
+def test_an_answer_by_a_player_who_does_not_exist_leaves_the_next_answer_read() -> None:
+    """616.1: the engine looks only at the answers of players in the game, and at every one
+    of them: an answer by player 5 in a two-player game, listed first, is passed over and
+    B's answer after it is still the one read (``params._choices``, slice 9: a ``break``
+    there dropped B's answer, so the relation asked for a choice B had made)."""
+    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=(shield, shield))
+    state = make_state(("A", "B"), [troll])
+    sc = widest(len(state.setup.handles))
+    answers = (
+        A.ReplacementChoice("troll", 5, "shield#1"),
+        A.ReplacementChoice("troll", 1, "shield#2"),
+    )
+    v = P.of_action(state, A.PassPriority(player=0, choices=answers), sc)
+    assert v["choice0.1.use"] == int(P.Use.SHIELD_MASK)
+    assert [v[f"choice0.1.mask{j}"] for j in range(sc.shields)] == [
+        j == 1 for j in range(sc.shields)
+    ]
+
+
 # The reasons the encoding gives for a state or an action it cannot write down: the
 # agreement walk sets such a point aside as out of scope with that reason, which its result
 # reports (``check_agreement``). No board or action of the walk is that wide, so these were
@@ -1110,3 +1130,23 @@ def test_damage_shares_naming_a_player_twice_are_out_of_scope_by_their_reason() 
     result = check_agreement(BOARD, action, CORRECT, widest(2))
     assert result.status is Status.OUT_OF_SCOPE, result.describe()
     assert result.reason == "a damage share names a player twice"
+
+
+def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason() -> None:
+    """601.2c: a spell may have several targets; a frame's stack object has ``scope.targets``
+    target slots, so Murder on two targets is not written down at a scope of one, and the
+    reason says so (slice 9's not-reached ``frame._put_stack``)."""
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "scenarios"
+        / "destroy"
+        / "effect-targets-at-once.yaml"
+    )
+    scenario = load_scenario(path)
+    cast = run_scenario(scenario).steps[0].actions[0]
+    state = step(scenario.start, cast, CORRECT).state
+    assert len(state.stack) == 1 and len(state.stack[0].targets) == 2
+    scope = replace(widest(len(state.setup.handles)), targets=1)
+    result = check_agreement(state, A.PassPriority(player=0), CORRECT, scope)
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "Murder has 2 targets; the scope allows 1"

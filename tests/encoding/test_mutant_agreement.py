@@ -174,6 +174,9 @@ NOT_KILLING = [
     # the Troll's one shield is used up before it is sacrificed: even the mutant that has a
     # sacrifice use a shield finds none to use (701.21a, 701.19a)
     (Mutant.SACRIFICE_USES_SHIELD, "zone/sacrifice-after-a-used-shield"),
+    # Horned Troll has no "when this creature dies" ability: even the mutant that has a
+    # regenerating creature trigger its dies ability (700.4, 701.19a) finds none to trigger
+    (Mutant.REGEN_TRIGGERS_DIES, "regen/shield-apply"),
 ]
 
 

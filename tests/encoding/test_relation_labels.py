@@ -44,6 +44,25 @@ def test_every_conjunct_names_a_clause() -> None:
             )
 
 
+def test_pass_at_two_card_slots_builds_and_names_its_clauses() -> None:
+    """At one card slot no creature blocks another, so the symbolic build of ``pass`` at
+    ``ONE_SLOT`` never makes a blocker's default combat damage share (510.1d; the share of
+    ``combat.planned_shares`` to the first attacker it blocks). At two slots it does, and each
+    of its fields is a term the build can read (slice 9: a share without its source slot
+    broke the build there, which only the proofs and cover runs at wider scopes reached)."""
+    known = set(catalog().clauses)
+    two = Scope(cards=2, shields=1, stack=1, pending=1, targets=1, max_amount=2)
+    rel = RegenSystem(scope=two).relation("pass")
+    labels = {c.label for c in [*rel.conjuncts(), *rel.obligations]}
+    assert "combat.damage.dealt" in labels or "damage.mark" in labels, sorted(labels)
+    unknown = {
+        x
+        for x in labels
+        if x not in known and x not in (FRAME, "sba.loop") and not x.startswith("scope:")
+    }
+    assert not unknown, unknown
+
+
 def test_template_step_is_the_built_relation() -> None:
     """The consecution queries ask ``template_step``: its conjuncts are the built relation's
     own terms (nothing substituted), and a step over fresh frames is those terms with the

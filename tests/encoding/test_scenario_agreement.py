@@ -137,7 +137,20 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``combat/trampler-without-blockers-given-a-division-fdn.yaml`` now also refuses a division
   that gives the player less than all, 702.19e.) A pre-M10 deathtouch trigger of damage from a source
   that is no permanent (``damage/pre-m10-deathtouch-trigger-of-no-permanent.yaml``; pre-M10
-  502.63): the trigger records no source object, and no incarnation of one either."""
+  502.63): the trigger records no source object, and no incarnation of one either.
+* Boards found by the screen's slice 9: a 0-power blocker of two attackers, which has no
+  division to choose (``combat/zero-power-blocker-of-two-attackers-fdn.yaml``; 510.1a,
+  510.1d); a trampler giving the player just 1 before its blockers have lethal damage
+  (``combat/trampler-one-to-the-player-short-of-lethal-fdn.yaml``; 702.19c); a cleanup whose
+  state-based action follows a card in a graveyard in slot order
+  (``turn/cleanup-repeats-with-a-card-in-a-graveyard.yaml``; 514.3a); one shield counter for
+  the simultaneous damage of two attackers (``combat/shield-counter-meets-two-attackers-``
+  ``damage-at-once-fdn.yaml``; 122.1c); "prevent all" beside a "prevent the next N" shield,
+  which it leaves whole (``prevent/prevent-all-leaves-prevent-next-unused.yaml``; 615.1,
+  615.7); a sorcery refused in the upkeep (``turn/sorcery-outside-a-main-phase.yaml``;
+  117.1a); and pre-M10 combat damage on the stack to a blocker that was already a new object
+  when it blocked (``combat/pre-m10-damage-on-the-stack-to-a-returned-blocker.yaml``; 400.7,
+  pre-M10 502.9)."""
 
 from __future__ import annotations
 
@@ -222,6 +235,14 @@ BOARDS = [
     SCENARIOS / "draw" / "mill-zero-cards-is-a-legal-spell.yaml",
     SCENARIOS / "turn" / "exile-if-dies-only-on-a-legal-target.yaml",
     SCENARIOS / "phasing" / "pre-m10-damage-on-the-stack-to-a-phased-out-blocker.yaml",
+    # slice 9
+    SCENARIOS / "combat" / "zero-power-blocker-of-two-attackers-fdn.yaml",
+    SCENARIOS / "combat" / "trampler-one-to-the-player-short-of-lethal-fdn.yaml",
+    SCENARIOS / "turn" / "cleanup-repeats-with-a-card-in-a-graveyard.yaml",
+    SCENARIOS / "combat" / "shield-counter-meets-two-attackers-damage-at-once-fdn.yaml",
+    SCENARIOS / "prevent" / "prevent-all-leaves-prevent-next-unused.yaml",
+    SCENARIOS / "turn" / "sorcery-outside-a-main-phase.yaml",
+    SCENARIOS / "combat" / "pre-m10-damage-on-the-stack-to-a-returned-blocker.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -400,6 +400,30 @@ def test_an_attackers_division_with_a_negative_share_to_its_first_blocker_agrees
     assert result.status is Status.AGREE, result.describe()
 
 
+@pytest.mark.parametrize(
+    "shares",
+    [
+        (("bears", 1), ("bears", -1), ("giant", 1)),
+        (("bears", -1), ("bears", 1), ("giant", 1)),
+    ],
+    ids=["negative-share-second", "negative-share-first"],
+)
+def test_a_blockers_division_with_a_negative_share_to_its_first_attacker_agrees(
+    shares: tuple[tuple[str, int], ...],
+) -> None:
+    """Under M10 Foriysian Brigade, given deathtouch and blocking Grizzly Bears and then Hill
+    Giant, may give the Giant damage once the Bears are assigned lethal damage, 1 with
+    deathtouch (510.1d of 2009-2024, 702.2c). The engine drops a division's shares of 0 or
+    less, so 1 and -1 to the Bears and 1 to the Giant assign 1 and 1: legal, and the relation
+    must not count the -1 against the Bears' 1 (slice 9's ``combat.blocker_division_legal``,
+    as slice 7's attacker case above)."""
+    state, player = _before_the_first_assignment("block-additional-deathtouch-m10.yaml")
+    mine = A.AssignCombatDamage(player=player, divisions=(A.Division("brigade", shares),))
+    step(state, mine, CORRECT)  # accepted
+    result = check_agreement(state, mine, CORRECT, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
+
+
 def _before_the_first_assignment(name: str) -> tuple[GameState, int]:
     """The state of the combat scenario ``name`` just before its first combat damage
     assignment, and the player who assigns it."""
