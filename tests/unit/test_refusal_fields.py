@@ -557,6 +557,14 @@ NIALL_TAPPED = make_state(
             "[combat.edition.fdn]",
             "divisions",
         ),
+        # slice 9 of the screen: a damage share that names both a card and a player, or
+        # neither (the scenario loader builds a share from one recipient only)
+        (
+            BOARD,
+            A.DealDamage(source="effect", shares=(A.DamageShare(1, card="bears", player=1),)),
+            "each damage share names exactly one card or one player [damage.mark]",
+            "to",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -620,6 +628,7 @@ NIALL_TAPPED = make_state(
         "activate-another-players-permanent",
         "reflexive-target-with-an-unknown-name",
         "divisions-left-out-for-two-attackers",
+        "damage-share-to-a-card-and-a-player",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
