@@ -305,3 +305,21 @@ def test_sacrifice_uses_shield_cites_the_sacrifice_clause() -> None:
     (would,) = [e for e in events if e.kind is EventKind.WOULD_BE_DESTROYED]
     assert (would.subject, would.clause) == ("bears", "zone.sacrifice")
     assert [e.subject for e in events if e.kind is EventKind.REGENERATED] == ["bears"]
+
+
+def test_indestructible_uses_shield_says_an_unshielded_one_is_not_destroyed() -> None:
+    """The wrong version lets a regeneration shield replace an indestructible permanent's
+    destruction (702.12b says it is simply not destroyed); with no shield to use, nothing
+    applies and the permanent stays, and its not-destroyed event says why, as the correct
+    rules' does. (The rule mutant's scenario always has a shield.)"""
+    state = make_state(("A", "B"), [CardSpec("myr", PERMANENT_CARDS["Darksteel Myr"], 0)])
+    result = step(
+        state, A.Destroy(targets=("myr",)), Rules(frozenset({Mutant.INDESTRUCTIBLE_USES_SHIELD}))
+    )
+    assert result.state.cards[0].on_battlefield
+    (kept,) = [e for e in result.events if e.clause == "destroy.indestructible"]
+    assert (kept.kind, kept.subject, kept.get("reason")) == (
+        EventKind.NOT_DESTROYED,
+        "myr",
+        "indestructible",
+    )

@@ -78,14 +78,12 @@ PRIVILEGE_GONE = make_state(
 )
 # the combat damage step waits for A's assignment: A's Grizzly Bears attack and two of B's
 # creatures block them, so their damage must be divided (510.1c)
-_TWO = make_state(
-    ("A", "B"),
-    [
-        *CARDS,
-        CardSpec("wolf", PERMANENT_CARDS["Grizzly Bears"], 1),
-        CardSpec("cub", PERMANENT_CARDS["Grizzly Bears"], 1),
-    ],
-)
+_TWO_CARDS = [
+    *CARDS,
+    CardSpec("wolf", PERMANENT_CARDS["Grizzly Bears"], 1),
+    CardSpec("cub", PERMANENT_CARDS["Grizzly Bears"], 1),
+]
+_TWO = make_state(("A", "B"), _TWO_CARDS)
 ASSIGNING_TWO_BLOCKERS = _TWO._replace(
     step=Step.COMBAT_DAMAGE,
     decision=Decision.ASSIGN_COMBAT_DAMAGE,
@@ -95,6 +93,19 @@ ASSIGNING_TWO_BLOCKERS = _TWO._replace(
         *_TWO.cards[1:3],
         _TWO.cards[3]._replace(blocking=0),
         _TWO.cards[4]._replace(blocking=0),
+    ),
+)
+# M10 (509.2 of that era): the active player orders the two blockers of A's Grizzly Bears
+_TWO_M10 = make_state(("A", "B"), _TWO_CARDS, edition=Edition.M10)
+ORDERING_M10 = _TWO_M10._replace(
+    step=Step.DECLARE_BLOCKERS,
+    decision=Decision.ORDER_BLOCKERS,
+    priority=None,
+    cards=(
+        _TWO_M10.cards[0]._replace(attacking=True, blocked=True),
+        *_TWO_M10.cards[1:3],
+        _TWO_M10.cards[3]._replace(blocking=0),
+        _TWO_M10.cards[4]._replace(blocking=0),
     ),
 )
 
@@ -557,6 +568,38 @@ NIALL_TAPPED = make_state(
             "[combat.edition.fdn]",
             "divisions",
         ),
+        # slice 9 of the screen: a damage share that names both a card and a player, or
+        # neither (the scenario loader builds a share from one recipient only)
+        (
+            BOARD,
+            A.DealDamage(source="effect", shares=(A.DamageShare(1, card="bears", player=1),)),
+            "each damage share names exactly one card or one player [damage.mark]",
+            "to",
+        ),
+        # an M10 damage assignment order naming no card, as the attacker or among the
+        # blockers (the scenario loader refuses an unknown name first), and an illegal
+        # division to the player, which a scenario's case-insensitive match can't pin (510.1c)
+        (
+            ORDERING_M10,
+            A.OrderBlockers(player=0, attacker="nobody", order=()),
+            "no card named 'nobody' in this scenario",
+            "attacker",
+        ),
+        (
+            ORDERING_M10,
+            A.OrderBlockers(player=0, attacker="bears", order=("wolf", "nobody")),
+            "no card named 'nobody' in this scenario",
+            "order",
+        ),
+        (
+            ASSIGNING_TWO_BLOCKERS,
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division(attacker="bears", shares=(("player", 2),)),)
+            ),
+            "illegal damage division for bears: 2 to player; legal: 2 to wolf; 1 to wolf, 1 to "
+            "cub; 2 to cub [combat.edition.fdn]",
+            "divisions",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -620,6 +663,10 @@ NIALL_TAPPED = make_state(
         "activate-another-players-permanent",
         "reflexive-target-with-an-unknown-name",
         "divisions-left-out-for-two-attackers",
+        "damage-share-to-a-card-and-a-player",
+        "order-for-an-unknown-attacker",
+        "order-naming-an-unknown-blocker",
+        "division-to-the-player-of-a-blocked-attacker",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
