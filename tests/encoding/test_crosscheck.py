@@ -10,6 +10,7 @@ effects search.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.enums import Mutant, Rider, StackKind, Zone
 from regen_model.model.rules import CORRECT, Rules
-from regen_model.model.state import Shield
+from regen_model.model.state import GameState, Shield
 from regen_model.scenario import load_scenario, run_scenario
 
 EFFECTS = AgreementScope(
@@ -94,6 +95,19 @@ def test_a_blocker_of_two_attackers_keeps_both_where_its_control_does_not_change
     assert cross_check(evaluator, prepare(state, EFFECTS.scope), same) == []
 
 
+def _played_until(path: Path, stop: Callable[[GameState], bool]) -> GameState:
+    """The state a scenario file's events reach at the end of the first event after which
+    ``stop`` holds (or at its end)."""
+    scenario = load_scenario(path)
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            state = step(state, action, CORRECT).state
+        if stop(state):
+            break
+    return state
+
+
 def test_a_destruction_a_shield_counter_replaces_leaves_the_blocker_in_combat(
     evaluator: Z3Evaluator,
 ) -> None:
@@ -105,14 +119,10 @@ def test_a_destruction_a_shield_counter_replaces_leaves_the_blocker_in_combat(
     graveyard is a condition, false here: its removal from combat and its last known
     information must be written only where it moves, as the folded evaluation skips the move.
     The seeded points hold no creature in combat beside a replaced destruction."""
-    path = SCENARIOS / "phasing" / "pre-m10-damage-on-the-stack-to-a-phased-out-blocker.yaml"
-    scenario = load_scenario(path)
-    state = scenario.start
-    for event in run_scenario(scenario).steps:
-        for action in event.actions:
-            state = step(state, action, CORRECT).state
-        if state.stack:
-            break
+    state = _played_until(
+        SCENARIOS / "phasing" / "pre-m10-damage-on-the-stack-to-a-phased-out-blocker.yaml",
+        lambda state: bool(state.stack),
+    )
     troll = state.cards[state.setup.handles.index("troll")]
     assert troll.blocking is not None and troll.shield_counters == 1 and len(state.stack) == 1
     destroy = A.Destroy(targets=("troll",))
@@ -129,14 +139,10 @@ def test_a_destruction_a_shield_counter_replaces_keeps_no_trigger_keywords_of_it
     recorded keywords must be written only where it moves, as the folded evaluation skips the
     move (slice 9's ``zones.record_lki``). The seeded points hold no damage trigger beside a
     replaced destruction of its source."""
-    path = SCENARIOS / "damage" / "damage-trigger-uses-its-live-sources-keywords.yaml"
-    scenario = load_scenario(path)
-    state = scenario.start
-    for event in run_scenario(scenario).steps:
-        for action in event.actions:
-            state = step(state, action, CORRECT).state
-        if state.stack and state.stack[-1].kind is StackKind.TRIGGER:
-            break
+    state = _played_until(
+        SCENARIOS / "damage" / "damage-trigger-uses-its-live-sources-keywords.yaml",
+        lambda state: bool(state.stack) and state.stack[-1].kind is StackKind.TRIGGER,
+    )
     slot = state.setup.handles.index("pup")
     assert len(state.stack) == 1 and state.stack[0].source in ("pup", slot), state.stack
     cards = list(state.cards)
