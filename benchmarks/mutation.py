@@ -643,12 +643,14 @@ def cmd_recheck(args: argparse.Namespace, console: Console) -> None:
             try:
                 for done, future in enumerate(as_completed(futures), 1):
                     row = future.result()
-                    record.add(row)
+                    written = record.add(row)
                     name = futures[future]
                     if not row["applied"]:
                         verdict = "[yellow]not applied[/]"
                     else:
                         verdict = "killed" if row["killed"] else "[bold]SURVIVED[/]"
+                    if not written:  # only a survival is not written (kill_stands)
+                        verdict += " here; its earlier kill by a test not run here stands"
                     console.log(
                         f"[{done}/{len(names)}] {name}: {verdict} ({row.get('seconds', 0)} s)"
                     )
@@ -679,19 +681,44 @@ def unjudged(files: list[str]) -> list[str]:
     return [n for n in survivors if n not in listed and n not in ran]
 
 
+def _covers(checks: list[str], node: str) -> bool:
+    """Whether running ``checks`` (files, directories or test nodes) runs the test ``node``."""
+    path = node.split("::", 1)[0]
+    return any(
+        node == c or node.startswith(c + "::") or path.startswith(c.rstrip("/") + "/")
+        for c in checks
+    )
+
+
+def kill_stands(old: dict[str, Any], new: dict[str, Any], checks: list[str]) -> bool:
+    """Whether ``old``, a row that shows its mutant killed by a named test, stays although
+    ``new``, run since, shows it surviving: the new run did not run that test (other
+    ``--check`` nodes, or a tree copied before the test was committed), so it says nothing
+    against the kill. A kill by the time limit, or by a test the new run ran and passed, is
+    replaced. ``checks``: what the new run ran when its row names none."""
+    by = str(old.get("by", ""))
+    if not (old.get("applied") and old.get("killed")) or "::" not in by:
+        return False
+    if not new.get("applied") or new.get("killed"):
+        return False
+    return not _covers(list(new.get("checks", checks)), by)
+
+
 class _RecheckRecord:
     """``mutation-recheck.json``, written again after every mutant (a long sweep stopped
-    halfway keeps what it ran): a mutant run again replaces its earlier row. Each write reads
+    halfway keeps what it ran): a mutant run again replaces its earlier row, unless that row
+    shows it killed by a test the new run did not run (``kill_stands``). Each write reads
     the file afresh under a lock, so rechecks run side by side keep each other's rows."""
 
     def __init__(self, checks: list[str]) -> None:
         self._checks = checks
         self._lock = threading.Lock()
 
-    def add(self, row: dict[str, Any]) -> None:
-        """Write ``row`` into the file. When the file cannot be read (a merge conflict left
-        in it), the row goes to ``mutation-recheck.unmerged.jsonl`` instead and the command
-        stops with one line (``all_recheck_rows``): nothing that ran is lost."""
+    def add(self, row: dict[str, Any]) -> bool:
+        """Write ``row`` into the file; False when an earlier kill stands and the row is
+        not written. When the file cannot be read (a merge conflict left in it), the row
+        goes to ``mutation-recheck.unmerged.jsonl`` instead and the command stops with one
+        line (``all_recheck_rows``): nothing that ran is lost."""
         RESULTS.mkdir(parents=True, exist_ok=True)
         with self._lock, open(RESULTS / ".mutation-recheck.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -701,6 +728,8 @@ class _RecheckRecord:
                 with open(RESULTS / "mutation-recheck.unmerged.jsonl", "a") as side:
                     side.write(json.dumps(row) + "\n")
                 raise
+            if any(kill_stands(r, row, self._checks) for r in rows if r["mutant"] == row["mutant"]):
+                return False
             kept = [r for r in rows if r["mutant"] != row["mutant"]]
             _write(
                 "mutation-recheck.json",
@@ -711,6 +740,7 @@ class _RecheckRecord:
                     "mutants": [*kept, row],
                 },
             )
+        return True
 
 
 def _recheck_one(

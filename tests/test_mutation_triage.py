@@ -188,6 +188,42 @@ def test_a_recheck_file_left_conflicted_stops_the_run_and_keeps_the_row(
         mutation.recheck_rows()  # triage says the same, not a traceback
 
 
+def test_a_kill_stands_against_a_later_run_that_did_not_run_its_test(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recheck with other ``--check`` nodes, or one whose copy of the tree was made before
+    the killing test was committed, does not run the test that killed a mutant: its
+    survival leaves the earlier row. A run that ran that test and passed replaces it, and
+    so does a survival after a kill by the time limit (no test failed)."""
+    import json
+
+    import mutation
+
+    monkeypatch.setattr(mutation, "RESULTS", tmp_path)
+    name = "regen_model.engine.sba.x_sba_pass__mutmut_1"
+    killed = {"mutant": name, "applied": True, "killed": True, "by": "tests/a/t.py::test_x"}
+    survived = {"mutant": name, "applied": True, "killed": False, "by": ""}
+
+    def row_after(*rows: dict[str, object], checks: tuple[str, ...] = ("tests/b",)) -> object:
+        (tmp_path / "mutation-recheck.json").unlink(missing_ok=True)
+        for row in rows:
+            mutation._RecheckRecord(list(checks)).add(row)
+        document = json.loads((tmp_path / "mutation-recheck.json").read_text())
+        (only,) = document["mutants"]
+        return only
+
+    assert row_after(killed, survived) == killed
+    assert row_after(killed, {**survived, "checks": ["tests/b/u.py::test_y"]}) == killed
+    for ran in ("tests/a", "tests/a/", "tests/a/t.py", "tests/a/t.py::test_x"):
+        assert row_after(killed, {**survived, "checks": [ran]}) == {**survived, "checks": [ran]}
+    assert row_after(killed, survived, checks=("tests/a",)) == survived
+    timed_out = {**killed, "by": "timeout: the checks ran past 300 s"}
+    assert row_after(timed_out, survived) == survived
+    not_applied = {"mutant": name, "applied": False, "diff": []}
+    assert row_after(killed, not_applied) == not_applied
+    assert row_after(survived, killed) == killed
+
+
 def test_a_sweep_runs_a_rule_mutants_own_checks_where_a_line_names_it() -> None:
     """``recheck --unjudged`` puts the observability and both-views checks of a rule mutant
     that a removed line names first, where a mutant turning its switch off dies."""
