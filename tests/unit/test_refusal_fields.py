@@ -20,7 +20,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import CounterKind, Decision, Edition, Step, Zone
+from regen_model.model.enums import CounterKind, Decision, Edition, Keyword, Step, Zone
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 
@@ -600,6 +600,63 @@ NIALL_TAPPED = make_state(
             "cub; 2 to cub [combat.edition.fdn]",
             "divisions",
         ),
+        # slice 10 of the screen: an equip ability's target off the battlefield or not a
+        # creature its controller controls (702.6a; the scenario loader asks for a target
+        # first, and no scenario equips at a card that left), a keyword or P/T change at a card
+        # that left the battlefield (400.7), a flicker's controller that is no player, a
+        # sacrifice cost paid with a noncreature (701.21a), and a spell with targets under a
+        # target rule that takes none (601.2c): the scenario loader refuses or builds each
+        # of these otherwise first
+        (
+            GONE,
+            A.ActivateAbility(player=0, source="splitter", target="dead"),
+            "dead is not on the battlefield (it is in the graveyard) [attach.equip]",
+            "target",
+        ),
+        (
+            GONE,
+            A.ActivateAbility(player=0, source="splitter", target="forest"),
+            "equip targets a creature you control other than the Equipment (forest is not one) "
+            "[attach.equip]",
+            "target",
+        ),
+        (
+            GONE,
+            A.GrantKeyword(target="dead", keyword=Keyword.DEATHTOUCH),
+            "dead is not on the battlefield (it is in the graveyard) [keyword.grant]",
+            "target",
+        ),
+        (
+            GONE,
+            A.ModifyPowerToughness(target="dead", power=1, toughness=1),
+            "dead is not on the battlefield (it is in the graveyard) [pt.modify]",
+            "target",
+        ),
+        (
+            BOARD,
+            A.LeaveAndReturn(target="bears", controller=2),
+            "no player with index 2",
+            "controller",
+        ),
+        (
+            PRIVILEGE_GONE,
+            A.ActivateAbility(player=0, source="privilege", sacrifice="forest"),
+            "A can sacrifice only a creature they control (forest is not one) "
+            "[cost.sacrifice-creature]",
+            "sacrifice",
+        ),
+        (
+            BOARD,
+            A.CastSpell(
+                player=0,
+                name="Hex",
+                effect=Effect(EffectKind.DESTROY),
+                target_rule=TargetRule.NONE,
+                targets=(A.TargetChoice(card="bears"),),
+            ),
+            "Hex has no target rule [stack.cast]",
+            "targets",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -667,6 +724,13 @@ NIALL_TAPPED = make_state(
         "order-for-an-unknown-attacker",
         "order-naming-an-unknown-blocker",
         "division-to-the-player-of-a-blocked-attacker",
+        "equip-at-a-card-off-the-battlefield",
+        "equip-at-a-noncreature",
+        "keyword-to-a-card-off-the-battlefield",
+        "pt-change-to-a-card-off-the-battlefield",
+        "flicker-under-no-player",
+        "sacrifice-a-noncreature",
+        "targets-under-a-rule-without-targets",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
