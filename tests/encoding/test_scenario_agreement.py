@@ -150,7 +150,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   615.7); a sorcery refused in the upkeep (``turn/sorcery-outside-a-main-phase.yaml``;
   117.1a); and pre-M10 combat damage on the stack to a blocker that was already a new object
   when it blocked (``combat/pre-m10-damage-on-the-stack-to-a-returned-blocker.yaml``; 400.7,
-  pre-M10 502.9)."""
+  pre-M10 502.9).
+* Boards found by the screen's slice 10: a 0-power blocker of two attackers named in an
+  assignment (asked for another creature's division) with no damage, its only division
+  (``combat/zero-power-blocker-of-two-named-with-no-damage-fdn.yaml``; 510.1a, 510.1d)."""
 
 from __future__ import annotations
 
@@ -243,6 +246,8 @@ BOARDS = [
     SCENARIOS / "prevent" / "prevent-all-leaves-prevent-next-unused.yaml",
     SCENARIOS / "turn" / "sorcery-outside-a-main-phase.yaml",
     SCENARIOS / "combat" / "pre-m10-damage-on-the-stack-to-a-returned-blocker.yaml",
+    # slice 10
+    SCENARIOS / "combat" / "zero-power-blocker-of-two-named-with-no-damage-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
