@@ -153,7 +153,11 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   pre-M10 502.9).
 * Boards found by the screen's slice 10: a 0-power blocker of two attackers named in an
   assignment (asked for another creature's division) with no damage, its only division
-  (``combat/zero-power-blocker-of-two-named-with-no-damage-fdn.yaml``; 510.1a, 510.1d)."""
+  (``combat/zero-power-blocker-of-two-named-with-no-damage-fdn.yaml``; 510.1a, 510.1d); an
+  active player whose only creature has defender, asked to declare no attackers
+  (``combat/defender-only-declares-no-attackers.yaml``; 702.3b, 508.1a); and a defending
+  player whose only permanent is an unattached Equipment, asked to declare no blockers
+  (``combat/noncreature-permanent-is-asked-no-block.yaml``; 509.1a)."""
 
 from __future__ import annotations
 
@@ -248,6 +252,8 @@ BOARDS = [
     SCENARIOS / "combat" / "pre-m10-damage-on-the-stack-to-a-returned-blocker.yaml",
     # slice 10
     SCENARIOS / "combat" / "zero-power-blocker-of-two-named-with-no-damage-fdn.yaml",
+    SCENARIOS / "combat" / "defender-only-declares-no-attackers.yaml",
+    SCENARIOS / "combat" / "noncreature-permanent-is-asked-no-block.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
