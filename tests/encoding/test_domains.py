@@ -1150,3 +1150,13 @@ def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason(
     result = check_agreement(state, A.PassPriority(player=0), CORRECT, scope)
     assert result.status is Status.OUT_OF_SCOPE, result.describe()
     assert result.reason == "Murder has 2 targets; the scope allows 1"
+
+
+def test_a_state_of_an_edition_outside_the_scope_is_refused_naming_it() -> None:
+    """A state whose edition the scope leaves out (``--scope editions=...``) is out of scope,
+    and the refusal names that edition: a frame has no value for it."""
+    sc = Scope(cards=1, editions=(Edition.FDN,))
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0)
+    state = make_state(("A", "B"), [bears], edition=Edition.M10)
+    with pytest.raises(OutOfScope, match=r"^edition M10 is not in the scope$"):
+        values(Frame.fresh(Statics.fresh(sc, "s", names=True), "f", names=True), state)
