@@ -157,7 +157,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   active player whose only creature has defender, asked to declare no attackers
   (``combat/defender-only-declares-no-attackers.yaml``; 702.3b, 508.1a); and a defending
   player whose only permanent is an unattached Equipment, asked to declare no blockers
-  (``combat/noncreature-permanent-is-asked-no-block.yaml``; 509.1a)."""
+  (``combat/noncreature-permanent-is-asked-no-block.yaml``; 509.1a); a sorcery refused to
+  the non-active player in a main phase with an empty stack
+  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1)."""
 
 from __future__ import annotations
 
@@ -254,6 +256,7 @@ BOARDS = [
     SCENARIOS / "combat" / "zero-power-blocker-of-two-named-with-no-damage-fdn.yaml",
     SCENARIOS / "combat" / "defender-only-declares-no-attackers.yaml",
     SCENARIOS / "combat" / "noncreature-permanent-is-asked-no-block.yaml",
+    SCENARIOS / "turn" / "sorcery-by-the-non-active-player.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
