@@ -159,7 +159,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   player whose only permanent is an unattached Equipment, asked to declare no blockers
   (``combat/noncreature-permanent-is-asked-no-block.yaml``; 509.1a); a sorcery refused to
   the non-active player in a main phase with an empty stack
-  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1)."""
+  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1); and Disintegrate's riders on a
+  spell that targets a land, whose noncreature target they leave alone
+  (``damage/disintegrate-riders-skip-a-land-that-is-no-creature.yaml``; 608.2c)."""
 
 from __future__ import annotations
 
@@ -257,6 +259,7 @@ BOARDS = [
     SCENARIOS / "combat" / "defender-only-declares-no-attackers.yaml",
     SCENARIOS / "combat" / "noncreature-permanent-is-asked-no-block.yaml",
     SCENARIOS / "turn" / "sorcery-by-the-non-active-player.yaml",
+    SCENARIOS / "damage" / "disintegrate-riders-skip-a-land-that-is-no-creature.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
