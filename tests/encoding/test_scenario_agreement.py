@@ -159,9 +159,11 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   player whose only permanent is an unattached Equipment, asked to declare no blockers
   (``combat/noncreature-permanent-is-asked-no-block.yaml``; 509.1a); a sorcery refused to
   the non-active player in a main phase with an empty stack
-  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1); and Disintegrate's riders on a
+  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1); Disintegrate's riders on a
   spell that targets a land, whose noncreature target they leave alone
-  (``damage/disintegrate-riders-skip-a-land-that-is-no-creature.yaml``; 608.2c)."""
+  (``damage/disintegrate-riders-skip-a-land-that-is-no-creature.yaml``; 608.2c); and a
+  declaration of attackers naming a creature card in a graveyard, refused by both
+  (``combat/creature-in-a-graveyard-cannot-attack.yaml``; 508.1a, 110.1)."""
 
 from __future__ import annotations
 
@@ -260,6 +262,7 @@ BOARDS = [
     SCENARIOS / "combat" / "noncreature-permanent-is-asked-no-block.yaml",
     SCENARIOS / "turn" / "sorcery-by-the-non-active-player.yaml",
     SCENARIOS / "damage" / "disintegrate-riders-skip-a-land-that-is-no-creature.yaml",
+    SCENARIOS / "combat" / "creature-in-a-graveyard-cannot-attack.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
