@@ -161,9 +161,11 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   the non-active player in a main phase with an empty stack
   (``turn/sorcery-by-the-non-active-player.yaml``; 307.1); Disintegrate's riders on a
   spell that targets a land, whose noncreature target they leave alone
-  (``damage/disintegrate-riders-skip-a-land-that-is-no-creature.yaml``; 608.2c); and a
+  (``damage/disintegrate-riders-skip-a-land-that-is-no-creature.yaml``; 608.2c); a
   declaration of attackers naming a creature card in a graveyard, refused by both
-  (``combat/creature-in-a-graveyard-cannot-attack.yaml``; 508.1a, 110.1)."""
+  (``combat/creature-in-a-graveyard-cannot-attack.yaml``; 508.1a, 110.1); and a 616.1
+  choice answered ``shield-counter`` (``replace/choice-answered-shield-counter.yaml``; 122.1c):
+  the walk never answers so."""
 
 from __future__ import annotations
 
@@ -263,6 +265,7 @@ BOARDS = [
     SCENARIOS / "turn" / "sorcery-by-the-non-active-player.yaml",
     SCENARIOS / "damage" / "disintegrate-riders-skip-a-land-that-is-no-creature.yaml",
     SCENARIOS / "combat" / "creature-in-a-graveyard-cannot-attack.yaml",
+    SCENARIOS / "replace" / "choice-answered-shield-counter.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
