@@ -173,3 +173,25 @@ def test_under_shield_follows_zone_change_a_creature_that_stays_keeps_its_used_s
     assert after.cards[1].zone is Zone.GRAVEYARD
     assert after.cards[0].zone is Zone.BATTLEFIELD and after.cards[0].shields[0].used
     assert cross_check(evaluator, prepare(state, scope), check) == []
+
+
+def test_a_flicker_without_a_controller_returns_the_permanent_to_its_owner(
+    evaluator: Z3Evaluator,
+) -> None:
+    """A flicker that names no controller returns the permanent under its owner's control
+    (110.2a, 400.7), also one another player controlled. In the Z3 terms the named controller
+    is a parameter that may be NONE ("under its owner's control"), where the folded evaluation
+    sees NONE as a constant and never asks whether a player is named: the return must give it
+    to its owner there too (slice 10's ``zones.move_zone``). The seeded points hold no flicker
+    of a permanent its owner does not control."""
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 0)
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 1)
+    state = make_state(("A", "B"), [troll, bears])
+    slot = state.setup.handles.index("troll")
+    cards = list(state.cards)
+    cards[slot] = cards[slot]._replace(control=1)
+    state = state._replace(cards=tuple(cards))
+    flicker = A.LeaveAndReturn(target="troll")
+    after = step(state, flicker, CORRECT).state
+    assert after.cards[slot].control == 0
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), flicker) == []

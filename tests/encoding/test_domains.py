@@ -38,6 +38,7 @@ import z3
 
 from regen_model.encoding import params as P
 from regen_model.encoding.agreement import Status, check_agreement
+from regen_model.encoding.evaluate import evaluate_params, prepare
 from regen_model.encoding.frame import (
     NONE,
     SPELL_GONE_Z,
@@ -1150,3 +1151,37 @@ def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason(
     result = check_agreement(state, A.PassPriority(player=0), CORRECT, scope)
     assert result.status is Status.OUT_OF_SCOPE, result.describe()
     assert result.reason == "Murder has 2 targets; the scope allows 1"
+
+
+def test_a_state_of_an_edition_outside_the_scope_is_refused_naming_it() -> None:
+    """A state whose edition the scope leaves out (``--scope editions=...``) is out of scope,
+    and the refusal names that edition: a frame has no value for it."""
+    sc = Scope(cards=1, editions=(Edition.FDN,))
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0)
+    state = make_state(("A", "B"), [bears], edition=Edition.M10)
+    with pytest.raises(OutOfScope, match=r"^edition M10 is not in the scope$"):
+        values(Frame.fresh(Statics.fresh(sc, "s", names=True), "f", names=True), state)
+
+
+def test_a_cast_ignores_what_its_unused_target_slots_name() -> None:
+    """The parameters of a cast hold more target slots than the spell uses (``n_targets``);
+    the action they decode to (``to_action``) reads only the used ones, so the relation's
+    successor must not depend on what an unused slot names: here the second slot of a
+    one-target Shock names a Grizzly Bears that left and returned (a new object, 400.7, so its
+    incarnation is 2, not the 0 an empty slot records). The solver may choose any value there
+    (the parameters' domain leaves it free), and a successor that read it would differ from
+    the engine's for the same action."""
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 1)
+    giant = CardSpec("giant", PERMANENT_CARDS["Hill Giant"], 1)
+    state = make_state(("A", "B"), [bears, giant])
+    state = step(state, A.LeaveAndReturn(target="bears"), CORRECT).state
+    assert state.cards[0].gen == 2  # exiled, then returned
+    scope = Scope(cards=2, targets=2, stack=1, pending=1, shields=1, max_amount=3)
+    shock = SPELLS["Shock"].cast(0, (A.TargetChoice(card="giant"),))
+    prep = prepare(state, scope)
+    params = P.of_action(state, shock, scope)
+    assert params["n_targets"] == 1 and params["tgt1.card"] == NONE
+    plain = evaluate_params(prep, params, shock.kind, CORRECT)
+    named = evaluate_params(prep, {**params, "tgt1.card": 0}, shock.kind, CORRECT)
+    assert plain.enabled and named.enabled
+    assert named.post == plain.post

@@ -150,7 +150,22 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   615.7); a sorcery refused in the upkeep (``turn/sorcery-outside-a-main-phase.yaml``;
   117.1a); and pre-M10 combat damage on the stack to a blocker that was already a new object
   when it blocked (``combat/pre-m10-damage-on-the-stack-to-a-returned-blocker.yaml``; 400.7,
-  pre-M10 502.9)."""
+  pre-M10 502.9).
+* Boards found by the screen's slice 10: a 0-power blocker of two attackers named in an
+  assignment (asked for another creature's division) with no damage, its only division
+  (``combat/zero-power-blocker-of-two-named-with-no-damage-fdn.yaml``; 510.1a, 510.1d); an
+  active player whose only creature has defender, asked to declare no attackers
+  (``combat/defender-only-declares-no-attackers.yaml``; 702.3b, 508.1a); and a defending
+  player whose only permanent is an unattached Equipment, asked to declare no blockers
+  (``combat/noncreature-permanent-is-asked-no-block.yaml``; 509.1a); a sorcery refused to
+  the non-active player in a main phase with an empty stack
+  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1); Disintegrate's riders on a
+  spell that targets a land, whose noncreature target they leave alone
+  (``damage/disintegrate-riders-skip-a-land-that-is-no-creature.yaml``; 608.2c); a
+  declaration of attackers naming a creature card in a graveyard, refused by both
+  (``combat/creature-in-a-graveyard-cannot-attack.yaml``; 508.1a, 110.1); and a 616.1
+  choice answered ``shield-counter`` (``replace/choice-answered-shield-counter.yaml``; 122.1c):
+  the walk never answers so."""
 
 from __future__ import annotations
 
@@ -243,6 +258,14 @@ BOARDS = [
     SCENARIOS / "prevent" / "prevent-all-leaves-prevent-next-unused.yaml",
     SCENARIOS / "turn" / "sorcery-outside-a-main-phase.yaml",
     SCENARIOS / "combat" / "pre-m10-damage-on-the-stack-to-a-returned-blocker.yaml",
+    # slice 10
+    SCENARIOS / "combat" / "zero-power-blocker-of-two-named-with-no-damage-fdn.yaml",
+    SCENARIOS / "combat" / "defender-only-declares-no-attackers.yaml",
+    SCENARIOS / "combat" / "noncreature-permanent-is-asked-no-block.yaml",
+    SCENARIOS / "turn" / "sorcery-by-the-non-active-player.yaml",
+    SCENARIOS / "damage" / "disintegrate-riders-skip-a-land-that-is-no-creature.yaml",
+    SCENARIOS / "combat" / "creature-in-a-graveyard-cannot-attack.yaml",
+    SCENARIOS / "replace" / "choice-answered-shield-counter.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
