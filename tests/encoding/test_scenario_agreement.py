@@ -159,9 +159,7 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   player whose only permanent is an unattached Equipment, asked to declare no blockers
   (``combat/noncreature-permanent-is-asked-no-block.yaml``; 509.1a); a sorcery refused to
   the non-active player in a main phase with an empty stack
-  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1); Disintegrate's riders on a
-  spell that targets a land, whose noncreature target they leave alone
-  (``damage/disintegrate-riders-skip-a-land-that-is-no-creature.yaml``; 608.2c); a
+  (``turn/sorcery-by-the-non-active-player.yaml``; 307.1); a
   declaration of attackers naming a creature card in a graveyard, refused by both
   (``combat/creature-in-a-graveyard-cannot-attack.yaml``; 508.1a, 110.1); and a 616.1
   choice answered ``shield-counter`` (``replace/choice-answered-shield-counter.yaml``; 122.1c):
@@ -263,7 +261,6 @@ BOARDS = [
     SCENARIOS / "combat" / "defender-only-declares-no-attackers.yaml",
     SCENARIOS / "combat" / "noncreature-permanent-is-asked-no-block.yaml",
     SCENARIOS / "turn" / "sorcery-by-the-non-active-player.yaml",
-    SCENARIOS / "damage" / "disintegrate-riders-skip-a-land-that-is-no-creature.yaml",
     SCENARIOS / "combat" / "creature-in-a-graveyard-cannot-attack.yaml",
     SCENARIOS / "replace" / "choice-answered-shield-counter.yaml",
 ]
