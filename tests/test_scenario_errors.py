@@ -240,6 +240,23 @@ CASES = [
         "at position 0 [stack.cast]",
         id="counterspell-empty-stack-position",
     ),
+    # 120.1a: damage is dealt to no land that is not a creature, so no spell aims it at one
+    pytest.param(
+        BASE.replace(
+            "permanents:",
+            "spells:\n  Land Scorch: {effect: damage, amount: 2, targets: land}\npermanents:",
+        ),
+        ":5: spells.Land Scorch.targets: damage is dealt only to creatures, planeswalkers, "
+        "battles and players (120.1a): a damage effect can't have targets: land",
+        id="damage-spell-targets-a-land",
+    ),
+    pytest.param(
+        BASE + "  - cast: {player: A, spell: {name: Land Scorch, effect: damage, targets: land}, "
+        "targets: [troll]}\n",
+        ":11: events[1].cast.spell.targets: damage is dealt only to creatures, planeswalkers, "
+        "battles and players (120.1a): a damage effect can't have targets: land",
+        id="inline-damage-spell-targets-a-land",
+    ),
     pytest.param(
         BASE + "  - cast: {player: A, spell: Shock, targets: 0}\n",
         ":11: events[1].cast.targets: Shock targets no spell: name a permanent or a player",

@@ -1306,7 +1306,8 @@ def scripts() -> tuple[Script, ...]:
             "activation, an opponent's Bears and then the Spirit itself, each shielded; aimed "
             "at the Bears again, which leave and return in response (a new object, 400.7), it "
             "does nothing (608.2b); a Forest is no creature to target, B does not control the "
-            "Spirit, and the ability needs a target",
+            "Spirit, and the ability needs a target; a damage spell can't aim at 'target "
+            "land' (120.1a)",
             (
                 Card("spirit", "Suture Spirit", 0),
                 Card("bears", "Grizzly Bears", 1),
@@ -1326,6 +1327,16 @@ def scripts() -> tuple[Script, ...]:
                 (0, A.ActivateAbility(player=0, source="spirit")),
                 (0, A.ActivateAbility(player=1, source="spirit", target="bears")),
                 (0, A.ActivateAbility(player=0, source="spirit", ability=1, target="bears")),
+                (
+                    0,
+                    A.CastSpell(
+                        player=0,
+                        name="damage at a land",
+                        effect=Effect(EffectKind.DAMAGE, amount=2),
+                        targets=(A.TargetChoice(card="forest"),),
+                        target_rule=TargetRule.LAND,
+                    ),
+                ),
             ),
         ),
         Script(

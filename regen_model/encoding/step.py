@@ -206,6 +206,11 @@ def _cast(w: SymWork) -> None:
         ),
         clause,
     )
+    # 120.1a: damage is never aimed at "target land" (``engine.step._targets``)
+    w.require(
+        not_(and_(eq(p.eff_kind, ordinal(EffectKind.DAMAGE)), eq(rule, ordinal(TargetRule.LAND)))),
+        clause,
+    )
     # "target spell" (Counterspell; ``engine.step._spell_target``): its one target a spell on
     # the stack, named by its position (601.2c, 115.1); the spell cast is not on it yet (115.5)
     spell_rule = or_(

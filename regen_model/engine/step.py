@@ -251,6 +251,12 @@ def _targets(w: Work, a: A.CastSpell) -> tuple[Target, ...]:
             "stack.cast",
             "targets",
         )
+    if a.effect.kind is EffectKind.DAMAGE and rule is TargetRule.LAND:
+        # 120.1a: damage is dealt to creatures, planeswalkers and battles (and players), never
+        # to a land as such; the scenario loader refuses such a spell before it gets here
+        raise IllegalAction(
+            f"{a.name} deals damage: it can't target a land (120.1a)", "stack.cast", "targets"
+        )
     if rule is TargetRule.SPELL or a.effect.kind is EffectKind.COUNTER_SPELL:
         return (_spell_target(w, a),)
     out = []

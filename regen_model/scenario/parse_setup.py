@@ -194,6 +194,15 @@ def spell_template(
     if kind is EffectKind.MILL and targets is not TargetRule.PLAYER:
         # 701.17a: a player mills (the model's mill is "target player mills N cards")
         raise source.error((*path, "targets"), "a mill targets a player: targets: player")
+    if kind is EffectKind.DAMAGE and targets is TargetRule.LAND:
+        # 120.1a: only a battle, a creature or a planeswalker is dealt damage (and a player,
+        # 120.3); "target land" names no such object, so both views would mark damage where
+        # the rules deal none
+        raise source.error(
+            (*path, "targets"),
+            "damage is dealt only to creatures, planeswalkers, battles and players (120.1a): "
+            "a damage effect can't have targets: land",
+        )
     if (kind is EffectKind.COUNTER_SPELL) != (targets is TargetRule.SPELL):
         # 701.6a, 115.1: "counter target spell" targets a spell, and only it does
         raise source.error(

@@ -24,7 +24,7 @@ from regen_model.encoding.work import SymWork, layout
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.effects import EffectKind
+from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Keyword, Mutant, StackKind, ordinal
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import Verdict
@@ -250,6 +250,32 @@ def test_pyramids_needs_its_one_target() -> None:
     solver.add(*P.domain(params, scope))
     solver.add(template.statics.cards[0].remove_damage_ability)
     solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
+    assert solver.check() == z3.unsat
+
+
+def test_no_damage_spell_is_cast_at_a_land() -> None:
+    """A damage spell never targets "a land" (120.1a: damage is dealt to no object that is
+    no battle, creature or planeswalker), as the engine refuses such a cast: in the symbolic
+    relation a cast with the damage effect and the land rule is unsatisfiable, and with the
+    destroy effect (Land Blast's) it is not. The scenario loader refuses such a spell, so no
+    concrete state or action reaches this guard."""
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    system = RegenSystem(scope=scope)
+    rel = system.relation("cast")
+    template = system.template
+    params = template.params
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(params, scope))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.cast_rule == ordinal(TargetRule.LAND), params.n_targets == 1)
+    solver.add(params.tgt_card[0] == 0, params.tgt_player[0] == NONE)
+    solver.add(params.eff_kind == ordinal(EffectKind.DESTROY))
+    assert solver.check() == z3.sat  # Land Blast at the land in slot 0
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(params, scope))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.cast_rule == ordinal(TargetRule.LAND))
+    solver.add(params.eff_kind == ordinal(EffectKind.DAMAGE))
     assert solver.check() == z3.unsat
 
 

@@ -260,6 +260,18 @@ NIALL_TAPPED = make_state(
             "targets",
         ),
         (
+            GONE,
+            A.CastSpell(
+                player=0,
+                name="Land Scorch",
+                effect=Effect(EffectKind.DAMAGE, amount=2),
+                target_rule=TargetRule.LAND,
+                targets=(A.TargetChoice(card="forest"),),
+            ),
+            "Land Scorch deals damage: it can't target a land (120.1a) [stack.cast]",
+            "targets",
+        ),
+        (
             ASSIGNING,
             A.AssignCombatDamage(
                 player=0, divisions=(A.Division(attacker="bears", shares=(("nobody", 1),)),)
@@ -675,6 +687,7 @@ NIALL_TAPPED = make_state(
         "sacrifice-cost-without-sacrifice",
         "untargeted-spell-with-target",
         "mill-a-negative-number",
+        "damage-spell-at-a-land",
         "division-to-an-unknown-name",
         "counters-fewer-than-one",
         "two-divisions-for-one-attacker",
