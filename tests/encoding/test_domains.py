@@ -187,6 +187,22 @@ def test_a_stack_objects_card_player_and_source_admit_exactly_none_and_what_exis
         solver.pop()
 
 
+def test_a_stack_objects_controller_and_a_combat_hits_controller_admit_both_players() -> None:
+    """A spell, ability or trigger is controlled by either player (the engine's
+    ``StackObject.controller``), and so is the source of pre-M10 combat damage on the stack
+    as last known (``hit_ctrl``, pre-M10 310.4b): each admits exactly the players 0 and 1.
+    A domain narrowed to one player would leave the other player's objects out of every
+    symbolic query (slice 10's ``frame._stack_domain``)."""
+    sc = _scope(1)
+    frame, solver = _framed(sc)
+    obj = frame.stack[0]
+    solver.add(frame.stack_size == 1)
+    assert _admitted(solver, obj.controller, -2, 3) == {0, 1}
+    solver.add(obj.kind == ordinal(StackKind.COMBAT_DAMAGE))
+    for i, ctrl in enumerate(obj.hit_ctrl):
+        assert _admitted(solver, ctrl, -2, 3) == {0, 1}, i
+
+
 @pytest.mark.parametrize("state", SPELL_STATES, ids=["one", "two", "three", "gone", "above"])
 def test_every_spell_target_an_engine_state_holds_is_in_the_domain_and_representable(
     state: GameState,
@@ -282,6 +298,14 @@ def test_the_casts_spell_target_admits_exactly_none_and_the_positions_of_action_
         SHOCK.cast(0, (A.TargetChoice(player=1),)),
         SHOCK.cast(1, (A.TargetChoice(card="giant"),)),
         A.CastSpell(player=0, name="Hex", effect=Effect(EffectKind.DESTROY), target_rule=None),
+        # a target naming nothing (the engine refuses it: "a target names a card or a player")
+        A.CastSpell(
+            player=0,
+            name="Hex",
+            effect=Effect(EffectKind.DESTROY),
+            targets=(A.TargetChoice(),),
+            target_rule=TargetRule.CREATURE,
+        ),
         # a spell putting counters of each kind the model tracks (122.1a, 122.1c)
         *(
             A.CastSpell(
@@ -293,7 +317,7 @@ def test_the_casts_spell_target_admits_exactly_none_and_the_positions_of_action_
             for kind in CounterKind
         ),
     ],
-    ids=["at-spell-0", "at-spell-1", "at-a-player", "at-a-card", "no-target"]
+    ids=["at-spell-0", "at-spell-1", "at-a-player", "at-a-card", "no-target", "at-nothing"]
     + [f"counters-{kind.name.lower()}" for kind in CounterKind],
 )
 def test_a_cast_reads_back_from_its_parameters_as_itself(action: A.CastSpell) -> None:
@@ -365,11 +389,27 @@ def test_an_umbra_answer_naming_a_slot_past_the_setup_reads_back_as_no_answer() 
     umbra = {"choice0.0.use": int(P.Use.UMBRA), "choice0.0.slot": past}
     got = P.to_action({**v, **umbra}, sba.kind, BOARD, sc)
     assert got == A.CheckStateBasedActions(choices=(A.ReplacementChoice("bears", 0, "?"),))
-    named = {**umbra, "choice0.0.slot": 1}
-    got = P.to_action({**v, **named}, sba.kind, BOARD, sc)
-    assert got == A.CheckStateBasedActions(
-        choices=(A.ReplacementChoice("bears", 0, "umbra:giant"),)
+    for slot, handle in enumerate(BOARD.setup.handles):  # the first slot too
+        named = {**umbra, "choice0.0.slot": slot}
+        got = P.to_action({**v, **named}, sba.kind, BOARD, sc)
+        assert got == A.CheckStateBasedActions(
+            choices=(A.ReplacementChoice("bears", 0, f"umbra:{handle}"),)
+        )
+
+
+@pytest.mark.parametrize("combat", [False, True])
+def test_a_deal_damage_reads_back_with_its_combat_flag(combat: bool) -> None:
+    """Whether a damage event is combat damage is part of the action (``DealDamage.combat``:
+    "whenever it is dealt combat damage" triggers read it, 603.2, 510.2): the parameters of
+    either kind read back as that same action."""
+    sc = _scope(1)
+    action = A.DealDamage(
+        source="giant",
+        shares=(A.DamageShare(amount=2, card="bears"),),
+        combat=combat,
     )
+    v = P.of_action(BOARD, action, sc)
+    assert P.to_action(v, action.kind, BOARD, sc) == action
 
 
 def test_an_unknown_action_kind_is_refused_by_name() -> None:

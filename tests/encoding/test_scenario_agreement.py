@@ -163,7 +163,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   declaration of attackers naming a creature card in a graveyard, refused by both
   (``combat/creature-in-a-graveyard-cannot-attack.yaml``; 508.1a, 110.1); and a 616.1
   choice answered ``shield-counter`` (``replace/choice-answered-shield-counter.yaml``; 122.1c):
-  the walk never answers so."""
+  the walk never answers so; and a plain ``shield`` answer where the first shield has a
+  rider and the second none (``replace/choice-shield-passes-over-a-rider-shield.yaml``;
+  616.1, 701.19c): the answer names the plain one."""
 
 from __future__ import annotations
 
@@ -263,6 +265,7 @@ BOARDS = [
     SCENARIOS / "turn" / "sorcery-by-the-non-active-player.yaml",
     SCENARIOS / "combat" / "creature-in-a-graveyard-cannot-attack.yaml",
     SCENARIOS / "replace" / "choice-answered-shield-counter.yaml",
+    SCENARIOS / "replace" / "choice-shield-passes-over-a-rider-shield.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
