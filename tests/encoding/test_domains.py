@@ -492,6 +492,24 @@ def test_every_printed_card_the_encoding_holds_reads_back_with_its_types_and_fie
         assert statics_values(keys, back) == statics_values(keys, setup), template.name
 
 
+def test_a_setup_smaller_than_the_scope_pins_cards_the_domain_admits() -> None:
+    """A board with fewer cards than the scope has slots no card fills; pinning the board's
+    cards (``pin_statics``, what a query about those cards assumes) gives those slots values
+    the printed cards' domain admits, so the query is about that board and not vacuous: a
+    pinned value the domain forbids would make every such query unsatisfiable, each
+    invariant "proved" with no state at all (slice 10's ``frame._assign_statics``)."""
+    for cards in (1, 2, 3):
+        sc = widest(cards)
+        statics = Statics.fresh(sc, "s")
+        for n in range(cards):
+            setup = Setup(
+                ("A", "B"), tuple(f"c{i}" for i in range(n)), (_TEMPLATES[0],) * n, (0,) * n
+            )
+            solver = z3.Solver()
+            solver.add(*statics.domain(), *pin_statics(statics, setup))
+            assert solver.check() == z3.sat, (cards, n)
+
+
 # --- every variable of a frame: its values admitted, and each read back ------------------------
 
 # Two cards, two shield slots, a stack of two and one waiting trigger: every kind of variable a
