@@ -687,7 +687,8 @@ def test_a_phased_out_permanent_is_on_the_battlefield_and_out_of_combat() -> Non
 
 def _representable_read_back(cards: int, pick: Callable[[Frame], list[z3.BoolRef]]) -> GameState:
     """A representable frame at ``cards`` card slots where ``pick`` holds, read back from a
-    model: the state must give every frame variable the model's value again."""
+    model: the state must give every frame variable the model's value again, and each card
+    its own slot (the engine finds a card's printed characteristics by it)."""
     sc = Scope(cards=cards, shields=1, stack=1, pending=1, targets=1, max_amount=1)
     frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
     solver = z3.Solver()
@@ -698,6 +699,7 @@ def _representable_read_back(cards: int, pick: Callable[[Frame], list[z3.BoolRef
     got = {k: _value(model, v) for k, v in zip(layout(sc).keys, frame.vars(), strict=True)}
     back = values(layout(sc).frame, state)
     assert {k: (got[k], back[k]) for k in got if got[k] != back[k]} == {}
+    assert [c.slot for c in state.cards] == list(range(cards))
     return state
 
 
