@@ -1021,7 +1021,9 @@ def _expected_parameter(key: str, sc: Scope) -> set[int]:
     return table[field] & set(_PWINDOW)
 
 
-_PWINDOW = range(-4, 14)
+# past the largest enumeration a parameter holds (EffectKind's), so a domain admitting a value
+# beyond its enumeration is seen (slice 11's ``params.domain``)
+_PWINDOW = range(-4, len(EffectKind) + 3)
 
 
 def _parameters() -> tuple[P.Params, z3.Solver]:
