@@ -266,6 +266,9 @@ BOARDS = [
     SCENARIOS / "combat" / "creature-in-a-graveyard-cannot-attack.yaml",
     SCENARIOS / "replace" / "choice-answered-shield-counter.yaml",
     SCENARIOS / "replace" / "choice-shield-passes-over-a-rider-shield.yaml",
+    # slice 11
+    SCENARIOS / "prevent" / "prevent-next-shields-add-up.yaml",
+    SCENARIOS / "replace" / "pyramids-blocker-stays-in-combat.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
