@@ -351,3 +351,43 @@ def test_a_narrowed_check_obliges_what_it_leaves_out_not_to_be_pending(spec: Car
     )
     sba_pass(w, AFTER_SECOND)
     assert w.obligations == [("sba.loop", False)]
+
+
+@pytest.mark.parametrize(
+    "pending",
+    ["lethal-damage", "zero-toughness"],
+)
+def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
+    """A legal start is a state in which a player would get priority, so no state-based
+    action is pending there (704.3, 117.5): no creature on the battlefield with lethal damage
+    marked on it (704.5g) or with toughness 0 or less (704.5f). ``init`` asks it through
+    ``derived.sba_pending``, which only the symbolic build reads at a start (no walk point
+    or scenario starts from an arbitrary state), so a term dropped from it admitted such
+    starts to every proof (slice 11's ``derived.sba_pending``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+    from regen_model.encoding.work import Context
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    system = RegenSystem(scope=scope)
+    frame = system.template.pre
+    lay = layout(scope)
+    statics = dict(zip(lay.static_keys, frame.statics.vars(), strict=True))
+    ctx = Context.make(CORRECT, scope, statics, {k: 0 for k in lay.param_keys}, eager=False)
+    w = SymWork(ctx, dict(zip(lay.keys, frame.vars(), strict=True)))
+    term = (
+        D.lethal_damage_pending(w, 0)
+        if pending == "lethal-damage"
+        else D.zero_toughness_pending(w, 0)
+    )
+    solver = z3.Solver()
+    solver.add(*[t.formula for t in system.init(frame)])
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(term))
+    assert solver.check() == z3.unsat
+    # the same start without the pending action is a legal one
+    solver = z3.Solver()
+    solver.add(*[t.formula for t in system.init(frame)])
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.creature_on_battlefield(w, 0)))
+    assert solver.check() == z3.sat
