@@ -269,6 +269,8 @@ BOARDS = [
     # slice 11
     SCENARIOS / "prevent" / "prevent-next-shields-add-up.yaml",
     SCENARIOS / "replace" / "pyramids-blocker-stays-in-combat.yaml",
+    SCENARIOS / "combat" / "summoning-sick-only-declares-no-attackers.yaml",
+    SCENARIOS / "combat" / "first-strike-step-asks-no-division-of-a-regular-attacker-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
