@@ -353,6 +353,19 @@ def test_a_narrowed_check_obliges_what_it_leaves_out_not_to_be_pending(spec: Car
     assert w.obligations == [("sba.loop", False)]
 
 
+def _symbolic_start(scope: Scope) -> tuple[RegenSystem, Any, SymWork]:
+    """The system at ``scope``, its template's pre-frame and a work over that frame's
+    constants (printed cards symbolic), as ``system.legal_start`` builds one."""
+    from regen_model.encoding.work import Context
+
+    system = RegenSystem(scope=scope)
+    frame = system.template.pre
+    lay = layout(scope)
+    statics = dict(zip(lay.static_keys, frame.statics.vars(), strict=True))
+    ctx = Context.make(CORRECT, scope, statics, {k: 0 for k in lay.param_keys}, eager=False)
+    return system, frame, SymWork(ctx, dict(zip(lay.keys, frame.vars(), strict=True)))
+
+
 @pytest.mark.parametrize(
     "pending",
     ["lethal-damage", "zero-toughness"],
@@ -366,15 +379,9 @@ def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
     starts to every proof (slice 11's ``derived.sba_pending``)."""
     from regen_model.encoding import derived as D
     from regen_model.encoding.ops import to_z3
-    from regen_model.encoding.work import Context
 
     scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
-    system = RegenSystem(scope=scope)
-    frame = system.template.pre
-    lay = layout(scope)
-    statics = dict(zip(lay.static_keys, frame.statics.vars(), strict=True))
-    ctx = Context.make(CORRECT, scope, statics, {k: 0 for k in lay.param_keys}, eager=False)
-    w = SymWork(ctx, dict(zip(lay.keys, frame.vars(), strict=True)))
+    system, frame, w = _symbolic_start(scope)
     term = (
         D.lethal_damage_pending(w, 0)
         if pending == "lethal-damage"
@@ -391,3 +398,26 @@ def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
     solver.add(*frame.domain(), *frame.statics.domain())
     solver.add(to_z3(D.creature_on_battlefield(w, 0)))
     assert solver.check() == z3.sat
+
+
+def test_zero_toughness_is_pending_only_for_a_creature_on_the_battlefield() -> None:
+    """704.5f puts a creature with toughness 0 or less into its owner's graveyard: a land, an
+    Aura or a card in another zone, whatever toughness its fields add up to, is not one. On
+    concrete values the check returns before it asks toughness for such a card; only the
+    symbolic build (the proofs, where a card's zone and types are terms) asks the whole
+    condition, so a dropped 'creature on the battlefield' let a land on the battlefield go to
+    the graveyard there (slice 11's ``derived.zero_toughness_pending``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.zero_toughness_pending(w, 0)))
+    solver.add(z3.Not(to_z3(D.creature_on_battlefield(w, 0))))
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.zero_toughness_pending(w, 0)))
+    assert solver.check() == z3.sat  # a creature on the battlefield with toughness 0
