@@ -177,6 +177,9 @@ NOT_KILLING = [
     # Horned Troll has no "when this creature dies" ability: even the mutant that has a
     # regenerating creature trigger its dies ability (700.4, 701.19a) finds none to trigger
     (Mutant.REGEN_TRIGGERS_DIES, "regen/shield-apply"),
+    # a deal of 0 deathtouch damage is no damage (120.8): nothing is prevented, so even the
+    # mutant that has prevented deathtouch damage make a record finds none (702.2b, 615.1)
+    (Mutant.PREVENTED_DEATHTOUCH_DESTROYS, "prevent/zero-deathtouch-damage-meets-no-shield"),
 ]
 
 
