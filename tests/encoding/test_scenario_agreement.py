@@ -271,6 +271,7 @@ BOARDS = [
     SCENARIOS / "replace" / "pyramids-blocker-stays-in-combat.yaml",
     SCENARIOS / "combat" / "summoning-sick-only-declares-no-attackers.yaml",
     SCENARIOS / "combat" / "first-strike-step-asks-no-division-of-a-regular-attacker-fdn.yaml",
+    SCENARIOS / "prevent" / "pre-m10-damage-to-a-gone-blocker-leaves-the-new-objects-shield.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
