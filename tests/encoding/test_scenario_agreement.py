@@ -272,6 +272,9 @@ BOARDS = [
     SCENARIOS / "combat" / "summoning-sick-only-declares-no-attackers.yaml",
     SCENARIOS / "combat" / "first-strike-step-asks-no-division-of-a-regular-attacker-fdn.yaml",
     SCENARIOS / "prevent" / "pre-m10-damage-to-a-gone-blocker-leaves-the-new-objects-shield.yaml",
+    SCENARIOS
+    / "combat"
+    / "first-strike-step-asks-the-division-of-a-double-blocked-first-striker-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
