@@ -275,6 +275,7 @@ BOARDS = [
     SCENARIOS
     / "combat"
     / "first-strike-step-asks-the-division-of-a-double-blocked-first-striker-fdn.yaml",
+    SCENARIOS / "combat" / "m10-blocker-of-two-too-small-for-the-first-is-asked-nothing.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
