@@ -162,6 +162,9 @@ NOT_KILLING = [
     # Disintegrate's damage is dealt, so its "can't be regenerated" applies whether or not the
     # mutant asks for damage first (701.19c)
     (Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, "replace/exile-instead-after-shield"),
+    # Incinerate's own rider needs its damage under every reading: the mutant, which reads
+    # Disintegrate's rider as Incinerate's, leaves Incinerate's unregenerable (701.19c)
+    (Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, "effects/cant-regen-make"),
     # a shield counter, not regeneration, saves the Onulet (122.1c): no dies trigger even
     # under the mutant that has regeneration trigger it (700.4, 701.19a)
     (Mutant.REGEN_TRIGGERS_DIES, "zone/dies-trigger-not-on-a-shield-counter"),
