@@ -162,6 +162,9 @@ NOT_KILLING = [
     # Disintegrate's damage is dealt, so its "can't be regenerated" applies whether or not the
     # mutant asks for damage first (701.19c)
     (Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, "replace/exile-instead-after-shield"),
+    # Incinerate's own rider needs its damage under every reading: the mutant, which reads
+    # Disintegrate's rider as Incinerate's, leaves Incinerate's unregenerable (701.19c)
+    (Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, "effects/cant-regen-make"),
     # a shield counter, not regeneration, saves the Onulet (122.1c): no dies trigger even
     # under the mutant that has regeneration trigger it (700.4, 701.19a)
     (Mutant.REGEN_TRIGGERS_DIES, "zone/dies-trigger-not-on-a-shield-counter"),
@@ -177,6 +180,9 @@ NOT_KILLING = [
     # Horned Troll has no "when this creature dies" ability: even the mutant that has a
     # regenerating creature trigger its dies ability (700.4, 701.19a) finds none to trigger
     (Mutant.REGEN_TRIGGERS_DIES, "regen/shield-apply"),
+    # a deal of 0 deathtouch damage is no damage (120.8): nothing is prevented, so even the
+    # mutant that has prevented deathtouch damage make a record finds none (702.2b, 615.1)
+    (Mutant.PREVENTED_DEATHTOUCH_DESTROYS, "prevent/zero-deathtouch-damage-meets-no-shield"),
 ]
 
 

@@ -351,3 +351,121 @@ def test_a_narrowed_check_obliges_what_it_leaves_out_not_to_be_pending(spec: Car
     )
     sba_pass(w, AFTER_SECOND)
     assert w.obligations == [("sba.loop", False)]
+
+
+def _symbolic_start(scope: Scope, rules: Rules = CORRECT) -> tuple[RegenSystem, Any, SymWork]:
+    """The system at ``scope``, its template's pre-frame and a work over that frame's
+    constants (printed cards symbolic), as ``system.legal_start`` builds one."""
+    from regen_model.encoding.work import Context
+
+    system = RegenSystem(scope=scope, rules=rules)
+    frame = system.template.pre
+    lay = layout(scope)
+    statics = dict(zip(lay.static_keys, frame.statics.vars(), strict=True))
+    ctx = Context.make(rules, scope, statics, {k: 0 for k in lay.param_keys}, eager=False)
+    return system, frame, SymWork(ctx, dict(zip(lay.keys, frame.vars(), strict=True)))
+
+
+@pytest.mark.parametrize(
+    "pending",
+    ["lethal-damage", "zero-toughness"],
+)
+def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
+    """A legal start is a state in which a player would get priority, so no state-based
+    action is pending there (704.3, 117.5): no creature on the battlefield with lethal damage
+    marked on it (704.5g) or with toughness 0 or less (704.5f). ``init`` asks it through
+    ``derived.sba_pending``, which only the symbolic build reads at a start (no walk point
+    or scenario starts from an arbitrary state), so a term dropped from it admitted such
+    starts to every proof (slice 11's ``derived.sba_pending``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    system, frame, w = _symbolic_start(scope)
+    term = (
+        D.lethal_damage_pending(w, 0)
+        if pending == "lethal-damage"
+        else D.zero_toughness_pending(w, 0)
+    )
+    solver = z3.Solver()
+    solver.add(*[t.formula for t in system.init(frame)])
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(term))
+    assert solver.check() == z3.unsat
+    # the same start without the pending action is a legal one
+    solver = z3.Solver()
+    solver.add(*[t.formula for t in system.init(frame)])
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.creature_on_battlefield(w, 0)))
+    assert solver.check() == z3.sat
+
+
+def test_zero_toughness_is_pending_only_for_a_creature_on_the_battlefield() -> None:
+    """704.5f puts a creature with toughness 0 or less into its owner's graveyard: a land, an
+    Aura or a card in another zone, whatever toughness its fields add up to, is not one. On
+    concrete values the check returns before it asks toughness for such a card; only the
+    symbolic build (the proofs, where a card's zone and types are terms) asks the whole
+    condition, so a dropped 'creature on the battlefield' let a land on the battlefield go to
+    the graveyard there (slice 11's ``derived.zero_toughness_pending``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.zero_toughness_pending(w, 0)))
+    solver.add(z3.Not(to_z3(D.creature_on_battlefield(w, 0))))
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.zero_toughness_pending(w, 0)))
+    assert solver.check() == z3.sat  # a creature on the battlefield with toughness 0
+
+
+def test_under_mill_short_library_loses_a_mill_that_does_not_happen_loses_nothing() -> None:
+    """The rule mutant ``mill-short-library-loses`` (701.17b broken: milling more cards than
+    the library holds counts as drawing from an empty library) records the loss only for a
+    mill that happens. On concrete values a mill whose condition is false is skipped before
+    the line; only the symbolic build (the proofs under that mutant) writes under the
+    condition, so a write without it made every player short of cards lose at any
+    resolution (slice 11's ``effects.mill``)."""
+    from regen_model.encoding.effects import mill
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope, Rules(frozenset({Mutant.MILL_SHORT_LIBRARY_LOSES})))
+    key = w.f.players[0].drew_empty
+    before = to_z3(w[key])
+    library = to_z3(w[w.f.players[0].library])
+    mills = z3.Bool("mills")
+    mill(w, 0, 3, mills)
+    solver = z3.Solver()
+    solver.add(*frame.domain(), z3.Not(mills), to_z3(w[key]) != before)
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()  # and a mill of 3 from a library of 2 does record it
+    solver.add(*frame.domain(), mills, z3.Not(before), library == 2)
+    solver.add(z3.Not(to_z3(w[key])))
+    assert solver.check() == z3.unsat
+
+
+def test_a_new_turn_leaves_the_summoning_sickness_of_a_card_off_the_battlefield() -> None:
+    """302.6: as a turn begins, what its active player controls on the battlefield (phased
+    out too, 702.26d) has been theirs since the turn began; a card in another zone is no
+    permanent and the engine leaves its fields alone (``engine.turn``'s new turn). A legal
+    start may hold such a card with the flag set (``system.legal_start`` does not ask it
+    clear), and only the symbolic build reads the zone there (slice 11's
+    ``turn.next_turn``)."""
+    from regen_model.encoding.ops import to_z3
+    from regen_model.encoding.turn import next_turn
+    from regen_model.model.enums import Zone
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    c = w.c(0)
+    zone, sick = to_z3(w[c.zone]), to_z3(w[c.sick])
+    next_turn(w)
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(zone == ordinal(Zone.GRAVEYARD), sick, z3.Not(to_z3(w[c.sick])))
+    assert solver.check() == z3.unsat

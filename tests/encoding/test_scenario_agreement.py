@@ -266,6 +266,16 @@ BOARDS = [
     SCENARIOS / "combat" / "creature-in-a-graveyard-cannot-attack.yaml",
     SCENARIOS / "replace" / "choice-answered-shield-counter.yaml",
     SCENARIOS / "replace" / "choice-shield-passes-over-a-rider-shield.yaml",
+    # slice 11
+    SCENARIOS / "prevent" / "prevent-next-shields-add-up.yaml",
+    SCENARIOS / "replace" / "pyramids-blocker-stays-in-combat.yaml",
+    SCENARIOS / "combat" / "summoning-sick-only-declares-no-attackers.yaml",
+    SCENARIOS / "combat" / "first-strike-step-asks-no-division-of-a-regular-attacker-fdn.yaml",
+    SCENARIOS / "prevent" / "pre-m10-damage-to-a-gone-blocker-leaves-the-new-objects-shield.yaml",
+    SCENARIOS
+    / "combat"
+    / "first-strike-step-asks-the-division-of-a-double-blocked-first-striker-fdn.yaml",
+    SCENARIOS / "combat" / "m10-blocker-of-two-too-small-for-the-first-is-asked-nothing.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
