@@ -135,6 +135,12 @@ ASSIGNING_TWO_ATTACKERS = _FOUR._replace(
     ),
 )
 
+# A's Grizzly Bears phased out (702.26b): in the battlefield zone, yet treated as though they
+# did not exist
+PHASED = make_state(
+    ("A", "B"), [*CARDS, CardSpec("ghost", PERMANENT_CARDS["Grizzly Bears"], 0, phased_out=True)]
+)
+
 # Niall Silvain ("{G}{G}{G}{G}, {T}: Regenerate target creature"), already tapped (602.2b)
 NIALL_TAPPED = make_state(
     ("A", "B"), [*CARDS, CardSpec("niall", PERMANENT_CARDS["Niall Silvain"], 0, tapped=True)]
@@ -669,6 +675,36 @@ NIALL_TAPPED = make_state(
             "Hex has no target rule [stack.cast]",
             "targets",
         ),
+        # slice 11 of the screen: an attacker the attacking player does not control, a
+        # noncreature declared as a blocker (508.1a, 509.1a; the scenario loader reads neither
+        # message whole), an equip ability activated outside a main phase (602.5d, 702.6a),
+        # and a phased-out permanent, which is not on the battlefield as the game sees it
+        # (702.26b), told apart from a card in another zone
+        (
+            ATTACKING,
+            A.DeclareAttackers(player=0, attackers=("wolf",)),
+            "wolf is not controlled by the attacking player [combat.declare-attackers]",
+            "attackers",
+        ),
+        (
+            BLOCKING,
+            A.DeclareBlockers(player=1, blocks=(("forest", "bears"),)),
+            "forest is not a creature and can't block [combat.declare-blockers]",
+            "blocks",
+        ),
+        (
+            GONE._replace(step=Step.UPKEEP),
+            A.ActivateAbility(player=0, source="splitter", target="bears"),
+            "splitter's equip ability is activated only as a sorcery: by the active player, in a "
+            "main phase, with an empty stack (602.5d, 702.6a) [attach.equip]",
+            "player",
+        ),
+        (
+            PHASED,
+            A.Destroy(targets=("ghost",)),
+            "ghost is not on the battlefield (it is phased out) [destroy.effect]",
+            "targets",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -744,6 +780,10 @@ NIALL_TAPPED = make_state(
         "flicker-under-no-player",
         "sacrifice-a-noncreature",
         "targets-under-a-rule-without-targets",
+        "attacker-of-the-defending-player",
+        "noncreature-blocker",
+        "equip-outside-a-main-phase",
+        "destroy-a-phased-out-permanent",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
