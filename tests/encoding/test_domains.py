@@ -1155,6 +1155,29 @@ def test_an_answer_by_a_player_who_does_not_exist_leaves_the_next_answer_read() 
     ]
 
 
+def test_a_second_answer_by_the_same_player_leaves_the_next_players_answer_read() -> None:
+    """616.1: the engine reads the first answer a player gives for a permanent
+    (``engine.destruction``: the first matching answer); a second answer by that player is
+    passed over, and A's answer listed after both is still read (``params._choices``,
+    slice 11: a ``break`` there dropped A's answer, so the relation asked for a choice A had
+    made)."""
+    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=(shield, shield))
+    state = make_state(("A", "B"), [troll])
+    sc = widest(len(state.setup.handles))
+    answers = (
+        A.ReplacementChoice("troll", 1, "shield#1"),
+        A.ReplacementChoice("troll", 1, "shield#2"),
+        A.ReplacementChoice("troll", 0, "shield#2"),
+    )
+    v = P.of_action(state, A.PassPriority(player=0, choices=answers), sc)
+    for by, first in ((1, 0), (0, 1)):
+        assert v[f"choice0.{by}.use"] == int(P.Use.SHIELD_MASK), by
+        assert [v[f"choice0.{by}.mask{j}"] for j in range(sc.shields)] == [
+            j == first for j in range(sc.shields)
+        ], by
+
+
 # The reasons the encoding gives for a state or an action it cannot write down: the
 # agreement walk sets such a point aside as out of scope with that reason, which its result
 # reports (``check_agreement``). No board or action of the walk is that wide, so these were
