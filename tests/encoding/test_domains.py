@@ -1135,15 +1135,20 @@ def test_a_shield_answer_by_number_masks_that_shield_only() -> None:
         assert mask == [j == n - 1 for j in range(sc.shields)], n
 
 
+def _troll_with_two_shields() -> tuple[GameState, Scope]:
+    """B's Horned Troll with two plain shields B made, and the widest scope of that board."""
+    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=(shield, shield))
+    state = make_state(("A", "B"), [troll])
+    return state, widest(len(state.setup.handles))
+
+
 def test_an_answer_by_a_player_who_does_not_exist_leaves_the_next_answer_read() -> None:
     """616.1: the engine looks only at the answers of players in the game, and at every one
     of them: an answer by player 5 in a two-player game, listed first, is passed over and
     B's answer after it is still the one read (``params._choices``, slice 9: a ``break``
     there dropped B's answer, so the relation asked for a choice B had made)."""
-    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
-    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=(shield, shield))
-    state = make_state(("A", "B"), [troll])
-    sc = widest(len(state.setup.handles))
+    state, sc = _troll_with_two_shields()
     answers = (
         A.ReplacementChoice("troll", 5, "shield#1"),
         A.ReplacementChoice("troll", 1, "shield#2"),
@@ -1161,18 +1166,18 @@ def test_a_second_answer_by_the_same_player_leaves_the_next_players_answer_read(
     passed over, and A's answer listed after both is still read (``params._choices``,
     slice 11: a ``break`` there dropped A's answer, so the relation asked for a choice A had
     made)."""
-    shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
-    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=(shield, shield))
-    state = make_state(("A", "B"), [troll])
-    sc = widest(len(state.setup.handles))
+    state, sc = _troll_with_two_shields()
     answers = (
         A.ReplacementChoice("troll", 1, "shield#1"),
         A.ReplacementChoice("troll", 1, "shield#2"),
         A.ReplacementChoice("troll", 0, "shield#2"),
     )
     v = P.of_action(state, A.PassPriority(player=0, choices=answers), sc)
-    for by, first in ((1, 0), (0, 1)):
+    for by, first in ((1, 0), (0, 1)):  # B's first answer (shield#1), then A's (shield#2)
         assert v[f"choice0.{by}.use"] == int(P.Use.SHIELD_MASK), by
+        assert [v[f"choice0.{by}.mask{j}"] for j in range(sc.shields)] == [
+            j == first for j in range(sc.shields)
+        ], by
         assert [v[f"choice0.{by}.mask{j}"] for j in range(sc.shields)] == [
             j == first for j in range(sc.shields)
         ], by

@@ -235,19 +235,24 @@ def test_under_prevention_not_reduced_damage_leaves_the_prevention_shield_as_it_
     assert solver.check() == z3.unsat
 
 
+def _guarded(kind: str, scope: Scope) -> tuple[Any, z3.Solver]:
+    """The relation template at ``scope`` and a solver holding the guards of ``kind``'s
+    relation and the parameters' domain."""
+    system = RegenSystem(scope=scope)
+    rel = system.relation(kind)
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(system.template.params, scope))
+    return system.template, solver
+
+
 def test_pyramids_needs_its_one_target() -> None:
     """Pyramids' "destroy ... of target land" is activated with exactly one target (601.2c,
     602.2b): no activation of it names none. The parameters' domain does not tie the target
     slots to ``n_targets``, and the actions' encoding always does (an action with no target
     names none), so only the symbolic relation can show a guard that forgot the count."""
     scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
-    system = RegenSystem(scope=scope)
-    rel = system.relation("activate")
-    template = system.template
+    template, solver = _guarded("activate", scope)
     params = template.params
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards])
-    solver.add(*P.domain(params, scope))
     solver.add(template.statics.cards[0].remove_damage_ability)
     solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
     assert solver.check() == z3.unsat
@@ -260,23 +265,14 @@ def test_no_damage_spell_is_cast_at_a_land() -> None:
     destroy effect (Land Blast's) it is not. The scenario loader refuses such a spell, so no
     concrete state or action reaches this guard."""
     scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
-    system = RegenSystem(scope=scope)
-    rel = system.relation("cast")
-    template = system.template
+    template, solver = _guarded("cast", scope)
     params = template.params
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(params, scope))
-    solver.add(*template.pre.domain(), *template.statics.domain())
-    solver.add(params.cast_rule == ordinal(TargetRule.LAND), params.n_targets == 1)
-    solver.add(params.tgt_card[0] == 0, params.tgt_player[0] == NONE)
-    solver.add(params.eff_kind == ordinal(EffectKind.DESTROY))
-    assert solver.check() == z3.sat  # Land Blast at the land in slot 0
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(params, scope))
     solver.add(*template.pre.domain(), *template.statics.domain())
     solver.add(params.cast_rule == ordinal(TargetRule.LAND))
-    solver.add(params.eff_kind == ordinal(EffectKind.DAMAGE))
-    assert solver.check() == z3.unsat
+    land_blast = [params.n_targets == 1, params.tgt_card[0] == 0, params.tgt_player[0] == NONE]
+    destroy = params.eff_kind == ordinal(EffectKind.DESTROY)
+    assert solver.check(*land_blast, destroy) == z3.sat  # Land Blast at the land in slot 0
+    assert solver.check(params.eff_kind == ordinal(EffectKind.DAMAGE)) == z3.unsat
 
 
 class _Post:
