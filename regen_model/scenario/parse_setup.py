@@ -196,8 +196,8 @@ def spell_template(
         raise source.error((*path, "targets"), "a mill targets a player: targets: player")
     if kind is EffectKind.DAMAGE and targets is TargetRule.LAND:
         # 120.1a: only a battle, a creature or a planeswalker is dealt damage (and a player,
-        # 120.3); "target land" names no such object, so both views would mark damage where
-        # the rules deal none
+        # 120.3); "target land" names no such object. The engine and the relation refuse the
+        # cast too (``engine.step._targets``); here the error names the file, line and field
         raise source.error(
             (*path, "targets"),
             "damage is dealt only to creatures, planeswalkers, battles and players (120.1a): "
