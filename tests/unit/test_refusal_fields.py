@@ -705,6 +705,20 @@ NIALL_TAPPED = make_state(
             "ghost is not on the battlefield (it is phased out) [destroy.effect]",
             "targets",
         ),
+        # the scenario loader names an ability by its number or kind among the source's own,
+        # and a spell's target player by name (slice 12 survivors)
+        (
+            BOARD,
+            A.ActivateAbility(player=0, source="bears"),
+            "bears has no activated ability number 0 [stack.activate]",
+            "ability",
+        ),
+        (
+            BOARD,
+            SPELLS["Lightning Bolt"].cast(0, (A.TargetChoice(player=2),)),
+            "no player with index 2",
+            "targets",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -784,6 +798,8 @@ NIALL_TAPPED = make_state(
         "noncreature-blocker",
         "equip-outside-a-main-phase",
         "destroy-a-phased-out-permanent",
+        "activate-an-ability-the-source-lacks",
+        "spell-at-no-player",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(

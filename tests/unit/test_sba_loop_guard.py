@@ -48,3 +48,11 @@ def test_a_loop_of_exactly_the_bound_settles() -> None:
 def test_a_loop_one_check_longer_is_refused() -> None:
     with pytest.raises(RuntimeError, match="did not settle"):
         step(_bears_with_lethal_damage(MAX_PASSES - 1), A.CheckStateBasedActions(), KEEPS_DAMAGE)
+
+
+def test_the_refused_loop_says_exactly_this() -> None:
+    """The error line of a loop that does not settle is the whole message, as `explore` and the
+    scenario runner print it (a slice 12 survivor changed its wording)."""
+    with pytest.raises(RuntimeError) as raised:
+        step(_bears_with_lethal_damage(MAX_PASSES - 1), A.CheckStateBasedActions(), KEEPS_DAMAGE)
+    assert str(raised.value) == "state-based actions did not settle"
