@@ -276,6 +276,8 @@ BOARDS = [
     / "combat"
     / "first-strike-step-asks-the-division-of-a-double-blocked-first-striker-fdn.yaml",
     SCENARIOS / "combat" / "m10-blocker-of-two-too-small-for-the-first-is-asked-nothing.yaml",
+    # slice 12
+    SCENARIOS / "combat" / "one-power-attacker-two-blockers-divides-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
