@@ -1225,6 +1225,26 @@ def test_damage_shares_naming_a_player_twice_are_out_of_scope_by_their_reason() 
     assert result.reason == "a damage share names a player twice"
 
 
+def test_a_division_with_an_entry_per_recipient_reads_back_and_one_more_is_out_of_scope() -> None:
+    """510.1c: an attacker's division names its recipients with amounts, and the engine drops
+    an entry of 0 (``engine.turn.assign_combat_damage``). The parameters hold one entry per
+    card slot and one for the defending player: a division of exactly that many entries (one
+    of them 0) is written down entry by entry, and only one with more is out of scope
+    (``params._fill``, slice 12: ``>=`` there refused a division that fits)."""
+    sc = _scope(1)  # two card slots: three entries per division
+    shares = (("bears", 2), ("player", 1), ("giant", 0))
+    action = A.AssignCombatDamage(player=0, divisions=(A.Division("giant", shares),))
+    v = P.of_action(BOARD, action, sc)
+    assert v["div1"] is True
+    assert [v[f"div1.to{k}"] for k in range(3)] == [0, 2, 1]
+    assert [v[f"div1.amount{k}"] for k in range(3)] == [2, 1, 0]
+    wider = A.AssignCombatDamage(
+        player=0, divisions=(A.Division("giant", (*shares, ("bears", 0))),)
+    )
+    with pytest.raises(OutOfScope, match="more entries than recipients"):
+        P.of_action(BOARD, wider, sc)
+
+
 def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason() -> None:
     """601.2c: a spell may have several targets; a frame's stack object has ``scope.targets``
     target slots, so Murder on two targets is not written down at a scope of one, and the

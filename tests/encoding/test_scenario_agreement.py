@@ -278,6 +278,7 @@ BOARDS = [
     SCENARIOS / "combat" / "m10-blocker-of-two-too-small-for-the-first-is-asked-nothing.yaml",
     # slice 12
     SCENARIOS / "combat" / "one-power-attacker-two-blockers-divides-fdn.yaml",
+    SCENARIOS / "combat" / "m10-one-damage-past-a-first-blocker-short-of-lethal.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
