@@ -279,6 +279,7 @@ BOARDS = [
     # slice 12
     SCENARIOS / "combat" / "one-power-attacker-two-blockers-divides-fdn.yaml",
     SCENARIOS / "combat" / "m10-one-damage-past-a-first-blocker-short-of-lethal.yaml",
+    SCENARIOS / "combat" / "trampler-short-of-lethal-for-its-one-blocker-is-asked-nothing-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
