@@ -281,6 +281,7 @@ BOARDS = [
     SCENARIOS / "combat" / "m10-one-damage-past-a-first-blocker-short-of-lethal.yaml",
     SCENARIOS / "combat" / "trampler-short-of-lethal-for-its-one-blocker-is-asked-nothing-fdn.yaml",
     SCENARIOS / "combat" / "first-strike-step-leaves-out-a-first-striker-not-in-combat.yaml",
+    SCENARIOS / "combat" / "m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
