@@ -1275,6 +1275,47 @@ def test_a_state_of_an_edition_outside_the_scope_is_refused_naming_it() -> None:
         values(Frame.fresh(Statics.fresh(sc, "s", names=True), "f", names=True), state)
 
 
+def test_an_assignment_ignores_the_entries_of_an_attacker_given_no_division() -> None:
+    """An attacker with no division in the assignment deals its damage the default way
+    (510.1c: all to its blocker, here the Grizzly Bears' 2 to Foriysian Brigade); the
+    parameters hold entries for every attacker, and the action they decode to
+    (``to_action``) reads an attacker's entries only where its ``div`` flag is set. The
+    solver may put anything there (the parameters' domain leaves them free), so the
+    relation's successor must not read them: with 1 named for the Brigade in the Bears'
+    unused first entry it is the same (``combat.planned_shares``, slice 12: without the
+    flag there the Bears dealt that 1 besides their 2)."""
+    path = (
+        ROOT
+        / "tests"
+        / "scenarios"
+        / "combat"
+        / "m10-blocker-short-of-lethal-gives-its-first-attacker-all.yaml"
+    )
+    scenario = load_scenario(path)
+    state = scenario.start
+    assign = None
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, A.AssignCombatDamage) and assign is None:
+                with suppress(EngineError):
+                    step(state, action, CORRECT)
+                    assign = action
+            if assign is None:
+                with suppress(EngineError):
+                    state = step(state, action, CORRECT).state
+    assert assign is not None
+    scope = widest(len(state.setup.handles))
+    bears, brigade = state.setup.handles.index("bears"), state.setup.handles.index("brigade")
+    prep = prepare(state, scope)
+    params = P.of_action(state, assign, scope)
+    assert params[f"div{bears}"] is False
+    plain = evaluate_params(prep, params, assign.kind, CORRECT)
+    junk = {**params, f"div{bears}.to0": brigade, f"div{bears}.amount0": 1}
+    named = evaluate_params(prep, junk, assign.kind, CORRECT)
+    assert plain.enabled and named.enabled
+    assert named.post == plain.post
+
+
 def test_a_cast_ignores_what_its_unused_target_slots_name() -> None:
     """The parameters of a cast hold more target slots than the spell uses (``n_targets``);
     the action they decode to (``to_action``) reads only the used ones, so the relation's
