@@ -195,3 +195,16 @@ def test_a_flicker_without_a_controller_returns_the_permanent_to_its_owner(
     after = step(state, flicker, CORRECT).state
     assert after.cards[slot].control == 0
     assert cross_check(evaluator, prepare(state, EFFECTS.scope), flicker) == []
+
+
+def test_a_regenerated_watcher_did_not_die_in_the_z3_terms_either(evaluator: Z3Evaluator) -> None:
+    """Zulaport Cutthroat, with a regeneration shield, is destroyed: the shield replaces the
+    destruction (701.19a), so it did not die (700.4) and its own "whenever this creature ...
+    dies" does not trigger (603.10a). In the Z3 terms the move to the graveyard is a
+    condition, false here: its death must be read only where it moves, as the folded
+    evaluation skips the move (``zones.move_zone``, slice 12: a death read without that
+    condition put the trigger on the stack in the terms alone)."""
+    path = SCENARIOS / "zone" / "regenerated-watcher-does-not-see-itself-die.yaml"
+    state = load_scenario(path).start
+    destroy = A.Destroy(targets=("zulaport",))
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []
