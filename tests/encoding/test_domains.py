@@ -1281,9 +1281,9 @@ def test_an_assignment_ignores_the_entries_of_an_attacker_given_no_division() ->
     parameters hold entries for every attacker, and the action they decode to
     (``to_action``) reads an attacker's entries only where its ``div`` flag is set. The
     solver may put anything there (the parameters' domain leaves them free), so the
-    relation's successor must not read them: with 1 named for the Brigade in the Bears'
-    unused first entry it is the same (``combat.planned_shares``, slice 12: without the
-    flag there the Bears dealt that 1 besides their 2)."""
+    relation's successor must not read them: with 1 named for the defending player in the
+    Bears' unused first entry it is the same (``combat.planned_shares``, slice 12: without
+    the flag there the Bears dealt that 1 to B besides their 2 to the Brigade)."""
     path = (
         ROOT
         / "tests"
@@ -1305,12 +1305,13 @@ def test_an_assignment_ignores_the_entries_of_an_attacker_given_no_division() ->
                     state = step(state, action, CORRECT).state
     assert assign is not None
     scope = widest(len(state.setup.handles))
-    bears, brigade = state.setup.handles.index("bears"), state.setup.handles.index("brigade")
+    bears = state.setup.handles.index("bears")
     prep = prepare(state, scope)
     params = P.of_action(state, assign, scope)
     assert params[f"div{bears}"] is False
     plain = evaluate_params(prep, params, assign.kind, CORRECT)
-    junk = {**params, f"div{bears}.to0": brigade, f"div{bears}.amount0": 1}
+    player = scope.cards  # the recipient code of the defending player
+    junk = {**params, f"div{bears}.to0": player, f"div{bears}.amount0": 1}
     named = evaluate_params(prep, junk, assign.kind, CORRECT)
     assert plain.enabled and named.enabled
     assert named.post == plain.post

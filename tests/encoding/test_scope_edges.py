@@ -581,17 +581,3 @@ def test_an_answer_about_an_unknown_permanent_leaves_the_later_answers_in_force(
             with contextlib.suppress(EngineError):
                 state = step(state, action, CORRECT).state
     assert checked == 1
-
-
-def test_lethal_damage_marked_on_a_permanent_no_longer_a_creature_destroys_nothing() -> None:
-    """704.5g destroys a creature with lethal damage marked on it; Grizzly Bears that a type
-    change made a noncreature permanent until end of turn (613.1d) is no creature, so the
-    2 damage on it destroys nothing, in both views (``derived.lethal_damage_pending`` reads
-    damage on a creature on the battlefield only; slice 12: without that part the relation
-    destroyed the Bears)."""
-    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, damage=2, noncreature=True)
-    state = make_state(("A", "B"), [bears])
-    check = A.CheckStateBasedActions()
-    assert step(state, check, CORRECT).state.cards[0].zone is state.cards[0].zone
-    result = check_agreement(state, check, CORRECT, widest(1))
-    assert result.status is Status.AGREE, result.describe()
