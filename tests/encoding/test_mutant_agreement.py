@@ -183,6 +183,9 @@ NOT_KILLING = [
     # a deal of 0 deathtouch damage is no damage (120.8): nothing is prevented, so even the
     # mutant that has prevented deathtouch damage make a record finds none (702.2b, 615.1)
     (Mutant.PREVENTED_DEATHTOUCH_DESTROYS, "prevent/zero-deathtouch-damage-meets-no-shield"),
+    # each library holds the cards its mill takes: even the mutant that has a short mill
+    # lose the game finds no short library, so nobody loses (701.17b, 704.5b; slice 12)
+    (Mutant.MILL_SHORT_LIBRARY_LOSES, "draw/thought-scour-mills-one-group"),
 ]
 
 
