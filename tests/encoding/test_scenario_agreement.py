@@ -176,7 +176,8 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``combat/first-strike-step-leaves-out-a-first-striker-not-in-combat.yaml``; 510.4); and an
   M10 blocker of two whose first attacker left combat, named with all its damage for the
   other (``combat/m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml``; 506.4,
-  510.1d of 2009-2024)."""
+  510.1d of 2009-2024); Pyramids activated on a phased-out land, refused by both
+  (``phasing/pyramids-cannot-target-a-phased-out-land.yaml``; 702.26d, 602.2b)."""
 
 from __future__ import annotations
 
@@ -293,6 +294,7 @@ BOARDS = [
     SCENARIOS / "combat" / "trampler-short-of-lethal-for-its-one-blocker-is-asked-nothing-fdn.yaml",
     SCENARIOS / "combat" / "first-strike-step-leaves-out-a-first-striker-not-in-combat.yaml",
     SCENARIOS / "combat" / "m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml",
+    SCENARIOS / "phasing" / "pyramids-cannot-target-a-phased-out-land.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
