@@ -177,7 +177,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   M10 blocker of two whose first attacker left combat, named with all its damage for the
   other (``combat/m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml``; 506.4,
   510.1d of 2009-2024); Pyramids activated on a phased-out land, refused by both
-  (``phasing/pyramids-cannot-target-a-phased-out-land.yaml``; 702.26d, 602.2b)."""
+  (``phasing/pyramids-cannot-target-a-phased-out-land.yaml``; 702.26d, 602.2b); and a damage
+  trigger whose source came back and left again
+  (``damage/trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml``; 400.7,
+  113.7a)."""
 
 from __future__ import annotations
 
@@ -295,6 +298,7 @@ BOARDS = [
     SCENARIOS / "combat" / "first-strike-step-leaves-out-a-first-striker-not-in-combat.yaml",
     SCENARIOS / "combat" / "m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml",
     SCENARIOS / "phasing" / "pyramids-cannot-target-a-phased-out-land.yaml",
+    SCENARIOS / "damage" / "trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
