@@ -364,12 +364,13 @@ def _symbolic_start(scope: Scope, rules: Rules = CORRECT) -> tuple[RegenSystem, 
 
 @pytest.mark.parametrize(
     "pending",
-    ["lethal-damage", "zero-toughness"],
+    ["lethal-damage", "zero-toughness", "deathtouch"],
 )
 def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
     """A legal start is a state in which a player would get priority, so no state-based
     action is pending there (704.3, 117.5): no creature on the battlefield with lethal damage
-    marked on it (704.5g) or with toughness 0 or less (704.5f). ``init`` asks it through
+    marked on it (704.5g), dealt deathtouch damage (704.5h) or with toughness 0 or less
+    (704.5f). ``init`` asks it through
     ``derived.sba_pending``, which only the symbolic build reads at a start (no walk point
     or scenario starts from an arbitrary state), so a term dropped from it admitted such
     starts to every proof (slice 11's ``derived.sba_pending``)."""
@@ -378,11 +379,11 @@ def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
 
     scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
     system, frame, w = _symbolic_start(scope)
-    term = (
-        D.lethal_damage_pending(w, 0)
-        if pending == "lethal-damage"
-        else D.zero_toughness_pending(w, 0)
-    )
+    term = {
+        "lethal-damage": D.lethal_damage_pending,
+        "zero-toughness": D.zero_toughness_pending,
+        "deathtouch": D.deathtouch_pending,  # 704.5h (slice 12's ``derived.sba_pending``)
+    }[pending](w, 0)
     solver = z3.Solver()
     solver.add(*[t.formula for t in system.init(frame)])
     solver.add(*frame.domain(), *frame.statics.domain())

@@ -177,10 +177,12 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   M10 blocker of two whose first attacker left combat, named with all its damage for the
   other (``combat/m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml``; 506.4,
   510.1d of 2009-2024); Pyramids activated on a phased-out land, refused by both
-  (``phasing/pyramids-cannot-target-a-phased-out-land.yaml``; 702.26d, 602.2b); and a damage
+  (``phasing/pyramids-cannot-target-a-phased-out-land.yaml``; 702.26d, 602.2b); a damage
   trigger whose source came back and left again
   (``damage/trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml``; 400.7,
-  113.7a)."""
+  113.7a); and the cast of a regeneration spell with a rider, Debt of Loyalty
+  (``seeds/seed-debt-of-loyalty.yaml``; 701.19a): the cast's rider parameter is read only
+  there."""
 
 from __future__ import annotations
 
@@ -299,6 +301,7 @@ BOARDS = [
     SCENARIOS / "combat" / "m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml",
     SCENARIOS / "phasing" / "pyramids-cannot-target-a-phased-out-land.yaml",
     SCENARIOS / "damage" / "trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml",
+    SCENARIOS / "seeds" / "seed-debt-of-loyalty.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
