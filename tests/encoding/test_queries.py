@@ -382,7 +382,7 @@ def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
     term = {
         "lethal-damage": D.lethal_damage_pending,
         "zero-toughness": D.zero_toughness_pending,
-        "deathtouch": D.deathtouch_pending,  # 704.5h (slice 12's ``derived.sba_pending``)
+        "deathtouch": D.deathtouch_pending,  # 704.5h
     }[pending](w, 0)
     solver = z3.Solver()
     solver.add(*[t.formula for t in system.init(frame)])
