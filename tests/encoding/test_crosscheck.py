@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.sampling import sample_points
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
-from regen_model.engine import step
+from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
@@ -195,3 +196,44 @@ def test_a_flicker_without_a_controller_returns_the_permanent_to_its_owner(
     after = step(state, flicker, CORRECT).state
     assert after.cards[slot].control == 0
     assert cross_check(evaluator, prepare(state, EFFECTS.scope), flicker) == []
+
+
+def test_a_regenerated_watcher_did_not_die_in_the_z3_terms_either(evaluator: Z3Evaluator) -> None:
+    """Zulaport Cutthroat, with a regeneration shield, is destroyed: the shield replaces the
+    destruction (701.19a), so it did not die (700.4) and its own "whenever this creature ...
+    dies" does not trigger (603.10a). In the Z3 terms the move to the graveyard is a
+    condition, false here: its death must be read only where it moves, as the folded
+    evaluation skips the move (``zones.move_zone``, slice 12: a death read without that
+    condition put the trigger on the stack in the terms alone)."""
+    path = SCENARIOS / "zone" / "regenerated-watcher-does-not-see-itself-die.yaml"
+    state = load_scenario(path).start
+    destroy = A.Destroy(targets=("zulaport",))
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []
+
+
+def test_a_blocker_a_shield_counter_keeps_in_combat_keeps_the_m10_order_in_the_z3_terms(
+    evaluator: Z3Evaluator,
+) -> None:
+    """Under M10 A's Hill Giant is blocked by Horned Troll and Uthden Troll, ordered in that
+    order (509.2 of 2009-2024); the Horned Troll has a shield counter when an effect destroys
+    it. The counter replaces the destruction (122.1c): the Troll stays on the battlefield and
+    in combat (506.4 does not apply), so the Uthden Troll keeps its place after it. In the Z3
+    terms the removal from combat is a condition, false here: the later blockers move up
+    only where it leaves, as the folded evaluation skips it (``zones.remove_from_combat``,
+    slice 12: moving them up without that condition changed the order in the terms alone)."""
+    path = SCENARIOS / "combat" / "m10-assignment-order.yaml"
+    scenario = load_scenario(path)
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            with suppress(EngineError):  # its first order is refused
+                state = step(state, action, CORRECT).state
+        if state.combat.orders:
+            break
+    horned = state.setup.handles.index("horned")
+    cards = list(state.cards)
+    cards[horned] = cards[horned]._replace(shield_counters=1)
+    state = state._replace(cards=tuple(cards))
+    assert state.combat.orders == ((0, (horned, state.setup.handles.index("uthden"))),)
+    destroy = A.Destroy(targets=("horned",))
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []

@@ -1225,6 +1225,26 @@ def test_damage_shares_naming_a_player_twice_are_out_of_scope_by_their_reason() 
     assert result.reason == "a damage share names a player twice"
 
 
+def test_a_division_with_an_entry_per_recipient_reads_back_and_one_more_is_out_of_scope() -> None:
+    """510.1c: an attacker's division names its recipients with amounts, and the engine drops
+    an entry of 0 (``engine.turn.assign_combat_damage``). The parameters hold one entry per
+    card slot and one for the defending player: a division of exactly that many entries (one
+    of them 0) is written down entry by entry, and only one with more is out of scope
+    (``params._fill``, slice 12: ``>=`` there refused a division that fits)."""
+    sc = _scope(1)  # two card slots: three entries per division
+    shares = (("bears", 2), ("player", 1), ("giant", 0))
+    action = A.AssignCombatDamage(player=0, divisions=(A.Division("giant", shares),))
+    v = P.of_action(BOARD, action, sc)
+    assert v["div1"] is True
+    assert [v[f"div1.to{k}"] for k in range(3)] == [0, 2, 1]
+    assert [v[f"div1.amount{k}"] for k in range(3)] == [2, 1, 0]
+    wider = A.AssignCombatDamage(
+        player=0, divisions=(A.Division("giant", (*shares, ("bears", 0))),)
+    )
+    with pytest.raises(OutOfScope, match="more entries than recipients"):
+        P.of_action(BOARD, wider, sc)
+
+
 def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason() -> None:
     """601.2c: a spell may have several targets; a frame's stack object has ``scope.targets``
     target slots, so Murder on two targets is not written down at a scope of one, and the
@@ -1253,6 +1273,48 @@ def test_a_state_of_an_edition_outside_the_scope_is_refused_naming_it() -> None:
     state = make_state(("A", "B"), [bears], edition=Edition.M10)
     with pytest.raises(OutOfScope, match=r"^edition M10 is not in the scope$"):
         values(Frame.fresh(Statics.fresh(sc, "s", names=True), "f", names=True), state)
+
+
+def test_an_assignment_ignores_the_entries_of_an_attacker_given_no_division() -> None:
+    """An attacker with no division in the assignment deals its damage the default way
+    (510.1c: all to its blocker, here the Grizzly Bears' 2 to Foriysian Brigade); the
+    parameters hold entries for every attacker, and the action they decode to
+    (``to_action``) reads an attacker's entries only where its ``div`` flag is set. The
+    solver may put anything there (the parameters' domain leaves them free), so the
+    relation's successor must not read them: with 1 named for the defending player in the
+    Bears' unused first entry it is the same (``combat.planned_shares``, slice 12: without
+    the flag there the Bears dealt that 1 to B besides their 2 to the Brigade)."""
+    path = (
+        ROOT
+        / "tests"
+        / "scenarios"
+        / "combat"
+        / "m10-blocker-short-of-lethal-gives-its-first-attacker-all.yaml"
+    )
+    scenario = load_scenario(path)
+    state = scenario.start
+    assign = None
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, A.AssignCombatDamage) and assign is None:
+                with suppress(EngineError):
+                    step(state, action, CORRECT)
+                    assign = action
+            if assign is None:
+                with suppress(EngineError):
+                    state = step(state, action, CORRECT).state
+    assert assign is not None
+    scope = widest(len(state.setup.handles))
+    bears = state.setup.handles.index("bears")
+    prep = prepare(state, scope)
+    params = P.of_action(state, assign, scope)
+    assert params[f"div{bears}"] is False
+    plain = evaluate_params(prep, params, assign.kind, CORRECT)
+    player = scope.cards  # the recipient code of the defending player
+    junk = {**params, f"div{bears}.to0": player, f"div{bears}.amount0": 1}
+    named = evaluate_params(prep, junk, assign.kind, CORRECT)
+    assert plain.enabled and named.enabled
+    assert named.post == plain.post
 
 
 def test_a_cast_ignores_what_its_unused_target_slots_name() -> None:

@@ -364,12 +364,13 @@ def _symbolic_start(scope: Scope, rules: Rules = CORRECT) -> tuple[RegenSystem, 
 
 @pytest.mark.parametrize(
     "pending",
-    ["lethal-damage", "zero-toughness"],
+    ["lethal-damage", "zero-toughness", "deathtouch"],
 )
 def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
     """A legal start is a state in which a player would get priority, so no state-based
     action is pending there (704.3, 117.5): no creature on the battlefield with lethal damage
-    marked on it (704.5g) or with toughness 0 or less (704.5f). ``init`` asks it through
+    marked on it (704.5g), dealt deathtouch damage (704.5h) or with toughness 0 or less
+    (704.5f). ``init`` asks it through
     ``derived.sba_pending``, which only the symbolic build reads at a start (no walk point
     or scenario starts from an arbitrary state), so a term dropped from it admitted such
     starts to every proof (slice 11's ``derived.sba_pending``)."""
@@ -378,11 +379,11 @@ def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
 
     scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
     system, frame, w = _symbolic_start(scope)
-    term = (
-        D.lethal_damage_pending(w, 0)
-        if pending == "lethal-damage"
-        else D.zero_toughness_pending(w, 0)
-    )
+    term = {
+        "lethal-damage": D.lethal_damage_pending,
+        "zero-toughness": D.zero_toughness_pending,
+        "deathtouch": D.deathtouch_pending,  # 704.5h
+    }[pending](w, 0)
     solver = z3.Solver()
     solver.add(*[t.formula for t in system.init(frame)])
     solver.add(*frame.domain(), *frame.statics.domain())
@@ -417,6 +418,50 @@ def test_zero_toughness_is_pending_only_for_a_creature_on_the_battlefield() -> N
     solver.add(*frame.domain(), *frame.statics.domain())
     solver.add(to_z3(D.zero_toughness_pending(w, 0)))
     assert solver.check() == z3.sat  # a creature on the battlefield with toughness 0
+
+
+def test_lethal_damage_is_pending_only_for_a_creature_on_the_battlefield() -> None:
+    """704.5g destroys a creature with lethal damage marked on it: a permanent that is no
+    creature (a type change, 613.1d) or a card in another zone is none, whatever damage it
+    has. On concrete values the check returns before it asks toughness for such a card; only
+    the symbolic build asks the whole condition, so a dropped 'creature on the battlefield'
+    destroyed such a card there (slice 12's ``derived.lethal_damage_pending``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.lethal_damage_pending(w, 0)))
+    solver.add(z3.Not(to_z3(D.creature_on_battlefield(w, 0))))
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.lethal_damage_pending(w, 0)))
+    assert solver.check() == z3.sat  # a creature on the battlefield with lethal damage
+
+
+def test_a_may_gain_for_another_player_changes_no_life_total() -> None:
+    """Judge of Currents' trigger: the player it names may gain life as it resolves (608.2d);
+    a player it does not name gains nothing. On concrete values the gain of a player not
+    named is skipped before the write; only the symbolic build writes under the condition,
+    so a write without it gave every player who did not decline the life (slice 12's
+    ``effects.gain_may``)."""
+    from regen_model.encoding.effects import gain_may
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, start = _symbolic_start(scope)
+    params = {k: 0 for k in layout(scope).param_keys} | {"decline": False}  # nobody declines
+    w = SymWork(start.ctx.with_params(params), start.v)
+    key = w.f.players[0].life
+    before = to_z3(w[key])
+    named = z3.Bool("named")
+    gain_may(w, 0, 2, named)
+    solver = z3.Solver()
+    solver.add(*frame.domain(), z3.Not(named), to_z3(w[key]) != before)
+    assert solver.check() == z3.unsat
 
 
 def test_under_mill_short_library_loses_a_mill_that_does_not_happen_loses_nothing() -> None:

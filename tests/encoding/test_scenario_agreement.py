@@ -165,7 +165,24 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   choice answered ``shield-counter`` (``replace/choice-answered-shield-counter.yaml``; 122.1c):
   the walk never answers so; and a plain ``shield`` answer where the first shield has a
   rider and the second none (``replace/choice-shield-passes-over-a-rider-shield.yaml``;
-  616.1, 701.19c): the answer names the plain one."""
+  616.1, 701.19c): the answer names the plain one.
+* Boards found by the screen's slice 12: an attacker with 1 power and two blockers, whose one
+  point is still a division (``combat/one-power-attacker-two-blockers-divides-fdn.yaml``;
+  510.1c); an M10 division giving 1 past a first blocker short of lethal damage, refused by
+  both (``combat/m10-one-damage-past-a-first-blocker-short-of-lethal.yaml``; 510.1c of
+  2009-2024); a trampler short of its one blocker's lethal damage, asked nothing
+  (``combat/trampler-short-of-lethal-for-its-one-blocker-is-asked-nothing-fdn.yaml``;
+  702.19c); a first striker out of combat beside a double striker in it
+  (``combat/first-strike-step-leaves-out-a-first-striker-not-in-combat.yaml``; 510.4); and an
+  M10 blocker of two whose first attacker left combat, named with all its damage for the
+  other (``combat/m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml``; 506.4,
+  510.1d of 2009-2024); Pyramids activated on a phased-out land, refused by both
+  (``phasing/pyramids-cannot-target-a-phased-out-land.yaml``; 702.26d, 602.2b); a damage
+  trigger whose source came back and left again
+  (``damage/trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml``; 400.7,
+  113.7a); and the cast of a regeneration spell with a rider, Debt of Loyalty
+  (``seeds/seed-debt-of-loyalty.yaml``; 701.19a): the cast's rider parameter is read only
+  there."""
 
 from __future__ import annotations
 
@@ -276,6 +293,15 @@ BOARDS = [
     / "combat"
     / "first-strike-step-asks-the-division-of-a-double-blocked-first-striker-fdn.yaml",
     SCENARIOS / "combat" / "m10-blocker-of-two-too-small-for-the-first-is-asked-nothing.yaml",
+    # slice 12
+    SCENARIOS / "combat" / "one-power-attacker-two-blockers-divides-fdn.yaml",
+    SCENARIOS / "combat" / "m10-one-damage-past-a-first-blocker-short-of-lethal.yaml",
+    SCENARIOS / "combat" / "trampler-short-of-lethal-for-its-one-blocker-is-asked-nothing-fdn.yaml",
+    SCENARIOS / "combat" / "first-strike-step-leaves-out-a-first-striker-not-in-combat.yaml",
+    SCENARIOS / "combat" / "m10-blocker-of-two-whose-first-left-names-all-for-the-other.yaml",
+    SCENARIOS / "phasing" / "pyramids-cannot-target-a-phased-out-land.yaml",
+    SCENARIOS / "damage" / "trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml",
+    SCENARIOS / "seeds" / "seed-debt-of-loyalty.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
