@@ -183,6 +183,12 @@ NOT_KILLING = [
     # a deal of 0 deathtouch damage is no damage (120.8): nothing is prevented, so even the
     # mutant that has prevented deathtouch damage make a record finds none (702.2b, 615.1)
     (Mutant.PREVENTED_DEATHTOUCH_DESTROYS, "prevent/zero-deathtouch-damage-meets-no-shield"),
+    # a double striker regenerated before the first-strike damage step leaves combat even
+    # under the mutant that keeps one regenerated in that step in combat (701.19a, 510.4)
+    (
+        Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT,
+        "combat/double-striker-regenerated-before-damage-leaves-combat",
+    ),
 ]
 
 
