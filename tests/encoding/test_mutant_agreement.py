@@ -186,6 +186,12 @@ NOT_KILLING = [
     # each library holds the cards its mill takes: even the mutant that has a short mill
     # lose the game finds no short library, so nobody loses (701.17b, 704.5b; slice 12)
     (Mutant.MILL_SHORT_LIBRARY_LOSES, "draw/thought-scour-mills-one-group"),
+    # a double striker regenerated before the first-strike damage step leaves combat even
+    # under the mutant that keeps one regenerated in that step in combat (701.19a, 510.4)
+    (
+        Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT,
+        "combat/double-striker-regenerated-before-damage-leaves-combat",
+    ),
 ]
 
 
