@@ -334,6 +334,10 @@ def test_a_cast_reads_back_from_its_parameters_as_itself(action: A.CastSpell) ->
         action.sorcery,
     )
     assert P.of_action(state, back, sc) == v
+    # the parameters hold no spell name: a cast read back from a solver's answer is named
+    # after its effect, the name a counterexample's trace shows and a written scenario's
+    # inline spell carries (a nameless cast could be neither)
+    assert back.name == f"{action.effect.kind.value} spell", back.name
 
 
 @pytest.mark.parametrize(
@@ -728,6 +732,26 @@ def test_a_blocker_of_two_attackers_reads_back_in_both_orders() -> None:
     attackers = {blocker.blocking, blocker.blocking_also}
     assert attackers == {0, 1}, blocker
     assert {a for a, order in state.combat.orders if 2 in order} == {0, 1}, state.combat
+
+
+def test_a_blocker_first_in_both_its_attackers_orders_reads_back() -> None:
+    """A creature blocking two attackers that nothing else blocks stands first (position 0)
+    in each attacker's damage assignment order (509.2 of 2009-2024, 702.21): the same
+    position in two different orders is no collision, so ``representable`` admits the
+    model and it reads back as itself. Asking distinct positions of every pair of entries,
+    placed or not, would shut each such block out of the solver-chosen states."""
+    state = _representable_read_back(
+        3,
+        lambda frame: [
+            frame.cards[0].blocking == NONE,
+            frame.cards[1].blocking == NONE,
+            frame.cards[2].blocking == 0,
+            frame.cards[2].blocking_also == 1,
+            frame.cards[2].order_pos == 0,
+            frame.cards[2].order_pos_also == 0,
+        ],
+    )
+    assert sorted(state.combat.orders) == [(0, (2,)), (1, (2,))], state.combat
 
 
 def test_a_blocker_its_attacker_has_not_ordered_yet_reads_back() -> None:
