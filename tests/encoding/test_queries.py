@@ -397,6 +397,27 @@ def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
     assert solver.check() == z3.sat
 
 
+def _pending_only_for_a_creature_on_the_battlefield(check: str) -> None:
+    """The symbolic build of the state-based check ``derived.<check>`` holds of no card but
+    a creature on the battlefield, and of some such creature (a check that holds of nothing
+    would pass the first half)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+
+    pending = getattr(D, check)
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(pending(w, 0)))
+    solver.add(z3.Not(to_z3(D.creature_on_battlefield(w, 0))))
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(pending(w, 0)))
+    assert solver.check() == z3.sat
+
+
 def test_zero_toughness_is_pending_only_for_a_creature_on_the_battlefield() -> None:
     """704.5f puts a creature with toughness 0 or less into its owner's graveyard: a land, an
     Aura or a card in another zone, whatever toughness its fields add up to, is not one. On
@@ -404,20 +425,7 @@ def test_zero_toughness_is_pending_only_for_a_creature_on_the_battlefield() -> N
     symbolic build (the proofs, where a card's zone and types are terms) asks the whole
     condition, so a dropped 'creature on the battlefield' let a land on the battlefield go to
     the graveyard there (slice 11's ``derived.zero_toughness_pending``)."""
-    from regen_model.encoding import derived as D
-    from regen_model.encoding.ops import to_z3
-
-    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
-    _, frame, w = _symbolic_start(scope)
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain())
-    solver.add(to_z3(D.zero_toughness_pending(w, 0)))
-    solver.add(z3.Not(to_z3(D.creature_on_battlefield(w, 0))))
-    assert solver.check() == z3.unsat
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain())
-    solver.add(to_z3(D.zero_toughness_pending(w, 0)))
-    assert solver.check() == z3.sat  # a creature on the battlefield with toughness 0
+    _pending_only_for_a_creature_on_the_battlefield("zero_toughness_pending")
 
 
 def test_lethal_damage_is_pending_only_for_a_creature_on_the_battlefield() -> None:
@@ -426,20 +434,7 @@ def test_lethal_damage_is_pending_only_for_a_creature_on_the_battlefield() -> No
     has. On concrete values the check returns before it asks toughness for such a card; only
     the symbolic build asks the whole condition, so a dropped 'creature on the battlefield'
     destroyed such a card there (slice 12's ``derived.lethal_damage_pending``)."""
-    from regen_model.encoding import derived as D
-    from regen_model.encoding.ops import to_z3
-
-    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
-    _, frame, w = _symbolic_start(scope)
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain())
-    solver.add(to_z3(D.lethal_damage_pending(w, 0)))
-    solver.add(z3.Not(to_z3(D.creature_on_battlefield(w, 0))))
-    assert solver.check() == z3.unsat
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain())
-    solver.add(to_z3(D.lethal_damage_pending(w, 0)))
-    assert solver.check() == z3.sat  # a creature on the battlefield with lethal damage
+    _pending_only_for_a_creature_on_the_battlefield("lethal_damage_pending")
 
 
 def test_a_may_gain_for_another_player_changes_no_life_total() -> None:
