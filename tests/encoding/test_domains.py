@@ -681,12 +681,15 @@ def test_a_phased_out_permanent_is_on_the_battlefield_and_out_of_combat() -> Non
             _admitted(solver, z3.If(c.attacking, 1, 0), 0, 1),
             _admitted(solver, z3.If(c.blocked, 1, 0), 0, 1),
             _admitted(solver, c.blocking, -2, _EVERY.cards),
+            # the second attacker of a creature that can block two (702.21; 509.1a)
+            _admitted(solver, c.blocking_also, -2, _EVERY.cards),
         )
         solver.pop()
+        others = {NONE, *range(1, _EVERY.cards)}
         if phased == NONE:
-            assert got == (zones, {0, 1}, {0, 1}, {NONE, *range(1, _EVERY.cards)}), got
+            assert got == (zones, {0, 1}, {0, 1}, others, others), got
         else:
-            assert got == ({ordinal(Zone.BATTLEFIELD)}, {0}, {0}, {NONE}), (phased, got)
+            assert got == ({ordinal(Zone.BATTLEFIELD)}, {0}, {0}, {NONE}, {NONE}), (phased, got)
 
 
 def _representable_read_back(cards: int, pick: Callable[[Frame], list[z3.BoolRef]]) -> GameState:
@@ -732,6 +735,22 @@ def test_a_blocker_of_two_attackers_reads_back_in_both_orders() -> None:
     attackers = {blocker.blocking, blocker.blocking_also}
     assert attackers == {0, 1}, blocker
     assert {a for a, order in state.combat.orders if 2 in order} == {0, 1}, state.combat
+
+
+def test_a_card_alone_in_its_owners_graveyard_reads_back() -> None:
+    """A card in a graveyard has a place there, its group's number from 1 (the bottom), and a
+    card elsewhere has none (0): ``representable`` ties the two, and a model of the first
+    group's only card (the first creature to die in a game, 404.2) reads back as itself.
+    Asking a place above the first would shut out every graveyard of one group."""
+    state = _representable_read_back(
+        1,
+        lambda frame: [
+            frame.cards[0].zone == ordinal(Zone.GRAVEYARD),
+            frame.cards[0].gy_pos == 1,
+        ],
+    )
+    graveyard = state.players[state.setup.owners[0]].graveyard
+    assert [0 in group for group in graveyard] == [True], graveyard
 
 
 def test_a_blocker_first_in_both_its_attackers_orders_reads_back() -> None:
