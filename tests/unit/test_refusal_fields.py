@@ -719,8 +719,8 @@ NIALL_TAPPED = make_state(
             "no player with index 2",
             "targets",
         ),
-        # slice 13: an ability activated from a card that left the battlefield (400.7, 602.2;
-        # the scenario loader refuses a source that is not a permanent first)
+        # slice 13: an ability activated from a card that left the battlefield (400.7, 602.2),
+        # which no scenario tries
         (
             GONE,
             A.ActivateAbility(player=0, source="dead"),
