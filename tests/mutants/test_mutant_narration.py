@@ -17,7 +17,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.effects import Effect, EffectKind, TargetRule
-from regen_model.model.enums import Mutant, Rider, Step
+from regen_model.model.enums import Mutant, Rider, Step, Zone
 from regen_model.model.events import Event, EventKind
 from regen_model.model.rules import Rules
 from regen_model.model.state import Card, GameState, Shield
@@ -269,6 +269,22 @@ def test_toughness_zero_is_destruction_cites_the_toughness_clause() -> None:
     events = _events(Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION, state, A.CheckStateBasedActions())
     (would,) = [e for e in events if e.kind is EventKind.WOULD_BE_DESTROYED]
     assert (would.subject, would.clause) == ("bears", "sba.toughness-zero")
+
+
+def test_toughness_zero_is_destruction_is_no_destruction_by_an_effect() -> None:
+    """The wrong version reads 704.5f as a destruction, by the state-based check and not by an
+    effect: a shield counter, which replaces only a destruction as the result of an effect
+    (122.1c), does not save a creature with toughness 0 there, which goes to the graveyard
+    with its counter. (Not narration: the mutant's own behaviour; its agreement replays never
+    reach toughness 0 with a shield counter.)"""
+    state = make_state(
+        ("A", "B"),
+        [CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, minus=2, shield_counters=1)],
+    )
+    rules = Rules(frozenset({Mutant.TOUGHNESS_ZERO_IS_DESTRUCTION}))
+    result = step(state, A.CheckStateBasedActions(), rules)
+    assert result.state.cards[0].zone is Zone.GRAVEYARD
+    assert not [e for e in result.events if e.kind is EventKind.REPLACED]
 
 
 def test_sacrifice_uses_shield_reads_the_sacrifice_as_a_destruction_by_an_effect() -> None:

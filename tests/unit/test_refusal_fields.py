@@ -719,6 +719,14 @@ NIALL_TAPPED = make_state(
             "no player with index 2",
             "targets",
         ),
+        # slice 13: an ability activated from a card that left the battlefield (400.7, 602.2),
+        # which no scenario tries
+        (
+            GONE,
+            A.ActivateAbility(player=0, source="dead"),
+            "dead is not on the battlefield (it is in the graveyard) [stack.activate]",
+            "source",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -800,6 +808,7 @@ NIALL_TAPPED = make_state(
         "destroy-a-phased-out-permanent",
         "activate-an-ability-the-source-lacks",
         "spell-at-no-player",
+        "activate-a-card-off-the-battlefield",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
