@@ -302,6 +302,8 @@ BOARDS = [
     SCENARIOS / "phasing" / "pyramids-cannot-target-a-phased-out-land.yaml",
     SCENARIOS / "damage" / "trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml",
     SCENARIOS / "seeds" / "seed-debt-of-loyalty.yaml",
+    # slice 13
+    SCENARIOS / "attach" / "granted-ability-of-a-tap-cost-creature-pays-no-tap.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
