@@ -304,6 +304,7 @@ BOARDS = [
     SCENARIOS / "seeds" / "seed-debt-of-loyalty.yaml",
     # slice 13
     SCENARIOS / "attach" / "granted-ability-of-a-tap-cost-creature-pays-no-tap.yaml",
+    SCENARIOS / "combat" / "defending-player-cannot-assign-the-attackers-damage-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
