@@ -169,6 +169,33 @@ def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
     assert solver.check() == z3.unsat
 
 
+def test_a_may_draw_resolving_for_one_player_marks_no_empty_library_draw_for_the_other() -> None:
+    """A draw from an empty library is remembered only for the player who attempts it (121.4,
+    704.5b): a resolving "target player may draw" aimed at the second player never marks the
+    first player's attempted draw (nor makes them lose), whatever their library holds. On concrete
+    values the other player's draw is skipped before it is written, so only the symbolic
+    relation can show the mark written without the draw's condition (slice 13's
+    ``effects.draw``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("pass")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    top = template.pre.stack[0]
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), template.pre.stack_size == 1)
+    solver.add(top.effect == ordinal(EffectKind.MAY_DRAW), top.n_targets == 1)
+    solver.add(top.target_player[0] == 1, rel.values["stack_size"] == 0)
+    solver.add(top.kind == ordinal(StackKind.TRIGGER))  # Fecundity's, not combat damage
+    # the first player has nothing that would make them lose (704.5a-c)
+    solver.add(z3.Not(pre["p0.drew_empty"]), z3.Not(pre["p0.lost"]))
+    solver.add(pre["p0.life"] > 0, pre["p0.poison"] < 10)
+    assert solver.check() == z3.sat  # it resolves
+    # the mark, or the loss the check that follows makes of it (704.5b clears the mark)
+    solver.add(z3.Or(rel.values["p0.drew_empty"], rel.values["p0.lost"]))
+    assert solver.check() == z3.unsat
+
+
 def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_stack() -> None:
     """Only the reflexive trigger made in this step has its target chosen as it goes on the
     stack (603.3d, 603.12). Go-Shintai's end-step trigger ("you may pay {1}. When you do,
