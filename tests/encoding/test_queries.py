@@ -196,6 +196,28 @@ def test_a_may_draw_resolving_for_one_player_marks_no_empty_library_draw_for_the
     assert solver.check() == z3.unsat
 
 
+def test_a_pass_counters_at_most_one_spell() -> None:
+    """One pass resolves one object (608.1), and a resolving "counter target spell" counters
+    its one target (701.6a): the step's ``countered`` output, which queries and invariants
+    read, is 0 or 1 and never more. On concrete values the count is a number added once,
+    so only the symbolic relation can show a wrong term for it (slice 13's
+    ``stack.counter_at``)."""
+    scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)  # the spell and its counter
+    system = RegenSystem(scope=scope)
+    rel = system.relation("pass")
+    template = system.template
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(rel.countered == 1)
+    assert solver.check() == z3.sat  # a Counterspell resolves and counters its target
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(z3.Or(rel.countered < 0, rel.countered > 1))
+    assert solver.check() == z3.unsat
+
+
 def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_stack() -> None:
     """Only the reflexive trigger made in this step has its target chosen as it goes on the
     stack (603.3d, 603.12). Go-Shintai's end-step trigger ("you may pay {1}. When you do,
