@@ -306,6 +306,7 @@ BOARDS = [
     SCENARIOS / "attach" / "granted-ability-of-a-tap-cost-creature-pays-no-tap.yaml",
     SCENARIOS / "combat" / "defending-player-cannot-assign-the-attackers-damage-fdn.yaml",
     SCENARIOS / "turn" / "cleanup-repeats-for-an-aura-on-a-land-no-longer-animated.yaml",
+    SCENARIOS / "effects" / "minus-counter-spell-puts-minus-counters.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
