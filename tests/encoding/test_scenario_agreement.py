@@ -307,6 +307,7 @@ BOARDS = [
     SCENARIOS / "combat" / "defending-player-cannot-assign-the-attackers-damage-fdn.yaml",
     SCENARIOS / "turn" / "cleanup-repeats-for-an-aura-on-a-land-no-longer-animated.yaml",
     SCENARIOS / "effects" / "minus-counter-spell-puts-minus-counters.yaml",
+    SCENARIOS / "zone" / "reflexive-removed-other-trigger-stays.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
