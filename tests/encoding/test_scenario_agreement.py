@@ -308,6 +308,7 @@ BOARDS = [
     SCENARIOS / "turn" / "cleanup-repeats-for-an-aura-on-a-land-no-longer-animated.yaml",
     SCENARIOS / "effects" / "minus-counter-spell-puts-minus-counters.yaml",
     SCENARIOS / "zone" / "reflexive-removed-other-trigger-stays.yaml",
+    SCENARIOS / "combat" / "unblocked-trampler-named-with-all-to-the-player-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
