@@ -25,7 +25,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.effects import EffectKind, TargetRule
-from regen_model.model.enums import Keyword, Mutant, StackKind, ordinal
+from regen_model.model.enums import Keyword, Mutant, StackKind, Zone, ordinal
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import Verdict
 
@@ -215,6 +215,28 @@ def test_a_pass_counters_at_most_one_spell() -> None:
     solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
     solver.add(*template.pre.domain(), *template.statics.domain())
     solver.add(z3.Or(rel.countered < 0, rel.countered > 1))
+    assert solver.check() == z3.unsat
+
+
+def test_a_creature_a_destruction_leaves_on_the_battlefield_keeps_its_plus_counters() -> None:
+    """Regeneration replaces the destruction (701.19a): the creature stays on the battlefield,
+    the same object, and keeps its +1/+1 counters (only a new object starts without them,
+    400.7, 122.2). In the symbolic destroy relation whether the card moves is a term, so only
+    there can a counter reset that forgot the move's condition show (slice 13's
+    ``zones.move_zone``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("destroy")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    on_bf = ordinal(Zone.BATTLEFIELD)
+    solver.add(pre["c0.zone"] == on_bf, rel.values["c0.zone"] == on_bf)
+    solver.add(rel.values["c0.gen"] == pre["c0.gen"], pre["c0.minus"] == 0)
+    solver.add(pre["c0.plus"] > 0)
+    assert solver.check() == z3.sat  # saved by a shield, with its counters
+    solver.add(rel.values["c0.plus"] != pre["c0.plus"])
     assert solver.check() == z3.unsat
 
 
