@@ -1308,6 +1308,23 @@ def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason(
     assert result.reason == "Murder has 2 targets; the scope allows 1"
 
 
+def test_a_cast_onto_a_full_stack_is_out_of_scope_by_its_guard() -> None:
+    """A spell cast onto a stack that already fills the scope's slots (601.2a: it is put on
+    top) has no slot in the successor frame: the relation's ``scope:stack`` guard refuses it,
+    and the agreement sets the point aside as out of scope by that guard's label, not as an
+    action the relation refuses and the engine accepts (slice 13's ``SymWork.require``)."""
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 1)
+    board = make_state(("A", "B"), [bears])
+    shock = SPELLS["Shock"]
+    state = step(board, shock.cast(0, (A.TargetChoice(card="bears"),))).state
+    action = shock.cast(0, (A.TargetChoice(card="bears"),))
+    step(state, action, CORRECT)  # the engine accepts it
+    scope = replace(widest(len(state.setup.handles)), stack=1)
+    result = check_agreement(state, action, CORRECT, scope)
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.guard == "scope:stack"
+
+
 def test_a_state_of_an_edition_outside_the_scope_is_refused_naming_it() -> None:
     """A state whose edition the scope leaves out (``--scope editions=...``) is out of scope,
     and the refusal names that edition: a frame has no value for it."""

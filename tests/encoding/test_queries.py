@@ -25,7 +25,7 @@ from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.effects import EffectKind, TargetRule
-from regen_model.model.enums import Keyword, Mutant, StackKind, ordinal
+from regen_model.model.enums import Keyword, Mutant, StackKind, Zone, ordinal
 from regen_model.model.rules import CORRECT, Rules
 from regen_model.verdicts import Verdict
 
@@ -166,6 +166,77 @@ def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
     solver.add(top.target_player[0] == 1, rel.values["stack_size"] == 0)
     assert solver.check() == z3.sat  # it resolves
     solver.add(rel.values["p0.hand"] != pre["p0.hand"])
+    assert solver.check() == z3.unsat
+
+
+def test_a_may_draw_resolving_for_one_player_marks_no_empty_library_draw_for_the_other() -> None:
+    """A draw from an empty library is remembered only for the player who attempts it (121.4,
+    704.5b): a resolving "target player may draw" aimed at the second player never marks the
+    first player's attempted draw (nor makes them lose), whatever their library holds. On concrete
+    values the other player's draw is skipped before it is written, so only the symbolic
+    relation can show the mark written without the draw's condition (slice 13's
+    ``effects.draw``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("pass")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    top = template.pre.stack[0]
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), template.pre.stack_size == 1)
+    solver.add(top.effect == ordinal(EffectKind.MAY_DRAW), top.n_targets == 1)
+    solver.add(top.target_player[0] == 1, rel.values["stack_size"] == 0)
+    solver.add(top.kind == ordinal(StackKind.TRIGGER))  # Fecundity's, not combat damage
+    # the first player has nothing that would make them lose (704.5a-c)
+    solver.add(z3.Not(pre["p0.drew_empty"]), z3.Not(pre["p0.lost"]))
+    solver.add(pre["p0.life"] > 0, pre["p0.poison"] < 10)
+    assert solver.check() == z3.sat  # it resolves
+    # the mark, or the loss the check that follows makes of it (704.5b clears the mark)
+    solver.add(z3.Or(rel.values["p0.drew_empty"], rel.values["p0.lost"]))
+    assert solver.check() == z3.unsat
+
+
+def test_a_pass_counters_at_most_one_spell() -> None:
+    """One pass resolves one object (608.1), and a resolving "counter target spell" counters
+    its one target (701.6a): the step's ``countered`` output, which queries and invariants
+    read, is 0 or 1 and never more. On concrete values the count is a number added once,
+    so only the symbolic relation can show a wrong term for it (slice 13's
+    ``stack.counter_at``)."""
+    scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)  # the spell and its counter
+    system = RegenSystem(scope=scope)
+    rel = system.relation("pass")
+    template = system.template
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(rel.countered == 1)
+    assert solver.check() == z3.sat  # a Counterspell resolves and counters its target
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(z3.Or(rel.countered < 0, rel.countered > 1))
+    assert solver.check() == z3.unsat
+
+
+def test_a_creature_a_destruction_leaves_on_the_battlefield_keeps_its_plus_counters() -> None:
+    """Regeneration replaces the destruction (701.19a): the creature stays on the battlefield,
+    the same object, and keeps its +1/+1 counters (only a new object starts without them,
+    400.7, 122.2). In the symbolic destroy relation whether the card moves is a term, so only
+    there can a counter reset that forgot the move's condition show (slice 13's
+    ``zones.move_zone``)."""
+    system = RegenSystem(scope=ONE_SLOT)
+    rel = system.relation("destroy")
+    template = system.template
+    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    on_bf = ordinal(Zone.BATTLEFIELD)
+    solver.add(pre["c0.zone"] == on_bf, rel.values["c0.zone"] == on_bf)
+    solver.add(rel.values["c0.gen"] == pre["c0.gen"], pre["c0.minus"] == 0)
+    solver.add(pre["c0.plus"] > 0)
+    assert solver.check() == z3.sat  # saved by a shield, with its counters
+    solver.add(rel.values["c0.plus"] != pre["c0.plus"])
     assert solver.check() == z3.unsat
 
 

@@ -182,7 +182,20 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``damage/trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml``; 400.7,
   113.7a); and the cast of a regeneration spell with a rider, Debt of Loyalty
   (``seeds/seed-debt-of-loyalty.yaml``; 701.19a): the cast's rider parameter is read only
-  there."""
+  there.
+* Boards found by the screen's slice 13: Niall Silvain, whose printed ability costs {T},
+  activating the ability its Aura grants while summoning sick, untapped
+  (``attach/granted-ability-of-a-tap-cost-creature-pays-no-tap.yaml``; 302.6, 602.2b,
+  613.1f); the defending player's assignment of an attacker's damage, refused by both
+  (``combat/defending-player-cannot-assign-the-attackers-damage-fdn.yaml``; 510.1c); an
+  animated land's Aura, illegal as the animation ends in the cleanup step, which gives
+  priority there (``turn/cleanup-repeats-for-an-aura-on-a-land-no-longer-animated.yaml``;
+  514.3a, 704.5m); a spell putting -1/-1 counters
+  (``effects/minus-counter-spell-puts-minus-counters.yaml``; 122.1a, 608.2h); a removed
+  reflexive trigger with the other player's trigger waiting behind it
+  (``zone/reflexive-removed-other-trigger-stays.yaml``; 603.3b, 603.3d); and an unblocked
+  trampler named in the assignment with all its damage to the player
+  (``combat/unblocked-trampler-named-with-all-to-the-player-fdn.yaml``; 510.1a, 510.2)."""
 
 from __future__ import annotations
 
@@ -302,6 +315,13 @@ BOARDS = [
     SCENARIOS / "phasing" / "pyramids-cannot-target-a-phased-out-land.yaml",
     SCENARIOS / "damage" / "trigger-source-returned-and-gone-again-keeps-its-old-keywords.yaml",
     SCENARIOS / "seeds" / "seed-debt-of-loyalty.yaml",
+    # slice 13
+    SCENARIOS / "attach" / "granted-ability-of-a-tap-cost-creature-pays-no-tap.yaml",
+    SCENARIOS / "combat" / "defending-player-cannot-assign-the-attackers-damage-fdn.yaml",
+    SCENARIOS / "turn" / "cleanup-repeats-for-an-aura-on-a-land-no-longer-animated.yaml",
+    SCENARIOS / "effects" / "minus-counter-spell-puts-minus-counters.yaml",
+    SCENARIOS / "zone" / "reflexive-removed-other-trigger-stays.yaml",
+    SCENARIOS / "combat" / "unblocked-trampler-named-with-all-to-the-player-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
