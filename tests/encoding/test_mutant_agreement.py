@@ -192,6 +192,10 @@ NOT_KILLING = [
         Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT,
         "combat/double-striker-regenerated-before-damage-leaves-combat",
     ),
+    # a blocker with neither first strike nor double strike regenerated in the first-strike
+    # damage step leaves combat even under the mutant that keeps a double striker regenerated
+    # there in combat: the mutant is about double strikers only (701.19a, 702.4b, 510.4)
+    (Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT, "combat/first-strike-regenerated-blocker"),
 ]
 
 
