@@ -196,6 +196,11 @@ NOT_KILLING = [
     # damage step leaves combat even under the mutant that keeps a double striker regenerated
     # there in combat: the mutant is about double strikers only (701.19a, 702.4b, 510.4)
     (Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT, "combat/first-strike-regenerated-blocker"),
+    # B's blocking bears leave before pre-M10 combat damage on the stack resolves: their
+    # keywords and their controller (B) as assigned are the ones they last had, so the mutant
+    # that reads the sources as assigned changes nothing, in both views (310.4b of pre-M10;
+    # the killing scenarios have only A's creatures)
+    (Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT, "combat/pre-m10-damage-on-stack"),
 ]
 
 
