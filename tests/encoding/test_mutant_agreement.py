@@ -192,6 +192,15 @@ NOT_KILLING = [
         Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT,
         "combat/double-striker-regenerated-before-damage-leaves-combat",
     ),
+    # a blocker with neither first strike nor double strike regenerated in the first-strike
+    # damage step leaves combat even under the mutant that keeps a double striker regenerated
+    # there in combat: the mutant is about double strikers only (701.19a, 702.4b, 510.4)
+    (Mutant.DOUBLE_STRIKER_STAYS_IN_COMBAT, "combat/first-strike-regenerated-blocker"),
+    # B's blocking bears leave before pre-M10 combat damage on the stack resolves: their
+    # keywords and their controller (B) as assigned are the ones they last had, so the mutant
+    # that reads the sources as assigned changes nothing, in both views (310.4b of pre-M10;
+    # the killing scenarios have only A's creatures)
+    (Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT, "combat/pre-m10-damage-on-stack"),
 ]
 
 
