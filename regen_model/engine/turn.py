@@ -460,9 +460,17 @@ def assign_combat_damage(
         # An attacker's division (510.1c), or that of a creature blocking two attackers
         # (510.1d; its controller's choice in the rules, carried by this one action).
         divides = w.cards[a].attacking or w.cards[a].blocking_also is not None
-        if a not in cb.dealers(w, w.step) or not divides:
+        if a not in cb.dealers(w, w.step):
             raise IllegalAction(
                 f"{handle} deals no combat damage in this step", "combat.damage.assign", "divisions"
+            )
+        if not divides:
+            # 510.1d: a blocker of one attacker deals all its damage to it; nothing to divide
+            raise IllegalAction(
+                f"{handle} blocks one attacker and deals all its combat damage to it, with "
+                "nothing to divide (510.1d); leave it out of the divisions",
+                "combat.damage.assign",
+                "divisions",
             )
         legal_here = {_norm(d) for d in legal}
         if w.cards[a].attacking and not w.cards[a].blocked and _norm(division) not in legal_here:

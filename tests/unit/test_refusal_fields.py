@@ -49,6 +49,21 @@ ASSIGNING = BOARD._replace(
 ASSIGNING_UNBLOCKED = ASSIGNING._replace(
     cards=(ASSIGNING.cards[0]._replace(attacking=True), *ASSIGNING.cards[1:])
 )
+# ... and B's Grizzly Bears block A's Hill Giant alone: all their damage goes to it (510.1d)
+_BLOCKER_OF_ONE = make_state(
+    ("A", "B"), [*CARDS, CardSpec("wolf", PERMANENT_CARDS["Grizzly Bears"], 1)]
+)
+ASSIGNING_BLOCKER_OF_ONE = _BLOCKER_OF_ONE._replace(
+    step=Step.COMBAT_DAMAGE,
+    decision=Decision.ASSIGN_COMBAT_DAMAGE,
+    priority=None,
+    cards=(
+        _BLOCKER_OF_ONE.cards[0],
+        _BLOCKER_OF_ONE.cards[1]._replace(attacking=True, blocked=True),
+        *_BLOCKER_OF_ONE.cards[2:3],
+        _BLOCKER_OF_ONE.cards[3]._replace(blocking=1),
+    ),
+)
 # cards that are not permanents on the battlefield, a Forest, no creature (120.3), and
 # Bonesplitter, whose equip ability targets (702.6a)
 GONE_CARDS = [
@@ -312,6 +327,15 @@ NIALL_TAPPED = make_state(
             ),
             "bears is unblocked: all its combat damage goes to the player it attacks, with "
             "nothing to divide; leave it out of the divisions [combat.damage.assign]",
+            "divisions",
+        ),
+        (
+            ASSIGNING_BLOCKER_OF_ONE,
+            A.AssignCombatDamage(
+                player=0, divisions=(A.Division(attacker="wolf", shares=(("giant", 2),)),)
+            ),
+            "wolf blocks one attacker and deals all its combat damage to it, with nothing to "
+            "divide (510.1d); leave it out of the divisions [combat.damage.assign]",
             "divisions",
         ),
         # a permanent's actions name the clause of the action refused (400.7: a card that left
@@ -750,6 +774,7 @@ NIALL_TAPPED = make_state(
         "counters-fewer-than-one",
         "two-divisions-for-one-attacker",
         "division-of-an-unblocked-attacker",
+        "division-of-a-blocker-of-one-attacker",
         "attach-an-attachment-off-the-battlefield",
         "change-control-off-the-battlefield",
         "destroy-off-the-battlefield",
