@@ -149,11 +149,12 @@ def test_damage_no_share_names_marks_nothing() -> None:
     assert solver.check() == z3.unsat
 
 
-def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
-    """A resolving "target player may draw" (Fecundity's trigger) lets only the player it
-    targets draw (608.2d, 121.1): the other player's hand stays as it was. On concrete values
-    the other player's draw is skipped before it is written, so only the symbolic relation can
-    show a draw that forgot which player it is for (slice 7's ``effects.draw_may``)."""
+def _a_may_draw_for_the_second_player_resolves() -> tuple[
+    z3.Solver, dict[str, Any], dict[str, Any], Any
+]:
+    """A solver holding a pass that resolves the one object on the stack, a "target player
+    may draw" aimed at the second player (Fecundity's trigger), at one card slot; with the
+    pre-state's and the relation's values by key, and that object's variables."""
     system = RegenSystem(scope=ONE_SLOT)
     rel = system.relation("pass")
     template = system.template
@@ -164,8 +165,17 @@ def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
     solver.add(*template.pre.domain(), template.pre.stack_size == 1)
     solver.add(top.effect == ordinal(EffectKind.MAY_DRAW), top.n_targets == 1)
     solver.add(top.target_player[0] == 1, rel.values["stack_size"] == 0)
+    return solver, pre, dict(rel.values), top
+
+
+def test_a_may_draw_resolving_draws_for_its_target_player_only() -> None:
+    """A resolving "target player may draw" (Fecundity's trigger) lets only the player it
+    targets draw (608.2d, 121.1): the other player's hand stays as it was. On concrete values
+    the other player's draw is skipped before it is written, so only the symbolic relation can
+    show a draw that forgot which player it is for (slice 7's ``effects.draw_may``)."""
+    solver, pre, post, _ = _a_may_draw_for_the_second_player_resolves()
     assert solver.check() == z3.sat  # it resolves
-    solver.add(rel.values["p0.hand"] != pre["p0.hand"])
+    solver.add(post["p0.hand"] != pre["p0.hand"])
     assert solver.check() == z3.unsat
 
 
@@ -176,24 +186,27 @@ def test_a_may_draw_resolving_for_one_player_marks_no_empty_library_draw_for_the
     values the other player's draw is skipped before it is written, so only the symbolic
     relation can show the mark written without the draw's condition (slice 13's
     ``effects.draw``)."""
-    system = RegenSystem(scope=ONE_SLOT)
-    rel = system.relation("pass")
-    template = system.template
-    pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
-    top = template.pre.stack[0]
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
-    solver.add(*template.pre.domain(), template.pre.stack_size == 1)
-    solver.add(top.effect == ordinal(EffectKind.MAY_DRAW), top.n_targets == 1)
-    solver.add(top.target_player[0] == 1, rel.values["stack_size"] == 0)
+    solver, pre, post, top = _a_may_draw_for_the_second_player_resolves()
     solver.add(top.kind == ordinal(StackKind.TRIGGER))  # Fecundity's, not combat damage
     # the first player has nothing that would make them lose (704.5a-c)
     solver.add(z3.Not(pre["p0.drew_empty"]), z3.Not(pre["p0.lost"]))
     solver.add(pre["p0.life"] > 0, pre["p0.poison"] < 10)
     assert solver.check() == z3.sat  # it resolves
     # the mark, or the loss the check that follows makes of it (704.5b clears the mark)
-    solver.add(z3.Or(rel.values["p0.drew_empty"], rel.values["p0.lost"]))
+    solver.add(z3.Or(post["p0.drew_empty"], post["p0.lost"]))
     assert solver.check() == z3.unsat
+
+
+def _in_domain(kind: str, scope: Scope) -> tuple[Any, Any, z3.Solver]:
+    """The relation template at ``scope``, ``kind``'s relation, and a solver holding its
+    guards and the domains of the parameters, the pre-state and the printed cards."""
+    system = RegenSystem(scope=scope)
+    rel = system.relation(kind)
+    template = system.template
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    return template, rel, solver
 
 
 def test_a_pass_counters_at_most_one_spell() -> None:
@@ -203,19 +216,9 @@ def test_a_pass_counters_at_most_one_spell() -> None:
     so only the symbolic relation can show a wrong term for it (slice 13's
     ``stack.counter_at``)."""
     scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)  # the spell and its counter
-    system = RegenSystem(scope=scope)
-    rel = system.relation("pass")
-    template = system.template
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
-    solver.add(*template.pre.domain(), *template.statics.domain())
-    solver.add(rel.countered == 1)
-    assert solver.check() == z3.sat  # a Counterspell resolves and counters its target
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, scope))
-    solver.add(*template.pre.domain(), *template.statics.domain())
-    solver.add(z3.Or(rel.countered < 0, rel.countered > 1))
-    assert solver.check() == z3.unsat
+    _, rel, solver = _in_domain("pass", scope)
+    assert solver.check(rel.countered == 1) == z3.sat  # a Counterspell counters its target
+    assert solver.check(z3.Or(rel.countered < 0, rel.countered > 1)) == z3.unsat
 
 
 def test_a_creature_a_destruction_leaves_on_the_battlefield_keeps_its_plus_counters() -> None:
@@ -224,13 +227,8 @@ def test_a_creature_a_destruction_leaves_on_the_battlefield_keeps_its_plus_count
     400.7, 122.2). In the symbolic destroy relation whether the card moves is a term, so only
     there can a counter reset that forgot the move's condition show (slice 13's
     ``zones.move_zone``)."""
-    system = RegenSystem(scope=ONE_SLOT)
-    rel = system.relation("destroy")
-    template = system.template
+    template, rel, solver = _in_domain("destroy", ONE_SLOT)
     pre = dict(zip(layout(ONE_SLOT).keys, template.pre.vars(), strict=True))
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
-    solver.add(*template.pre.domain(), *template.statics.domain())
     on_bf = ordinal(Zone.BATTLEFIELD)
     solver.add(pre["c0.zone"] == on_bf, rel.values["c0.zone"] == on_bf)
     solver.add(rel.values["c0.gen"] == pre["c0.gen"], pre["c0.minus"] == 0)
@@ -248,12 +246,7 @@ def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_sta
     concrete values the waiting triggers that are not the reflexive one are skipped, so only
     the symbolic relation can show a choice made for every one of them (slice 7's
     ``effects.trigger_target``)."""
-    system = RegenSystem(scope=ONE_SLOT)
-    rel = system.relation("pass")
-    template = system.template
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
-    solver.add(*template.pre.domain(), *template.statics.domain())
+    template, rel, solver = _in_domain("pass", ONE_SLOT)
     solver.add(template.pre.stack_size == 0, template.pre.pending_size == 0)
     solver.add(rel.values["stack_size"] == 1)
     solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.WHEN_YOU_DO))

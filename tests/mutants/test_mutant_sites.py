@@ -1,0 +1,40 @@
+"""Rule mutants that act at more than one site of the engine: ``test_every_mutant_is_observable``
+is content once any site differs, so each site gets its scenario here, passing under the correct
+rules and failing under the mutant. Without it, switching a mutant off at one site goes
+unnoticed.
+
+* ``rider-trigger-by-controller`` gives every "when it regenerates this way" delayed trigger to
+  the creature's controller instead of the shield's creator (603.7a, 603.7e): at the counter
+  riders (Matopi Golem's -1/-1 counter) and at Soldevi Sentry's "that player may draw a card".
+* ``summoning-sickness-ignored`` lets a creature that came under its controller's control this
+  turn act as if it had haste (302.6): at the declaration of attackers (508.1a, ``combat``) and
+  at the payment of a {T} cost (602.2b, ``step._pay_tap``; slice 13 of the mutation screen:
+  ``step.x__pay_tap__mutmut_13``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regen_model.model.enums import Mutant
+from regen_model.model.rules import Rules
+from regen_model.scenario import load_scenario, run_scenario
+from regen_model.verdicts import Verdict
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+SITES = [
+    (Mutant.RIDER_TRIGGER_BY_CONTROLLER, "regen/rider-trigger-controller.yaml"),
+    (Mutant.RIDER_TRIGGER_BY_CONTROLLER, "regen/soldevi-sentry-control-changed.yaml"),
+    (Mutant.SUMMONING_SICKNESS_IGNORED, "combat/summoning-sickness.yaml"),
+    (Mutant.SUMMONING_SICKNESS_IGNORED, "costs/tap-cost-niall-silvain.yaml"),
+]
+
+
+@pytest.mark.parametrize(("mutant", "name"), SITES, ids=[f"{m.value}-{n}" for m, n in SITES])
+def test_each_site_of_the_mutant_is_observable(mutant: Mutant, name: str) -> None:
+    scenario = load_scenario(SCENARIOS / name)
+    assert run_scenario(scenario).verdict is Verdict.PASSED
+    assert run_scenario(scenario, Rules(frozenset({mutant}))).verdict is Verdict.FAILED
