@@ -774,6 +774,59 @@ def test_a_blocker_first_in_both_its_attackers_orders_reads_back() -> None:
     assert sorted(state.combat.orders) == [(0, (2,)), (1, (2,))], state.combat
 
 
+def test_two_blockers_of_one_attacker_read_back_in_its_order() -> None:
+    """An attacker blocked by two creatures orders them (509.2 of 2009-2024): positions 0
+    and 1 of its damage assignment order, which ``representable`` must admit as distinct
+    places of one order. A model pinning the two positions reads back as a state whose
+    attacker has both blockers in that order, and whose values are the model's again.
+    Asking equal positions of the two would shut every ordered double block out of the
+    solver-chosen states."""
+    state = _representable_read_back(
+        3,
+        lambda frame: [
+            frame.cards[1].blocking == 0,
+            frame.cards[2].blocking == 0,
+            frame.cards[1].order_pos == 1,
+            frame.cards[2].order_pos == 0,
+        ],
+    )
+    assert dict(state.combat.orders)[0] == (2, 1), state.combat
+
+
+
+def test_a_stack_object_without_a_source_reads_back_with_none() -> None:
+    """A spell has no source permanent (the frame's NONE): read back, its ``source`` is None,
+    not slot -1, which the engine would take for the last card slot (a damage source's
+    keywords and controller are read from it, 120.3, 702.15b); and its name is its kind's,
+    the name a counterexample's trace shows for it."""
+    state = _representable_read_back(
+        1,
+        lambda frame: [
+            frame.stack_size == 1,
+            frame.stack[0].kind == ordinal(StackKind.SPELL),
+            frame.stack[0].source == NONE,
+        ],
+    )
+    top = state.stack[0]
+    assert (top.source, top.name) == (None, StackKind.SPELL.value), top
+
+
+def test_combat_damage_to_the_player_reads_back_as_a_hit_on_the_defending_player() -> None:
+    """Combat damage on the stack (before M10, 510.2 of that era) dealt to the defending
+    player is recipient ``n`` of a hit: read back, it is a hit on the non-active player
+    (506.2), not a hit naming neither a card nor a player, which the frame's values cannot
+    tell apart from it but the engine would deal to no one."""
+    state = _representable_read_back(
+        1,
+        lambda frame: [
+            frame.stack_size == 1,
+            frame.stack[0].kind == ordinal(StackKind.COMBAT_DAMAGE),
+            frame.stack[0].hits[0][1] > 0,
+        ],
+    )
+    hits = [(s, hit.card, hit.player) for s, hit in state.stack[0].combat_hits]
+    assert hits == [(0, None, 1 - state.active)], state.stack[0]
+
 def test_a_blocker_its_attacker_has_not_ordered_yet_reads_back() -> None:
     """Between the declaration of blockers and the attacker's ordering of them (509.2 of
     2009-2024; before M10 and from FDN on there is no order at all), a blocker stands in no
@@ -982,6 +1035,33 @@ def test_every_scenario_action_reads_back_from_its_parameters_as_itself(
         kinds.add(action.kind)
     assert len(kinds) >= 20, kinds
 
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        A.DealDamage(source="bears", shares=(A.DamageShare(1, card="giant", player=1),)),
+        A.AssignCombatDamage(
+            player=0,
+            divisions=(A.Division("bears", (("player", 2),)), A.Division("bears", (("player", 2),))),
+        ),
+    ],
+    ids=["share-naming-a-card-and-a-player", "two-divisions-of-one-attacker"],
+)
+def test_a_malformed_action_raises_the_flag_the_relation_reads(action: A.Action) -> None:
+    """An action the engine refuses for its form alone (a damage share naming a card and a
+    player, 120.3; an attacker's damage divided twice, 510.1) is kept in the parameters only
+    as the ``malformed`` flag, which the relation requires to be off: the flag must be one
+    of the layout's parameters and read back set, and the relation refuses the action as
+    the engine does. A flag the layout lacks would be ignored, and the relation would take
+    the action with its extra part dropped."""
+    sc = widest(len(BOARD.setup.handles))
+    v = P.of_action(BOARD, action, sc)
+    assert set(v) == set(P.names(sc).vars()), sorted(set(v) ^ set(P.names(sc).vars()))
+    assert P.from_values(sc, v).malformed is True
+    with pytest.raises(EngineError):
+        step(BOARD, action, CORRECT)
+    assert not evaluate_params(prepare(BOARD, sc), v, action.kind, CORRECT).enabled
 
 def test_every_action_kind_reads_back_with_its_616_1_answers(
     scenario_actions: list[tuple[GameState, A.Action]],
