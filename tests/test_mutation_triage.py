@@ -295,6 +295,19 @@ def test_mutmuts_test_selection_is_the_fast_check_list() -> None:
     assert config["pytest_add_cli_args_test_selection"] == list(FAST_CHECKS)
 
 
+def test_every_check_a_recheck_names_is_a_file_of_the_tree() -> None:
+    """A check list naming a test file that was removed or renamed makes pytest run nothing
+    and fail, and ``recheck`` counts that as a kill of every mutant it runs (slice 14: the
+    rider halves' tests, folded into test_mutant_sites.py, stayed in RECHECK_EXTRA and
+    SWEEP_CHECKS, and a whole-list recheck reported two equivalent mutants killed by "no tests
+    ran")."""
+    from mutation import FAST_CHECKS, RECHECK_EXTRA, SWEEP_CHECKS
+
+    for check in (*FAST_CHECKS, *RECHECK_EXTRA, *SWEEP_CHECKS):
+        path = check.removeprefix("--deselect=").split("::")[0]
+        assert (ROOT / path).exists(), check
+
+
 def test_a_recheck_of_a_name_mutmut_does_not_know_is_refused() -> None:
     """A name that mutmut never generated (a typo, or a line pasted with the names) is
     refused before anything runs, instead of becoming a row "not applied" under that name."""

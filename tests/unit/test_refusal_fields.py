@@ -751,6 +751,14 @@ NIALL_TAPPED = make_state(
             "dead is not on the battlefield (it is in the graveyard) [stack.activate]",
             "source",
         ),
+        # slice 14: a shield made for a player who is not in the game (701.19a: the shield's
+        # creator is the player whose effect makes it), which the scenario loader refuses first
+        (
+            BOARD,
+            A.CreateShield(target="bears", creator=2),
+            "no player with index 2",
+            "creator",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -834,6 +842,7 @@ NIALL_TAPPED = make_state(
         "activate-an-ability-the-source-lacks",
         "spell-at-no-player",
         "activate-a-card-off-the-battlefield",
+        "shield-created-by-no-player",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
