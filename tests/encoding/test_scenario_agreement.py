@@ -200,7 +200,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   animation ends in the cleanup step, the only state-based action pending, which gives
   priority there
   (``turn/cleanup-repeats-for-an-equipment-on-a-land-no-longer-animated.yaml``; 514.3a,
-  704.5n)."""
+  704.5n); unpreventable lethal damage to a creature with two shield counters, one left when
+  the check destroys it, which only an effect's destruction asks
+  (``prevent/unpreventable-lethal-damage-through-two-shield-counters.yaml``; 615.12, 122.1c,
+  704.5g)."""
 
 from __future__ import annotations
 
@@ -329,6 +332,7 @@ BOARDS = [
     SCENARIOS / "combat" / "unblocked-trampler-named-with-all-to-the-player-fdn.yaml",
     # slice 14
     SCENARIOS / "turn" / "cleanup-repeats-for-an-equipment-on-a-land-no-longer-animated.yaml",
+    SCENARIOS / "prevent" / "unpreventable-lethal-damage-through-two-shield-counters.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
