@@ -114,6 +114,19 @@ def test_two_damage_rider_mutants_together_are_the_same_in_both_views() -> None:
     assert _replay_file(path, rules) > 0
 
 
+def test_two_damage_rider_mutants_together_meet_a_prevented_incinerate_the_same() -> None:
+    """The same two mutants on a spell with Incinerate's rider whose damage is prevented
+    (615.6): ``damage-rider-on-prevented`` makes its target unregenerable all the same, and
+    ``target-cant-regen-needs-damage`` must not switch that off, in both views (slice 14 of
+    the screen, ``effects.apply_effect__mutmut_94``: the relation asked only the first switch
+    there); Disintegrate's rider, under the second mutant, needs its prevented damage instead."""
+    rules = Rules(
+        frozenset({Mutant.TARGET_CANT_REGEN_NEEDS_DAMAGE, Mutant.DAMAGE_RIDER_ON_PREVENTED})
+    )
+    path = ROOT / "tests/scenarios/effects/disintegrate-prevented-still-unregenerable.yaml"
+    assert _replay_file(path, rules) > 0
+
+
 def test_two_regeneration_tap_mutants_together_are_the_same_in_both_views() -> None:
     """With ``regen-does-not-tap`` and ``tapped-regen-becomes-tapped`` both on, regeneration
     taps nothing, so nothing becomes tapped either (701.19a broken as the first mutant means;

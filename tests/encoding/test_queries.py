@@ -226,6 +226,18 @@ def test_a_pass_counters_at_most_one_spell() -> None:
     assert solver.check() == z3.unsat
 
 
+def test_a_pass_with_nothing_below_the_top_object_counters_nothing() -> None:
+    """701.6a: a spell is countered only if it is on the stack; with one object on the stack,
+    the resolving one, a pass counters nothing, whatever that object is and whatever it
+    targets (a counter spell with no spell left to counter does nothing, 608.2b). Only the
+    symbolic relation can count a counter whose condition fails, as a term (slice 14's
+    ``stack.counter_at``)."""
+    scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)
+    template, rel, solver = _in_domain("pass", scope)
+    solver.add(template.pre.stack_size == 1, rel.countered != 0)
+    assert solver.check() == z3.unsat
+
+
 def test_a_creature_a_destruction_leaves_on_the_battlefield_keeps_its_plus_counters() -> None:
     """Regeneration replaces the destruction (701.19a): the creature stays on the battlefield,
     the same object, and keeps its +1/+1 counters (only a new object starts without them,

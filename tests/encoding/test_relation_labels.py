@@ -147,6 +147,40 @@ def test_every_code_a_symbolic_writer_may_take_has_its_effect() -> None:
     assert checked > 100, checked  # the branches do give variables several writers
 
 
+def test_a_guard_in_a_nested_branch_asks_only_where_both_conditions_hold() -> None:
+    """``SymWork.branch`` forks each side under the path so far and its own condition, so a
+    guard (``require``) or an obligation (``oblige``) made in a branch nested in another stands
+    only where both conditions hold. Forgetting the outer one would refuse, wherever the
+    inner condition alone holds, actions the engine takes there; concrete values never fork,
+    so only the symbolic relation can show it (slice 14 of the screen,
+    ``SymWork._fork__mutmut_14``)."""
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    board = make_state(("A", "B"), [CardSpec("bears", bears, 0)])
+    prep = prepare(board, ONE_SLOT)
+    w = SymWork(
+        prep.context(CORRECT, P.of_action(board, A.PassPriority(player=0), ONE_SLOT)), prep.pre
+    )
+    outer, inner, needed = z3.Bools("outer inner needed")
+
+    def nested(v: SymWork) -> None:
+        def innermost(u: SymWork) -> None:
+            u.require(needed, "tap.untap")
+            u.oblige(needed, "tap.untap")
+
+        v.branch(inner, innermost)
+
+    w.branch(outer, nested)
+    for made in (w.guards, w.obligations):
+        formulas = [f for _, f in made]
+        assert formulas
+        solver = z3.Solver()
+        solver.add(*formulas, z3.Not(outer), inner, z3.Not(needed))
+        assert solver.check() == z3.sat  # outside the outer branch: nothing asked
+        solver = z3.Solver()
+        solver.add(*formulas, outer, inner, z3.Not(needed))
+        assert solver.check() == z3.unsat
+
+
 def test_a_join_keeps_the_frame_as_a_possible_writer_of_a_one_sided_write() -> None:
     """A branch on a symbolic condition where one side writes a variable and the other
     leaves it as it was: after the join the writer is ``If(cond, ..)`` of the clause and the

@@ -195,7 +195,15 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   reflexive trigger with the other player's trigger waiting behind it
   (``zone/reflexive-removed-other-trigger-stays.yaml``; 603.3b, 603.3d); and an unblocked
   trampler named in the assignment with all its damage to the player
-  (``combat/unblocked-trampler-named-with-all-to-the-player-fdn.yaml``; 510.1a, 510.2)."""
+  (``combat/unblocked-trampler-named-with-all-to-the-player-fdn.yaml``; 510.1a, 510.2).
+* Boards found by the screen's slice 14: an animated land's Equipment, illegal as the
+  animation ends in the cleanup step, the only state-based action pending, which gives
+  priority there
+  (``turn/cleanup-repeats-for-an-equipment-on-a-land-no-longer-animated.yaml``; 514.3a,
+  704.5n); unpreventable lethal damage to a creature with two shield counters, one left when
+  the check destroys it, which only an effect's destruction asks
+  (``prevent/unpreventable-lethal-damage-through-two-shield-counters.yaml``; 615.12, 122.1c,
+  704.5g)."""
 
 from __future__ import annotations
 
@@ -322,6 +330,9 @@ BOARDS = [
     SCENARIOS / "effects" / "minus-counter-spell-puts-minus-counters.yaml",
     SCENARIOS / "zone" / "reflexive-removed-other-trigger-stays.yaml",
     SCENARIOS / "combat" / "unblocked-trampler-named-with-all-to-the-player-fdn.yaml",
+    # slice 14
+    SCENARIOS / "turn" / "cleanup-repeats-for-an-equipment-on-a-land-no-longer-animated.yaml",
+    SCENARIOS / "prevent" / "unpreventable-lethal-damage-through-two-shield-counters.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from regen_model.encoding.frame import template_fits
+from regen_model.encoding.frame import Statics, statics_values, template_fits
+from regen_model.encoding.scope import OutOfScope, widest
 from regen_model.model.cards import (
     COST_KINDS,
     PERMANENT_CARDS,
@@ -19,6 +20,7 @@ from regen_model.model.cards import (
     CardTemplate,
     CardType,
 )
+from regen_model.model.state import Setup
 
 DARK_PRIVILEGE = PERMANENT_CARDS["Dark Privilege"]
 TROLL = PERMANENT_CARDS["Horned Troll"]
@@ -65,6 +67,22 @@ def test_a_cost_on_a_kind_the_encoding_does_not_pay_it_for_is_refused(
     template: CardTemplate, why: str
 ) -> None:
     assert template_fits(template) == why
+
+
+def test_a_card_that_does_not_fit_is_out_of_scope_where_the_printed_cards_are_pinned() -> None:
+    """The printed cards reach the relation only through ``statics_values``/``pin_statics``,
+    which ask ``template_fits`` of every card: a card the encoding cannot represent (here a
+    cost it would not pay, 601.2h, 602.2b) is out of scope there, never encoded without the
+    cost; the card beside it, which fits, is taken (slice 14 of the screen,
+    ``frame._assign_statics__mutmut_54``)."""
+    keys = Statics.fresh(widest(2), "s", names=True)
+
+    def setup(card: CardTemplate) -> Setup:
+        return Setup(("A", "B"), ("troll", "other"), (TROLL, card), (0, 1))
+
+    assert statics_values(keys, setup(DARK_PRIVILEGE))
+    with pytest.raises(OutOfScope, match="only an Aura's 'Sacrifice a creature"):
+        statics_values(keys, setup(_with(TROLL, sacrifice_creature=True)))
 
 
 def test_the_ability_kinds_of_the_cost_table() -> None:
