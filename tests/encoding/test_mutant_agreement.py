@@ -213,6 +213,10 @@ NOT_KILLING = [
     # that reads the sources as assigned changes nothing, in both views (310.4b of pre-M10;
     # the killing scenarios have only A's creatures)
     (Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT, "combat/pre-m10-damage-on-stack"),
+    # Cloudshift's "target creature you control" is no combat or tap status: its target,
+    # given to B in response, is checked in full even under the mutant that checks the status
+    # rules only at casting, so Cloudshift does not resolve (608.2b; slice 14)
+    (Mutant.TARGET_STATUS_CAST_ONLY, "turn/cloudshift-control-changed"),
 ]
 
 
