@@ -143,9 +143,7 @@ def test_an_indestructible_creature_under_two_destruction_mutants_is_the_same() 
     indestructible Darksteel Colossus with "if it would die this turn, exile it instead" and
     no shield is asked for a replacement (702.12b broken), finds none and stays: nothing saved
     it by a replacement, so the second mutant has nothing to exile (614.6), in both views."""
-    rules = Rules(
-        frozenset({Mutant.INDESTRUCTIBLE_USES_SHIELD, Mutant.EXILED_THOUGH_REGENERATED})
-    )
+    rules = Rules(frozenset({Mutant.INDESTRUCTIBLE_USES_SHIELD, Mutant.EXILED_THOUGH_REGENERATED}))
     path = ROOT / "tests/scenarios/destroy/indestructible-with-exile-if-dies-stays.yaml"
     assert _replay_file(path, rules) > 0
 
