@@ -132,7 +132,7 @@ FAST_CHECKS = (
 # survivor lists, is killed there; about a minute, so mutmut's own runs leave them out).
 RECHECK_EXTRA = (
     "tests/mutants/test_mutant_catalog.py::test_every_mutant_is_observable",
-    "tests/mutants/test_rider_mutant_halves.py",
+    "tests/mutants/test_mutant_sites.py",
 )
 # What ``recheck --unjudged`` runs, in this order (``-x``: a killed mutant stops at its first
 # failure): the checks that killed most of the screens' judged mutants first (the symbolic
@@ -155,7 +155,7 @@ SWEEP_CHECKS = (
     "tests/encoding/test_mutant_agreement.py",
     "tests/encoding/test_scenario_agreement.py",
     "tests/encoding/test_counter_casts.py",
-    "tests/mutants/test_rider_mutant_halves.py",
+    "tests/mutants/test_mutant_sites.py",
     # the unit tests that judged the sample's survivors: refusals' fields and clauses
     "tests/unit/test_refusal_fields.py",
     "tests/unit/test_refusal_clauses.py",
