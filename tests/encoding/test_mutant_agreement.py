@@ -151,6 +151,16 @@ def test_a_regeneration_seen_as_a_death_by_fecundity_under_two_mutants_is_the_sa
     assert step(state, destroy, rules).state.pending  # the mutants' trigger is made
 
 
+def test_an_indestructible_creature_under_two_destruction_mutants_is_the_same() -> None:
+    """With ``indestructible-uses-shield`` and ``exiled-though-regenerated`` both on, an
+    indestructible Darksteel Colossus with "if it would die this turn, exile it instead" and
+    no shield is asked for a replacement (702.12b broken), finds none and stays: nothing saved
+    it by a replacement, so the second mutant has nothing to exile (614.6), in both views."""
+    rules = Rules(frozenset({Mutant.INDESTRUCTIBLE_USES_SHIELD, Mutant.EXILED_THOUGH_REGENERATED}))
+    path = ROOT / "tests/scenarios/destroy/indestructible-with-exile-if-dies-stays.yaml"
+    assert _replay_file(path, rules) > 0
+
+
 # A rule mutant on a scenario that does not kill it (the engine's mutant changes nothing
 # there), where a relation that overdoes the mutant would still change something.
 NOT_KILLING = [
@@ -214,6 +224,10 @@ NOT_KILLING = [
     # that reads the sources as assigned changes nothing, in both views (310.4b of pre-M10;
     # the killing scenarios have only A's creatures)
     (Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT, "combat/pre-m10-damage-on-stack"),
+    # Cloudshift's "target creature you control" is no combat or tap status: its target,
+    # given to B in response, is checked in full even under the mutant that checks the status
+    # rules only at casting, so Cloudshift does not resolve (608.2b; slice 14)
+    (Mutant.TARGET_STATUS_CAST_ONLY, "turn/cloudshift-control-changed"),
 ]
 
 

@@ -60,3 +60,17 @@ def test_not_of_a_term_means_its_negation() -> None:
         value = z3.simplify(z3.substitute(not_(b), (b, z3.BoolVal(at))))
         assert z3.is_true(value) is (not at), at
     assert not_(not_(b)).eq(b)
+
+
+def test_add_of_several_terms_and_numbers_means_their_sum() -> None:
+    """``add`` folds its numbers into one and adds its terms one by one (the counters the
+    relation bumps under many conditions, ``SymWork.add_if``, and the stack's sizes): with
+    two or three terms among numbers it means their sum at every point (slice 14: a second
+    term subtracted went unseen, each binary check has one term only)."""
+    x, y, z = z3.Int("x"), z3.Int("y"), z3.Int("z")
+    for a in POINTS:
+        for b in POINTS:
+            for c in POINTS:
+                at = [(x, z3.IntVal(a)), (y, z3.IntVal(b)), (z, z3.IntVal(c))]
+                for term, want in ((add(x, y), a + b), (add(x, 2, y, -1, z), a + b + c + 1)):
+                    assert z3.simplify(z3.substitute(term, *at)).as_long() == want, (a, b, c)
