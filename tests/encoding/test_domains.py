@@ -793,7 +793,6 @@ def test_two_blockers_of_one_attacker_read_back_in_its_order() -> None:
     assert dict(state.combat.orders)[0] == (2, 1), state.combat
 
 
-
 def test_a_stack_object_without_a_source_reads_back_with_none() -> None:
     """A spell has no source permanent (the frame's NONE): read back, its ``source`` is None,
     not slot -1, which the engine would take for the last card slot (a damage source's
@@ -826,6 +825,7 @@ def test_combat_damage_to_the_player_reads_back_as_a_hit_on_the_defending_player
     )
     hits = [(s, hit.card, hit.player) for s, hit in state.stack[0].combat_hits]
     assert hits == [(0, None, 1 - state.active)], state.stack[0]
+
 
 def test_a_blocker_its_attacker_has_not_ordered_yet_reads_back() -> None:
     """Between the declaration of blockers and the attacker's ordering of them (509.2 of
@@ -1036,14 +1036,16 @@ def test_every_scenario_action_reads_back_from_its_parameters_as_itself(
     assert len(kinds) >= 20, kinds
 
 
-
 @pytest.mark.parametrize(
     "action",
     [
         A.DealDamage(source="bears", shares=(A.DamageShare(1, card="giant", player=1),)),
         A.AssignCombatDamage(
             player=0,
-            divisions=(A.Division("bears", (("player", 2),)), A.Division("bears", (("player", 2),))),
+            divisions=(
+                A.Division("bears", (("player", 2),)),
+                A.Division("bears", (("player", 2),)),
+            ),
         ),
     ],
     ids=["share-naming-a-card-and-a-player", "two-divisions-of-one-attacker"],
@@ -1062,6 +1064,7 @@ def test_a_malformed_action_raises_the_flag_the_relation_reads(action: A.Action)
     with pytest.raises(EngineError):
         step(BOARD, action, CORRECT)
     assert not evaluate_params(prepare(BOARD, sc), v, action.kind, CORRECT).enabled
+
 
 def test_every_action_kind_reads_back_with_its_616_1_answers(
     scenario_actions: list[tuple[GameState, A.Action]],
