@@ -203,7 +203,14 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   704.5n); unpreventable lethal damage to a creature with two shield counters, one left when
   the check destroys it, which only an effect's destruction asks
   (``prevent/unpreventable-lethal-damage-through-two-shield-counters.yaml``; 615.12, 122.1c,
-  704.5g)."""
+  704.5g).
+* Boards found by the screen's slice 15: the dies trigger of a creature that left and returned,
+  whose stack object records the new object as its source
+  (``zone/dies-trigger-of-a-returned-creature.yaml``; 400.7, 603.10a); an attacking Wall with
+  a Basilisk's ability blocked by a Basilisk, whose trigger dooms only the blocker
+  (``combat/basilisk-attacking-wall-blocked-by-basilisk.yaml``; 509.1i, 603.7); "Regenerate
+  target creature" aimed at a creature that left and returned
+  (``turn/regenerate-target-a-returned-creature.yaml``; 400.7, 608.2b)."""
 
 from __future__ import annotations
 
@@ -333,6 +340,10 @@ BOARDS = [
     # slice 14
     SCENARIOS / "turn" / "cleanup-repeats-for-an-equipment-on-a-land-no-longer-animated.yaml",
     SCENARIOS / "prevent" / "unpreventable-lethal-damage-through-two-shield-counters.yaml",
+    # slice 15
+    SCENARIOS / "zone" / "dies-trigger-of-a-returned-creature.yaml",
+    SCENARIOS / "combat" / "basilisk-attacking-wall-blocked-by-basilisk.yaml",
+    SCENARIOS / "turn" / "regenerate-target-a-returned-creature.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -10,6 +10,12 @@ unnoticed.
   turn act as if it had haste (302.6): at the declaration of attackers (508.1a, ``combat``) and
   at the payment of a {T} cost (602.2b, ``step._pay_tap``; slice 13 of the mutation screen:
   ``step.x__pay_tap__mutmut_13``).
+* ``shield-counter-per-source`` lets each source's share of one damage event remove a shield
+  counter (122.1c: one counter for the whole event): at the choice to prevent a share
+  (``effects.deal_damage``: a share is prevented while the permanent has a counter) and at the
+  removal (``effects._prevent``: each share removes one). A permanent with two counters dealt
+  damage by two sources at once meets the removal site (slice 15 of the mutation screen:
+  ``effects.x__prevent__mutmut_35``).
 """
 
 from __future__ import annotations
@@ -30,6 +36,10 @@ SITES = [
     (Mutant.RIDER_TRIGGER_BY_CONTROLLER, "regen/soldevi-sentry-control-changed.yaml"),
     (Mutant.SUMMONING_SICKNESS_IGNORED, "combat/summoning-sickness.yaml"),
     (Mutant.SUMMONING_SICKNESS_IGNORED, "costs/tap-cost-niall-silvain.yaml"),
+    (
+        Mutant.SHIELD_COUNTER_PER_SOURCE,
+        "combat/shield-counter-meets-two-attackers-damage-at-once-fdn.yaml",
+    ),
 ]
 
 
