@@ -333,6 +333,10 @@ BOARDS = [
     # slice 14
     SCENARIOS / "turn" / "cleanup-repeats-for-an-equipment-on-a-land-no-longer-animated.yaml",
     SCENARIOS / "prevent" / "unpreventable-lethal-damage-through-two-shield-counters.yaml",
+    # slice 15
+    SCENARIOS / "zone" / "shrine-in-a-graveyard-is-not-counted.yaml",
+    SCENARIOS / "effects" / "control-until-eot-to-its-controller-leaves-it-unsick.yaml",
+    SCENARIOS / "attach" / "equip-is-sorcery-speed.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
