@@ -337,6 +337,8 @@ BOARDS = [
     SCENARIOS / "zone" / "shrine-in-a-graveyard-is-not-counted.yaml",
     SCENARIOS / "effects" / "control-until-eot-to-its-controller-leaves-it-unsick.yaml",
     SCENARIOS / "attach" / "equip-is-sorcery-speed.yaml",
+    SCENARIOS / "attach" / "equipment-bonus-past-a-card-without-one.yaml",
+    SCENARIOS / "damage" / "wither-damage-a-shield-counter-prevents-puts-no-counters.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
