@@ -203,7 +203,17 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   704.5n); unpreventable lethal damage to a creature with two shield counters, one left when
   the check destroys it, which only an effect's destruction asks
   (``prevent/unpreventable-lethal-damage-through-two-shield-counters.yaml``; 615.12, 122.1c,
-  704.5g)."""
+  704.5g).
+* Boards found by the screen's slice 15: a Shrine card in its owner's graveyard, which its
+  owner does not control (``zone/shrine-in-a-graveyard-is-not-counted.yaml``; 108.4, 603.3d);
+  control until end of turn given to the permanent's own controller, which makes it no new
+  controller as the effect ends
+  (``effects/control-until-eot-to-its-controller-leaves-it-unsick.yaml``; 302.6, 514.2); equip
+  refused in the beginning of combat step (``attach/equip-is-sorcery-speed.yaml``; 602.5d,
+  702.6a); an Equipment listed after a permanent that gives no bonus
+  (``attach/equipment-bonus-past-a-card-without-one.yaml``; 613.4c); and wither damage a
+  shield counter prevents
+  (``damage/wither-damage-a-shield-counter-prevents-puts-no-counters.yaml``; 122.1c, 120.3d)."""
 
 from __future__ import annotations
 
