@@ -213,7 +213,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   702.6a); an Equipment listed after a permanent that gives no bonus
   (``attach/equipment-bonus-past-a-card-without-one.yaml``; 613.4c); and wither damage a
   shield counter prevents
-  (``damage/wither-damage-a-shield-counter-prevents-puts-no-counters.yaml``; 122.1c, 120.3d)."""
+  (``damage/wither-damage-a-shield-counter-prevents-puts-no-counters.yaml``; 122.1c, 120.3d);
+  and lifelink damage from a source that is no permanent whose controller the action names
+  (``damage/lifelink-effect-damage-named-controller.yaml``; 702.15b): the action's
+  ``controller`` read into the parameters (``encoding.params._damage``)."""
 
 from __future__ import annotations
 
@@ -349,6 +352,7 @@ BOARDS = [
     SCENARIOS / "attach" / "equip-is-sorcery-speed.yaml",
     SCENARIOS / "attach" / "equipment-bonus-past-a-card-without-one.yaml",
     SCENARIOS / "damage" / "wither-damage-a-shield-counter-prevents-puts-no-counters.yaml",
+    SCENARIOS / "damage" / "lifelink-effect-damage-named-controller.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
