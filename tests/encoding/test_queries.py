@@ -445,16 +445,17 @@ def _symbolic_start(scope: Scope, rules: Rules = CORRECT) -> tuple[RegenSystem, 
 
 @pytest.mark.parametrize(
     "pending",
-    ["lethal-damage", "zero-toughness", "deathtouch"],
+    ["lethal-damage", "zero-toughness", "deathtouch", "counters"],
 )
 def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
     """A legal start is a state in which a player would get priority, so no state-based
     action is pending there (704.3, 117.5): no creature on the battlefield with lethal damage
     marked on it (704.5g), dealt deathtouch damage (704.5h) or with toughness 0 or less
-    (704.5f). ``init`` asks it through
-    ``derived.sba_pending``, which only the symbolic build reads at a start (no walk point
-    or scenario starts from an arbitrary state), so a term dropped from it admitted such
-    starts to every proof (slice 11's ``derived.sba_pending``)."""
+    (704.5f), nor a permanent with both +1/+1 and -1/-1 counters on it (704.5q). ``init``
+    asks it through ``derived.sba_pending``, which only the symbolic build reads at a start
+    (no walk point or scenario starts from an arbitrary state), so a term dropped from it
+    admitted such starts to every proof (slice 11's ``derived.sba_pending``; 704.5q: slice
+    15's)."""
     from regen_model.encoding import derived as D
     from regen_model.encoding.ops import to_z3
 
@@ -464,6 +465,7 @@ def test_no_legal_start_has_a_state_based_action_pending(pending: str) -> None:
         "lethal-damage": D.lethal_damage_pending,
         "zero-toughness": D.zero_toughness_pending,
         "deathtouch": D.deathtouch_pending,  # 704.5h
+        "counters": D.counters_annihilate,  # 704.5q
     }[pending](w, 0)
     solver = z3.Solver()
     solver.add(*[t.formula for t in system.init(frame)])

@@ -210,7 +210,20 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   a Basilisk's ability blocked by a Basilisk, whose trigger dooms only the blocker
   (``combat/basilisk-attacking-wall-blocked-by-basilisk.yaml``; 509.1i, 603.7); "Regenerate
   target creature" aimed at a creature that left and returned
-  (``turn/regenerate-target-a-returned-creature.yaml``; 400.7, 608.2b)."""
+  (``turn/regenerate-target-a-returned-creature.yaml``; 400.7, 608.2b).
+* More of slice 15's boards: a Shrine card in its owner's graveyard, which its
+  owner does not control (``zone/shrine-in-a-graveyard-is-not-counted.yaml``; 108.4, 603.3d);
+  control until end of turn given to the permanent's own controller, which makes it no new
+  controller as the effect ends
+  (``effects/control-until-eot-to-its-controller-leaves-it-unsick.yaml``; 302.6, 514.2); equip
+  refused in the beginning of combat step (``attach/equip-is-sorcery-speed.yaml``; 602.5d,
+  702.6a); an Equipment listed after a permanent that gives no bonus
+  (``attach/equipment-bonus-past-a-card-without-one.yaml``; 613.4c); and wither damage a
+  shield counter prevents
+  (``damage/wither-damage-a-shield-counter-prevents-puts-no-counters.yaml``; 122.1c, 120.3d);
+  and lifelink damage from a source that is no permanent whose controller the action names
+  (``damage/lifelink-effect-damage-named-controller.yaml``; 702.15b): the action's
+  ``controller`` read into the parameters (``encoding.params._damage``)."""
 
 from __future__ import annotations
 
@@ -344,6 +357,12 @@ BOARDS = [
     SCENARIOS / "zone" / "dies-trigger-of-a-returned-creature.yaml",
     SCENARIOS / "combat" / "basilisk-attacking-wall-blocked-by-basilisk.yaml",
     SCENARIOS / "turn" / "regenerate-target-a-returned-creature.yaml",
+    SCENARIOS / "zone" / "shrine-in-a-graveyard-is-not-counted.yaml",
+    SCENARIOS / "effects" / "control-until-eot-to-its-controller-leaves-it-unsick.yaml",
+    SCENARIOS / "attach" / "equip-is-sorcery-speed.yaml",
+    SCENARIOS / "attach" / "equipment-bonus-past-a-card-without-one.yaml",
+    SCENARIOS / "damage" / "wither-damage-a-shield-counter-prevents-puts-no-counters.yaml",
+    SCENARIOS / "damage" / "lifelink-effect-damage-named-controller.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -581,3 +581,52 @@ def test_an_answer_about_an_unknown_permanent_leaves_the_later_answers_in_force(
             with contextlib.suppress(EngineError):
                 state = step(state, action, CORRECT).state
     assert checked == 1
+
+
+# An M10 board of five cards: two attackers, each with its own damage assignment order, and a
+# creature blocking both (509.1a), so a blocker that leaves combat was in one order only.
+FIVE = Scope(
+    cards=5, shields=1, stack=2, pending=2, targets=1, max_amount=6, max_power=6, max_toughness=6
+)
+FIVE_CARD_M10_SCRIPT = Script(
+    "m10-blocker-leaving-one-order-leaves-the-other",
+    "a blocker that leaves combat leaves the damage assignment order it was in, and the "
+    "blockers after it there move up one place (506.4, 509.2 of 2009-2024); the order of the "
+    "other attacker, which it never blocked, stays as it was, though a creature blocking both "
+    "attackers comes second in each",
+    (
+        Card("s1", "Drudge Skeletons", 0),
+        Card("s2", "Drudge Skeletons", 0),
+        Card("bears", "Grizzly Bears", 1),
+        Card("brigade", "Foriysian Brigade", 1),
+        Card("giant", "Hill Giant", 1),
+    ),
+    (
+        *_pass(0, 1),
+        A.DeclareAttackers(player=0, attackers=("s1", "s2")),
+        *_pass(0, 1),
+        A.DeclareBlockers(
+            player=1,
+            blocks=(("bears", "s1"), ("brigade", "s1"), ("brigade", "s2"), ("giant", "s2")),
+        ),
+        A.OrderBlockers(player=0, attacker="s1", order=("bears", "brigade")),
+        A.OrderBlockers(player=0, attacker="s2", order=("giant", "brigade")),
+        A.ChangeType(target="bears", creature=False),
+    ),
+    edition=Edition.M10,
+    step=Step.BEGIN_COMBAT,
+)
+
+
+def test_an_m10_blocker_leaving_combat_leaves_only_its_own_order() -> None:
+    """Slice 15 of the screen (``zones.remove_from_combat__mutmut_135``): a blocker after the
+    removed one in another attacker's order moved up too; only five cards hold two orders of
+    two blockers where the removed blocker is in one of them."""
+    script = FIVE_CARD_M10_SCRIPT
+    ((name, start),) = script.starts()
+    seed = play(name, start, script.actions)
+    brigade = seed.states[-1].cards[3]
+    assert brigade.blocking is not None and brigade.blocking_also is not None
+    for state, action in zip(seed.states, seed.actions, strict=False):
+        result = check_agreement(state, action, CORRECT, FIVE)
+        assert result.status is Status.AGREE, (action, result.describe())

@@ -118,3 +118,17 @@ def test_a_bonus_on_a_permanent_that_attaches_to_nothing_is_refused() -> None:
         "Grizzly Bears: only an Aura or Equipment gives a power/toughness bonus"
     )
     assert template_fits(replace(bears, attach_bonus=(0, 2))) is not None
+
+
+def test_a_self_animating_permanent_that_is_no_land_or_artifact_is_refused() -> None:
+    """``template_fits`` takes a self-animating permanent (Spawning Pool's "becomes a
+    creature until end of turn", 613.4b) only if it is a land or an artifact, so an
+    enchantment with that ability is refused, not encoded; a land or an artifact with it fits
+    (slice 15 of the screen, ``frame.template_fits__mutmut_75``, where every type set
+    passed)."""
+    pool = PERMANENT_CARDS["Spawning Pool"]
+    assert template_fits(pool) is None
+    assert template_fits(replace(pool, types=frozenset({CardType.ARTIFACT}))) is None
+    assert template_fits(replace(pool, name="Idol", types=frozenset({CardType.ENCHANTMENT}))) == (
+        "Idol: a self-animating permanent is a land or an artifact"
+    )
