@@ -333,6 +333,8 @@ BOARDS = [
     # slice 14
     SCENARIOS / "turn" / "cleanup-repeats-for-an-equipment-on-a-land-no-longer-animated.yaml",
     SCENARIOS / "prevent" / "unpreventable-lethal-damage-through-two-shield-counters.yaml",
+    # slice 15
+    SCENARIOS / "sba" / "three-checks-perform-for-an-umbra-saved-creature-and-its-other-aura.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
