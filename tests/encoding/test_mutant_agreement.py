@@ -228,6 +228,14 @@ NOT_KILLING = [
     # given to B in response, is checked in full even under the mutant that checks the status
     # rules only at casting, so Cloudshift does not resolve (608.2b; slice 14)
     (Mutant.TARGET_STATUS_CAST_ONLY, "turn/cloudshift-control-changed"),
+    # the regenerated Troll has no "if it would die this turn, exile it instead" effect: even
+    # the mutant that exiles a creature with that effect although a replacement saved it
+    # leaves this one on the battlefield, the same object (701.19a, 614.6; slice 15)
+    (Mutant.EXILED_THOUGH_REGENERATED, "regen/shield-apply"),
+    # the Giant has deathtouch as its damage is assigned and still as it resolves: the mutant
+    # that reads the sources' keywords as assigned reads deathtouch too, so the pre-M10
+    # deathtouch trigger triggers either way (310.4b and 502.2 of pre-M10; slice 15)
+    (Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT, "combat/pre-m10-deathtouch-trampler-assigns-toughness"),
 ]
 
 

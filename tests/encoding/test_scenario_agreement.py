@@ -363,6 +363,7 @@ BOARDS = [
     SCENARIOS / "attach" / "equipment-bonus-past-a-card-without-one.yaml",
     SCENARIOS / "damage" / "wither-damage-a-shield-counter-prevents-puts-no-counters.yaml",
     SCENARIOS / "damage" / "lifelink-effect-damage-named-controller.yaml",
+    SCENARIOS / "sba" / "three-checks-perform-for-an-umbra-saved-creature-and-its-other-aura.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
