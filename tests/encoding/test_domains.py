@@ -827,6 +827,18 @@ def test_combat_damage_to_the_player_reads_back_as_a_hit_on_the_defending_player
     assert hits == [(0, None, 1 - state.active)], state.stack[0]
 
 
+def test_a_shield_no_attachment_made_reads_back_with_no_via() -> None:
+    """A shield made by a creature's own ability or a spell has no Aura or Equipment behind
+    it (``Shield.via`` None, the frame's NONE): read back, its ``via`` is None, not slot -1,
+    which a conformance vector's start state would write as the last card's handle (the
+    attachment that made it, 701.19a)."""
+    state = _representable_read_back(
+        1,
+        lambda frame: [frame.cards[0].shields[0].present, frame.cards[0].shields[0].via == NONE],
+    )
+    assert [s.via for s in state.cards[0].shields] == [None], state.cards[0].shields
+
+
 def test_a_blocker_its_attacker_has_not_ordered_yet_reads_back() -> None:
     """Between the declaration of blockers and the attacker's ordering of them (509.2 of
     2009-2024; before M10 and from FDN on there is no order at all), a blocker stands in no
@@ -1034,6 +1046,18 @@ def test_every_scenario_action_reads_back_from_its_parameters_as_itself(
         assert P.of_action(state, back, sc) == v, (action, back)
         kinds.add(action.kind)
     assert len(kinds) >= 20, kinds
+
+
+def test_damage_from_no_card_reads_back_from_the_effect() -> None:
+    """Damage an effect deals with no card as its source (a rules action's "deal 2 damage",
+    120.3) has parameter ``source`` NONE; read back from the parameters it names
+    ``"effect"``, the source a written scenario and a trace show, and not another name."""
+    sc = widest(len(BOARD.setup.handles))
+    action = A.DealDamage(source="effect", shares=(A.DamageShare(2, card="giant"),))
+    v = P.of_action(BOARD, action, sc)
+    assert v["source"] == NONE
+    back = P.to_action(v, action.kind, BOARD, sc)
+    assert isinstance(back, A.DealDamage) and back.source == "effect", back
 
 
 @pytest.mark.parametrize(
