@@ -19,7 +19,7 @@ import pytest
 
 from regen_model.encoding import params as P
 from regen_model.encoding.agreement import Status, check_agreement
-from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE
+from regen_model.encoding.bounded import AGREEMENT_FRAME_SCOPE, Seed
 from regen_model.encoding.evaluate import prepare
 from regen_model.encoding.frame import statics_values
 from regen_model.encoding.probe import RUN_THROUGH, Probe, recording
@@ -316,15 +316,19 @@ FOUR_CARD_SCRIPTS = (
 )
 
 
+def _assert_each_step_agrees(seed: Seed, scope: Scope) -> None:
+    """Each step of ``seed`` and each refused action it tried, compared at ``scope``."""
+    points = [*zip(seed.states, seed.actions, strict=False)]
+    points += [(seed.states[k], action) for k, action in seed.tried]
+    for state, action in points:
+        result = check_agreement(state, action, CORRECT, scope)
+        assert result.status is Status.AGREE, (seed.name, action, result.describe())
+
+
 @pytest.mark.parametrize("script", FOUR_CARD_SCRIPTS, ids=lambda s: s.name)
 def test_four_card_combat_agrees(script: Script) -> None:
     for name, start in script.starts():
-        seed = play(name, start, script.actions, script.tried)
-        points = [*zip(seed.states, seed.actions, strict=False)]
-        points += [(seed.states[k], action) for k, action in seed.tried]
-        for state, action in points:
-            result = check_agreement(state, action, CORRECT, FOUR)
-            assert result.status is Status.AGREE, (name, action, result.describe())
+        _assert_each_step_agrees(play(name, start, script.actions, script.tried), FOUR)
 
 
 def test_a_lone_attackers_pre_m10_damage_at_one_card() -> None:
@@ -627,6 +631,4 @@ def test_an_m10_blocker_leaving_combat_leaves_only_its_own_order() -> None:
     seed = play(name, start, script.actions)
     brigade = seed.states[-1].cards[3]
     assert brigade.blocking is not None and brigade.blocking_also is not None
-    for state, action in zip(seed.states, seed.actions, strict=False):
-        result = check_agreement(state, action, CORRECT, FIVE)
-        assert result.status is Status.AGREE, (action, result.describe())
+    _assert_each_step_agrees(seed, FIVE)
