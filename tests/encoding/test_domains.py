@@ -854,6 +854,59 @@ def test_a_blocker_its_attacker_has_not_ordered_yet_reads_back() -> None:
     assert all(1 not in order for _, order in state.combat.orders), state.combat
 
 
+def test_a_frame_where_no_player_has_priority_reads_back_with_none() -> None:
+    """During a turn-based action and before a step's first priority, nobody holds priority
+    (117.1, 117.3a): the frame's NONE. Read back, the state's ``priority`` is None, not -1,
+    which the engine would not take for "nobody" (and ``values`` would write back as NONE
+    again, so the read-back comparison alone cannot tell)."""
+    state = _representable_read_back(1, lambda frame: [frame.priority == NONE])
+    assert state.priority is None, state.priority
+
+
+def test_no_two_blockers_share_a_place_in_one_attackers_order() -> None:
+    """An attacker's damage assignment order (509.2 of 2009-2024) gives each of its blockers
+    its own place: ``representable`` refuses every pair of placements in one order at the
+    same position, whichever way each blocker blocks it (its first attacker or, able to
+    block an additional creature, 702.21, its second), and admits the same pair at two
+    positions. At four slots a creature can block the attacker as its second while another
+    blocks it as its first (a third card is the first's other attacker)."""
+    sc = Scope(cards=4, shields=1, stack=1, pending=1, targets=1, max_amount=1)
+    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+    space = [*frame.domain(), *frame.statics.domain(), *representable(frame)]
+    places = [
+        (b, blk, pos)
+        for b in (1, 2, 3)
+        for blk, pos in (
+            (frame.cards[b].blocking, frame.cards[b].order_pos),
+            (frame.cards[b].blocking_also, frame.cards[b].order_pos_also),
+        )
+    ]
+    for (b1, blk1, pos1), (b2, blk2, pos2) in combinations(places, 2):
+        if b1 == b2:
+            continue  # one creature blocks one attacker once (509.1a)
+        placed = [blk1 == 0, blk2 == 0, pos1 != NONE, pos2 != NONE]
+        for same, expected in ((True, z3.unsat), (False, z3.sat)):
+            solver = z3.Solver()
+            solver.add(*space, *placed, (pos1 == pos2) if same else (pos1 != pos2))
+            assert solver.check() == expected, (b1, blk1, b2, blk2, same)
+
+
+def test_the_domain_admits_a_keyword_removed_and_refuses_it_granted_and_removed_at_once() -> None:
+    """An effect may remove a keyword from a card until end of turn (613.1f, layer 6), and
+    of a grant and a removal of one keyword the later wins (613.7), so a card holds at most
+    one of the two: the domain admits each keyword removed and not granted, and refuses it
+    granted and removed at once. Refusing every removal would shut each state where a card
+    lost a keyword out of the proofs and the solver-chosen states."""
+    sc = Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1)
+    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+    card = frame.cards[0]
+    for k, (granted, removed) in enumerate(zip(card.kw_granted, card.kw_removed, strict=True)):
+        for ask, expected in ((z3.Not(granted), z3.sat), (granted, z3.unsat)):
+            solver = z3.Solver()
+            solver.add(*frame.domain(), *frame.statics.domain(), removed, ask)
+            assert solver.check() == expected, (k, expected)
+
+
 # --- every printed card the statics' domain admits ----------------------------------------------
 
 
