@@ -339,6 +339,21 @@ def test_pyramids_needs_its_one_target() -> None:
     assert solver.check() == z3.unsat
 
 
+def test_a_regenerate_target_creature_ability_needs_its_one_target() -> None:
+    """A "Regenerate target creature" ability (``target_regen``) is activated with exactly
+    one target (601.2c, 602.2b), as Pyramids' above: no activation of it names none. The
+    parameters' domain leaves the target slots free when ``n_targets`` is 0, and such
+    parameters read back as an activation without a target, which the engine refuses; so the
+    relation must refuse them too whatever the unused slot holds (slice 16's
+    ``step._activate``)."""
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
+    template, solver = _guarded("activate", scope)
+    params = template.params
+    solver.add(template.statics.cards[0].target_regen)
+    solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
+    assert solver.check() == z3.unsat
+
+
 def test_no_damage_spell_is_cast_at_a_land() -> None:
     """A damage spell never targets "a land" (120.1a: damage is dealt to no object that is
     no battle, creature or planeswalker), as the engine refuses such a cast: in the symbolic

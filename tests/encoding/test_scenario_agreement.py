@@ -364,6 +364,8 @@ BOARDS = [
     SCENARIOS / "damage" / "wither-damage-a-shield-counter-prevents-puts-no-counters.yaml",
     SCENARIOS / "damage" / "lifelink-effect-damage-named-controller.yaml",
     SCENARIOS / "sba" / "three-checks-perform-for-an-umbra-saved-creature-and-its-other-aura.yaml",
+    # slice 16
+    SCENARIOS / "attach" / "equip-by-the-non-active-player.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
