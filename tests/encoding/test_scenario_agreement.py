@@ -366,6 +366,7 @@ BOARDS = [
     SCENARIOS / "sba" / "three-checks-perform-for-an-umbra-saved-creature-and-its-other-aura.yaml",
     # slice 16
     SCENARIOS / "attach" / "equip-by-the-non-active-player.yaml",
+    SCENARIOS / "combat" / "m10-second-blocker-leaving-keeps-the-first-first.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
