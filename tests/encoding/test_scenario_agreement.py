@@ -367,6 +367,7 @@ BOARDS = [
     # slice 16
     SCENARIOS / "attach" / "equip-by-the-non-active-player.yaml",
     SCENARIOS / "combat" / "m10-second-blocker-leaving-keeps-the-first-first.yaml",
+    SCENARIOS / "destroy" / "fumigate-on-an-empty-battlefield-gains-nothing.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
