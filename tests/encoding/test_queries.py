@@ -371,6 +371,24 @@ def test_no_damage_spell_is_cast_at_a_land() -> None:
     assert solver.check(params.eff_kind == ordinal(EffectKind.DAMAGE)) == z3.unsat
 
 
+def test_only_a_counterspell_targets_a_spell() -> None:
+    """ "Target spell" is Counterspell's rule only (``engine.step._spell_target``; 601.2c,
+    115.1): in the symbolic relation a cast with the spell rule and any other effect is
+    unsatisfiable, whatever its target count (an effect with no target, a draw, would leave
+    the rule unchecked otherwise), and with the counter effect it is not. The scenario
+    loader gives the spell rule to no other effect, so no concrete cast reaches this guard
+    (slice 16's ``step._cast``)."""
+    # a spell on the stack and room for the cast one above it (115.5)
+    scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)
+    template, solver = _guarded("cast", scope)
+    params = template.params
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.cast_rule == ordinal(TargetRule.SPELL))
+    counter = params.eff_kind == ordinal(EffectKind.COUNTER_SPELL)
+    assert solver.check(counter) == z3.sat
+    assert solver.check(z3.Not(counter)) == z3.unsat
+
+
 class _Post:
     """A successor frame of two variables, for the shape checks of ``determinism``."""
 
