@@ -621,3 +621,40 @@ def test_a_new_turn_leaves_the_summoning_sickness_of_a_card_off_the_battlefield(
     solver.add(*frame.domain(), *frame.statics.domain())
     solver.add(zone == ordinal(Zone.GRAVEYARD), sick, z3.Not(to_z3(w[c.sick])))
     assert solver.check() == z3.unsat
+
+
+@pytest.mark.parametrize(
+    "keyword",
+    [Keyword.INDESTRUCTIBLE, Keyword.TRAMPLE, Keyword.FIRST_STRIKE],
+    ids=lambda k: k.value,
+)
+def test_an_attachment_gives_only_the_keywords_it_grants(keyword: Keyword) -> None:
+    """611.3a, 702.6a: an Aura or Equipment gives its creature the keywords its text grants,
+    not every grantable keyword: with the printed cards symbolic, a creature that neither
+    prints nor is granted ``keyword`` has it only if an attachment on the battlefield
+    attached to it grants that keyword. On concrete cards an attachment that grants nothing
+    is skipped before it is asked, so only the symbolic relation shows an attachment read as
+    granting whatever it carries (slice 16's ``derived.granted_by_attachments``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    creature, attachment = frame.statics.cards
+    card = frame.cards[0]
+    base = [
+        *frame.domain(),
+        *frame.statics.domain(),
+        creature.creature,
+        z3.Not(creature.kw(keyword)),
+        z3.Not(card.granted(keyword)),
+        z3.Not(card.removed(keyword)),
+        frame.cards[1].zone == ordinal(Zone.BATTLEFIELD),
+        frame.cards[1].attached_to == 0,
+        to_z3(D.has(w, 0, keyword)),
+    ]
+    grants = attachment.grant(keyword)
+    for grant, answer in ((grants, z3.sat), (z3.Not(grants), z3.unsat)):
+        solver = z3.Solver()  # a fresh solver per question
+        solver.add(*base, grant)
+        assert solver.check() == answer, grant
