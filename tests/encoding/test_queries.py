@@ -339,6 +339,21 @@ def test_pyramids_needs_its_one_target() -> None:
     assert solver.check() == z3.unsat
 
 
+def test_a_regenerate_target_creature_ability_needs_its_one_target() -> None:
+    """A "Regenerate target creature" ability (``target_regen``) is activated with exactly
+    one target (601.2c, 602.2b), as Pyramids' above: no activation of it names none. The
+    parameters' domain leaves the target slots free when ``n_targets`` is 0, and such
+    parameters read back as an activation without a target, which the engine refuses; so the
+    relation must refuse them too whatever the unused slot holds (slice 16's
+    ``step._activate``)."""
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
+    template, solver = _guarded("activate", scope)
+    params = template.params
+    solver.add(template.statics.cards[0].target_regen)
+    solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
+    assert solver.check() == z3.unsat
+
+
 def test_no_damage_spell_is_cast_at_a_land() -> None:
     """A damage spell never targets "a land" (120.1a: damage is dealt to no object that is
     no battle, creature or planeswalker), as the engine refuses such a cast: in the symbolic
@@ -354,6 +369,24 @@ def test_no_damage_spell_is_cast_at_a_land() -> None:
     destroy = params.eff_kind == ordinal(EffectKind.DESTROY)
     assert solver.check(*land_blast, destroy) == z3.sat  # Land Blast at the land in slot 0
     assert solver.check(params.eff_kind == ordinal(EffectKind.DAMAGE)) == z3.unsat
+
+
+def test_only_a_counterspell_targets_a_spell() -> None:
+    """ "Target spell" is Counterspell's rule only (``engine.step._spell_target``; 601.2c,
+    115.1): in the symbolic relation a cast with the spell rule and any other effect is
+    unsatisfiable, whatever its target count (an effect with no target, a draw, would leave
+    the rule unchecked otherwise), and with the counter effect it is not. The scenario
+    loader gives the spell rule to no other effect, so no concrete cast reaches this guard
+    (slice 16's ``step._cast``)."""
+    # a spell on the stack and room for the cast one above it (115.5)
+    scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)
+    template, solver = _guarded("cast", scope)
+    params = template.params
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.cast_rule == ordinal(TargetRule.SPELL))
+    counter = params.eff_kind == ordinal(EffectKind.COUNTER_SPELL)
+    assert solver.check(counter) == z3.sat
+    assert solver.check(z3.Not(counter)) == z3.unsat
 
 
 class _Post:
@@ -588,3 +621,40 @@ def test_a_new_turn_leaves_the_summoning_sickness_of_a_card_off_the_battlefield(
     solver.add(*frame.domain(), *frame.statics.domain())
     solver.add(zone == ordinal(Zone.GRAVEYARD), sick, z3.Not(to_z3(w[c.sick])))
     assert solver.check() == z3.unsat
+
+
+@pytest.mark.parametrize(
+    "keyword",
+    [Keyword.INDESTRUCTIBLE, Keyword.TRAMPLE, Keyword.FIRST_STRIKE],
+    ids=lambda k: k.value,
+)
+def test_an_attachment_gives_only_the_keywords_it_grants(keyword: Keyword) -> None:
+    """611.3a, 702.6a: an Aura or Equipment gives its creature the keywords its text grants,
+    not every grantable keyword: with the printed cards symbolic, a creature that neither
+    prints nor is granted ``keyword`` has it only if an attachment on the battlefield
+    attached to it grants that keyword. On concrete cards an attachment that grants nothing
+    is skipped before it is asked, so only the symbolic relation shows an attachment read as
+    granting whatever it carries (slice 16's ``derived.granted_by_attachments``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    creature, attachment = frame.statics.cards
+    card = frame.cards[0]
+    base = [
+        *frame.domain(),
+        *frame.statics.domain(),
+        creature.creature,
+        z3.Not(creature.kw(keyword)),
+        z3.Not(card.granted(keyword)),
+        z3.Not(card.removed(keyword)),
+        frame.cards[1].zone == ordinal(Zone.BATTLEFIELD),
+        frame.cards[1].attached_to == 0,
+        to_z3(D.has(w, 0, keyword)),
+    ]
+    grants = attachment.grant(keyword)
+    for grant, answer in ((grants, z3.sat), (z3.Not(grants), z3.unsat)):
+        solver = z3.Solver()  # a fresh solver per question
+        solver.add(*base, grant)
+        assert solver.check() == answer, grant

@@ -364,6 +364,10 @@ BOARDS = [
     SCENARIOS / "damage" / "wither-damage-a-shield-counter-prevents-puts-no-counters.yaml",
     SCENARIOS / "damage" / "lifelink-effect-damage-named-controller.yaml",
     SCENARIOS / "sba" / "three-checks-perform-for-an-umbra-saved-creature-and-its-other-aura.yaml",
+    # slice 16
+    SCENARIOS / "attach" / "equip-by-the-non-active-player.yaml",
+    SCENARIOS / "combat" / "m10-second-blocker-leaving-keeps-the-first-first.yaml",
+    SCENARIOS / "destroy" / "fumigate-on-an-empty-battlefield-gains-nothing.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -30,7 +30,7 @@ from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS, SPELLS
-from regen_model.model.enums import CounterKind, Edition, Step
+from regen_model.model.enums import CounterKind, Decision, Edition, Step
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState
 from regen_model.scenario import load_scenario, run_scenario
@@ -632,3 +632,26 @@ def test_an_m10_blocker_leaving_combat_leaves_only_its_own_order() -> None:
     brigade = seed.states[-1].cards[3]
     assert brigade.blocking is not None and brigade.blocking_also is not None
     _assert_each_step_agrees(seed, FIVE)
+
+
+def test_priority_given_clears_a_recorded_turn_based_choice_in_both_views() -> None:
+    """A player receiving priority is waiting for no turn-based choice (117.5; the engine's
+    ``turn.give_priority`` sets the decision to none). No run gives priority while a choice
+    is pending, but the frame's domain holds such a state, and a solver-chosen one may be
+    one: A passes in the declare attackers step with the attackers' choice still recorded,
+    B receives priority, and both views must clear the choice (slice 16's
+    ``turn.finish``)."""
+    scenario = load_scenario(
+        Path(__file__).resolve().parents[1]
+        / "scenarios"
+        / "turn"
+        / "sorcery-by-the-non-active-player.yaml"
+    )
+    state = scenario.start._replace(
+        decision=Decision.DECLARE_ATTACKERS, step=Step.DECLARE_ATTACKERS
+    )
+    action = A.PassPriority(player=state.priority)
+    after = step(state, action, CORRECT).state
+    assert after.priority == 1 and after.decision is Decision.NONE
+    result = check_agreement(state, action, CORRECT, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
