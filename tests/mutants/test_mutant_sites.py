@@ -20,7 +20,8 @@ unnoticed.
   prevented part included (615.6, 702.15b): where a share is wholly prevented
   (``effects.deal_damage``'s prevented branch) and where only part of it is (the gain after the
   damage is dealt). A share partly prevented and nothing wholly prevented meets the second
-  site (slice 16 of the mutation screen: ``effects.x_deal_damage__mutmut_136``).
+  site (slice 16 of the mutation screen: ``effects.x_deal_damage__mutmut_136``, which the
+  mutant's agreement replay also meets, engine against relation, on Mending Hands' shield).
 """
 
 from __future__ import annotations
