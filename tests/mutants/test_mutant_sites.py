@@ -16,6 +16,12 @@ unnoticed.
   removal (``effects._prevent``: each share removes one). A permanent with two counters dealt
   damage by two sources at once meets the removal site (slice 15 of the mutation screen:
   ``effects.x__prevent__mutmut_35``).
+* ``lifelink-on-prevented`` makes lifelink gain the damage that would have been dealt, the
+  prevented part included (615.6, 702.15b): where a share is wholly prevented
+  (``effects.deal_damage``'s prevented branch) and where only part of it is (the gain after the
+  damage is dealt). A share partly prevented and nothing wholly prevented meets the second
+  site (slice 16 of the mutation screen: ``effects.x_deal_damage__mutmut_136``, which the
+  mutant's agreement replay also meets, engine against relation, on Mending Hands' shield).
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ SITES = [
         Mutant.SHIELD_COUNTER_PER_SOURCE,
         "combat/shield-counter-meets-two-attackers-damage-at-once-fdn.yaml",
     ),
+    (Mutant.LIFELINK_ON_PREVENTED, "replace/lifelink-shield-counter.yaml"),
+    (Mutant.LIFELINK_ON_PREVENTED, "prevent/lifelink-damage-partly-prevented.yaml"),
 ]
 
 

@@ -759,6 +759,14 @@ NIALL_TAPPED = make_state(
             "no player with index 2",
             "creator",
         ),
+        # slice 16: a type change taking away creature-ness from a card off the battlefield
+        # (the scenario loader refuses it first)
+        (
+            GONE,
+            A.ChangeType(target="dead", creature=False),
+            "dead is not on the battlefield (it is in the graveyard) [type.stop-being-creature]",
+            "target",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -843,6 +851,7 @@ NIALL_TAPPED = make_state(
         "spell-at-no-player",
         "activate-a-card-off-the-battlefield",
         "shield-created-by-no-player",
+        "stop-being-a-creature-off-the-battlefield",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
