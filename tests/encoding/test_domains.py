@@ -810,21 +810,27 @@ def test_a_stack_object_without_a_source_reads_back_with_none() -> None:
     assert (top.source, top.name) == (None, StackKind.SPELL.value), top
 
 
-def test_combat_damage_to_the_player_reads_back_as_a_hit_on_the_defending_player() -> None:
+@pytest.mark.parametrize("active", [0, 1])
+def test_combat_damage_to_the_player_reads_back_as_a_hit_on_the_defending_player(
+    active: int,
+) -> None:
     """Combat damage on the stack (before M10, 510.2 of that era) dealt to the defending
     player is recipient ``n`` of a hit: read back, it is a hit on the non-active player
     (506.2), not a hit naming neither a card nor a player, which the frame's values cannot
-    tell apart from it but the engine would deal to no one."""
+    tell apart from it but the engine would deal to no one; in either player's turn (the
+    other player, not a player past the last)."""
     state = _representable_read_back(
         1,
         lambda frame: [
+            frame.active == active,
             frame.stack_size == 1,
             frame.stack[0].kind == ordinal(StackKind.COMBAT_DAMAGE),
             frame.stack[0].hits[0][1] > 0,
         ],
     )
     hits = [(s, hit.card, hit.player) for s, hit in state.stack[0].combat_hits]
-    assert hits == [(0, None, 1 - state.active)], state.stack[0]
+    assert state.active == active
+    assert hits == [(0, None, 1 - active)], state.stack[0]
 
 
 def test_a_shield_no_attachment_made_reads_back_with_no_via() -> None:
