@@ -900,17 +900,22 @@ def test_no_two_blockers_share_a_place_in_one_attackers_order() -> None:
 def test_the_domain_admits_a_keyword_removed_and_refuses_it_granted_and_removed_at_once() -> None:
     """An effect may remove a keyword from a card until end of turn (613.1f, layer 6), and
     of a grant and a removal of one keyword the later wins (613.7), so a card holds at most
-    one of the two: the domain admits each keyword removed and not granted, and refuses it
-    granted and removed at once. Refusing every removal would shut each state where a card
-    lost a keyword out of the proofs and the solver-chosen states."""
+    one of the two: the domain admits each keyword removed and not granted and granted and
+    not removed, and refuses it granted and removed at once. Refusing every removal (or
+    every grant) would shut each state where a card lost (gained) a keyword out of the
+    proofs and the solver-chosen states."""
     sc = Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1)
     frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
     card = frame.cards[0]
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
     for k, (granted, removed) in enumerate(zip(card.kw_granted, card.kw_removed, strict=True)):
-        for ask, expected in ((z3.Not(granted), z3.sat), (granted, z3.unsat)):
-            solver = z3.Solver()
-            solver.add(*frame.domain(), *frame.statics.domain(), removed, ask)
-            assert solver.check() == expected, (k, expected)
+        for asked, expected in (
+            ((removed, z3.Not(granted)), z3.sat),
+            ((granted, z3.Not(removed)), z3.sat),
+            ((granted, removed), z3.unsat),
+        ):
+            assert solver.check(*asked) == expected, (k, asked, expected)
 
 
 # --- every printed card the statics' domain admits ----------------------------------------------
