@@ -1452,6 +1452,20 @@ def test_a_division_with_an_entry_per_recipient_reads_back_and_one_more_is_out_o
     assert str(refused.value) == "a damage division with more entries than recipients"
 
 
+def test_a_cast_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason() -> None:
+    """601.2c: a spell is cast with its targets chosen, possibly several; the parameters hold
+    ``scope.targets`` of them, so a cast of Shock naming two targets is not written down at
+    a scope of one target, and the reason, word for word, says how many did not fit where
+    (``params._cast``, slice 17: the reason dropped to None); one target still fits."""
+    sc = _scope(1)  # one target per object
+    one = SHOCK.cast(0, (A.TargetChoice(card="bears"),))
+    assert P.of_action(BOARD, one, sc)["n_targets"] == 1
+    two = SHOCK.cast(0, (A.TargetChoice(card="bears"), A.TargetChoice(player=1)))
+    with pytest.raises(OutOfScope) as refused:
+        P.of_action(BOARD, two, sc)
+    assert str(refused.value) == "2 targets do not fit a scope of 1"
+
+
 def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason() -> None:
     """601.2c: a spell may have several targets; a frame's stack object has ``scope.targets``
     target slots, so Murder on two targets is not written down at a scope of one, and the
