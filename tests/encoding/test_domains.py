@@ -425,11 +425,11 @@ def test_an_unknown_action_kind_is_refused_by_name() -> None:
         P.to_action(v, "no-such-kind", BOARD, sc)
 
 
-def _shield_answer(stack: tuple[StackObject, ...]) -> int:
-    """The shield mask of a "shield:Mending" answer for the bears, which hold one shield of
-    that name, at two shield slots, with ``stack`` on the stack."""
+def _shield_answer(stack: tuple[StackObject, ...], held: str = "Mending") -> int:
+    """The shield mask of a "shield:Mending" answer for the bears, which hold one shield
+    named ``held``, at two shield slots, with ``stack`` on the stack."""
     sc = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
-    bears = BOARD.cards[0]._replace(shields=(Shield("Mending", 0, Rider.NONE),))
+    bears = BOARD.cards[0]._replace(shields=(Shield(held, 0, Rider.NONE),))
     state = BOARD._replace(cards=(bears, *BOARD.cards[1:]), stack=stack)
     answer = A.ReplacementChoice("bears", 0, "shield:Mending")
     v = P.of_action(state, A.CheckStateBasedActions(choices=(answer,)), sc)
@@ -453,6 +453,10 @@ def test_a_shield_answer_counts_a_shield_to_come_only_from_a_resolving_regenerat
     )
     assert _shield_answer(()) == 0b01
     assert _shield_answer((mending,)) == 0b11
+    # a shield of another name the bears hold is not the one to come (slice 17: the slots of
+    # the shields held were named too, so the answer could use that other shield)
+    assert _shield_answer((), held="Troll") == 0b00
+    assert _shield_answer((mending,), held="Troll") == 0b10
     combat = StackObject(StackKind.COMBAT_DAMAGE, "combat damage", 0, None)
     assert _shield_answer((combat,)) == 0b01
     pump = mending._replace(effect=Effect(EffectKind.PUMP, power=1, toughness=1))
