@@ -425,11 +425,11 @@ def test_an_unknown_action_kind_is_refused_by_name() -> None:
         P.to_action(v, "no-such-kind", BOARD, sc)
 
 
-def _shield_answer(stack: tuple[StackObject, ...]) -> int:
-    """The shield mask of a "shield:Mending" answer for the bears, which hold one shield of
-    that name, at two shield slots, with ``stack`` on the stack."""
+def _shield_answer(stack: tuple[StackObject, ...], held: str = "Mending") -> int:
+    """The shield mask of a "shield:Mending" answer for the bears, which hold one shield
+    named ``held``, at two shield slots, with ``stack`` on the stack."""
     sc = Scope(cards=2, shields=2, stack=1, pending=1, targets=1, max_amount=2)
-    bears = BOARD.cards[0]._replace(shields=(Shield("Mending", 0, Rider.NONE),))
+    bears = BOARD.cards[0]._replace(shields=(Shield(held, 0, Rider.NONE),))
     state = BOARD._replace(cards=(bears, *BOARD.cards[1:]), stack=stack)
     answer = A.ReplacementChoice("bears", 0, "shield:Mending")
     v = P.of_action(state, A.CheckStateBasedActions(choices=(answer,)), sc)
@@ -453,6 +453,10 @@ def test_a_shield_answer_counts_a_shield_to_come_only_from_a_resolving_regenerat
     )
     assert _shield_answer(()) == 0b01
     assert _shield_answer((mending,)) == 0b11
+    # a shield of another name the bears hold is not the one to come (slice 17: the slots of
+    # the shields held were named too, so the answer could use that other shield)
+    assert _shield_answer((), held="Troll") == 0b00
+    assert _shield_answer((mending,), held="Troll") == 0b10
     combat = StackObject(StackKind.COMBAT_DAMAGE, "combat damage", 0, None)
     assert _shield_answer((combat,)) == 0b01
     pump = mending._replace(effect=Effect(EffectKind.PUMP, power=1, toughness=1))
@@ -1461,6 +1465,20 @@ def test_a_division_with_an_entry_per_recipient_reads_back_and_one_more_is_out_o
     # the reason word for word, as the out-of-scope result shows it (slice 16: a changed
     # message still matched a search for its middle)
     assert str(refused.value) == "a damage division with more entries than recipients"
+
+
+def test_a_cast_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason() -> None:
+    """601.2c: a spell is cast with its targets chosen, possibly several; the parameters hold
+    ``scope.targets`` of them, so a cast of Shock naming two targets is not written down at
+    a scope of one target, and the reason, word for word, says how many did not fit where
+    (``params._cast``, slice 17: the reason dropped to None); one target still fits."""
+    sc = _scope(1)  # one target per object
+    one = SHOCK.cast(0, (A.TargetChoice(card="bears"),))
+    assert P.of_action(BOARD, one, sc)["n_targets"] == 1
+    two = SHOCK.cast(0, (A.TargetChoice(card="bears"), A.TargetChoice(player=1)))
+    with pytest.raises(OutOfScope) as refused:
+        P.of_action(BOARD, two, sc)
+    assert str(refused.value) == "2 targets do not fit a scope of 1"
 
 
 def test_a_spell_with_more_targets_than_the_scope_is_out_of_scope_by_its_reason() -> None:

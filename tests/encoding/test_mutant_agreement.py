@@ -236,6 +236,14 @@ NOT_KILLING = [
     # that reads the sources' keywords as assigned reads deathtouch too, so the pre-M10
     # deathtouch trigger triggers either way (310.4b and 502.2 of pre-M10; slice 15)
     (Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT, "combat/pre-m10-deathtouch-trampler-assigns-toughness"),
+    # B's Nighthawk blocks and is still B's as its lifelink damage resolves: the mutant that
+    # reads the sources as assigned reads B as their controller too, so B gains the life
+    # either way (702.15b, 310.4b of pre-M10; slice 17: the killing scenarios' sources are
+    # all controlled by the active player, whose number the relation's default is)
+    (
+        Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT,
+        "combat/pre-m10-lifelink-blocker-gains-its-controller-life",
+    ),
 ]
 
 
