@@ -389,6 +389,45 @@ def test_only_a_counterspell_targets_a_spell() -> None:
     assert solver.check(z3.Not(counter)) == z3.unsat
 
 
+def test_a_counter_effect_is_cast_with_the_spell_rule_only() -> None:
+    """Counterspell's effect counters "target spell" (701.6a, 115.1): a cast with the counter
+    effect and any other target rule (a creature, a player) is refused as the engine refuses
+    it (``engine.step._spell_target``, 601.2c), whatever it names. The scenario loader gives
+    the counter effect no other rule, so only the symbolic relation, cast parameters free,
+    reaches this guard (slice 17's ``step._cast``: the spell requirements asked only of a
+    cast with the spell rule)."""
+    scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)
+    template, solver = _guarded("cast", scope)
+    params = template.params
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.eff_kind == ordinal(EffectKind.COUNTER_SPELL))
+    assert _fresh_check(solver, params.cast_rule == ordinal(TargetRule.SPELL)) == z3.sat
+    assert _fresh_check(solver, params.cast_rule != ordinal(TargetRule.SPELL)) == z3.unsat
+
+
+def test_no_spell_mills_a_negative_number_of_cards() -> None:
+    """The model's mill is "target player mills N cards" with N of 0 or more (701.17a,
+    107.1b: a negative number of cards is no instruction the engine accepts), though the
+    parameters' domain gives an effect's amount negative values too (for other effects): a
+    cast of a mill of -1 is refused and one of 0 is not. The scenario loader refuses a
+    negative mill, so only the symbolic relation reaches this guard (slice 17's
+    ``step._cast``)."""
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    template, solver = _guarded("cast", scope)
+    params = template.params
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.eff_kind == ordinal(EffectKind.MILL), params.eff_draw == 0)
+    assert _fresh_check(solver, params.eff_amount == 0) == z3.sat
+    assert _fresh_check(solver, params.eff_amount == -1) == z3.unsat
+
+
+def _fresh_check(solver: z3.Solver, *extra: Any) -> Any:
+    """``solver``'s assertions and ``extra`` asked of a fresh solver (one question each)."""
+    fresh = z3.Solver()
+    fresh.add(*solver.assertions(), *extra)
+    return fresh.check()
+
+
 class _Post:
     """A successor frame of two variables, for the shape checks of ``determinism``."""
 
