@@ -223,7 +223,12 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``damage/wither-damage-a-shield-counter-prevents-puts-no-counters.yaml``; 122.1c, 120.3d);
   and lifelink damage from a source that is no permanent whose controller the action names
   (``damage/lifelink-effect-damage-named-controller.yaml``; 702.15b): the action's
-  ``controller`` read into the parameters (``encoding.params._damage``)."""
+  ``controller`` read into the parameters (``encoding.params._damage``).
+* Slice 17's boards: one creature whose two destructions in a turn are each replaced by a
+  shield counter (``replace/two-shield-counters-replace-two-destructions.yaml``; 122.1c: the
+  count of replaced destructions goes up by one each time), and Cloudshift returning a
+  creature under its caster's control, which its owner does not control
+  (``zone/flicker-returns-under-control.yaml``; 110.2a, 400.7)."""
 
 from __future__ import annotations
 
@@ -368,6 +373,8 @@ BOARDS = [
     SCENARIOS / "attach" / "equip-by-the-non-active-player.yaml",
     SCENARIOS / "combat" / "m10-second-blocker-leaving-keeps-the-first-first.yaml",
     SCENARIOS / "destroy" / "fumigate-on-an-empty-battlefield-gains-nothing.yaml",
+    SCENARIOS / "replace" / "two-shield-counters-replace-two-destructions.yaml",
+    SCENARIOS / "zone" / "flicker-returns-under-control.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
