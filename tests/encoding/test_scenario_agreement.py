@@ -228,7 +228,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   shield counter (``replace/two-shield-counters-replace-two-destructions.yaml``; 122.1c: the
   count of replaced destructions goes up by one each time), and Cloudshift returning a
   creature under its caster's control, which its owner does not control
-  (``zone/flicker-returns-under-control.yaml``; 110.2a, 400.7)."""
+  (``zone/flicker-returns-under-control.yaml``; 110.2a, 400.7); and a spell countered by its
+  own caster's Counterspell, the two moves to one graveyard outside any simultaneous event
+  (``turn/counterspell-on-its-casters-own-spell-two-groups.yaml``, among the Counterspell
+  scenarios; 404.3, 608.2n)."""
 
 from __future__ import annotations
 
