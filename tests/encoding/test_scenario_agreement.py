@@ -231,7 +231,9 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``zone/flicker-returns-under-control.yaml``; 110.2a, 400.7); and a spell countered by its
   own caster's Counterspell, the two moves to one graveyard outside any simultaneous event
   (``turn/counterspell-on-its-casters-own-spell-two-groups.yaml``, among the Counterspell
-  scenarios; 404.3, 608.2n)."""
+  scenarios; 404.3, 608.2n); and an attacker with no power named in the damage assignment with
+  no damage, its one legal division (``combat/zero-power-attacker-named-with-no-damage-fdn.yaml``;
+  510.1a, 510.1c)."""
 
 from __future__ import annotations
 
@@ -378,6 +380,7 @@ BOARDS = [
     SCENARIOS / "destroy" / "fumigate-on-an-empty-battlefield-gains-nothing.yaml",
     SCENARIOS / "replace" / "two-shield-counters-replace-two-destructions.yaml",
     SCENARIOS / "zone" / "flicker-returns-under-control.yaml",
+    SCENARIOS / "combat" / "zero-power-attacker-named-with-no-damage-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
