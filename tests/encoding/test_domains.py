@@ -1354,6 +1354,28 @@ def test_a_shield_answer_by_number_masks_that_shield_only() -> None:
         assert mask == [j == n - 1 for j in range(sc.shields)], n
 
 
+def test_an_umbra_answer_naming_a_handle_with_digits_stays_an_umbra_answer() -> None:
+    """616.1: an answer "umbra:HANDLE" names the umbra-armor Aura by its handle, whatever the
+    handle holds: Eland Umbra named ``u1`` is read as that Aura's slot under ``Use.UMBRA``, not
+    as a shield number (``params._use``, slice 17: ``shield#`` asked with ``or`` made any
+    answer whose eighth character on is digits a ``shield#N`` answer); an answer that is no
+    known form is ``Use.INVALID``, which the engine refuses as well."""
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1)
+    umbra = CardSpec("u1", PERMANENT_CARDS["Eland Umbra"], 1, attached_to="troll")
+    state = make_state(("A", "B"), [troll, umbra])
+    sc = widest(len(state.setup.handles))
+    for use, want, slot in (
+        ("umbra:u1", P.Use.UMBRA, 1),
+        ("shieldX1", P.Use.INVALID, 0),
+        ("shield#x", P.Use.INVALID, 0),
+    ):
+        answer = A.ReplacementChoice("troll", 1, use)
+        v = P.of_action(state, A.PassPriority(player=0, choices=(answer,)), sc)
+        assert v["choice0.1.use"] == int(want), use
+        assert v["choice0.1.slot"] == slot, use
+        assert not any(v[f"choice0.1.mask{j}"] for j in range(sc.shields)), use
+
+
 def _troll_with_two_shields() -> tuple[GameState, Scope]:
     """B's Horned Troll with two plain shields B made, and the widest scope of that board."""
     shield = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)

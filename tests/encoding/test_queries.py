@@ -389,6 +389,45 @@ def test_only_a_counterspell_targets_a_spell() -> None:
     assert solver.check(z3.Not(counter)) == z3.unsat
 
 
+def test_a_counter_effect_is_cast_with_the_spell_rule_only() -> None:
+    """Counterspell's effect counters "target spell" (701.6a, 115.1): a cast with the counter
+    effect and any other target rule (a creature, a player) is refused as the engine refuses
+    it (``engine.step._spell_target``, 601.2c), whatever it names. The scenario loader gives
+    the counter effect no other rule, so only the symbolic relation, cast parameters free,
+    reaches this guard (slice 17's ``step._cast``: the spell requirements asked only of a
+    cast with the spell rule)."""
+    scope = Scope(cards=1, shields=1, stack=2, pending=1, targets=1)
+    template, solver = _guarded("cast", scope)
+    params = template.params
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.eff_kind == ordinal(EffectKind.COUNTER_SPELL))
+    assert _fresh_check(solver, params.cast_rule == ordinal(TargetRule.SPELL)) == z3.sat
+    assert _fresh_check(solver, params.cast_rule != ordinal(TargetRule.SPELL)) == z3.unsat
+
+
+def test_no_spell_mills_a_negative_number_of_cards() -> None:
+    """The model's mill is "target player mills N cards" with N of 0 or more (701.17a,
+    107.1b: a negative number of cards is no instruction the engine accepts), though the
+    parameters' domain gives an effect's amount negative values too (for other effects): a
+    cast of a mill of -1 is refused and one of 0 is not. The scenario loader refuses a
+    negative mill, so only the symbolic relation reaches this guard (slice 17's
+    ``step._cast``)."""
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    template, solver = _guarded("cast", scope)
+    params = template.params
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(params.eff_kind == ordinal(EffectKind.MILL), params.eff_draw == 0)
+    assert _fresh_check(solver, params.eff_amount == 0) == z3.sat
+    assert _fresh_check(solver, params.eff_amount == -1) == z3.unsat
+
+
+def _fresh_check(solver: z3.Solver, *extra: Any) -> Any:
+    """``solver``'s assertions and ``extra`` asked of a fresh solver (one question each)."""
+    fresh = z3.Solver()
+    fresh.add(*solver.assertions(), *extra)
+    return fresh.check()
+
+
 class _Post:
     """A successor frame of two variables, for the shape checks of ``determinism``."""
 
@@ -658,3 +697,62 @@ def test_an_attachment_gives_only_the_keywords_it_grants(keyword: Keyword) -> No
         solver = z3.Solver()  # a fresh solver per question
         solver.add(*base, grant)
         assert solver.check() == answer, grant
+
+
+def test_an_aura_that_falls_off_is_an_aura_on_the_battlefield() -> None:
+    """704.5m puts into its owner's graveyard an Aura on the battlefield attached to nothing
+    or to what it cannot enchant: a permanent that is no Aura, attached to nothing as every
+    creature is, is none. On concrete values the check returns before for a card that is no
+    Aura on the battlefield; only the symbolic build (the proofs, where a card's zone and
+    printed attachment are terms) asks the whole condition, so a dropped 'an Aura on the
+    battlefield' sent every unattached permanent to the graveyard there (slice 17's
+    ``derived.aura_illegal``)."""
+    from regen_model.encoding import derived as D
+    from regen_model.encoding.ops import to_z3
+    from regen_model.model.cards import Attachment
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    aura = z3.And(
+        to_z3(D.on_battlefield(w, 0)), frame.statics.cards[0].attachment == ordinal(Attachment.AURA)
+    )
+    solver = z3.Solver()
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.aura_illegal(w, 0)), z3.Not(aura))
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()  # and an Aura attached to nothing does fall off
+    solver.add(*frame.domain(), *frame.statics.domain())
+    solver.add(to_z3(D.aura_illegal(w, 0)))
+    assert solver.check() == z3.sat
+
+
+def test_a_rider_without_counters_puts_no_trigger_on_the_waiting_list() -> None:
+    """A regeneration shield's -1/-1 or +1/+1 counter rider ("if it regenerates this way") is
+    a delayed trigger (603.7a) that waits only where the shield was used and its rider is one
+    of those two; a use with another rider (but Soldevi Sentry's draw, a trigger of its own), or
+    no use, adds nothing to the waiting triggers.
+    On concrete values the push is skipped before where it is not made; only the symbolic
+    build (the proofs, where the rider and the use are terms) writes under the condition, so a
+    push without it put a counters trigger on the waiting list at every destruction (slice
+    17's ``destruction.apply_rider``)."""
+    from regen_model.encoding.destruction import apply_rider
+    from regen_model.encoding.ops import to_z3
+    from regen_model.model.enums import Rider
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    key = w.f.pending_size
+    before = to_z3(w[key])
+    rider, used = z3.Int("rider"), z3.Bool("used")
+    apply_rider(w, 0, rider, 1, used)
+    counters = z3.And(
+        used, z3.Or(rider == ordinal(Rider.MINUS_COUNTER), rider == ordinal(Rider.PLUS_COUNTER))
+    )
+    solver = z3.Solver()
+    draws = rider == ordinal(Rider.OPPONENT_MAY_DRAW)  # Soldevi Sentry's rider waits too
+    solver.add(*frame.domain(), z3.Not(counters), z3.Not(draws), to_z3(w[key]) != before)
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()  # and a used shield with a counter rider does put its trigger there
+    solver.add(*frame.domain(), counters, to_z3(w[key]) == before)
+    solver.add(before < scope.pending)
+    assert solver.check() == z3.unsat

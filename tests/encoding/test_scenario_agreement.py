@@ -223,7 +223,17 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``damage/wither-damage-a-shield-counter-prevents-puts-no-counters.yaml``; 122.1c, 120.3d);
   and lifelink damage from a source that is no permanent whose controller the action names
   (``damage/lifelink-effect-damage-named-controller.yaml``; 702.15b): the action's
-  ``controller`` read into the parameters (``encoding.params._damage``)."""
+  ``controller`` read into the parameters (``encoding.params._damage``).
+* Slice 17's boards: one creature whose two destructions in a turn are each replaced by a
+  shield counter (``replace/two-shield-counters-replace-two-destructions.yaml``; 122.1c: the
+  count of replaced destructions goes up by one each time), and Cloudshift returning a
+  creature under its caster's control, which its owner does not control
+  (``zone/flicker-returns-under-control.yaml``; 110.2a, 400.7); and a spell countered by its
+  own caster's Counterspell, the two moves to one graveyard outside any simultaneous event
+  (``turn/counterspell-on-its-casters-own-spell-two-groups.yaml``, among the Counterspell
+  scenarios; 404.3, 608.2n); and an attacker with no power named in the damage assignment with
+  no damage, its one legal division (``combat/zero-power-attacker-named-with-no-damage-fdn.yaml``;
+  510.1a, 510.1c)."""
 
 from __future__ import annotations
 
@@ -368,6 +378,9 @@ BOARDS = [
     SCENARIOS / "attach" / "equip-by-the-non-active-player.yaml",
     SCENARIOS / "combat" / "m10-second-blocker-leaving-keeps-the-first-first.yaml",
     SCENARIOS / "destroy" / "fumigate-on-an-empty-battlefield-gains-nothing.yaml",
+    SCENARIOS / "replace" / "two-shield-counters-replace-two-destructions.yaml",
+    SCENARIOS / "zone" / "flicker-returns-under-control.yaml",
+    SCENARIOS / "combat" / "zero-power-attacker-named-with-no-damage-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

@@ -132,3 +132,22 @@ def test_a_self_animating_permanent_that_is_no_land_or_artifact_is_refused() -> 
     assert template_fits(replace(pool, name="Idol", types=frozenset({CardType.ENCHANTMENT}))) == (
         "Idol: a self-animating permanent is a land or an artifact"
     )
+
+
+@pytest.mark.parametrize(
+    "field", [{"merfolk": True}, {"tapped_watch_life": 1}], ids=["merfolk", "tapped-watch"]
+)
+def test_a_merfolk_field_on_a_permanent_that_is_no_creature_is_refused(
+    field: dict[str, object],
+) -> None:
+    """The encoding holds a Merfolk creature type (205.3m) and "whenever a Merfolk you control
+    becomes tapped" only on a creature, so a noncreature permanent with either one alone is
+    refused, not encoded; a creature with them fits (slice 17 of the screen,
+    ``frame.template_fits__mutmut_97``, where only a card with both was refused)."""
+    pool = PERMANENT_CARDS["Spawning Pool"]
+    assert not pool.is_creature
+    assert template_fits(replace(pool, **field)) == (  # type: ignore[arg-type]
+        "Spawning Pool: only a creature's Merfolk type or Merfolk-tapped watch is encoded"
+    )
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    assert template_fits(replace(bears, **field)) is None  # type: ignore[arg-type]
