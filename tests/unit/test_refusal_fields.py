@@ -156,6 +156,18 @@ PHASED = make_state(
     ("A", "B"), [*CARDS, CardSpec("ghost", PERMANENT_CARDS["Grizzly Bears"], 0, phased_out=True)]
 )
 
+# B's Foriysian Brigade ("can block an additional creature each combat") as A's three
+# creatures attack: it may block two of them, never three (509.1a changed by the card, 101.1)
+_BRIGADE = make_state(
+    ("A", "B"), [*CARDS, CardSpec("brigade", PERMANENT_CARDS["Foriysian Brigade"], 1)]
+)
+BLOCKING_THREE_ATTACKERS = _BRIGADE._replace(
+    step=Step.DECLARE_BLOCKERS,
+    decision=Decision.DECLARE_BLOCKERS,
+    priority=None,
+    cards=(*(c._replace(attacking=True) for c in _BRIGADE.cards[:3]), _BRIGADE.cards[3]),
+)
+
 # Niall Silvain ("{G}{G}{G}{G}, {T}: Regenerate target creature"), already tapped (602.2b)
 NIALL_TAPPED = make_state(
     ("A", "B"), [*CARDS, CardSpec("niall", PERMANENT_CARDS["Niall Silvain"], 0, tapped=True)]
@@ -767,6 +779,18 @@ NIALL_TAPPED = make_state(
             "dead is not on the battlefield (it is in the graveyard) [type.stop-being-creature]",
             "target",
         ),
+        # slice 17: a blocker that can block one additional creature declared blocking three
+        # attackers; the scenarios match its message as a substring only
+        (
+            BLOCKING_THREE_ATTACKERS,
+            A.DeclareBlockers(
+                player=1,
+                blocks=(("brigade", "bears"), ("brigade", "giant"), ("brigade", "spirit")),
+            ),
+            "brigade can block at most two attackers (it can block one additional creature, "
+            "509.1a) [combat.block-additional]",
+            "blocks",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -852,6 +876,7 @@ NIALL_TAPPED = make_state(
         "activate-a-card-off-the-battlefield",
         "shield-created-by-no-player",
         "stop-being-a-creature-off-the-battlefield",
+        "a-third-attacker-for-a-blocker-of-two",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
