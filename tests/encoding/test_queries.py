@@ -331,12 +331,19 @@ def test_pyramids_needs_its_one_target() -> None:
     602.2b): no activation of it names none. The parameters' domain does not tie the target
     slots to ``n_targets``, and the actions' encoding always does (an action with no target
     names none), so only the symbolic relation can show a guard that forgot the count."""
+    assert _activated_with_no_target("remove_damage_ability") == z3.unsat
+
+
+def _activated_with_no_target(ability: str) -> Any:
+    """The answer to: card slot 0's first ability, printed with the statics' field
+    ``ability`` (a targeted one), activated naming no target (``n_targets`` 0, the unused
+    slot naming card 0), in the relation's guard."""
     scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
     template, solver = _guarded("activate", scope)
     params = template.params
-    solver.add(template.statics.cards[0].remove_damage_ability)
+    solver.add(getattr(template.statics.cards[0], ability))
     solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
-    assert solver.check() == z3.unsat
+    return solver.check()
 
 
 def test_a_regenerate_target_creature_ability_needs_its_one_target() -> None:
@@ -346,12 +353,7 @@ def test_a_regenerate_target_creature_ability_needs_its_one_target() -> None:
     parameters read back as an activation without a target, which the engine refuses; so the
     relation must refuse them too whatever the unused slot holds (slice 16's
     ``step._activate``)."""
-    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1)
-    template, solver = _guarded("activate", scope)
-    params = template.params
-    solver.add(template.statics.cards[0].target_regen)
-    solver.add(params.target == 0, params.ability == 0, params.n_targets == 0)
-    assert solver.check() == z3.unsat
+    assert _activated_with_no_target("target_regen") == z3.unsat
 
 
 def test_no_damage_spell_is_cast_at_a_land() -> None:
