@@ -147,43 +147,24 @@ class Context:
 
 Label = Any  # str (a clause) | tuple[Val, str, str]: (cond, clause if cond, clause if not)
 
-
-class _Labels(NamedTuple):
-    """Every label a write may carry, numbered: ``frame`` 0, then the catalog's clause IDs
-    and the scope's bounds, each sorted. The numbers are constants in the writer terms, so
-    a fixed numbering makes the relation's terms the same in every process, whatever was
-    built before (numbered on first use, they depended on which rule code ran first, and
-    with them the models Z3 picks)."""
-
-    names: tuple[str, ...]
-    codes: dict[str, int]
-    single: tuple[frozenset[int], ...]  # {code} for each code, made once (``possible``)
-
-
-_NOT_WRITTEN = frozenset({0})  # the codes a variable no clause wrote may hold: ``frame``'s
-
-
-@cache
-def _labels() -> _Labels:
-    names = tuple(dict.fromkeys((FRAME, *sorted(catalog().clauses), *sorted(SCOPE_BOUNDS))))
-    return _Labels(
-        names,
-        {name: code for code, name in enumerate(names)},
-        tuple(frozenset({code}) for code in range(len(names))),
-    )
+_CODES: dict[str, int] = {FRAME: 0}
+_NAMES: list[str] = [FRAME]
+_SINGLE: dict[int, frozenset[int]] = {0: frozenset({0})}
 
 
 def clause_code(clause: str) -> int:
-    """The integer standing for ``clause`` in writer terms (``_Labels``); ``UnknownLabel``
-    for a label that may name no conjunct."""
-    codes = _labels().codes
-    code = codes.get(clause)
-    # a label outside the table: ``check_label`` raises (the table holds every one it accepts)
-    return code if code is not None else codes[check_label(clause)]
+    """The integer standing for ``clause`` in writer terms (registered on first use)."""
+    code = _CODES.get(clause)
+    if code is None:
+        # checked once per label: the table only ever holds labels that may name a conjunct
+        code = _CODES[check_label(clause)] = len(_NAMES)
+        _NAMES.append(clause)
+        _SINGLE[code] = frozenset({code})
+    return code
 
 
 def clause_name(code: int) -> str:
-    return _labels().names[code]
+    return _NAMES[code]
 
 
 class Watcher(NamedTuple):
@@ -266,12 +247,12 @@ class SymWork:
         if isinstance(clause, str):
             code = clause_code(clause)
             self.writer[key] = code
-            self.possible[key] = _labels().single[code]
+            self.possible[key] = _SINGLE[code]
         else:
             cond, a, b = clause
             ca, cb = clause_code(a), clause_code(b)
             self.writer[key] = ite(cond, ca, cb)
-            self.possible[key] = frozenset({ca, cb})
+            self.possible[key] = _SINGLE[ca] | _SINGLE[cb]
         self.dirty.add(key)
 
     def set_if(self, cond: Val, key: str, value: Val, clause: str) -> None:
@@ -287,7 +268,7 @@ class SymWork:
             return
         self.v[key] = ite(cond, value, self.v[key])
         self.writer[key] = ite(cond, code, self.writer.get(key, 0))
-        self.possible[key] = self.possible.get(key, _NOT_WRITTEN) | _labels().single[code]
+        self.possible[key] = self.possible.get(key, _SINGLE[0]) | _SINGLE[code]
         self.dirty.add(key)
 
     def add_if(self, cond: Val, key: str, by: Val, clause: str) -> None:
@@ -451,7 +432,7 @@ class SymWork:
             self.v[key] = va if same(va, vb) else ite(cond, va, vb)
             wa, wb = a.writer.get(key, 0), b.writer.get(key, 0)
             self.writer[key] = wa if same(wa, wb) else ite(cond, wa, wb)
-            pa, pb = a.possible.get(key, _NOT_WRITTEN), b.possible.get(key, _NOT_WRITTEN)
+            pa, pb = a.possible.get(key, _SINGLE[0]), b.possible.get(key, _SINGLE[0])
             self.possible[key] = pa if pa is pb else pa | pb
         self.guards += a.guards + b.guards
         self.obligations += a.obligations + b.obligations
