@@ -908,11 +908,8 @@ def test_the_domain_admits_a_keyword_removed_and_refuses_it_granted_and_removed_
     not removed, and refuses it granted and removed at once. Refusing every removal (or
     every grant) would shut each state where a card lost (gained) a keyword out of the
     proofs and the solver-chosen states."""
-    sc = Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1)
-    frame = Frame.fresh(Statics.fresh(sc, "s"), "f")
+    frame, solver = _framed(Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1))
     card = frame.cards[0]
-    solver = z3.Solver()
-    solver.add(*frame.domain(), *frame.statics.domain())
     for k, (granted, removed) in enumerate(zip(card.kw_granted, card.kw_removed, strict=True)):
         for asked, expected in (
             ((removed, z3.Not(granted)), z3.sat),
