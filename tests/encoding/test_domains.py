@@ -1452,6 +1452,19 @@ def test_damage_shares_to_cards_out_of_slot_order_are_out_of_scope_by_their_reas
     assert result.reason == "damage shares to cards must name each card once, in slot order"
 
 
+def test_damage_shares_naming_a_card_twice_are_out_of_scope_by_their_reason() -> None:
+    """120.3: the parameters hold one share per card slot, so damage naming the same card in
+    two shares (in slot order otherwise) is not written down: the second share would
+    overwrite the first, and the relation would be asked about other damage than the
+    engine's (slice 18: the check ``<`` in place of ``<=`` let it through)."""
+    action = A.DealDamage(
+        source="effect", shares=(A.DamageShare(1, card="giant"), A.DamageShare(2, card="giant"))
+    )
+    result = check_agreement(BOARD, action, CORRECT, widest(2))
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "damage shares to cards must name each card once, in slot order"
+
+
 def test_damage_shares_naming_a_player_twice_are_out_of_scope_by_their_reason() -> None:
     """120.3: the parameters hold one share per player as per card slot, so damage naming the
     same player in two shares is not written down, and the reason says so (slice 7)."""
