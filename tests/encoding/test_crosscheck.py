@@ -237,3 +237,28 @@ def test_a_blocker_a_shield_counter_keeps_in_combat_keeps_the_m10_order_in_the_z
     assert state.combat.orders == ((0, (horned, state.setup.handles.index("uthden"))),)
     destroy = A.Destroy(targets=("horned",))
     assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []
+
+
+def test_a_phased_out_equipment_stays_attached_in_the_z3_terms_too(evaluator: Z3Evaluator) -> None:
+    """A's Bonesplitter phased out with the Bears it is attached to (702.26g): phased out, it
+    is treated as though it does not exist (702.26b), so 704.5n, which asks about Equipment on
+    the battlefield, leaves it attached at the check that follows a destruction of A's other
+    Bears. The folded evaluation, with the printed cards known, sees at once that no phased-in
+    Equipment is there; in the Z3 terms the printed cards are symbolic and the check must ask
+    'an Equipment on the battlefield' itself (slice 18: ``derived.equipment_illegal`` without
+    that conjunct unattached it in the terms alone). The board: the phasing equip scenario
+    after Galadriel's Dismissal resolved."""
+    path = SCENARIOS / "attach" / "equip-resolves-with-its-equipment-phased-out.yaml"
+    scenario = load_scenario(path)
+    state = scenario.start
+    splitter = state.setup.handles.index("splitter")
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            with suppress(EngineError):
+                state = step(state, action, CORRECT).state
+        if state.cards[splitter].phased_out is not None:
+            break
+    assert state.cards[splitter].attached_to == state.setup.handles.index("bears")
+    destroy = A.Destroy(targets=("cubs",))
+    assert step(state, destroy, CORRECT).state.cards[splitter].attached_to is not None
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []
