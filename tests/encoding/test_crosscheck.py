@@ -17,13 +17,16 @@ from pathlib import Path
 import pytest
 import z3
 
+from regen_model.encoding import params as P
 from regen_model.encoding.bounded import QUICK_AGREEMENT, AgreementScope
 from regen_model.encoding.compiled import compile_terms
 from regen_model.encoding.crosscheck import Z3Evaluator, cross_check
 from regen_model.encoding.evaluate import prepare
+from regen_model.encoding.frame import NONE, pin, pin_statics
 from regen_model.encoding.sampling import sample_points
 from regen_model.encoding.scope import Scope
 from regen_model.encoding.system import RegenSystem
+from regen_model.encoding.work import layout
 from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
@@ -237,3 +240,36 @@ def test_a_blocker_a_shield_counter_keeps_in_combat_keeps_the_m10_order_in_the_z
     assert state.combat.orders == ((0, (horned, state.setup.handles.index("uthden"))),)
     destroy = A.Destroy(targets=("horned",))
     assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []
+
+
+def test_a_phased_out_equipment_stays_attached_in_the_symbolic_pass() -> None:
+    """A's Bonesplitter is attached to A's Grizzly Bears, both phased out (702.26g). Phased
+    out, it is treated as though it does not exist (702.26b), so 704.5n, which asks about
+    Equipment on the battlefield, leaves it attached at the check made as A passes priority
+    (704.3). The folded evaluation, its printed cards known, sees at once that no phased-in
+    Equipment is there; the relation the proofs use is built on symbolic printed cards, and
+    there the check must ask "an Equipment on the battlefield" itself (slice 18:
+    ``derived.equipment_illegal`` without that conjunct unattached it in the Z3 terms alone).
+    The board pinned, the pass's Z3 relation admits no successor with it unattached."""
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1, max_amount=2)
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, phased_out=True)
+    splitter = CardSpec(
+        "splitter", PERMANENT_CARDS["Bonesplitter"], 0, attached_to="bears", phased_out=True
+    )
+    state = make_state(("A", "B"), [bears, splitter])
+    slot = state.setup.handles.index("splitter")
+    action = A.PassPriority(player=0)
+    assert step(state, action, CORRECT).state.cards[slot].attached_to is not None
+    system = RegenSystem(scope=scope)
+    t = system.template
+    rel = system.relation("pass")
+    lay = layout(scope)
+    params = P.of_action(state, action, scope)
+    post = dict(zip(lay.keys, t.post.vars(), strict=True))
+    solver = z3.Solver()
+    solver.add(*pin(t.pre, state), *pin_statics(t.statics, state.setup))
+    solver.add(*[var == params[k] for k, var in zip(lay.param_keys, t.params.vars(), strict=True)])
+    solver.add(*[c.formula for c in [*rel.conjuncts(), *rel.obligations]])
+    assert solver.check() == z3.sat  # the pass is a step of the relation
+    solver.add(post[f"c{slot}.attached_to"] == NONE)
+    assert solver.check() == z3.unsat

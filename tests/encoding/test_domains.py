@@ -1452,6 +1452,19 @@ def test_damage_shares_to_cards_out_of_slot_order_are_out_of_scope_by_their_reas
     assert result.reason == "damage shares to cards must name each card once, in slot order"
 
 
+def test_damage_shares_naming_a_card_twice_are_out_of_scope_by_their_reason() -> None:
+    """120.3: the parameters hold one share per card slot, so damage naming the same card in
+    two shares (in slot order otherwise) is not written down: the second share would
+    overwrite the first, and the relation would be asked about other damage than the
+    engine's (slice 18: the check ``<`` in place of ``<=`` let it through)."""
+    action = A.DealDamage(
+        source="effect", shares=(A.DamageShare(1, card="giant"), A.DamageShare(2, card="giant"))
+    )
+    result = check_agreement(BOARD, action, CORRECT, widest(2))
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.reason == "damage shares to cards must name each card once, in slot order"
+
+
 def test_damage_shares_naming_a_player_twice_are_out_of_scope_by_their_reason() -> None:
     """120.3: the parameters hold one share per player as per card slot, so damage naming the
     same player in two shares is not written down, and the reason says so (slice 7)."""
@@ -1611,3 +1624,27 @@ def test_a_cast_ignores_what_its_unused_target_slots_name() -> None:
     named = evaluate_params(prep, {**params, "tgt1.card": 0}, shock.kind, CORRECT)
     assert plain.enabled and named.enabled
     assert named.post == plain.post
+
+
+def test_a_mill_spell_drawing_fewer_than_no_cards_is_refused_in_both_views() -> None:
+    """701.17a: the model's mill is "target player mills N cards, then draws M", N and M
+    numbers of cards. A spell whose draw is below 0 is refused by the engine, and by the
+    relation: a solver's search never meets one (the parameters' domain starts ``eff_draw``
+    at 0), but a concrete action is read as it is (slice 18: the relation had dropped
+    "draw >= 0" from the cast's guard). The same spell drawing none is accepted by both."""
+    for draw, legal in ((0, True), (-1, False)):
+        action = A.CastSpell(
+            player=0,
+            name="Scour",
+            effect=Effect(EffectKind.MILL, amount=1, draw=draw),
+            target_rule=TargetRule.PLAYER,
+            targets=(A.TargetChoice(player=1),),
+        )
+        refused = False
+        try:
+            step(BOARD, action, CORRECT)
+        except EngineError:
+            refused = True
+        assert refused is not legal, draw
+        result = check_agreement(BOARD, action, CORRECT, widest(2))
+        assert result.status is Status.AGREE, result.describe()

@@ -238,6 +238,7 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -246,6 +247,7 @@ from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.outputs import outputs_of
 from regen_model.encoding.scope import widest
 from regen_model.engine import EngineError, step
+from regen_model.model.actions import AssignCombatDamage, Division
 from regen_model.model.rules import CORRECT
 from regen_model.scenario import load_scenario, run_scenario
 
@@ -381,6 +383,10 @@ BOARDS = [
     SCENARIOS / "replace" / "two-shield-counters-replace-two-destructions.yaml",
     SCENARIOS / "zone" / "flicker-returns-under-control.yaml",
     SCENARIOS / "combat" / "zero-power-attacker-named-with-no-damage-fdn.yaml",
+    # slice 18
+    SCENARIOS / "combat" / "negative-power-blocker-of-two-named-with-no-damage-fdn.yaml",
+    SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-deals-no-damage-fdn.yaml",
+    SCENARIOS / "combat" / "blocker-of-two-attackers-leaves-combat-at-end.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
@@ -413,3 +419,27 @@ def test_the_scenario_agrees_in_both_views(path: Path) -> None:
     # the step output ``countered`` (701.6a) was compared where it is not 0 (every
     # Counterspell scenario counters a spell at least once)
     assert (countered > 0) == (path in COUNTERS)
+
+
+def test_a_blocker_division_naming_an_attacker_twice_is_refused_in_both_views() -> None:
+    """510.1d: a creature blocking two attackers divides its damage among the creatures it
+    blocks, each named once (the engine's ``blocker_divisions``); a division that names one
+    of them in two entries, even adding up to its power, is no legal division, and the
+    relation refuses it as the engine does (slice 18: the relation had dropped its
+    "distinct recipients" conjunct, which a scenario's recipient-to-amount map cannot
+    express). The board: ``combat/block-additional-divides-fdn.yaml`` at its assignment."""
+    scenario = load_scenario(SCENARIOS / "combat" / "block-additional-divides-fdn.yaml")
+    state = scenario.start
+    scope = widest(len(state.setup.handles))
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            if isinstance(action, AssignCombatDamage):
+                twice = replace(action, divisions=(Division("brigade", (("giant", 1),) * 2),))
+                with pytest.raises(EngineError):
+                    step(state, twice, CORRECT)
+                result = check_agreement(state, twice, CORRECT, scope)
+                assert result.status is Status.AGREE, result.describe()
+                return
+            with contextlib.suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    raise AssertionError("the scenario made no damage assignment")

@@ -83,6 +83,10 @@ COMBAT = make_state(
 ATTACKING = COMBAT._replace(
     step=Step.DECLARE_ATTACKERS, decision=Decision.DECLARE_ATTACKERS, priority=None
 )
+# ... and A's Grizzly Bears came under A's control this turn (302.6)
+ATTACKING_SICK = ATTACKING._replace(
+    cards=(ATTACKING.cards[0]._replace(sick=True), *ATTACKING.cards[1:])
+)
 BLOCKING = COMBAT._replace(
     step=Step.DECLARE_BLOCKERS, decision=Decision.DECLARE_BLOCKERS, priority=None
 )
@@ -791,6 +795,15 @@ NIALL_TAPPED = make_state(
             "509.1a) [combat.block-additional]",
             "blocks",
         ),
+        # slice 18: a creature that came under A's control this turn, without haste, declared
+        # as an attacker (302.6, 508.1a); the scenarios match its message as a substring only
+        (
+            ATTACKING_SICK,
+            A.DeclareAttackers(player=0, attackers=("bears",)),
+            "bears came under A's control this turn and has no haste, so it can't attack "
+            "(302.6, 508.1a) [combat.summoning-sickness]",
+            "attackers",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -877,6 +890,7 @@ NIALL_TAPPED = make_state(
         "shield-created-by-no-player",
         "stop-being-a-creature-off-the-battlefield",
         "a-third-attacker-for-a-blocker-of-two",
+        "summoning-sick-attacker",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
