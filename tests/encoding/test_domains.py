@@ -977,6 +977,26 @@ def test_every_printed_number_admits_exactly_the_values_a_card_can_print() -> No
     assert set(expected) <= checked and len(checked) >= 15, checked
 
 
+def test_a_self_animating_permanent_is_admitted_as_a_land_an_artifact_or_both() -> None:
+    """A permanent that makes itself a creature (Mishra's Factory, a land; the same ability on
+    an artifact) fits the encoding when it is a land, an artifact or both
+    (``template_fits``), and ``read_statics`` reads one that is neither as a land. The
+    domain admits each of the three, value by value, and refuses the fourth: one that left
+    out the non-land artifact would shut every such card out of the proofs over any printed
+    card, though the engine runs it."""
+    statics = Statics.fresh(_scope(1), "s")
+    solver = z3.Solver()
+    solver.add(*statics.domain())
+    card = statics.cards[0]
+    admitted = {
+        (land, artifact)
+        for land, artifact in product((False, True), repeat=2)
+        if solver.check(card.animate_ability, card.land == land, card.artifact == artifact)
+        == z3.sat
+    }
+    assert admitted == {(True, False), (False, True), (True, True)}
+
+
 def test_a_scope_of_one_edition_admits_that_edition_only() -> None:
     """``--scope editions=...`` narrows every frame to the editions it names: at a scope of
     one edition (or two) the frame's edition admits exactly those, so a proof asked about
