@@ -901,6 +901,24 @@ def test_no_two_blockers_share_a_place_in_one_attackers_order() -> None:
             assert solver.check() == expected, (b1, blk1, b2, blk2, same)
 
 
+def test_a_permanents_shields_admit_exactly_the_patterns_that_fill_slots_from_the_first() -> None:
+    """A permanent's regeneration shields (701.15a) are a list in the engine, in the order
+    they were made: a new one goes after the last and one taken away closes its gap, so the
+    present ones always come first: at three slots the domain admits exactly no shield,
+    the first, the first two and all three, and refuses every pattern with a gap or a
+    shield in a later slot alone. A domain that refused one shield of several slots would
+    shut every board with a single shield out of the proofs at those scopes."""
+    frame, solver = _framed(Scope(cards=1, shields=3, stack=1, pending=1, targets=1, max_amount=1))
+    present = [s.present for s in frame.cards[0].shields]
+    admitted = {
+        pattern
+        for pattern in product((False, True), repeat=len(present))
+        if solver.check(*(p if on else z3.Not(p) for p, on in zip(present, pattern, strict=True)))
+        == z3.sat
+    }
+    assert admitted == {(False,) * 3, (True, False, False), (True, True, False), (True,) * 3}
+
+
 def test_the_domain_admits_a_keyword_removed_and_refuses_it_granted_and_removed_at_once() -> None:
     """An effect may remove a keyword from a card until end of turn (613.1f, layer 6), and
     of a grant and a removal of one keyword the later wins (613.7), so a card holds at most
@@ -957,6 +975,26 @@ def test_every_printed_number_admits_exactly_the_values_a_card_can_print() -> No
         assert got == want, field
         checked.add(field)
     assert set(expected) <= checked and len(checked) >= 15, checked
+
+
+def test_a_self_animating_permanent_is_admitted_as_a_land_an_artifact_or_both() -> None:
+    """A permanent that makes itself a creature (Mishra's Factory, a land; the same ability on
+    an artifact) fits the encoding when it is a land, an artifact or both
+    (``template_fits``), and ``read_statics`` reads one that is neither as a land. The
+    domain admits each of the three, value by value, and refuses the fourth: one that left
+    out the non-land artifact would shut every such card out of the proofs over any printed
+    card, though the engine runs it."""
+    statics = Statics.fresh(_scope(1), "s")
+    solver = z3.Solver()
+    solver.add(*statics.domain())
+    card = statics.cards[0]
+    admitted = {
+        (land, artifact)
+        for land, artifact in product((False, True), repeat=2)
+        if solver.check(card.animate_ability, card.land == land, card.artifact == artifact)
+        == z3.sat
+    }
+    assert admitted == {(True, False), (False, True), (True, True)}
 
 
 def test_a_scope_of_one_edition_admits_that_edition_only() -> None:
