@@ -31,9 +31,10 @@ with ``If``. Path conditions make a guard inside a branch apply only on that bra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from regen_model.clauses import catalog
@@ -147,20 +148,29 @@ class Context:
 
 Label = Any  # str (a clause) | tuple[Val, str, str]: (cond, clause if cond, clause if not)
 
-_CODES: dict[str, int] = {FRAME: 0}
-_NAMES: list[str] = [FRAME]
-_SINGLE: dict[int, frozenset[int]] = {0: frozenset({0})}
+
+def _label_table() -> tuple[Mapping[str, int], tuple[str, ...], tuple[frozenset[int], ...]]:
+    """Every label a write may carry, numbered once per process: ``frame`` 0, then the
+    catalog's clause IDs and the scope's bounds, each sorted; with each code's singleton
+    set (``possible``). The codes are constants inside the writer terms, so a fixed
+    numbering makes a kind's relation the same term in every process whatever was built
+    before it. Numbered on first use, as they once were, they followed the order in which
+    rule code ran, and with them the models Z3 picks (a driven check met an untapped
+    regeneration in one test order and none in another)."""
+    names = tuple(dict.fromkeys((FRAME, *sorted(catalog().clauses), *sorted(SCOPE_BOUNDS))))
+    codes = MappingProxyType({name: code for code, name in enumerate(names)})
+    return codes, names, tuple(frozenset({code}) for code in range(len(names)))
+
+
+_CODES, _NAMES, _SINGLE = _label_table()  # read only, never written after import
 
 
 def clause_code(clause: str) -> int:
-    """The integer standing for ``clause`` in writer terms (registered on first use)."""
+    """The integer standing for ``clause`` in writer terms (``_label_table``); a label that
+    may name no conjunct raises ``UnknownLabel`` (the table holds every label
+    ``check_label`` accepts)."""
     code = _CODES.get(clause)
-    if code is None:
-        # checked once per label: the table only ever holds labels that may name a conjunct
-        code = _CODES[check_label(clause)] = len(_NAMES)
-        _NAMES.append(clause)
-        _SINGLE[code] = frozenset({code})
-    return code
+    return code if code is not None else _CODES[check_label(clause)]
 
 
 def clause_name(code: int) -> str:

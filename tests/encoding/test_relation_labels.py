@@ -207,3 +207,38 @@ def test_a_join_keeps_the_frame_as_a_possible_writer_of_a_one_sided_write() -> N
             w.branch(z3.Bool("cond"), lambda v: None, write)
         assert w.possible[key] == {0, tap}, (side, w.possible[key])
         assert _leaves(w.writer[key], {}) == {0, tap}, side
+
+
+_RELATION_DIGEST = """
+import hashlib, sys
+from regen_model.encoding.scope import Scope
+from regen_model.encoding.system import RegenSystem
+system = RegenSystem(scope=Scope(cards=1, shields=1, stack=1, pending=1, targets=1, max_amount=1))
+for kind in sys.argv[1:]:
+    system.relation(kind)
+rel = system.relation("destroy")
+text = "\\n".join(f"{c.label} {c.formula.sexpr()}" for c in [*rel.conjuncts(), *rel.obligations])
+print(hashlib.sha256(text.encode()).hexdigest())
+"""
+
+
+def test_a_kind_is_the_same_term_whatever_was_built_before_it() -> None:
+    """The writer terms hold each clause as a number (``work.clause_code``). Numbered on
+    first use, the numbers depended on which rule code ran first in the process, and so did
+    the relation's terms and the states Z3 picks from them (a driven check that met an
+    untapped regeneration in one test order met none in another). Numbered from the
+    catalog, ``destroy`` is the same term in a fresh process and after ``pass`` and
+    ``cast`` were built, each in its own interpreter."""
+    import subprocess
+    import sys
+
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", _RELATION_DIGEST, *before],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for before in ((), ("pass", "cast"))
+    }
+    assert len(digests) == 1, digests
