@@ -233,7 +233,10 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   (``turn/counterspell-on-its-casters-own-spell-two-groups.yaml``, among the Counterspell
   scenarios; 404.3, 608.2n); and an attacker with no power named in the damage assignment with
   no damage, its one legal division (``combat/zero-power-attacker-named-with-no-damage-fdn.yaml``;
-  510.1a, 510.1c)."""
+  510.1a, 510.1c).
+* Slice 19's board: the creature-dies trigger of a Fecundity that left and returned, whose
+  stack object records the new object as its source
+  (``draw/fecundity-returned-triggers-as-the-new-object.yaml``; 400.7, 603.10a)."""
 
 from __future__ import annotations
 
@@ -387,6 +390,8 @@ BOARDS = [
     SCENARIOS / "combat" / "negative-power-blocker-of-two-named-with-no-damage-fdn.yaml",
     SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-deals-no-damage-fdn.yaml",
     SCENARIOS / "combat" / "blocker-of-two-attackers-leaves-combat-at-end.yaml",
+    # slice 19
+    SCENARIOS / "draw" / "fecundity-returned-triggers-as-the-new-object.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
