@@ -339,3 +339,17 @@ def test_indestructible_uses_shield_says_an_unshielded_one_is_not_destroyed() ->
         "myr",
         "indestructible",
     )
+
+
+def test_static_regen_used_up_saves_the_creature_only_once() -> None:
+    """Mossbridge Troll's static "If this would be destroyed, regenerate it" replaces every
+    destruction (it is no shield, nothing is used up: regen/static-regeneration.yaml); the wrong
+    version uses it up after one regeneration, so the second destruction of the turn puts the
+    Troll into its owner's graveyard. (Not narration: the mutant's own behaviour, which its
+    scenarios and the battery also meet in states regenerated twice already.)"""
+    state = make_state(("A", "B"), [CardSpec("mossbridge", PERMANENT_CARDS["Mossbridge Troll"], 1)])
+    rules = Rules(frozenset({Mutant.STATIC_REGEN_USED_UP}))
+    once = step(state, A.Destroy(targets=("mossbridge",)), rules).state
+    assert once.cards[0].on_battlefield
+    twice = step(once, A.Destroy(targets=("mossbridge",)), rules).state
+    assert twice.cards[0].zone is Zone.GRAVEYARD

@@ -22,6 +22,12 @@ unnoticed.
   damage is dealt). A share partly prevented and nothing wholly prevented meets the second
   site (slice 16 of the mutation screen: ``effects.x_deal_damage__mutmut_136``, which the
   mutant's agreement replay also meets, engine against relation, on Mending Hands' shield).
+* ``multi-blocker-first-only`` gives a creature blocking two attackers all its damage to the
+  first (510.1d: its controller divides it): where the assignment asks for the blocker's
+  division (``combat.attackers_needing_choice``) and where its damage is planned
+  (``combat.plan_hits``). An assignment that leaves the blocker out, refused under the correct
+  rules, meets the first site alone (slice 19 of the mutation screen:
+  ``combat.x_attackers_needing_choice__mutmut_19``).
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ SITES = [
     ),
     (Mutant.LIFELINK_ON_PREVENTED, "replace/lifelink-shield-counter.yaml"),
     (Mutant.LIFELINK_ON_PREVENTED, "prevent/lifelink-damage-partly-prevented.yaml"),
+    (Mutant.MULTI_BLOCKER_FIRST_ONLY, "combat/blocker-of-two-all-to-the-first-is-asked-fdn.yaml"),
 ]
 
 
