@@ -804,6 +804,14 @@ NIALL_TAPPED = make_state(
             "(302.6, 508.1a) [combat.summoning-sickness]",
             "attackers",
         ),
+        # slice 19: a destroy event naming one permanent twice (701.8: each permanent is
+        # destroyed once); the scenarios match its message as a substring only
+        (
+            BOARD,
+            A.Destroy(targets=("bears", "bears")),
+            "a permanent is listed twice [destroy.effect]",
+            "targets",
+        ),
     ],
     ids=[
         "ability-without-target",
@@ -891,6 +899,7 @@ NIALL_TAPPED = make_state(
         "stop-being-a-creature-off-the-battlefield",
         "a-third-attacker-for-a-blocker-of-two",
         "summoning-sick-attacker",
+        "destroy-a-permanent-listed-twice",
     ],
 )
 def test_the_refusal_names_its_field_and_says_exactly_this(
