@@ -179,6 +179,30 @@ def test_under_shield_follows_zone_change_a_creature_that_stays_keeps_its_used_s
     assert cross_check(evaluator, prepare(state, scope), check) == []
 
 
+def test_under_shield_on_attachment_an_aura_that_stays_keeps_the_shield_it_made() -> None:
+    """Under the rule mutant ``shield-on-attachment`` the shields an Aura's "Regenerate
+    enchanted creature" made go with the Aura when it leaves its creature (as if stored on the
+    Aura). A destroy effect aimed at Regeneration, which has a shield counter, is replaced by
+    the removal of the counter (122.1c): the Aura stays on Grizzly Bears, and so does the
+    Bears' unused shield it made (701.19a). In the Z3 terms the Aura's move to the graveyard
+    is a condition, false here: the shields must be dropped only where it moves, as the folded
+    evaluation skips the move (slice 19's ``zones.move_zone``)."""
+    rules = Rules(frozenset({Mutant.SHIELD_ON_ATTACHMENT}))
+    scope = Scope(cards=2, shields=1, stack=1, pending=1, targets=1, max_amount=2)
+    evaluator = Z3Evaluator(RegenSystem(scope, rules))
+    made = Shield(origin="Regeneration", creator=0, rider=Rider.NONE, via=1)
+    bears = CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0, shields=(made,))
+    aura = CardSpec(
+        "aura", PERMANENT_CARDS["Regeneration"], 0, attached_to="bears", shield_counters=1
+    )
+    state = make_state(("A", "B"), [bears, aura])
+    destroy = A.Destroy(targets=("aura",))
+    after = step(state, destroy, rules).state
+    assert after.cards[1].zone is Zone.BATTLEFIELD and after.cards[1].shield_counters == 0
+    assert after.cards[0].shields == (made,)
+    assert cross_check(evaluator, prepare(state, scope), destroy) == []
+
+
 def test_a_flicker_without_a_controller_returns_the_permanent_to_its_owner(
     evaluator: Z3Evaluator,
 ) -> None:

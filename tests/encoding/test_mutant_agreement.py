@@ -244,6 +244,10 @@ NOT_KILLING = [
         Mutant.COMBAT_KEYWORDS_AT_ASSIGNMENT,
         "combat/pre-m10-lifelink-blocker-gains-its-controller-life",
     ),
+    # a shield counter, not regeneration, saves B's Bears (122.1c): no creature died, so B's
+    # Cutthroat does not trigger, even under the mutant that has a regeneration seen as a death
+    # by the watchers (700.4, 701.19a; slice 19)
+    (Mutant.REGEN_TRIGGERS_CREATURE_DIES, "zone/creature-dies-watcher-not-on-a-shield-counter"),
 ]
 
 
