@@ -1686,3 +1686,20 @@ def test_a_mill_spell_drawing_fewer_than_no_cards_is_refused_in_both_views() -> 
         assert refused is not legal, draw
         result = check_agreement(BOARD, action, CORRECT, widest(2))
         assert result.status is Status.AGREE, result.describe()
+
+
+@pytest.mark.parametrize("use", ["umbra:nobody", "xxxxxxu1"])
+def test_an_umbra_answer_must_name_a_known_aura_after_its_prefix(use: str) -> None:
+    """616.1: "umbra:HANDLE" names an umbra-armor Aura by its handle. An answer naming a
+    handle no card has, or a known handle without the "umbra:" prefix, is no known form:
+    ``Use.INVALID``, which the engine refuses too (slice 19's ``params._use`` asked the prefix
+    and the handle with ``or``: the first raised KeyError, the second read as an umbra
+    answer for Eland Umbra)."""
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1)
+    umbra = CardSpec("u1", PERMANENT_CARDS["Eland Umbra"], 1, attached_to="troll")
+    state = make_state(("A", "B"), [troll, umbra])
+    sc = widest(len(state.setup.handles))
+    answer = A.ReplacementChoice("troll", 1, use)
+    v = P.of_action(state, A.PassPriority(player=0, choices=(answer,)), sc)
+    assert v["choice0.1.use"] == int(P.Use.INVALID)
+    assert v["choice0.1.slot"] == 0

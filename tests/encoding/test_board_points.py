@@ -1,0 +1,63 @@
+"""Boards set up by hand where the relation's replacement and damage rules differ from the
+engine's only off the paths the seeded walk and the scenarios take (slice 19 of the
+mutation screen, ``benchmarks/mutation-survivors-encoding.yaml``): each action is checked in
+both views at that one point, and must agree.
+
+Regeneration shields are one-use replacement effects (701.19a, 614.6); shields without a
+rider lead to the same outcome whoever made them, so no choice is asked between them (616.1)
+and the first unused one applies."""
+
+from __future__ import annotations
+
+from regen_model.encoding.agreement import Status, check_agreement
+from regen_model.encoding.scope import widest
+from regen_model.engine import step
+from regen_model.model import actions as A
+from regen_model.model.build import CardSpec, make_state
+from regen_model.model.cards import PERMANENT_CARDS
+from regen_model.model.enums import Zone
+from regen_model.model.rules import CORRECT
+from regen_model.model.state import GameState, Rider, Shield
+
+MINE = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
+THEIRS = Shield(origin="Regenerate", creator=0, rider=Rider.NONE)
+
+
+def _troll(*shields: Shield) -> GameState:
+    """B's Horned Troll with the given shields, and A's Grizzly Bears."""
+    return make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
+            CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=shields),
+        ],
+    )
+
+
+def _agrees(state: GameState, action: A.Action) -> GameState:
+    result = check_agreement(state, action, CORRECT, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
+    return step(state, action, CORRECT).state
+
+
+def test_two_plain_shields_made_by_different_players_ask_no_choice() -> None:
+    """A shield B made and one A made (A's "Regenerate target creature" aimed at B's Troll):
+    neither has a rider, so both lead to the same outcome and no choice is asked (616.1); the
+    first is used and the Troll stays (701.19a). Slice 19's ``destruction._same_class``
+    counted two riderless shields of different creators as different outcomes, so the
+    relation asked for a choice the engine does not."""
+    after = _agrees(_troll(MINE, THEIRS), A.Destroy(targets=("troll",)))
+    troll = after.cards[1]
+    assert troll.zone is Zone.BATTLEFIELD
+    assert [s.used for s in troll.shields] == [True, False]
+
+
+def test_the_first_unused_shield_is_the_only_one_used() -> None:
+    """Three plain shields, the second already used by an earlier destruction this turn
+    (it stays in the list until cleanup): the next destruction uses only the first unused
+    one (614.6, one replacement per event). Slice 19's ``destruction.choose_and_apply``
+    remembered only the option just before as "an earlier one applies", so the first and
+    the third shield were both used."""
+    used = MINE._replace(used=True)
+    after = _agrees(_troll(MINE, used, MINE), A.Destroy(targets=("troll",)))
+    assert [s.used for s in after.cards[1].shields] == [True, True, False]
