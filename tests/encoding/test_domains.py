@@ -1727,3 +1727,16 @@ def test_a_cast_at_a_player_ignores_what_its_target_slot_names_as_a_card() -> No
     named = evaluate_params(prep, both, shock.kind, CORRECT)
     assert plain.enabled and named.enabled
     assert named.post == plain.post
+
+
+def test_a_self_animating_creature_does_not_fit_the_encoding() -> None:
+    """``template_fits``: only a noncreature, non-attaching permanent animates itself (a
+    land such as Spawning Pool, or an artifact); a creature with the same ability is no card
+    ``CardStatics`` can hold, whether or not it attaches (slice 19's
+    ``frame.template_fits`` refused only a creature that was also an Aura or Equipment)."""
+    pool = PERMANENT_CARDS["Spawning Pool"]
+    assert template_fits(pool) is None
+    creature = replace(pool, types=pool.types | {CardType.CREATURE})
+    assert template_fits(creature) == (
+        f"{pool.name}: only a noncreature, non-attaching permanent animates itself"
+    )
