@@ -387,6 +387,9 @@ BOARDS = [
     SCENARIOS / "combat" / "negative-power-blocker-of-two-named-with-no-damage-fdn.yaml",
     SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-deals-no-damage-fdn.yaml",
     SCENARIOS / "combat" / "blocker-of-two-attackers-leaves-combat-at-end.yaml",
+    # slice 19
+    SCENARIOS / "combat" / "removed-attacker-not-blocked.yaml",
+    SCENARIOS / "combat" / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
