@@ -9,15 +9,21 @@ and the first unused one applies."""
 
 from __future__ import annotations
 
+from contextlib import suppress
+from pathlib import Path
+
+import pytest
+
 from regen_model.encoding.agreement import Status, check_agreement
 from regen_model.encoding.scope import widest
-from regen_model.engine import step
+from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
 from regen_model.model.enums import Zone
 from regen_model.model.rules import CORRECT
 from regen_model.model.state import GameState, Rider, Shield
+from regen_model.scenario import load_scenario, run_scenario
 
 MINE = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
 THEIRS = Shield(origin="Regenerate", creator=0, rider=Rider.NONE)
@@ -61,3 +67,28 @@ def test_the_first_unused_shield_is_the_only_one_used() -> None:
     used = MINE._replace(used=True)
     after = _agrees(_troll(MINE, used, MINE), A.Destroy(targets=("troll",)))
     assert [s.used for s in after.cards[1].shields] == [True, True, False]
+
+
+def test_a_creature_card_in_the_graveyard_cannot_block() -> None:
+    """509.1a: the defending player declares blockers among the creatures they control on
+    the battlefield. B's Horned Troll, destroyed before blockers are declared, is a creature
+    card in B's graveyard: naming it as a blocker is refused, in both views (slice 19's
+    ``turn.declare_blockers`` no longer asked that the blocker be on the battlefield; the
+    walk's and the scenarios' blocks name only creatures on the battlefield)."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
+    scenario = load_scenario(path / "block-additional-divides-fdn.yaml")
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        if any(isinstance(a, A.DeclareBlockers) for a in event.actions):
+            break
+        for action in event.actions:
+            with suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    state = step(state, A.Destroy(targets=("troll",)), CORRECT).state
+    troll = state.cards[state.setup.handles.index("troll")]
+    assert troll.zone is Zone.GRAVEYARD
+    blocks = A.DeclareBlockers(player=1, blocks=(("troll", "giant"),))
+    with pytest.raises(EngineError):
+        step(state, blocks, CORRECT)
+    result = check_agreement(state, blocks, CORRECT, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
