@@ -92,3 +92,25 @@ def test_a_creature_card_in_the_graveyard_cannot_block() -> None:
         step(state, blocks, CORRECT)
     result = check_agreement(state, blocks, CORRECT, widest(len(state.setup.handles)))
     assert result.status is Status.AGREE, result.describe()
+
+
+def test_two_triggers_of_the_non_active_player_go_on_the_stack_one_above_the_other() -> None:
+    """On A's turn one damage event hits B's two Jackal Pups; each triggers ("whenever this
+    creature is dealt damage", 603.2), both controlled by B, the non-active player. As
+    they go on the stack (603.3b: the active player's first, then the others', each player's
+    in the order they triggered) the second lands above the first: two stack objects.
+    Slice 19's ``sba.triggers_to_stack`` gave each of the non-active player's triggers the
+    same place (after the active player's), so the second overwrote the first."""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
+            CardSpec("pup1", PERMANENT_CARDS["Jackal Pup"], 1),
+            CardSpec("pup2", PERMANENT_CARDS["Jackal Pup"], 1),
+        ],
+    )
+    shares = (A.DamageShare(amount=1, card="pup1"), A.DamageShare(amount=1, card="pup2"))
+    hit = _agrees(state, A.DealDamage(source="bears", shares=shares))
+    assert len(hit.pending) == 2
+    after = _agrees(hit, A.CheckStateBasedActions())
+    assert len(after.stack) == 2 and not after.pending
