@@ -114,3 +114,28 @@ def test_two_triggers_of_the_non_active_player_go_on_the_stack_one_above_the_oth
     assert len(hit.pending) == 2
     after = _agrees(hit, A.CheckStateBasedActions())
     assert len(after.stack) == 2 and not after.pending
+
+
+def test_an_empty_division_of_an_attacker_without_first_strike_is_refused_in_that_step() -> None:
+    """510.4: in the first-strike combat damage step only creatures with first strike or
+    double strike deal damage. A's assignment there names a division for the Bears, which
+    have neither, even an empty one: the engine refuses it (the Bears deal no combat damage
+    in this step), and so must the relation (slice 19's ``turn._assign`` asked only that the
+    divided creature attack, not that it deal damage now, and accepted it)."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
+    scenario = load_scenario(
+        path / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml"
+    )
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        if any(isinstance(a, A.AssignCombatDamage) for a in event.actions):
+            break
+        for action in event.actions:
+            with suppress(EngineError):
+                state = step(state, action, CORRECT).state
+    knight = A.Division("knight", (("skeletons", 1), ("horned", 1)))
+    assign = A.AssignCombatDamage(player=0, divisions=(knight, A.Division("bears", ())))
+    with pytest.raises(EngineError):
+        step(state, assign, CORRECT)
+    result = check_agreement(state, assign, CORRECT, widest(len(state.setup.handles)))
+    assert result.status is Status.AGREE, result.describe()
