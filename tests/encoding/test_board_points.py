@@ -20,8 +20,8 @@ from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Zone
-from regen_model.model.rules import CORRECT
+from regen_model.model.enums import Mutant, Step, Zone
+from regen_model.model.rules import CORRECT, Rules
 from regen_model.model.state import GameState, Rider, Shield
 from regen_model.scenario import load_scenario, run_scenario
 
@@ -139,3 +139,32 @@ def test_an_empty_division_of_an_attacker_without_first_strike_is_refused_in_tha
         step(state, assign, CORRECT)
     result = check_agreement(state, assign, CORRECT, widest(len(state.setup.handles)))
     assert result.status is Status.AGREE, result.describe()
+
+
+def test_under_noncreature_stays_in_combat_a_first_striker_made_a_noncreature_deals_nothing() -> (
+    None
+):
+    """The rule mutant ``noncreature-stays-in-combat`` (506.4 broken) keeps Youthful Knight in
+    combat after it stops being a creature; it still has first strike, so the combat has a
+    first-strike damage step, but only creatures assign combat damage (510.1), so it deals
+    none there, in both views (slice 19's ``combat.dealers`` asked in the first-strike step
+    only for first strike, not for a creature in combat)."""
+    rules = Rules(frozenset({Mutant.NONCREATURE_STAYS_IN_COMBAT}))
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
+    scenario = load_scenario(
+        path / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml"
+    )
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            state = step(state, action, CORRECT).state
+        if any(isinstance(a, A.DeclareBlockers) for a in event.actions):
+            break
+    state = step(state, A.ChangeType(target="knight", creature=False), rules).state
+    scope = widest(len(state.setup.handles))
+    for player in (0, 1):
+        action = A.PassPriority(player=player)
+        result = check_agreement(state, action, rules, scope)
+        assert result.status is Status.AGREE, result.describe()
+        state = step(state, action, rules).state
+    assert state.step is Step.FIRST_STRIKE_DAMAGE and state.players[1].life == 20
