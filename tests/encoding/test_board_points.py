@@ -168,3 +168,46 @@ def test_under_noncreature_stays_in_combat_a_first_striker_made_a_noncreature_de
         assert result.status is Status.AGREE, result.describe()
         state = step(state, action, rules).state
     assert state.step is Step.FIRST_STRIKE_DAMAGE and state.players[1].life == 20
+
+
+M10_TRAMPLER = """\
+name: An M10 trampler blocked by one creature divides its damage
+description: Colossal Dreadmaw (6/6, trample) is blocked by Grizzly Bears alone.
+edition: M10
+clauses: [combat.edition.m10]
+players: [A, B]
+permanents:
+  dreadmaw: {card: Colossal Dreadmaw, controller: A}
+  bears: {card: Grizzly Bears, controller: B}
+events:
+  - pass-until: declare-attackers
+  - declare-attackers: [dreadmaw]
+  - pass-until: declare-blockers
+  - declare-blockers: {blocks: {bears: dreadmaw}}
+  - pass-until: combat-damage
+    expect: {decision: assign-combat-damage}
+  - assign-combat-damage: {divisions: {dreadmaw: {bears: 2, player: 4}}}
+    expect:
+      bears: {zone: graveyard}
+      players: {B: {life: 16}}
+"""
+
+
+def test_an_m10_trampler_with_one_blocker_divides_without_an_order(tmp_path: Path) -> None:
+    """Under M10 a trampler blocked by one creature assigns it lethal damage and the rest to
+    the defending player (702.19c, 510.1c of 2009-2024); with one blocker there is no damage
+    assignment order (509.2 asks one only of two or more), and no other creature ranks
+    before the blocker. Every step agrees in both views (slice 19's
+    ``combat.division_legal`` ranked any card before the blocker by slot, the attacker in
+    slot 0 among them, and refused the division)."""
+    path = tmp_path / "m10-trampler.yaml"
+    path.write_text(M10_TRAMPLER)
+    scenario = load_scenario(path)
+    state = scenario.start
+    scope = widest(len(state.setup.handles))
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            result = check_agreement(state, action, CORRECT, scope)
+            assert result.status is Status.AGREE, result.describe()
+            state = step(state, action, CORRECT).state
+    assert state.players[1].life == 16
