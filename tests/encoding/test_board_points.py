@@ -211,3 +211,22 @@ def test_an_m10_trampler_with_one_blocker_divides_without_an_order(tmp_path: Pat
             assert result.status is Status.AGREE, result.describe()
             state = step(state, action, CORRECT).state
     assert state.players[1].life == 16
+
+
+def test_cant_regen_damage_a_shield_counter_prevents_leaves_the_creature_regenerable() -> None:
+    """Damage with "can't be regenerated" (Incinerate's rider, 701.19c: a creature dealt
+    damage this way) to Horned Troll with a shield counter: the counter is removed and the
+    damage prevented (122.1c), so none is dealt and the Troll may still be regenerated, in
+    both views (slice 19's ``effects._to_card`` made it unregenerable whether or not the
+    damage was dealt)."""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
+            CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shield_counters=1),
+        ],
+    )
+    share = A.DamageShare(amount=2, card="troll")
+    after = _agrees(state, A.DealDamage(source="bears", shares=(share,), cant_regen=True))
+    troll = after.cards[1]
+    assert (troll.shield_counters, troll.damage, troll.cant_regen) == (0, 0, False)
