@@ -168,3 +168,50 @@ def test_under_noncreature_stays_in_combat_a_first_striker_made_a_noncreature_de
         assert result.status is Status.AGREE, result.describe()
         state = step(state, action, rules).state
     assert state.step is Step.FIRST_STRIKE_DAMAGE and state.players[1].life == 20
+
+
+THREE_BLOCKERS = """\
+name: Three creatures block one attacker
+description: B's three Grizzly Bears block A's Hill Giant.
+edition: FDN
+clauses: [combat.damage.multi-blocker]
+players: [A, B]
+permanents:
+  giant: {card: Hill Giant, controller: A}
+  b1: {card: Grizzly Bears, controller: B}
+  b2: {card: Grizzly Bears, controller: B}
+  b3: {card: Grizzly Bears, controller: B}
+events:
+  - pass-until: declare-attackers
+  - declare-attackers: [giant]
+  - pass-until: declare-blockers
+  - declare-blockers: {blocks: {b1: giant, b2: giant, b3: giant}}
+"""
+
+
+def test_one_shield_counter_prevents_the_damage_of_three_blockers_at_once(tmp_path: Path) -> None:
+    """Hill Giant, with two shield counters, is blocked by three Grizzly Bears, whose combat
+    damage is one event (510.2): three shares to the Giant. The first meets a counter, which
+    is removed and prevents the event's damage to the Giant, the other two shares included
+    (122.1c, 615.12): one counter left, no damage, in both views (slice 19's
+    ``effects._to_card`` remembered only the latest share's removal, so the third share
+    removed the second counter)."""
+    path = tmp_path / "three-blockers.yaml"
+    path.write_text(THREE_BLOCKERS)
+    scenario = load_scenario(path)
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            state = step(state, action, CORRECT).state
+    cards = list(state.cards)
+    cards[0] = cards[0]._replace(shield_counters=2)
+    state = state._replace(cards=tuple(cards))
+    division = A.Division("giant", (("b1", 1), ("b2", 1), ("b3", 1)))
+    for action in (
+        A.PassPriority(player=0),
+        A.PassPriority(player=1),
+        A.AssignCombatDamage(player=0, divisions=(division,)),
+    ):
+        state = _agrees(state, action)
+    giant = state.cards[0]
+    assert (giant.shield_counters, giant.damage) == (1, 0)
