@@ -390,6 +390,7 @@ BOARDS = [
     # slice 19
     SCENARIOS / "combat" / "removed-attacker-not-blocked.yaml",
     SCENARIOS / "combat" / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml",
+    SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-named-with-no-damage-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
