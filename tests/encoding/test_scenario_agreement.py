@@ -391,6 +391,7 @@ BOARDS = [
     SCENARIOS / "combat" / "removed-attacker-not-blocked.yaml",
     SCENARIOS / "combat" / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml",
     SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-named-with-no-damage-fdn.yaml",
+    SCENARIOS / "combat" / "m10-second-blocker-gets-damage-beside-another-blocked-attacker.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
