@@ -297,3 +297,32 @@ def test_a_phased_out_equipment_stays_attached_in_the_symbolic_pass() -> None:
     assert solver.check() == z3.sat  # the pass is a step of the relation
     solver.add(post[f"c{slot}.attached_to"] == NONE)
     assert solver.check() == z3.unsat
+
+
+def test_an_attacker_a_shield_counter_keeps_in_combat_keeps_its_blockers_order_in_the_z3_terms(
+    evaluator: Z3Evaluator,
+) -> None:
+    """Under M10 A's Hill Giant is blocked by Horned Troll and Uthden Troll, ordered in that
+    order (509.2 of 2009-2024); the Giant has a shield counter when an effect destroys it.
+    The counter replaces the destruction (122.1c): the Giant stays on the battlefield and in
+    combat (506.4 does not apply), so its order stays, and its blockers keep their places in
+    it. In the Z3 terms the removal from combat is a condition, false here: the order of the
+    attacker it removes is cleared only where it leaves (``zones.remove_from_combat``, slice
+    19: clearing its blockers' places without that condition cleared them in the terms
+    alone)."""
+    path = SCENARIOS / "combat" / "m10-assignment-order.yaml"
+    scenario = load_scenario(path)
+    state = scenario.start
+    for event in run_scenario(scenario).steps:
+        for action in event.actions:
+            with suppress(EngineError):  # its first order is refused
+                state = step(state, action, CORRECT).state
+        if state.combat.orders:
+            break
+    giant = state.setup.handles.index("giant")
+    cards = list(state.cards)
+    cards[giant] = cards[giant]._replace(shield_counters=1)
+    state = state._replace(cards=tuple(cards))
+    assert state.combat.orders and state.combat.orders[0][0] == giant
+    destroy = A.Destroy(targets=("giant",))
+    assert cross_check(evaluator, prepare(state, EFFECTS.scope), destroy) == []

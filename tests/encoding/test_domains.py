@@ -1686,3 +1686,57 @@ def test_a_mill_spell_drawing_fewer_than_no_cards_is_refused_in_both_views() -> 
         assert refused is not legal, draw
         result = check_agreement(BOARD, action, CORRECT, widest(2))
         assert result.status is Status.AGREE, result.describe()
+
+
+@pytest.mark.parametrize("use", ["umbra:nobody", "xxxxxxu1"])
+def test_an_umbra_answer_must_name_a_known_aura_after_its_prefix(use: str) -> None:
+    """616.1: "umbra:HANDLE" names an umbra-armor Aura by its handle. An answer naming a
+    handle no card has, or a known handle without the "umbra:" prefix, is no known form:
+    ``Use.INVALID``, which the engine refuses too (slice 19's ``params._use`` asked the prefix
+    and the handle with ``or``: the first raised KeyError, the second read as an umbra
+    answer for Eland Umbra)."""
+    troll = CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1)
+    umbra = CardSpec("u1", PERMANENT_CARDS["Eland Umbra"], 1, attached_to="troll")
+    state = make_state(("A", "B"), [troll, umbra])
+    sc = widest(len(state.setup.handles))
+    answer = A.ReplacementChoice("troll", 1, use)
+    v = P.of_action(state, A.PassPriority(player=0, choices=(answer,)), sc)
+    assert v["choice0.1.use"] == int(P.Use.INVALID)
+    assert v["choice0.1.slot"] == 0
+
+
+def test_a_cast_at_a_player_ignores_what_its_target_slot_names_as_a_card() -> None:
+    """A target slot of a cast's parameters holds a card and a player; the action they
+    decode to (``to_action``) reads the player first, so a slot naming both is a target
+    player (115.1, Shock's "any target"), and the solver may put any card beside it (the
+    parameters' domain leaves it free). The relation's successor must be the one of the
+    player target alone (slice 19's ``step._cast``: without "not a player" there, the
+    spell's entry also named the card, and its damage would have gone to both)."""
+    giant = CardSpec("giant", PERMANENT_CARDS["Hill Giant"], 1)
+    state = make_state(("A", "B"), [giant])
+    scope = Scope(cards=1, targets=1, stack=1, pending=1, shields=1, max_amount=3)
+    shock = SPELLS["Shock"].cast(0, (A.TargetChoice(player=1),))
+    prep = prepare(state, scope)
+    params = P.of_action(state, shock, scope)
+    assert params["tgt0.player"] == 1 and params["tgt0.card"] == NONE
+    both = {**params, "tgt0.card": 0}
+    assert P.to_action(both, shock.kind, state, scope) == P.to_action(
+        params, shock.kind, state, scope
+    )
+    plain = evaluate_params(prep, params, shock.kind, CORRECT)
+    named = evaluate_params(prep, both, shock.kind, CORRECT)
+    assert plain.enabled and named.enabled
+    assert named.post == plain.post
+
+
+def test_a_self_animating_creature_does_not_fit_the_encoding() -> None:
+    """``template_fits``: only a noncreature, non-attaching permanent animates itself (a
+    land such as Spawning Pool, or an artifact); a creature with the same ability is no card
+    ``CardStatics`` can hold, whether or not it attaches (slice 19's
+    ``frame.template_fits`` refused only a creature that was also an Aura or Equipment)."""
+    pool = PERMANENT_CARDS["Spawning Pool"]
+    assert template_fits(pool) is None
+    creature = replace(pool, types=pool.types | {CardType.CREATURE})
+    assert template_fits(creature) == (
+        f"{pool.name}: only a noncreature, non-attaching permanent animates itself"
+    )

@@ -284,3 +284,31 @@ def test_under_deathtouch_remembered_a_static_regenerator_diverges_in_both_views
     assert state.cards[0].deathtouched
     result = check_agreement(state, A.CheckStateBasedActions(), rules, widest(1))
     assert result.status is Status.DIVERGES, result.describe()
+
+
+def test_under_deathtouch_remembered_an_indestructible_creature_keeps_its_record() -> None:
+    """Under the rule mutant ``deathtouch-remembered`` (702.2b broken: the record of deathtouch
+    damage outlives the check that reads it) no check clears the record, not even the last one
+    of a loop whose every unrolled check performed something. Horned Troll with two
+    regeneration shields and Darksteel Myr (indestructible, 702.12b) each hold a deathtouch
+    record: the Troll is destroyed by three checks in a row (two shields replace the first two,
+    701.19a), which is every check the relation unrolls for two slots; the Myr's record never
+    makes it pending (704.5h asks a destruction, which does nothing to it) and stays set in
+    both views (slice 19's ``sba.run_sba_loop``)."""
+    from regen_model.model import actions as A
+    from regen_model.model.build import CardSpec, make_state
+    from regen_model.model.cards import PERMANENT_CARDS
+    from regen_model.model.enums import Rider, Zone
+    from regen_model.model.state import Shield
+
+    rules = Rules(frozenset({Mutant.DEATHTOUCH_REMEMBERED}))
+    shields = (Shield("Death Ward", 0, Rider.NONE), Shield("Death Ward", 0, Rider.NONE))
+    troll = CardSpec(
+        "troll", PERMANENT_CARDS["Horned Troll"], 0, shields=shields, deathtouched=True
+    )
+    myr = CardSpec("myr", PERMANENT_CARDS["Darksteel Myr"], 0, deathtouched=True)
+    state = make_state(("A", "B"), [troll, myr])
+    after = step(state, A.CheckStateBasedActions(), rules).state
+    assert after.cards[0].zone is Zone.GRAVEYARD and after.cards[1].deathtouched
+    result = check_agreement(state, A.CheckStateBasedActions(), rules, widest(2))
+    assert result.status is Status.AGREE, result.describe()

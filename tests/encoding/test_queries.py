@@ -642,6 +642,29 @@ def test_under_mill_short_library_loses_a_mill_that_does_not_happen_loses_nothin
     assert solver.check() == z3.unsat
 
 
+def test_a_mill_that_does_not_happen_adds_no_group_to_the_graveyard() -> None:
+    """701.17a, 404.3: a mill puts the milled cards into their owner's graveyard as one new
+    group only where it happens. On concrete values a mill whose condition is false (Thought
+    Scour's other player) is skipped before the write; only the symbolic build writes under
+    the condition, so a write without it gave every player whose library held a card a new
+    graveyard group at any mill's resolution (slice 19's ``effects.mill``)."""
+    from regen_model.encoding.effects import mill
+    from regen_model.encoding.ops import to_z3
+
+    scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
+    _, frame, w = _symbolic_start(scope)
+    pv = w.f.players[0]
+    size, library = to_z3(w[pv.gy_size]), to_z3(w[pv.library])
+    mills = z3.Bool("mills")
+    mill(w, 0, 2, mills)
+    solver = z3.Solver()  # a fresh solver per question
+    solver.add(*frame.domain(), z3.Not(mills), library == 3, to_z3(w[pv.gy_size]) != size)
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()  # and a mill that happens adds exactly one group
+    solver.add(*frame.domain(), mills, library == 3, to_z3(w[pv.gy_size]) != size + 1)
+    assert solver.check() == z3.unsat
+
+
 def test_a_new_turn_leaves_the_summoning_sickness_of_a_card_off_the_battlefield() -> None:
     """302.6: as a turn begins, what its active player controls on the battlefield (phased
     out too, 702.26d) has been theirs since the turn began; a card in another zone is no

@@ -392,6 +392,10 @@ BOARDS = [
     SCENARIOS / "combat" / "blocker-of-two-attackers-leaves-combat-at-end.yaml",
     # slice 19
     SCENARIOS / "draw" / "fecundity-returned-triggers-as-the-new-object.yaml",
+    SCENARIOS / "combat" / "removed-attacker-not-blocked.yaml",
+    SCENARIOS / "combat" / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml",
+    SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-named-with-no-damage-fdn.yaml",
+    SCENARIOS / "combat" / "m10-second-blocker-gets-damage-beside-another-blocked-attacker.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
