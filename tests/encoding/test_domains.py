@@ -715,6 +715,28 @@ def _representable_read_back(cards: int, pick: Callable[[Frame], list[z3.BoolRef
     return state
 
 
+def test_an_unused_target_of_a_stack_object_is_representable_only_as_naming_nothing() -> None:
+    """A spell or ability with fewer targets than the scope's slots leaves the rest unused,
+    and ``values`` writes each as naming no card, player or spell with object generation 0
+    (a generation tells which object a target card is, 400.7; an unused slot names none):
+    ``representable`` admits exactly
+    those values in an unused slot of a present object on the stack or the waiting list, so
+    ``read`` of a solver's state gives back every value. A nonzero generation left free
+    there read back as 0: the chosen state and the engine's were two states."""
+    sc = Scope(cards=2, shields=1, stack=1, pending=1, targets=2, max_amount=1)
+    frame, solver = _framed(sc)
+    solver.add(*representable(frame))
+    for objs, size in ((frame.stack, frame.stack_size), (frame.pending, frame.pending_size)):
+        obj = objs[0]
+        solver.push()
+        solver.add(size >= 1, obj.n_targets == 1)  # one target: slot 1 unused
+        assert _admitted(solver, obj.target_gen[1], -2, 3) == {0}
+        for term in (obj.target_card[1], obj.target_player[1], obj.target_spell[1]):
+            assert _admitted(solver, term, -4, 3) == {NONE}, term
+        assert _admitted(solver, obj.target_gen[0], -2, 3) != {0}  # a used slot's is free
+        solver.pop()
+
+
 def test_a_one_slot_frame_is_representable_and_reads_back_as_itself() -> None:
     """At one card slot (the proofs' default scope) no creature can block another, so an
     attacker's damage assignment order has no one to place: ``representable`` is still
