@@ -20,9 +20,9 @@ from regen_model.engine import EngineError, step
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
-from regen_model.model.enums import Mutant, Step, Zone
+from regen_model.model.enums import Mutant, Rider, Step, Zone
 from regen_model.model.rules import CORRECT, Rules
-from regen_model.model.state import GameState, Rider, Shield
+from regen_model.model.state import GameState, Shield
 from regen_model.scenario import load_scenario, run_scenario
 
 MINE = Shield(origin="Regenerate", creator=1, rider=Rider.NONE)
@@ -38,6 +38,27 @@ def _troll(*shields: Shield) -> GameState:
             CardSpec("troll", PERMANENT_CARDS["Horned Troll"], 1, shields=shields),
         ],
     )
+
+
+COMBAT = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
+FIRST_STRIKE_STEP = "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml"
+
+
+def _played(path: Path, until: type[A.Action] | None = None, through: bool = False) -> GameState:
+    """The state a scenario file's events reach: all of them, or those before the first
+    event with an action of type ``until`` (that event too, with ``through``). An action
+    the engine refuses (an event the scenario expects refused) leaves the state as it was."""
+    state = (scenario := load_scenario(path)).start
+    for event in run_scenario(scenario).steps:
+        stop = until is not None and any(isinstance(a, until) for a in event.actions)
+        if stop and not through:
+            break
+        for action in event.actions:
+            with suppress(EngineError):
+                state = step(state, action, CORRECT).state
+        if stop:
+            break
+    return state
 
 
 def _agrees(state: GameState, action: A.Action) -> GameState:
@@ -75,15 +96,7 @@ def test_a_creature_card_in_the_graveyard_cannot_block() -> None:
     card in B's graveyard: naming it as a blocker is refused, in both views (slice 19's
     ``turn.declare_blockers`` no longer asked that the blocker be on the battlefield; the
     walk's and the scenarios' blocks name only creatures on the battlefield)."""
-    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
-    scenario = load_scenario(path / "block-additional-divides-fdn.yaml")
-    state = scenario.start
-    for event in run_scenario(scenario).steps:
-        if any(isinstance(a, A.DeclareBlockers) for a in event.actions):
-            break
-        for action in event.actions:
-            with suppress(EngineError):
-                state = step(state, action, CORRECT).state
+    state = _played(COMBAT / "block-additional-divides-fdn.yaml", until=A.DeclareBlockers)
     state = step(state, A.Destroy(targets=("troll",)), CORRECT).state
     troll = state.cards[state.setup.handles.index("troll")]
     assert troll.zone is Zone.GRAVEYARD
@@ -122,17 +135,7 @@ def test_an_empty_division_of_an_attacker_without_first_strike_is_refused_in_tha
     have neither, even an empty one: the engine refuses it (the Bears deal no combat damage
     in this step), and so must the relation (slice 19's ``turn._assign`` asked only that the
     divided creature attack, not that it deal damage now, and accepted it)."""
-    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
-    scenario = load_scenario(
-        path / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml"
-    )
-    state = scenario.start
-    for event in run_scenario(scenario).steps:
-        if any(isinstance(a, A.AssignCombatDamage) for a in event.actions):
-            break
-        for action in event.actions:
-            with suppress(EngineError):
-                state = step(state, action, CORRECT).state
+    state = _played(COMBAT / FIRST_STRIKE_STEP, until=A.AssignCombatDamage)
     knight = A.Division("knight", (("skeletons", 1), ("horned", 1)))
     assign = A.AssignCombatDamage(player=0, divisions=(knight, A.Division("bears", ())))
     with pytest.raises(EngineError):
@@ -150,16 +153,7 @@ def test_under_noncreature_stays_in_combat_a_first_striker_made_a_noncreature_de
     none there, in both views (slice 19's ``combat.dealers`` asked in the first-strike step
     only for first strike, not for a creature in combat)."""
     rules = Rules(frozenset({Mutant.NONCREATURE_STAYS_IN_COMBAT}))
-    path = Path(__file__).resolve().parents[1] / "scenarios" / "combat"
-    scenario = load_scenario(
-        path / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml"
-    )
-    state = scenario.start
-    for event in run_scenario(scenario).steps:
-        for action in event.actions:
-            state = step(state, action, CORRECT).state
-        if any(isinstance(a, A.DeclareBlockers) for a in event.actions):
-            break
+    state = _played(COMBAT / FIRST_STRIKE_STEP, until=A.DeclareBlockers, through=True)
     state = step(state, A.ChangeType(target="knight", creature=False), rules).state
     scope = widest(len(state.setup.handles))
     for player in (0, 1):
@@ -198,11 +192,7 @@ def test_one_shield_counter_prevents_the_damage_of_three_blockers_at_once(tmp_pa
     removed the second counter)."""
     path = tmp_path / "three-blockers.yaml"
     path.write_text(THREE_BLOCKERS)
-    scenario = load_scenario(path)
-    state = scenario.start
-    for event in run_scenario(scenario).steps:
-        for action in event.actions:
-            state = step(state, action, CORRECT).state
+    state = _played(path)
     cards = list(state.cards)
     cards[0] = cards[0]._replace(shield_counters=2)
     state = state._replace(cards=tuple(cards))
