@@ -2,7 +2,8 @@
 creature's controller as it regenerates, where the correct rules give it to whoever made the
 shield (603.7a, 603.7e). The mutant's other reading (Soldevi Sentry's draw rider) is what its
 killing scenarios replay within the agreement's scope; this pins its counter-rider reading
-(a slice-20 survivor of the mutation screen, ``benchmarks/mutation-survivors-engine.yaml``)."""
+(a slice-20 survivor of the mutation screen, ``benchmarks/mutation-survivors-engine.yaml``).
+Also a second slice-20 survivor under another rule mutant, ``regen-triggers-creature-dies``."""
 
 from __future__ import annotations
 
@@ -42,3 +43,27 @@ def test_a_counter_riders_trigger_is_controlled_by(rules: Rules, controller: str
     (triggered,) = [e for e in events if e.kind is EventKind.TRIGGERED]
     assert (triggered.subject, triggered.clause) == ("golem", "regen.rider.trigger")
     assert triggered.get("controller") == controller
+
+
+def test_regen_triggers_creature_dies_names_the_regenerated_creature_kardur_does_not_see() -> None:
+    """Under ``regen-triggers-creature-dies`` a regeneration is read as a death by the
+    "whenever a creature dies" watchers: Kardur, Doomscourge watches only attacking creatures
+    (603.10a), and its note that the regenerated Grizzly Bears were not attacking names them
+    (a slice-20 survivor: the note named no creature)."""
+    state = make_state(
+        ("A", "B"),
+        [
+            CardSpec(
+                "bears",
+                PERMANENT_CARDS["Grizzly Bears"],
+                0,
+                shields=(Shield(origin="Regenerate", creator=0, rider=Rider.NONE),),
+            ),
+            CardSpec("kardur", PERMANENT_CARDS["Kardur, Doomscourge"], 1),
+        ],
+    )
+    rules = Rules(frozenset({Mutant.REGEN_TRIGGERS_CREATURE_DIES}))
+    events = step(state, A.Destroy(targets=("bears",)), rules).events
+    (note,) = [e for e in events if e.clause == "trigger.attacking-dies"]
+    assert note.subject == "bears"
+    assert note.get("watcher") == "kardur"
