@@ -396,6 +396,8 @@ BOARDS = [
     SCENARIOS / "combat" / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml",
     SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-named-with-no-damage-fdn.yaml",
     SCENARIOS / "combat" / "m10-second-blocker-gets-damage-beside-another-blocked-attacker.yaml",
+    # slice 20: two Debt of Loyalty shields of different creators are two outcome classes
+    SCENARIOS / "replace" / "debt-of-loyalty-shields-of-two-creators.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
