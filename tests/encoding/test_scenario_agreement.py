@@ -398,6 +398,8 @@ BOARDS = [
     SCENARIOS / "combat" / "m10-second-blocker-gets-damage-beside-another-blocked-attacker.yaml",
     # slice 20: two Debt of Loyalty shields of different creators are two outcome classes
     SCENARIOS / "replace" / "debt-of-loyalty-shields-of-two-creators.yaml",
+    # slice 20: a division given for a creature blocking one attacker, refused by both
+    SCENARIOS / "combat" / "single-blocker-given-a-division-is-refused-fdn.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
