@@ -400,6 +400,8 @@ BOARDS = [
     SCENARIOS / "replace" / "debt-of-loyalty-shields-of-two-creators.yaml",
     # slice 20: a division given for a creature blocking one attacker, refused by both
     SCENARIOS / "combat" / "single-blocker-given-a-division-is-refused-fdn.yaml",
+    # slice 20: a 0-power attacker puts no combat damage on the stack (pre-M10)
+    SCENARIOS / "combat" / "zero-power-attacker-puts-no-damage-on-the-stack-pre-m10.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
