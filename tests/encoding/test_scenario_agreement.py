@@ -396,6 +396,12 @@ BOARDS = [
     SCENARIOS / "combat" / "first-strike-step-refuses-a-division-of-a-regular-attacker-fdn.yaml",
     SCENARIOS / "combat" / "blocker-of-two-attackers-both-removed-named-with-no-damage-fdn.yaml",
     SCENARIOS / "combat" / "m10-second-blocker-gets-damage-beside-another-blocked-attacker.yaml",
+    # slice 20: two Debt of Loyalty shields of different creators are two outcome classes
+    SCENARIOS / "replace" / "debt-of-loyalty-shields-of-two-creators.yaml",
+    # slice 20: a division given for a creature blocking one attacker, refused by both
+    SCENARIOS / "combat" / "single-blocker-given-a-division-is-refused-fdn.yaml",
+    # slice 20: a 0-power attacker puts no combat damage on the stack (pre-M10)
+    SCENARIOS / "combat" / "zero-power-attacker-puts-no-damage-on-the-stack-pre-m10.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 
