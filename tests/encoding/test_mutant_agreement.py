@@ -197,6 +197,13 @@ NOT_KILLING = [
     # a permanent that is no creature regenerates: it does not die, even under the mutant that
     # has a regenerating creature trigger its dies ability (700.4, 701.19a)
     (Mutant.REGEN_TRIGGERS_DIES, "regen/noncreature-regenerates-without-dying"),
+    # a permanent that is no creature regenerates: no creature died, so even the mutant that
+    # has a regenerating creature trigger the watchers' "whenever a creature dies" finds none
+    # (700.4, 701.19a)
+    (
+        Mutant.REGEN_TRIGGERS_CREATURE_DIES,
+        "regen/noncreature-regenerates-no-creature-dies-watcher",
+    ),
     # the Troll's one shield is used up before it is sacrificed: even the mutant that has a
     # sacrifice use a shield finds none to use (701.21a, 701.19a)
     (Mutant.SACRIFICE_USES_SHIELD, "zone/sacrifice-after-a-used-shield"),

@@ -781,3 +781,29 @@ def test_a_rider_without_counters_puts_no_trigger_on_the_waiting_list() -> None:
     solver.add(*frame.domain(), counters, to_z3(w[key]) == before)
     solver.add(before < scope.pending)
     assert solver.check() == z3.unsat
+
+
+def test_under_reflexive_by_source_controller_the_reflexive_trigger_still_goes_on_the_stack() -> (
+    None
+):
+    """Under the rule mutant ``reflexive-by-source-controller`` the reflexive trigger a paid
+    "when you do" makes is controlled by its source's controller now (the mutant's reading of
+    603.7e), picked from the cards by the ability's source slot. The symbolic relation of a
+    pass must still build and let the trigger reach the stack with its one target (603.12,
+    603.3d): concrete steps always name a source slot, so only the symbolic term reads the
+    choice's fallback, the ability's own controller (slice 20's ``effects.when_you_do``)."""
+    rules = Rules(frozenset({Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER}))
+    system = RegenSystem(scope=ONE_SLOT, rules=rules)
+    rel = system.relation("pass")
+    template = system.template
+    top = template.pre.stack[0]
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(template.pre.stack_size == 1, template.pre.pending_size == 0)
+    solver.add(top.kind == ordinal(StackKind.TRIGGER))
+    solver.add(top.effect == ordinal(EffectKind.WHEN_YOU_DO))
+    solver.add(rel.values["stack_size"] == 1)
+    solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.DESTROY))
+    solver.add(rel.values["stack0.n_targets"] == 1)
+    assert solver.check() == z3.sat
