@@ -272,6 +272,26 @@ def test_a_trigger_that_is_no_reflexive_one_gets_no_target_as_it_goes_on_the_sta
     assert solver.check() == z3.unsat
 
 
+def _a_when_you_do_resolves_into_a_destroy(rules: Rules) -> tuple[z3.Solver, dict[str, Any]]:
+    """A solver over one-slot pass steps (its guards, the parameters' and frames' domains)
+    where the one object on the stack, a "when you do" trigger (Go-Shintai's end-step
+    trigger), resolves and leaves one object, a destroy: the reflexive trigger (603.12) in
+    its place; with the pass's successor values."""
+    system = RegenSystem(scope=ONE_SLOT, rules=rules)
+    rel = system.relation("pass")
+    template = system.template
+    top = template.pre.stack[0]
+    solver = z3.Solver()
+    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
+    solver.add(*template.pre.domain(), *template.statics.domain())
+    solver.add(template.pre.stack_size == 1, template.pre.pending_size == 0)
+    solver.add(top.kind == ordinal(StackKind.TRIGGER))
+    solver.add(top.effect == ordinal(EffectKind.WHEN_YOU_DO))
+    solver.add(rel.values["stack_size"] == 1)
+    solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.DESTROY))
+    return solver, rel.values
+
+
 def test_the_reflexive_trigger_a_resolving_when_you_do_makes_gets_its_target() -> None:
     """Paying as "you may pay {1}. When you do, destroy target creature ..." resolves makes a
     reflexive trigger (603.12) whose target is chosen as it goes on the stack (603.3d): in
@@ -280,22 +300,10 @@ def test_the_reflexive_trigger_a_resolving_when_you_do_makes_gets_its_target() -
     set inside one case of the effect dispatch and carried out of every enclosing branch by
     the join; concrete evaluation takes no join, so only the symbolic relation can show a
     join that dropped it (slice 9's ``SymWork._join``)."""
-    system = RegenSystem(scope=ONE_SLOT)
-    rel = system.relation("pass")
-    template = system.template
-    top = template.pre.stack[0]
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
-    solver.add(*template.pre.domain(), *template.statics.domain())
-    solver.add(template.pre.stack_size == 1, template.pre.pending_size == 0)
-    # Go-Shintai's end-step trigger resolves; the reflexive trigger takes its place
-    solver.add(top.kind == ordinal(StackKind.TRIGGER))
-    solver.add(top.effect == ordinal(EffectKind.WHEN_YOU_DO))
-    solver.add(rel.values["stack_size"] == 1)
-    solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.DESTROY))
-    solver.add(rel.values["stack0.target_rule"] == ordinal(CHOSEN_ON_STACK))
+    solver, post = _a_when_you_do_resolves_into_a_destroy(CORRECT)
+    solver.add(post["stack0.target_rule"] == ordinal(CHOSEN_ON_STACK))
     assert solver.check() == z3.sat  # the reflexive trigger goes on the stack
-    solver.add(rel.values["stack0.n_targets"] == 1)
+    solver.add(post["stack0.n_targets"] == 1)
     assert solver.check() == z3.sat
 
 
@@ -734,7 +742,7 @@ def test_an_aura_that_falls_off_is_an_aura_on_the_battlefield() -> None:
     ``derived.aura_illegal``)."""
     from regen_model.encoding import derived as D
     from regen_model.encoding.ops import to_z3
-    from regen_model.model.cards import Attachment
+    from regen_model.model.enums import Attachment
 
     scope = Scope(cards=1, shields=1, stack=1, pending=1, targets=1)
     _, frame, w = _symbolic_start(scope)
@@ -793,17 +801,6 @@ def test_under_reflexive_by_source_controller_the_reflexive_trigger_still_goes_o
     603.3d): concrete steps always name a source slot, so only the symbolic term reads the
     choice's fallback, the ability's own controller (slice 20's ``effects.when_you_do``)."""
     rules = Rules(frozenset({Mutant.REFLEXIVE_BY_SOURCE_CONTROLLER}))
-    system = RegenSystem(scope=ONE_SLOT, rules=rules)
-    rel = system.relation("pass")
-    template = system.template
-    top = template.pre.stack[0]
-    solver = z3.Solver()
-    solver.add(*[c.formula for c in rel.guards], *P.domain(template.params, ONE_SLOT))
-    solver.add(*template.pre.domain(), *template.statics.domain())
-    solver.add(template.pre.stack_size == 1, template.pre.pending_size == 0)
-    solver.add(top.kind == ordinal(StackKind.TRIGGER))
-    solver.add(top.effect == ordinal(EffectKind.WHEN_YOU_DO))
-    solver.add(rel.values["stack_size"] == 1)
-    solver.add(rel.values["stack0.effect"] == ordinal(EffectKind.DESTROY))
-    solver.add(rel.values["stack0.n_targets"] == 1)
+    solver, post = _a_when_you_do_resolves_into_a_destroy(rules)
+    solver.add(post["stack0.n_targets"] == 1)
     assert solver.check() == z3.sat
