@@ -556,6 +556,10 @@ def template_fits(template: CardTemplate) -> str | None:
         return f"{template.name}: only a creature's end-step 'when you do' ability is encoded"
     if (template.merfolk or template.tapped_watch_life) and not template.is_creature:
         return f"{template.name}: only a creature's Merfolk type or Merfolk-tapped watch is encoded"
+    if template.damage_trigger is not None and not template.is_creature:
+        # 120.3, 603.2: ``Statics.domain`` gives "whenever this is dealt damage" to creatures
+        # only (last here, so that the mutants of the checks above keep their numbers)
+        return f"{template.name}: only a creature's 'whenever this is dealt damage' is encoded"
     return None
 
 

@@ -151,3 +151,17 @@ def test_a_merfolk_field_on_a_permanent_that_is_no_creature_is_refused(
     )
     bears = PERMANENT_CARDS["Grizzly Bears"]
     assert template_fits(replace(bears, **field)) is None  # type: ignore[arg-type]
+
+
+def test_a_damage_trigger_on_a_permanent_that_is_no_creature_is_refused() -> None:
+    """``Statics.domain`` gives "whenever this is dealt damage" (603.2, 120.3) to creatures
+    only, so a noncreature printed with it is refused here as the domain refuses it; before
+    slice 20 of the screen ``template_fits`` took one, and the domain's constraint was pinned
+    by no check (``Statics.domain__mutmut_120``). Jackal Pup, a creature, fits."""
+    pup = PERMANENT_CARDS["Jackal Pup"]
+    assert pup.damage_trigger is not None
+    assert template_fits(pup) is None
+    pool = PERMANENT_CARDS["Spawning Pool"]
+    assert template_fits(replace(pool, damage_trigger=pup.damage_trigger)) == (
+        "Spawning Pool: only a creature's 'whenever this is dealt damage' is encoded"
+    )
