@@ -4,6 +4,7 @@
     python benchmarks/mutation.py mutmut [--module engine/zones.py ...] [--every K] [--max-children 2]
     python benchmarks/mutation.py screen [--module engine/zones.py ...] [--every K [--offset I]] [-j 2]
         [--function engine/step.py:_cast ...] [--changed-since REV] [--results FILE]
+    python benchmarks/mutation.py screen --catch-up --results mutation-catchup-NN.json
     python benchmarks/mutation.py recheck NAME... | --survivors | --unjudged [--screen FILE ...]
         [--check NODE ...] [-j 2]
     python benchmarks/mutation.py report
@@ -42,6 +43,13 @@ when all of them still pass.
   fast-check list (``recheck --survivors``). ``--function MODULE:FUNCTION`` screens only the
   mutants of the functions named, ``--changed-since REV`` only the mutants that change a line
   ``git diff REV`` shows added or changed (the new code's mutants, every one of them).
+  Each screen records ``tree``, the commit its mutants were made from. ``--catch-up``
+  screens every mutant whose last screen no longer speaks of it: mutmut numbers a
+  function's mutants by their places in it, so once the function changed since a screen's
+  tree, that screen's verdict under a name may be about another change (``catch_up``,
+  ``renumbered_since``: functions compared by syntax tree); mutants no screen ran are taken
+  too. Its results, ``mutation-catchup-NN.json``, come after every ``mutation-screen-*.json``
+  where the screens are read.
 * ``recheck``: named mutants' diffs (or the screen's survivors, ``--survivors``) applied to
   fresh copies of the tree and the fast checks run by this script instead of mutmut's runner
   (whose ``timeout`` verdicts a loaded machine makes unreliable), with the rule-mutant
@@ -68,7 +76,7 @@ when all of them still pass.
   by that row. Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
   ``benchmarks/results/mutation-triage.json`` (or ``--results``). It reads the screens'
   results given by ``--screen`` (oldest first), by default ``mutation-screen.json`` and then
-  every ``mutation-screen-*.json``: their survivors are joined, a later screen's verdict on a mutant it
+  every ``mutation-screen-*.json``, then every ``mutation-catchup-*.json``: their survivors are joined, a later screen's verdict on a mutant it
   ran again replacing an earlier one's (mutmut renumbers the mutants of a function that
   changed, so the later tree's names are the ones that hold). Every screen's ``no checks``
   and ``not reached`` mutants are set against the lists with its survivors
@@ -83,6 +91,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import fcntl
 import json
 import os
@@ -407,6 +416,160 @@ def changed_since(rev: str, workdir: Path, names: list[str]) -> list[str]:
     return touching(names, workdir / "mutants", source)
 
 
+def _module_and_function(name: str) -> tuple[str, str]:
+    """``regen_model.engine.step.x__cast__mutmut_3`` -> (``engine/step.py``, ``_cast``);
+    a method's mutant gives ``Class.method``."""
+    dotted, _, mangled = function_of(name).rpartition(".")
+    module = dotted.removeprefix("regen_model.").replace(".", "/") + ".py"
+    if mangled.startswith("x_"):
+        return module, mangled.removeprefix("x_")
+    return module, ".".join(mangled.split("\u01c1")[1:])
+
+
+def _module_text(rev: str | None, module: str) -> str:
+    """``regen_model/<module>`` at the commit ``rev`` (None: the working tree); empty when
+    it is not there."""
+    if rev is None:
+        path = ROOT / "regen_model" / module
+        return path.read_text() if path.is_file() else ""
+    shown = subprocess.run(
+        ["git", "show", f"{rev}:regen_model/{module}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return shown.stdout if shown.returncode == 0 else ""
+
+
+def _function_sources(text: str) -> dict[str, tuple[str, str]]:
+    """Each function of a module's source by name (methods as ``Class.method``): its syntax
+    tree dumped without positions (comments and layout do not count) and its source text,
+    decorators included, a method's inside its class line."""
+    lines = text.splitlines(keepends=True)
+    out = {}
+    for name, node in _defs(text).items():
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        body = "".join(lines[first - 1 : node.end_lineno])
+        cls, dot, _ = name.rpartition(".")
+        if dot:
+            body = f"class {cls}:\n{body}"
+        out[name] = (ast.dump(node), body)
+    return out
+
+
+def _mutants_of(function: str, source: str) -> dict[int, tuple[str, ...]]:
+    """The mutants mutmut makes of one function (``source``: ``_function_sources``'s text),
+    by number, each as its change: the lines it removes and adds with a line of context on
+    each side, positions left out (mutmut 3's own mutator, ``mutate_file_contents``, as
+    ``mutmut run`` uses it; it numbers a function's mutants independently of the rest of
+    the module)."""
+    import difflib
+
+    from mutmut.mutation.file_mutation import mutate_file_contents
+
+    cls, dot, bare = function.rpartition(".")
+    mangled = f"x\u01c1{cls}\u01c1{bare}" if dot else f"x_{bare}"
+    # mutmut reads its settings (``[tool.mutmut]``: the lines it must not mutate) from the
+    # working directory's pyproject.toml, once per process: this repository's
+    with contextlib.chdir(Path(__file__).resolve().parent.parent):
+        mutated = mutate_file_contents("function.py", source).code
+    lines = mutated.splitlines()
+    bodies: dict[str, list[str]] = {}
+    for node in ast.walk(ast.parse(mutated)):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith(mangled + "__mutmut_"):
+            own = lines[node.lineno - 1 : node.end_lineno]
+            key = node.name.removeprefix(mangled + "__mutmut_")
+            bodies[key] = [ln.replace(node.name, "F") for ln in own]
+    original = bodies.pop("orig", [])
+    out = {}
+    for number, body in bodies.items():
+        diff = difflib.unified_diff(original, body, n=1, lineterm="")
+        out[int(number)] = tuple(ln for ln in diff if not ln.startswith(("---", "+++", "@@")))
+    return out
+
+
+# a function's mutants by its name and text (``_mutants_of``), kept across the trees a
+# catch-up compares with: many trees share a function's text, and today's side is the same
+MutantChanges = dict[tuple[str, str], dict[int, tuple[str, ...]]]
+
+
+def renumbered_since(rev: str, names: list[str], changes: MutantChanges | None = None) -> set[str]:
+    """The mutants of ``names`` that named another change (or none) on the tree at the
+    commit ``rev``. mutmut numbers a function's mutants in the order of their places in it,
+    so once a function changed, a name judged on the tree at ``rev`` may name another
+    change now (a line added above a mutant shifts every number after it). In a function
+    whose syntax tree is the same every name names the same change; in one that changed,
+    the mutants mutmut makes of it then and now are compared name by name
+    (``_mutants_of``; ``changes``: those already made, added to)."""
+    modules: dict[tuple[str | None, str], dict[str, tuple[str, str]]] = {}
+    changes = {} if changes is None else changes
+    out = set()
+    for name in names:
+        module, function = _module_and_function(name)
+        for key in ((rev, module), (None, module)):
+            if key not in modules:
+                modules[key] = _function_sources(_module_text(*key))
+        then = modules[(rev, module)].get(function)
+        now = modules[(None, module)].get(function)
+        if then is None or now is None:
+            out.add(name)
+            continue
+        if then[0] == now[0]:
+            continue
+        for _, source in (then, now):
+            if (function, source) not in changes:
+                changes[(function, source)] = _mutants_of(function, source)
+        number = int(name.rsplit("_", 1)[1])
+        before = changes[(function, then[1])].get(number)
+        if before is None or before != changes[(function, now[1])].get(number):
+            out.add(name)
+    return out
+
+
+def catch_up(
+    names: list[str], files: list[str], log: Callable[[str], object] = print
+) -> tuple[list[str], dict[str, int]]:
+    """The mutants of ``names`` (today's) whose last screen among ``files`` (oldest first)
+    does not speak of them any more: no screen ran them, or their function changed since
+    the tree their last screen ran on (``renumbered_since``; each screen's ``tree``). With
+    how many each file hands over. A screen without a ``tree`` that is some mutant's last
+    stops the command: nothing can say whether its verdicts still hold. ``log``: a line
+    per screen compared (mutmut's mutator on each changed function takes minutes in all)."""
+    last: dict[str, str] = {}
+    trees: dict[str, str] = {}
+    for file in files:
+        screened = json.loads((RESULTS / file).read_text())
+        trees[file] = screened.get("tree", "")
+        ran = screened.get("screened")
+        if ran is None:
+            # the first sample kept no list: the mutants of its slice, by today's names (a
+            # name it did not run, in a function changed since, is taken again below anyway)
+            every, offset = screened.get("every") or 1, screened.get("offset") or 1
+            ran = [n for n in names if _sampled(n, every, offset)]
+        last.update(dict.fromkeys(ran, file))
+    by_file: dict[str, list[str]] = {}
+    for name in names:
+        by_file.setdefault(last.get(name, ""), []).append(name)
+    chosen = list(by_file.pop("", []))
+    handed = {"(no screen)": len(chosen)} if chosen else {}
+    missing = [f for f in by_file if not trees[f]]
+    if missing:
+        raise SystemExit(
+            f"benchmarks/results/{missing[0]}: no 'tree' (the commit its mutants were made "
+            f"from), and it is the last screen of {len(by_file[missing[0]])} mutants; add it"
+        )
+    changes: MutantChanges = {}
+    for file in [f for f in files if f in by_file]:
+        mine = by_file[file]
+        again = renumbered_since(trees[file], mine, changes)
+        chosen += [n for n in mine if n in again]
+        log(f"{file}: {len(again)} of its {len(mine)} mutants name another change now")
+        if again:
+            handed[file] = len(again)
+    return sorted(chosen), handed
+
+
 def touching(
     names: list[str], tree: Path, source: Callable[[str], tuple[str, set[int]]]
 ) -> list[str]:
@@ -472,6 +635,38 @@ def _sampled(name: str, every: int, offset: int = 1) -> bool:
     return every <= 1 or int(name.rsplit("_", 1)[1]) % every == offset % every
 
 
+# the commit a work directory's copy was made from (``ensure_generated``), which each screen
+# records as its ``tree`` (``catch_up`` reads it)
+TREE_FILE = "tree.json"
+
+
+def current_tree() -> dict[str, Any]:
+    """The commit checked out here, and whether ``regen_model`` differs from it (then a
+    screen's ``tree`` is only close to the code it ran)."""
+    head = subprocess.run(
+        ["git", "rev-parse", "--short=12", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "diff", "--quiet", "HEAD", "--", "regen_model"], cwd=ROOT, check=False
+    ).returncode
+    return {"commit": head, "dirty": dirty != 0}
+
+
+def workdir_tree(workdir: Path) -> str:
+    """The ``tree`` of a screen run in ``workdir``: the commit its copy was made from, marked
+    ``-dirty`` when ``regen_model`` had edits then; empty for a directory made before this
+    was recorded."""
+    path = workdir / TREE_FILE
+    if not path.is_file():
+        return ""
+    made = json.loads(path.read_text())
+    return str(made["commit"]) + ("-dirty" if made.get("dirty") else "")
+
+
 def ensure_generated(workdir: Path, console: Console) -> list[str]:
     """The mutants of ``workdir``, generating them first (a copy of the tree, mutmut run with
     a name that matches none: it generates every mutant, then stops)."""
@@ -480,6 +675,7 @@ def ensure_generated(workdir: Path, console: Console) -> list[str]:
     if not (workdir / "pyproject.toml").exists():
         workdir.mkdir(parents=True, exist_ok=True)
         copy_tree(workdir)
+        (workdir / TREE_FILE).write_text(json.dumps(current_tree()) + "\n")
         console.log(f"copied the tree to {workdir}")
     names = generated(workdir) if (workdir / "mutants").exists() else []
     if not names:
@@ -498,13 +694,17 @@ def _package(name: str) -> str:
 def cmd_screen(args: argparse.Namespace, console: Console) -> None:
     workdir: Path = args.workdir.resolve()
     names = ensure_generated(workdir, console)
-    chosen = [
-        n
-        for n in names
-        if _in_modules(n, args.module)
-        and _in_functions(n, args.function)
-        and _sampled(n, args.every, args.offset)
-    ]
+    handed: dict[str, int] = {}
+    if args.catch_up:
+        chosen, handed = catch_up(names, screen_files([]), console.log)
+    else:
+        chosen = [
+            n
+            for n in names
+            if _in_modules(n, args.module)
+            and _in_functions(n, args.function)
+            and _sampled(n, args.every, args.offset)
+        ]
     console.log(f"{len(names)} mutants, {len(chosen)} chosen")
     if args.changed_since:
         chosen = changed_since(args.changed_since, workdir, chosen)
@@ -569,6 +769,11 @@ def cmd_screen(args: argparse.Namespace, console: Console) -> None:
             "modules": args.module,
             "functions": args.function,
             "changed_since": args.changed_since,
+            # the commit the mutants were made from (``catch_up`` compares functions with it)
+            "tree": workdir_tree(workdir),
+            # --catch-up: how many mutants each earlier screen handed over (its verdicts on
+            # them no longer speak of this tree)
+            "catch_up": handed,
             # every mutant screened, by name: a later screen of a mutant supersedes an earlier
             # one's verdict on it (``triage`` with several ``--screen`` files)
             "screened": sorted(chosen),
@@ -922,12 +1127,14 @@ def cmd_report(args: argparse.Namespace, console: Console) -> None:
 
 def screen_files(given: list[str]) -> list[str]:
     """The screens' results to read, oldest first: those given, or else the first sample
-    (``mutation-screen.json``) and then every later screen's ``mutation-screen-*.json`` by
-    name."""
+    (``mutation-screen.json``), then every later screen's ``mutation-screen-*.json`` by
+    name, then the catch-ups' ``mutation-catchup-*.json`` (``screen --catch-up``), which
+    screen again what the others screened on older trees."""
     if given:
         return given
     later = sorted(p.name for p in RESULTS.glob("mutation-screen-*.json"))
-    return ["mutation-screen.json", *later]
+    caught_up = sorted(p.name for p in RESULTS.glob("mutation-catchup-*.json"))
+    return ["mutation-screen.json", *later, *caught_up]
 
 
 # Every screen's ``no checks`` mutants (of functions no concrete check calls: the symbolic
@@ -1119,6 +1326,13 @@ def main() -> None:
         help="only the mutants whose change touches a line changed since the commit REV",
     )
     sc.add_argument(
+        "--catch-up",
+        action="store_true",
+        help="every mutant whose last screen no longer speaks of it: its function changed "
+        "since that screen's tree (mutmut renumbered its mutants), or no screen ran it; "
+        "write it as --results mutation-catchup-NN.json",
+    )
+    sc.add_argument(
         "--results",
         default="mutation-screen.json",
         help="the file under benchmarks/results to write",
@@ -1151,7 +1365,7 @@ def main() -> None:
         action="append",
         default=[],
         help="with --survivors: the screen results to read (default: mutation-screen.json, "
-        "then every mutation-screen-*.json)",
+        "then every mutation-screen-*.json and mutation-catchup-*.json)",
     )
     tr = sub.add_parser("triage", help="the screen's survivors against the classified lists")
     tr.add_argument(
@@ -1159,8 +1373,8 @@ def main() -> None:
         action="append",
         default=[],
         help="a screen's results under benchmarks/results, oldest first (default: "
-        "mutation-screen.json, then every mutation-screen-*.json); a later screen of a mutant "
-        "supersedes an earlier one's",
+        "mutation-screen.json, then every mutation-screen-*.json and mutation-catchup-*.json); "
+        "a later screen of a mutant supersedes an earlier one's",
     )
     tr.add_argument(
         "--results",
@@ -1170,6 +1384,15 @@ def main() -> None:
     rp = sub.add_parser("report", help="scores and survivors from the work directory")
     rp.add_argument("--workdir", type=Path, default=ROOT / "out" / "mutation")
     args = parser.parse_args()
+    if (
+        args.command == "screen"
+        and args.catch_up
+        and (args.every != 1 or args.module or args.function or args.changed_since)
+    ):
+        parser.error(
+            "--catch-up chooses its own mutants: give no --every, --module, "
+            "--function or --changed-since with it"
+        )
     if args.command == "screen" and args.offset > max(args.every, 1):
         parser.error(f"--offset {args.offset} is past --every {args.every}: give 1 to {args.every}")
     console = Console(width=None if sys.stdout.isatty() else 120)

@@ -4,8 +4,11 @@ check can reach it at all."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -207,3 +210,84 @@ def test_recheck_applies_a_methods_hunk_one_level_in(tmp_path: Path) -> None:
     assert _replace_hunk(tmp_path, diff)
     assert "        return None\n" in module.read_text(encoding="utf-8")
     assert not _replace_hunk(tmp_path, diff)  # its old lines are no longer there
+
+
+_GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+
+
+def _repo_with_a_module(root: Path) -> str:
+    """A git repository at ``root`` holding ``regen_model/engine/tapping.py`` (``SOURCE``),
+    committed; the commit's name."""
+    package = root / "regen_model" / "engine"
+    package.mkdir(parents=True)
+    (package / "tapping.py").write_text(SOURCE, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "."], cwd=root, check=True)
+    subprocess.run([*_GIT, "commit", "-qm", "one"], cwd=root, check=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+    )
+    return head.stdout.strip()
+
+
+def test_a_mutant_is_handed_over_when_its_name_names_another_change_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``screen --catch-up``: mutmut numbers a function's mutants by their places in it, so a
+    line added at the top of ``tap`` renumbers every mutant of ``tap``, also those of lines
+    that did not change; a line added at its end leaves the numbers before it naming the
+    changes they named. A comment or a blank line changes nothing mutmut numbers, and
+    ``Work.name``, untouched, keeps its names. A function that did not exist is new."""
+    import mutation
+
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    commit = _repo_with_a_module(tmp_path)
+    module = tmp_path / "regen_model" / "engine" / "tapping.py"
+    tap = [f"regen_model.engine.tapping.x_tap__mutmut_{i}" for i in (1, 2)]
+    name = "regen_model.engine.tapping.xǁWorkǁname__mutmut_1"
+    new = "regen_model.engine.tapping.x_untap__mutmut_1"
+    assert mutation.renumbered_since(commit, [*tap, name]) == set()
+    module.write_text(SOURCE.replace("    card = w.cards", "    # a note\n\n    card = w.cards"))
+    assert mutation.renumbered_since(commit, [*tap, name]) == set()
+    end = "card._replace(tapped=True)\n"
+    module.write_text(SOURCE.replace(end, end + "    w.seen = 1\n"))
+    assert mutation.renumbered_since(commit, [*tap, name]) == set()
+    module.write_text(SOURCE.replace("    card = w.cards", "    w.seen = 1\n    card = w.cards"))
+    module.write_text(module.read_text() + "\n\ndef untap(w, slot):\n    w.tapped = False\n")
+    assert mutation.renumbered_since(commit, [*tap, name, new]) == {*tap, new}
+
+
+def test_a_catch_up_takes_what_the_last_screen_ran_on_another_function_or_none_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``catch_up`` goes by each mutant's last screen (files oldest first): a mutant the later
+    screen ran on today's ``tap`` is left to it though the first screen ran it on an older
+    one; a mutant whose last screen ran on the older ``tap`` is taken again, as is one no
+    screen ran. A last screen without a ``tree`` stops the run with a line naming it."""
+    import json
+
+    import mutation
+
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    results = tmp_path / "results"
+    results.mkdir()
+    monkeypatch.setattr(mutation, "RESULTS", results)
+    old = _repo_with_a_module(tmp_path)
+    module = tmp_path / "regen_model" / "engine" / "tapping.py"
+    module.write_text(SOURCE.replace("    card = w.cards", "    w.seen = 1\n    card = w.cards"))
+    subprocess.run([*_GIT, "commit", "-qam", "two"], cwd=tmp_path, check=True)
+    tap = [f"regen_model.engine.tapping.x_tap__mutmut_{i}" for i in (1, 2, 3)]
+    name = "regen_model.engine.tapping.xǁWorkǁname__mutmut_1"
+
+    def screen(file: str, tree: str, screened: list[str]) -> None:
+        document = {"every": 1, "tree": tree, "screened": screened}
+        (results / file).write_text(json.dumps(document))
+
+    screen("a.json", old, [tap[0], tap[1], name])
+    screen("b.json", "HEAD", [tap[1]])
+    chosen, handed = mutation.catch_up([*tap, name], ["a.json", "b.json"])
+    assert chosen == [tap[0], tap[2]]
+    assert handed == {"(no screen)": 1, "a.json": 1}
+    screen("b.json", "", [tap[1]])
+    with pytest.raises(SystemExit, match=r"results/b.json: no 'tree'.*last screen of 1 mutants"):
+        mutation.catch_up([*tap, name], ["a.json", "b.json"])
