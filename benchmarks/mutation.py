@@ -900,11 +900,15 @@ def kill_stands(old: dict[str, Any], new: dict[str, Any], checks: list[str]) -> 
     ``new``, run since, shows it surviving: the new run did not run that test (other
     ``--check`` nodes, or a tree copied before the test was committed), so it says nothing
     against the kill. A kill by the time limit, or by a test the new run ran and passed, is
-    replaced. ``checks``: what the new run ran when its row names none."""
+    replaced, and so is a kill of another change under the same name (mutmut renumbered
+    the function's mutants since: the diffs differ). ``checks``: what the new run ran when
+    its row names none."""
     by = str(old.get("by", ""))
     if not (old.get("applied") and old.get("killed")) or "::" not in by:
         return False
     if not new.get("applied") or new.get("killed"):
+        return False
+    if "diff" in old and "diff" in new and old["diff"] != new["diff"]:
         return False
     return not _covers(list(new.get("checks", checks)), by)
 

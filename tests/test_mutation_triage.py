@@ -222,6 +222,11 @@ def test_a_kill_stands_against_a_later_run_that_did_not_run_its_test(
     not_applied = {"mutant": name, "applied": False, "diff": []}
     assert row_after(killed, not_applied) == not_applied
     assert row_after(survived, killed) == killed
+    # the name now names another change (mutmut renumbered the function): the old kill was
+    # of that other change and says nothing about this one
+    before, after = {**killed, "diff": ["-    x = 1"]}, {**survived, "diff": ["-    y = 2"]}
+    assert row_after(before, after) == after
+    assert row_after(before, {**after, "diff": before["diff"]}) == before
 
 
 def test_a_sweep_runs_a_rule_mutants_own_checks_where_a_line_names_it() -> None:
