@@ -47,8 +47,9 @@ when all of them still pass.
   screens every mutant whose last screen no longer speaks of it: mutmut numbers a
   function's mutants by their places in it, so once the function changed since a screen's
   tree, that screen's verdict under a name may be about another change (``catch_up``,
-  ``renumbered_since``: functions compared by syntax tree); mutants no screen ran are taken
-  too. Its results, ``mutation-catchup-NN.json``, come after every ``mutation-screen-*.json``
+  ``renumbered_since``: a function with the same syntax tree keeps its names; a changed one
+  is run through mutmut's mutator at both commits and its mutants compared name by name);
+  mutants no screen ran are taken too. Its results, ``mutation-catchup-NN.json``, come after every ``mutation-screen-*.json``
   where the screens are read.
 * ``recheck``: named mutants' diffs (or the screen's survivors, ``--survivors``) applied to
   fresh copies of the tree and the fast checks run by this script instead of mutmut's runner
@@ -531,8 +532,8 @@ def catch_up(
     names: list[str], files: list[str], log: Callable[[str], object] = print
 ) -> tuple[list[str], dict[str, int]]:
     """The mutants of ``names`` (today's) whose last screen among ``files`` (oldest first)
-    does not speak of them any more: no screen ran them, or their function changed since
-    the tree their last screen ran on (``renumbered_since``; each screen's ``tree``). With
+    does not speak of them any more: no screen ran them, or their name named another change
+    on the tree their last screen ran on (``renumbered_since``; each screen's ``tree``). With
     how many each file hands over. A screen without a ``tree`` that is some mutant's last
     stops the command: nothing can say whether its verdicts still hold. ``log``: a line
     per screen compared (mutmut's mutator on each changed function takes minutes in all)."""
