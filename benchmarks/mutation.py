@@ -459,9 +459,9 @@ def _function_sources(text: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _mutants_of(function: str, source: str) -> dict[int, tuple[str, ...]]:
-    """The mutants mutmut makes of one function (``source``: ``_function_sources``'s text),
-    by number, each as its change: the lines it removes and adds with a line of context on
+def _mutants_of(mangled: str, source: str) -> dict[int, tuple[str, ...]]:
+    """The mutants mutmut makes of one function (``mangled``: mutmut's name of it, such as
+    ``x_tap``; ``source``: ``_function_sources``'s text), by number, each as its change: the lines it removes and adds with a line of context on
     each side, positions left out (mutmut 3's own mutator, ``mutate_file_contents``, as
     ``mutmut run`` uses it; it numbers a function's mutants independently of the rest of
     the module)."""
@@ -469,8 +469,6 @@ def _mutants_of(function: str, source: str) -> dict[int, tuple[str, ...]]:
 
     from mutmut.mutation.file_mutation import mutate_file_contents
 
-    cls, dot, bare = function.rpartition(".")
-    mangled = f"x\u01c1{cls}\u01c1{bare}" if dot else f"x_{bare}"
     # mutmut reads its settings (``[tool.mutmut]``: the lines it must not mutate) from the
     # working directory's pyproject.toml, once per process: this repository's
     with contextlib.chdir(Path(__file__).resolve().parent.parent):
@@ -518,9 +516,10 @@ def renumbered_since(rev: str, names: list[str], changes: MutantChanges | None =
             continue
         if then[0] == now[0]:
             continue
+        mangled = function_of(name).rpartition(".")[2]
         for _, source in (then, now):
             if (function, source) not in changes:
-                changes[(function, source)] = _mutants_of(function, source)
+                changes[(function, source)] = _mutants_of(mangled, source)
         number = int(name.rsplit("_", 1)[1])
         before = changes[(function, then[1])].get(number)
         if before is None or before != changes[(function, now[1])].get(number):
@@ -584,9 +583,8 @@ def touching(
     modules: dict[str, tuple[set[int], dict[str, Any], list[str], dict[str, Any]]] = {}
     kept = []
     for name in names:
-        function = function_of(name)
-        dotted, _, mangled = function.rpartition(".")
-        module = dotted.removeprefix("regen_model.").replace(".", "/") + ".py"
+        module, source_name = _module_and_function(name)
+        mangled = function_of(name).rpartition(".")[2]
         if module not in modules:
             text = (tree / "regen_model" / module).read_text(encoding="utf-8")
             original, changed_lines = source(module)
@@ -601,11 +599,6 @@ def touching(
                 },
             )
         changed, source_defs, mutated_text, mutated_defs = modules[module]
-        source_name = (
-            mangled.removeprefix("x_")
-            if mangled.startswith("x_")
-            else ".".join(mangled.split("\u01c1")[1:])
-        )
         defined = source_defs.get(source_name)
         orig = mutated_defs.get(f"{mangled}__mutmut_orig")
         mutant = mutated_defs.get(name.rpartition(".")[2])
