@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
 import z3
 
 from regen_model.clauses import catalog
@@ -13,7 +14,7 @@ from regen_model.encoding import params as P
 from regen_model.encoding.evaluate import evaluate, prepare
 from regen_model.encoding.scope import Scope, widest
 from regen_model.encoding.system import RegenSystem
-from regen_model.encoding.work import FRAME, SymWork, clause_code
+from regen_model.encoding.work import FRAME, SymWork, UnknownLabel, clause_code, clause_name
 from regen_model.model import actions as A
 from regen_model.model.build import CardSpec, make_state
 from regen_model.model.cards import PERMANENT_CARDS
@@ -242,3 +243,14 @@ def test_a_kind_is_the_same_term_whatever_was_built_before_it() -> None:
         for before in ((), ("pass", "cast"))
     }
     assert len(digests) == 1, digests
+
+
+def test_a_label_outside_the_table_has_no_code() -> None:
+    """``clause_code`` numbers every label ``check_label`` accepts and refuses any other,
+    naming it: a write labelled with a string that is no clause ID fails where it is made,
+    on concrete values too, instead of being numbered as nothing (the screen's catch-up 1:
+    ``work.clause_code__mutmut_4/5/6`` returned no code, or named None in the error)."""
+    assert clause_name(clause_code("stack.cast")) == "stack.cast"
+    assert clause_name(clause_code(FRAME)) == FRAME
+    with pytest.raises(UnknownLabel, match="'stack.no-such-clause'"):
+        clause_code("stack.no-such-clause")

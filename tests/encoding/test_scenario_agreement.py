@@ -236,7 +236,13 @@ the widest scope (``scope.widest``), the relation's printed cards pinned to the 
   510.1a, 510.1c).
 * Slice 19's board: the creature-dies trigger of a Fecundity that left and returned, whose
   stack object records the new object as its source
-  (``draw/fecundity-returned-triggers-as-the-new-object.yaml``; 400.7, 603.10a)."""
+  (``draw/fecundity-returned-triggers-as-the-new-object.yaml``; 400.7, 603.10a).
+* The catch-up's board: a two-target damage spell with Disintegrate's "can't be regenerated"
+  one of whose targets turned illegal (control changed) while still a creature on the
+  battlefield, which the rider leaves alone
+  (``turn/cant-be-regenerated-only-on-a-legal-target.yaml``; 608.2b, 701.19c): the walk's
+  frames never hold such a spell on two targets, and with one target an illegal one makes the
+  spell not resolve."""
 
 from __future__ import annotations
 
@@ -402,6 +408,8 @@ BOARDS = [
     SCENARIOS / "combat" / "single-blocker-given-a-division-is-refused-fdn.yaml",
     # slice 20: a 0-power attacker puts no combat damage on the stack (pre-M10)
     SCENARIOS / "combat" / "zero-power-attacker-puts-no-damage-on-the-stack-pre-m10.yaml",
+    # catch-up 1: "can't be regenerated" on a target that turned illegal, left alone (608.2b)
+    SCENARIOS / "turn" / "cant-be-regenerated-only-on-a-legal-target.yaml",
 ]
 FILES = INLINE + COUNTERS + UMBRA + TARGETS + CHOICES + BOARDS
 

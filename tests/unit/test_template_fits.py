@@ -165,3 +165,22 @@ def test_a_damage_trigger_on_a_permanent_that_is_no_creature_is_refused() -> Non
     assert template_fits(replace(pool, damage_trigger=pup.damage_trigger)) == (
         "Spawning Pool: only a creature's 'whenever this is dealt damage' is encoded"
     )
+
+
+@pytest.mark.parametrize(
+    "field", [{"destroys_combatants": True}, {"wall": True}], ids=["basilisk", "wall"]
+)
+def test_a_basilisk_ability_or_wall_type_on_a_noncreature_is_refused(
+    field: dict[str, object],
+) -> None:
+    """The encoding holds a Basilisk's "destroy at end of combat" (511.2, 603.7c) and the Wall
+    creature type (205.3m) only on a creature, so a noncreature permanent with either one alone
+    is refused, not encoded; a creature with them fits (the mutation screen's catch-up 1,
+    ``frame.template_fits__mutmut_83``, where only a card with both was refused)."""
+    pool = PERMANENT_CARDS["Spawning Pool"]
+    assert not pool.is_creature
+    assert template_fits(replace(pool, **field)) == (  # type: ignore[arg-type]
+        "Spawning Pool: only a creature's Basilisk ability or Wall type is encoded"
+    )
+    bears = PERMANENT_CARDS["Grizzly Bears"]
+    assert template_fits(replace(bears, **field)) is None  # type: ignore[arg-type]
