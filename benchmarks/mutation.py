@@ -73,8 +73,9 @@ when all of them still pass.
   every survivor no list names, every text survivor no check reads yet, every listed name the
   screen no longer reports, and every mutant listed as killed that ``recheck`` found alive.
   A survivor no list names but a recheck row shows killed by a named check (``rechecked``;
-  ``fits_tree``: only while the lines its mutant removed are still in the source) is judged
-  by that row. Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
+  ``recheck_rows``: only while its name gives the change the row ran) is judged by that row,
+  and a list entry counts only while its name gives the change it gave on the entry's
+  ``tree`` (``entries_moved``); a survivor of a function gone from the source is left out. Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
   ``benchmarks/results/mutation-triage.json`` (or ``--results``). It reads the screens'
   results given by ``--screen`` (oldest first), by default ``mutation-screen.json`` and then
   every ``mutation-screen-*.json``, then every ``mutation-catchup-*.json``: their survivors are joined, a later screen's verdict on a mutant it
@@ -104,7 +105,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -179,7 +180,7 @@ SWEEP_TIMEOUT = 300.0
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from changes import CHANGES, Change  # noqa: E402
-from mutation_triage import COLUMNS, ListError, load_lists, triage  # noqa: E402
+from mutation_triage import COLUMNS, Entry, ListError, load_lists, triage  # noqa: E402
 
 
 def copy_tree(dest: Path) -> None:
@@ -491,6 +492,45 @@ def _mutants_of(mangled: str, source: str) -> dict[int, tuple[str, ...]]:
 # a function's mutants by its name and text (``_mutants_of``), kept across the trees a
 # catch-up compares with: many trees share a function's text, and today's side is the same
 MutantChanges = dict[tuple[str, str], dict[int, tuple[str, ...]]]
+
+
+def change_of(diff: Sequence[str]) -> tuple[str, ...]:
+    """The lines a mutant removes and adds, as ``mutmut show`` (a recheck row's ``diff``) or
+    ``_mutants_of`` give them, made comparable: context and headers left out, each line
+    stripped after its sign (mutmut prints a method one level out), and a ``def`` line's
+    name made ``F`` (``_mutants_of`` names every body ``F``)."""
+    out = []
+    for line in diff:
+        if line[:1] not in "+-" or line[:3] in ("+++", "---") or not line:
+            continue
+        body = re.sub(r"^def [^\s(]+\(", "def F(", line[1:].strip())
+        out.append(line[0] + body)
+    return tuple(out)
+
+
+def today_changes(
+    names: Sequence[str], changes: MutantChanges | None = None
+) -> dict[str, tuple[str, ...] | None]:
+    """Each of ``names``'s change as mutmut makes it of the working tree's source now
+    (``change_of``), None where its function or number no longer exists: what a recheck
+    row's ``diff`` must be to speak of today's mutant of that name."""
+    changes = {} if changes is None else changes
+    modules: dict[str, dict[str, tuple[str, str]]] = {}
+    out: dict[str, tuple[str, ...] | None] = {}
+    for name in names:
+        module, function = _module_and_function(name)
+        if module not in modules:
+            modules[module] = _function_sources(_module_text(None, module))
+        now = modules[module].get(function)
+        if now is None:
+            out[name] = None
+            continue
+        if (function, now[1]) not in changes:
+            mangled = function_of(name).rpartition(".")[2]
+            changes[(function, now[1])] = _mutants_of(mangled, now[1])
+        found = changes[(function, now[1])].get(int(name.rsplit("_", 1)[1]))
+        out[name] = None if found is None else change_of(found)
+    return out
 
 
 def renumbered_since(rev: str, names: list[str], changes: MutantChanges | None = None) -> set[str]:
@@ -994,6 +1034,9 @@ def _recheck_one(
         return {
             "mutant": name,
             "mutmut": status.get(name, "?"),
+            # the commit the work directory's mutants were made from: ``diff`` is the change
+            # ``name`` gave there (``recheck_rows``)
+            "tree": workdir_tree(workdir),
             "applied": True,
             # the checks run: the fast-check list (and RECHECK_EXTRA) unless --check named
             # others (an entry's killed_by outside the list, confirmed) or --unjudged swept
@@ -1164,22 +1207,34 @@ def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
     return sorted(survivors), every
 
 
-def fits_tree(row: dict[str, Any], sources: dict[Path, set[str]] | None = None) -> bool:
-    """Whether a recheck row still speaks of this tree: every line its mutant removed is in
-    the mutated module's source as it is now. (mutmut renumbers a changed function's
-    mutants, so a row of an older tree may name what is now another mutant; a row whose
-    original lines are gone is set aside.) ``sources``: modules already read, by path, kept
-    for the caller's next rows (a triage reads hundreds of rows of a few modules)."""
-    module = re.split(r"\.x[_ǁ]", row["mutant"], maxsplit=1)[0]
-    path = ROOT / (module.replace(".", "/") + ".py")
-    if not path.is_file():
-        return False
-    sources = {} if sources is None else sources
-    if path not in sources:
-        sources[path] = {line.strip() for line in path.read_text().splitlines()}
-    source = sources[path]
-    removed = [ln[1:].strip() for ln in row.get("diff", ()) if ln[:1] == "-"]
-    return all(line in source for line in removed if line)
+def functions_gone(names: list[str]) -> list[str]:
+    """The mutants of ``names`` whose function is not in the working tree's source any more
+    (removed or renamed since their screen): no mutant of that name exists today, so there
+    is nothing left to judge."""
+    modules: dict[str, dict[str, tuple[str, str]]] = {}
+    out = []
+    for name in names:
+        module, function = _module_and_function(name)
+        if module not in modules:
+            modules[module] = _function_sources(_module_text(None, module))
+        if function not in modules[module]:
+            out.append(name)
+    return out
+
+
+def entries_moved(entries: list[Entry]) -> frozenset[str]:
+    """The names of ``entries`` that give another change now than on their entry's ``tree``
+    (``renumbered_since``, one call per tree): such an entry judged what is now another
+    mutant, so ``triage`` does not take it. A function unchanged since the entry's tree costs
+    a syntax tree compare; a changed one runs mutmut's mutator on both texts."""
+    by_tree: dict[str, list[str]] = {}
+    for entry in entries:
+        by_tree.setdefault(entry.tree, []).append(entry.name)
+    changes: MutantChanges = {}
+    moved: set[str] = set()
+    for tree, names in sorted(by_tree.items()):
+        moved |= renumbered_since(tree, names, changes)
+    return frozenset(moved)
 
 
 def all_recheck_rows() -> list[dict[str, Any]]:
@@ -1200,9 +1255,37 @@ def all_recheck_rows() -> list[dict[str, Any]]:
 
 
 def recheck_rows() -> list[dict[str, Any]]:
-    """The rows of ``mutation-recheck.json`` that still speak of this tree (``fits_tree``)."""
-    sources: dict[Path, set[str]] = {}
-    return [r for r in all_recheck_rows() if fits_tree(r, sources)]
+    """The rows of ``mutation-recheck.json`` that speak of today's mutants: a row's ``diff``
+    is the change its name gave in the work directory it ran from (``tree``), and mutmut
+    renumbers a changed function's mutants, so a row counts only while its name gives the
+    same change now: by ``renumbered_since`` from the row's ``tree`` (a syntax tree compare
+    for a function unchanged since), or, for a row whose tree is not known or had edits
+    (``-dirty``), by its diff set against today's (``today_changes``)."""
+    rows = all_recheck_rows()
+    changes: MutantChanges = {}
+    by_tree: dict[str, list[str]] = {}
+    unknown: list[str] = []
+    for row in rows:
+        tree = str(row.get("tree") or "")
+        if tree and not tree.endswith("-dirty"):
+            by_tree.setdefault(tree, []).append(row["mutant"])
+        else:
+            unknown.append(row["mutant"])
+    moved: dict[str, set[str]] = {
+        tree: renumbered_since(tree, names, changes) for tree, names in by_tree.items()
+    }
+    today = today_changes(unknown, changes)
+    kept = []
+    for row in rows:
+        tree = str(row.get("tree") or "")
+        if tree in moved:
+            speaks = row["mutant"] not in moved[tree]
+        else:
+            now = today.get(row["mutant"])
+            speaks = now is not None and change_of(row.get("diff", ())) == now
+        if speaks:
+            kept.append(row)
+    return kept
 
 
 def killed_by_recheck() -> set[str]:
@@ -1220,7 +1303,16 @@ def cmd_triage(args: argparse.Namespace, console: Console) -> int:
     except ListError as problem:
         Console(stderr=True).print(f"triage: {problem}", style="bold red", markup=False)
         return 2
-    result = triage(survivors, entries, recheck_rows())
+    gone = functions_gone(survivors)
+    if gone:
+        console.print(
+            f"{len(gone)} survivor(s) of functions no longer in the source left out "
+            f"(e.g. {gone[0]}): their mutants are gone with them"
+        )
+        survivors = [n for n in survivors if n not in set(gone)]
+    found = set(survivors)
+    moved = entries_moved([e for e in entries if e.name in found])
+    result = triage(survivors, entries, recheck_rows(), moved)
     table = Table(title="Mutation screen survivors, classified", title_justify="left")
     columns = ("survived", *COLUMNS)
     for col in ("package", *columns):
@@ -1229,7 +1321,13 @@ def cmd_triage(args: argparse.Namespace, console: Console) -> int:
         table.add_row(package, *(str(tally[c]) for c in columns))
     console.print(table)
     for name in result.unlisted:
-        console.print(f"[bold red]unlisted[/] {name}")
+        if name in moved:
+            console.print(
+                f"[bold red]entry of another change[/] {name} (its entry judged the change "
+                "this name gave on the entry's tree: write it anew for today's, `mutmut show`)"
+            )
+        else:
+            console.print(f"[bold red]unlisted[/] {name}")
     for name in result.text_alive:
         console.print(f"[bold red]text alive[/] {name} (no check reads its words yet)")
     for name in result.alive:
@@ -1247,6 +1345,7 @@ def cmd_triage(args: argparse.Namespace, console: Console) -> int:
             "version": 1,
             "screens": screen_files(args.screen),
             "screen_every": every[0] if len(every) == 1 else every,
+            "functions_gone": gone,
             **result.to_json(),
         },
     )

@@ -14,6 +14,11 @@ next to it in a checked-in list. The lists are ``benchmarks/mutation-survivors-<
   already kills: the symbolic build's tests, the walk's branch coverage), ``gap`` (a rule
   change no check met);
 * ``reason``: why, in a sentence;
+* ``tree``: the commit (a screen's ``tree``) whose change under ``name`` the entry judged.
+  mutmut numbers a function's mutants by their places in it, so once the function changes a
+  name may give another change; ``triage`` takes an entry only while its name still gives
+  the change it gave at ``tree`` (``mutation.renumbered_since``), else the survivor is open
+  again ("judged another change") until its entry is written anew for the change it gives;
 * ``killed_by``: for ``label``, ``switch``, ``caught`` and ``gap``, the check that fails with the mutant
   applied (required for those kinds); for ``text``, the check that reads those words now, if
   one does. Words a person reads are output (``regen-model run``, its ``--json``, traces, error
@@ -34,7 +39,7 @@ from ``mutation.py`` so that a test can load a list without mutmut.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +74,7 @@ class Entry:
     reason: str
     killed_by: str
     source: str  # file:line, for messages
+    tree: str = ""  # the commit whose change under ``name`` it judged (required in a list)
 
     @property
     def killed(self) -> bool:
@@ -86,7 +92,8 @@ class Entry:
 
 def load_list(path: Path) -> list[Entry]:
     """The entries of one list, checked: a missing field, an unknown kind, a killed kind
-    without ``killed_by`` or a name given twice is a ``ListError`` naming the file and line."""
+    without ``killed_by``, one without ``tree`` or a name given twice is a ``ListError``
+    naming the file and line."""
     yaml = YAML(typ="rt")
     try:
         document = yaml.load(path.read_text())
@@ -104,9 +111,9 @@ def load_list(path: Path) -> list[Entry]:
         where = f"{path}:{line}"
         if not isinstance(raw, dict):
             raise ListError(f"{where}: survivors[{k}]: expected a mapping")
-        for field in ("name", "function", "kind", "reason"):
-            if not str(raw.get(field) or "").strip():
-                raise ListError(f"{where}: {field}: missing")
+        for key in ("name", "function", "kind", "reason", "tree"):
+            if not str(raw.get(key) or "").strip():
+                raise ListError(f"{where}: {key}: missing")
         kind = str(raw["kind"])
         if kind not in KINDS:
             raise ListError(f"{where}: kind: {kind!r} is not one of {', '.join(KINDS)}")
@@ -125,6 +132,7 @@ def load_list(path: Path) -> list[Entry]:
                 " ".join(str(raw["reason"]).split()),
                 killed_by,
                 where,
+                str(raw["tree"]).strip(),
             )
         )
     return entries
@@ -158,6 +166,9 @@ class Triage:
     stale: list[str]  # listed names that are no survivor of the screen's results
     alive: list[str]  # listed as killed, yet a recheck found them alive
     text_alive: list[str]  # text survivors no check reads yet (no killed_by)
+    # of ``unlisted``: survivors whose entry judged the change their name gave on the entry's
+    # ``tree``, which is another change now
+    moved: list[str] = field(default_factory=list)
 
     @property
     def open(self) -> int:
@@ -172,18 +183,29 @@ class Triage:
             "stale": self.stale,
             "alive_though_listed_killed": self.alive,
             "text_alive": self.text_alive,
+            "entry_of_another_change": self.moved,
             "open": self.open,
         }
 
 
-def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, Any]]) -> Triage:
-    listed = {e.name: e for e in entries}
+def triage(
+    survivors: list[str],
+    entries: list[Entry],
+    recheck: list[dict[str, Any]],
+    moved: frozenset[str] = frozenset(),
+) -> Triage:
+    """``moved``: listed names that give another change now than at their entry's ``tree``
+    (``mutation.renumbered_since``): their entries say nothing about the change the screen
+    ran, so those survivors count as unlisted (and are named in ``Triage.moved``)."""
+    listed = {e.name: e for e in entries if e.name not in moved}
+    stale_listed = {e.name for e in entries}
     killed_by_recheck = {
         r["mutant"] for r in recheck if r.get("applied", True) and r.get("killed") and r.get("by")
     }
     counts: dict[str, Counter[str]] = {}
     unlisted = []
     text_alive = []
+    moved_open: list[str] = []
     for name in survivors:
         tally = counts.setdefault(package_of(name), Counter())
         tally["survived"] += 1
@@ -195,6 +217,8 @@ def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, A
         elif entry is None:
             unlisted.append(name)
             tally["unlisted"] += 1
+            if name in moved:
+                moved_open.append(name)
         else:
             tally[entry.column] += 1
             if entry.column == "text alive":
@@ -202,6 +226,6 @@ def triage(survivors: list[str], entries: list[Entry], recheck: list[dict[str, A
     alive_by_recheck = {
         r["mutant"] for r in recheck if r.get("applied", True) and not r.get("killed")
     }
-    alive = sorted(e.name for e in entries if e.killed and e.name in alive_by_recheck)
-    stale = sorted(set(listed) - set(survivors))
-    return Triage(counts, unlisted, stale, alive, text_alive)
+    alive = sorted(e.name for e in listed.values() if e.killed and e.name in alive_by_recheck)
+    stale = sorted(stale_listed - set(survivors))
+    return Triage(counts, unlisted, stale, alive, text_alive, moved_open)

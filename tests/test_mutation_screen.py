@@ -291,3 +291,79 @@ def test_a_catch_up_takes_what_the_last_screen_ran_on_another_function_or_none_r
     screen("b.json", "", [tap[1]])
     with pytest.raises(SystemExit, match=r"results/b.json: no 'tree'.*last screen of 1 mutants"):
         mutation.catch_up([*tap, name], ["a.json", "b.json"])
+
+
+def test_an_entry_counts_only_for_the_change_its_tree_gave_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``triage`` takes a survivor list's entry only while its name gives the change it gave on
+    the entry's ``tree`` (``entries_moved``): once a line added at the top of ``tap``
+    renumbers its mutants, the entries written for ``tap``'s old mutants judge other changes
+    and their survivors are open again (``Triage.moved``), while ``Work.name``'s entry, its
+    method untouched, still counts. A survivor whose function is gone from the source is no
+    mutant any more (``functions_gone``)."""
+    import mutation
+    from mutation_triage import Entry, triage
+
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    commit = _repo_with_a_module(tmp_path)
+    module = tmp_path / "regen_model" / "engine" / "tapping.py"
+    tap = "regen_model.engine.tapping.x_tap__mutmut_1"
+    name = "regen_model.engine.tapping.xǁWorkǁname__mutmut_1"
+    entries = [Entry(n, "f", "equivalent", "r", "", "x:1", commit) for n in (tap, name)]
+    assert mutation.entries_moved(entries) == frozenset()
+    assert triage([tap, name], entries, [], mutation.entries_moved(entries)).open == 0
+    module.write_text(SOURCE.replace("    card = w.cards", "    w.seen = 1\n    card = w.cards"))
+    moved = mutation.entries_moved(entries)
+    assert moved == {tap}
+    result = triage([tap, name], entries, [], moved)
+    assert (result.unlisted, result.moved, result.open) == ([tap], [tap], 1)
+    assert result.counts["engine"]["equivalent"] == 1
+    assert result.to_json()["entry_of_another_change"] == [tap]
+    # an entry written anew on today's tree counts again
+    rewritten = [Entry(tap, "f", "equivalent", "r", "", "x:1", "HEAD"), entries[1]]
+    subprocess.run([*_GIT, "commit", "-qam", "two"], cwd=tmp_path, check=True)
+    assert mutation.entries_moved(rewritten) == frozenset()
+    gone = "regen_model.engine.tapping.x_untap__mutmut_1"
+    assert mutation.functions_gone([tap, name, gone]) == [gone]
+
+
+def test_a_recheck_row_counts_only_for_the_change_it_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``recheck_rows``: a row's ``diff`` is the change its name gave in the work directory
+    it ran from. A row with that directory's ``tree`` counts while the name gives the same
+    change now; one without a tree counts while its diff is today's change (``change_of``
+    compares past the indentation mutmut prints and the function's name). Once a line added
+    at the top of ``tap`` renumbers its mutants, no row of ``tap`` counts, while a row of
+    ``Work.name``, untouched, still does."""
+    import json
+
+    import mutation
+
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    results = tmp_path / "results"
+    results.mkdir()
+    monkeypatch.setattr(mutation, "RESULTS", results)
+    commit = _repo_with_a_module(tmp_path)
+    tap = "regen_model.engine.tapping.x_tap__mutmut_2"
+    name = "regen_model.engine.tapping.xǁWorkǁname__mutmut_1"
+    diff = ['-    if w.mutant("create-taps"):', "+    if w.mutant(None):"]
+    killed = {"applied": True, "killed": True, "by": "t"}
+    rows = [
+        {"mutant": tap, "tree": commit, **killed, "diff": diff},
+        {"mutant": tap, **killed, "diff": diff},
+        {"mutant": tap, **killed, "diff": ["-    w.x = 1", "+    w.x = 2"]},
+        {"mutant": name, "tree": commit, **killed, "diff": ["-        return 1"]},
+    ]
+    (results / "mutation-recheck.json").write_text(json.dumps({"mutants": rows}))
+    assert mutation.today_changes([tap])[tap] == mutation.change_of(diff)
+    assert mutation.recheck_rows() == [rows[0], rows[1], rows[3]]
+    assert mutation.killed_by_recheck() == {tap, name}
+    module = tmp_path / "regen_model" / "engine" / "tapping.py"
+    module.write_text(SOURCE.replace("    card = w.cards", "    w.seen = 1\n    card = w.cards"))
+    assert mutation.recheck_rows() == [rows[3]]
+    assert mutation.change_of(["-def tap(w, slot=0):", "+    def tap(w, slot=1):", " x"]) == (
+        "-def F(w, slot=0):",
+        "+def F(w, slot=1):",
+    )

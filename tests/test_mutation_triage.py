@@ -50,12 +50,19 @@ def test_the_checked_in_lists_load_and_name_checks_that_exist() -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("  - {name: a, function: f, kind: gap, reason: r}\n", "killed_by: required for kind gap"),
-        ("  - {name: a, function: f, kind: odd, reason: r}\n", "kind: 'odd' is not one of"),
-        ("  - {name: a, kind: text, reason: r}\n", "function: missing"),
         (
-            "  - {name: a, function: f, kind: text, reason: r}\n"
-            "  - {name: a, function: f, kind: text, reason: r}\n",
+            "  - {name: a, function: f, kind: gap, reason: r, tree: c}\n",
+            "killed_by: required for kind gap",
+        ),
+        (
+            "  - {name: a, function: f, kind: odd, reason: r, tree: c}\n",
+            "kind: 'odd' is not one of",
+        ),
+        ("  - {name: a, kind: text, reason: r}\n", "function: missing"),
+        ("  - {name: a, function: f, kind: text, reason: r}\n", "tree: missing"),
+        (
+            "  - {name: a, function: f, kind: text, reason: r, tree: c}\n"
+            "  - {name: a, function: f, kind: text, reason: r, tree: c}\n",
             "name: a is listed already at",
         ),
     ],
@@ -147,21 +154,6 @@ def test_a_survivor_a_recheck_killed_needs_no_entry() -> None:
     assert result.counts["encoding"]["rechecked"] == 1
     assert result.unlisted == survivors[1:]
     assert result.open == 3
-
-
-def test_a_recheck_row_of_an_older_tree_is_set_aside() -> None:
-    """``fits_tree``: a row counts only while every line its mutant removed is still in the
-    module (mutmut renumbers a changed function's mutants)."""
-    import mutation
-
-    source = (ROOT / "regen_model/encoding/sba.py").read_text().splitlines()
-    line = next(ln for ln in source if ln.startswith("def sba_pass("))
-    row = {"mutant": "regen_model.encoding.sba.x_sba_pass__mutmut_1", "diff": ["-" + line]}
-    assert mutation.fits_tree(row)
-    assert not mutation.fits_tree({**row, "diff": ["-    no_such_line_in_sba(x)"]})
-    method = "regen_model.encoding.work.xǁSymWorkǁevent_start__mutmut_9"
-    assert not mutation.fits_tree({"mutant": method, "diff": ["-    gone = 1"]})
-    assert not mutation.fits_tree({**row, "mutant": "regen_model.encoding.nothere.x_f__mutmut_1"})
 
 
 def test_a_recheck_file_left_conflicted_stops_the_run_and_keeps_the_row(

@@ -252,5 +252,5 @@ def test_a_label_outside_the_table_has_no_code() -> None:
     ``work.clause_code__mutmut_4/5/6`` returned no code, or named None in the error)."""
     assert clause_name(clause_code("stack.cast")) == "stack.cast"
     assert clause_name(clause_code(FRAME)) == FRAME
-    with pytest.raises(UnknownLabel, match="'stack.no-such-clause'"):
+    with pytest.raises(UnknownLabel, match=r"'stack\.no-such-clause'"):
         clause_code("stack.no-such-clause")
