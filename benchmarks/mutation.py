@@ -610,6 +610,20 @@ def catch_up(
     return sorted(chosen), handed
 
 
+def judged_gone(names: list[str], files: list[str]) -> list[str]:
+    """The mutants the screens in ``files`` left to be judged (survivors, "no checks", "not
+    reached") that are not among ``names``, today's: mutmut makes no mutant of that name any
+    more (its function shrank or is gone), so a verdict on it judges nothing. A catch-up
+    records them (``gone``), and ``screen_survivors`` drops them from then on."""
+    today = set(names)
+    out: set[str] = set()
+    for file in files:
+        screened = json.loads((RESULTS / file).read_text())
+        for field in ("survivors", *JUDGED_UNSCREENED):
+            out.update(n for n in screened.get(field, ()) if n not in today)
+    return sorted(out)
+
+
 def touching(
     names: list[str], tree: Path, source: Callable[[str], tuple[str, set[int]]]
 ) -> list[str]:
@@ -729,8 +743,10 @@ def cmd_screen(args: argparse.Namespace, console: Console) -> None:
     workdir: Path = args.workdir.resolve()
     names = ensure_generated(workdir, console)
     handed: dict[str, int] = {}
+    gone: list[str] = []
     if args.catch_up:
         chosen, handed = catch_up(names, screen_files([]), console.log)
+        gone = judged_gone(names, screen_files([]))
     else:
         chosen = [
             n
@@ -808,6 +824,9 @@ def cmd_screen(args: argparse.Namespace, console: Console) -> None:
             # --catch-up: how many mutants each earlier screen handed over (its verdicts on
             # them no longer speak of this tree)
             "catch_up": handed,
+            # --catch-up: the earlier screens' judged mutants that mutmut makes no more (their
+            # function lost that number or is gone): ``screen_survivors`` drops them
+            "gone": gone,
             # every mutant screened, by name: a later screen of a mutant supersedes an earlier
             # one's verdict on it (``triage`` with several ``--screen`` files)
             "screened": sorted(chosen),
@@ -1190,8 +1209,9 @@ JUDGED_UNSCREENED = ("no_checks", "not_reached")
 def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
     """The survivors of the screens in ``files`` (under ``benchmarks/results``), oldest first,
     and each file's ``every``: a survivor of an earlier screen that a later screen ran again
-    (its ``screened``) is left to the later one's verdict, made on the newer tree. Each
-    screen's ``no checks`` and ``not reached`` mutants count as its survivors
+    (its ``screened``) is left to the later one's verdict, made on the newer tree, and one a
+    later catch-up found gone (its ``gone``: mutmut makes no such mutant any more) is
+    dropped. Each screen's ``no checks`` and ``not reached`` mutants count as its survivors
     (``JUDGED_UNSCREENED``)."""
     survivors: dict[str, None] = {}
     every: list[int] = []
@@ -1203,6 +1223,8 @@ def screen_survivors(files: list[str]) -> tuple[list[str], list[int]]:
         survivors.update(dict.fromkeys(screened["survivors"]))
         for field in JUDGED_UNSCREENED:
             survivors.update(dict.fromkeys(screened.get(field, ())))
+        for gone in screened.get("gone", ()):  # a catch-up's: no such mutant any more
+            survivors.pop(gone, None)
         every.append(screened.get("every"))
     return sorted(survivors), every
 

@@ -367,3 +367,30 @@ def test_a_recheck_row_counts_only_for_the_change_it_ran(
         "-def F(w, slot=0):",
         "+def F(w, slot=1):",
     )
+
+
+def test_a_catch_up_drops_the_judged_mutants_mutmut_makes_no_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A survivor of an earlier screen whose name mutmut no longer makes (its function lost
+    that number or is gone) judges nothing: a catch-up lists it (``judged_gone``) and
+    ``screen_survivors`` drops it from then on, while the other survivors stay."""
+    import json
+
+    import mutation
+
+    results = tmp_path / "results"
+    results.mkdir()
+    monkeypatch.setattr(mutation, "RESULTS", results)
+    old = "regen_model.engine.tapping.x_tap__mutmut_9"
+    kept = "regen_model.engine.tapping.x_tap__mutmut_1"
+    unchecked = "regen_model.engine.tapping.x_untap__mutmut_1"
+    screen = {"every": 1, "survivors": [old, kept], "no_checks": [unchecked]}
+    (results / "a.json").write_text(json.dumps(screen))
+    today = [kept, "regen_model.engine.tapping.x_tap__mutmut_2"]
+    gone = mutation.judged_gone(today, ["a.json"])
+    assert gone == [old, unchecked]
+    catch_up = {"every": 1, "survivors": [], "screened": [], "gone": gone}
+    (results / "b.json").write_text(json.dumps(catch_up))
+    assert mutation.screen_survivors(["a.json"])[0] == sorted([old, kept, unchecked])
+    assert mutation.screen_survivors(["a.json", "b.json"])[0] == [kept]
