@@ -134,21 +134,33 @@ def test_a_self_animating_permanent_that_is_no_land_or_artifact_is_refused() -> 
     )
 
 
+MERFOLK = "Spawning Pool: only a creature's Merfolk type or Merfolk-tapped watch is encoded"
+BASILISK = "Spawning Pool: only a creature's Basilisk ability or Wall type is encoded"
+
+
 @pytest.mark.parametrize(
-    "field", [{"merfolk": True}, {"tapped_watch_life": 1}], ids=["merfolk", "tapped-watch"]
+    ("field", "why"),
+    [
+        ({"merfolk": True}, MERFOLK),
+        ({"tapped_watch_life": 1}, MERFOLK),
+        ({"destroys_combatants": True}, BASILISK),
+        ({"wall": True}, BASILISK),
+    ],
+    ids=["merfolk", "tapped-watch", "basilisk", "wall"],
 )
-def test_a_merfolk_field_on_a_permanent_that_is_no_creature_is_refused(
-    field: dict[str, object],
+def test_a_creature_only_field_on_a_permanent_that_is_no_creature_is_refused(
+    field: dict[str, object], why: str
 ) -> None:
-    """The encoding holds a Merfolk creature type (205.3m) and "whenever a Merfolk you control
-    becomes tapped" only on a creature, so a noncreature permanent with either one alone is
-    refused, not encoded; a creature with them fits (slice 17 of the screen,
-    ``frame.template_fits__mutmut_97``, where only a card with both was refused)."""
+    """The encoding holds a Merfolk creature type (205.3m), "whenever a Merfolk you control
+    becomes tapped", a Basilisk's "destroy at end of combat" (511.2, 603.7c) and the Wall
+    creature type (205.3m) only on a creature, so a noncreature permanent with any one of them
+    alone is refused, not encoded; a creature with it fits. Where only a card with both of a
+    pair was refused, the screen's survivors were ``frame.template_fits__mutmut_97`` (slice
+    17, the Merfolk pair) and ``frame.template_fits__mutmut_83`` (catch-up 1, the Basilisk
+    pair)."""
     pool = PERMANENT_CARDS["Spawning Pool"]
     assert not pool.is_creature
-    assert template_fits(replace(pool, **field)) == (  # type: ignore[arg-type]
-        "Spawning Pool: only a creature's Merfolk type or Merfolk-tapped watch is encoded"
-    )
+    assert template_fits(replace(pool, **field)) == why  # type: ignore[arg-type]
     bears = PERMANENT_CARDS["Grizzly Bears"]
     assert template_fits(replace(bears, **field)) is None  # type: ignore[arg-type]
 
@@ -165,22 +177,3 @@ def test_a_damage_trigger_on_a_permanent_that_is_no_creature_is_refused() -> Non
     assert template_fits(replace(pool, damage_trigger=pup.damage_trigger)) == (
         "Spawning Pool: only a creature's 'whenever this is dealt damage' is encoded"
     )
-
-
-@pytest.mark.parametrize(
-    "field", [{"destroys_combatants": True}, {"wall": True}], ids=["basilisk", "wall"]
-)
-def test_a_basilisk_ability_or_wall_type_on_a_noncreature_is_refused(
-    field: dict[str, object],
-) -> None:
-    """The encoding holds a Basilisk's "destroy at end of combat" (511.2, 603.7c) and the Wall
-    creature type (205.3m) only on a creature, so a noncreature permanent with either one alone
-    is refused, not encoded; a creature with them fits (the mutation screen's catch-up 1,
-    ``frame.template_fits__mutmut_83``, where only a card with both was refused)."""
-    pool = PERMANENT_CARDS["Spawning Pool"]
-    assert not pool.is_creature
-    assert template_fits(replace(pool, **field)) == (  # type: ignore[arg-type]
-        "Spawning Pool: only a creature's Basilisk ability or Wall type is encoded"
-    )
-    bears = PERMANENT_CARDS["Grizzly Bears"]
-    assert template_fits(replace(bears, **field)) is None  # type: ignore[arg-type]
