@@ -75,13 +75,15 @@ when all of them still pass.
   A survivor no list names but a recheck row shows killed by a named check (``rechecked``;
   ``recheck_rows``: only while its name gives the change the row ran) is judged by that row,
   and a list entry counts only while its name gives the change it gave on the entry's
-  ``tree`` (``entries_moved``); a survivor of a function gone from the source is left out. Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
+  ``tree`` (``entries_moved``); a survivor of a function gone from the source is left out.
+  Exits 1 when any survivor is open (unlisted, text alive, or alive). Writes
   ``benchmarks/results/mutation-triage.json`` (or ``--results``). It reads the screens'
   results given by ``--screen`` (oldest first), by default ``mutation-screen.json`` and then
-  every ``mutation-screen-*.json``, then every ``mutation-catchup-*.json``: their survivors are joined, a later screen's verdict on a mutant it
-  ran again replacing an earlier one's (mutmut renumbers the mutants of a function that
-  changed, so the later tree's names are the ones that hold). Every screen's ``no checks``
-  and ``not reached`` mutants are set against the lists with its survivors
+  every ``mutation-screen-*.json``, then every ``mutation-catchup-*.json``: their survivors
+  are joined, a later screen's verdict on a mutant it ran again replacing an earlier one's
+  (mutmut renumbers the mutants of a function that changed, so the later tree's names are
+  the ones that hold), and a catch-up's ``gone`` dropped. Every screen's ``no checks`` and
+  ``not reached`` mutants are set against the lists with its survivors
   (``JUDGED_UNSCREENED``).
 * ``report``: the mutation score per package (killed / (mutants tested - equivalents)) from
   the work directory's results, every survivor listed, with the equivalents of
@@ -462,10 +464,10 @@ def _function_sources(text: str) -> dict[str, tuple[str, str]]:
 
 def _mutants_of(mangled: str, source: str) -> dict[int, tuple[str, ...]]:
     """The mutants mutmut makes of one function (``mangled``: mutmut's name of it, such as
-    ``x_tap``; ``source``: ``_function_sources``'s text), by number, each as its change: the lines it removes and adds with a line of context on
-    each side, positions left out (mutmut 3's own mutator, ``mutate_file_contents``, as
-    ``mutmut run`` uses it; it numbers a function's mutants independently of the rest of
-    the module)."""
+    ``x_tap``; ``source``: ``_function_sources``'s text), by number, each as its change:
+    the lines it removes and adds with a line of context on each side, positions left out
+    (mutmut 3's own mutator, ``mutate_file_contents``, as ``mutmut run`` uses it; it numbers
+    a function's mutants independently of the rest of the module)."""
     import difflib
 
     from mutmut.mutation.file_mutation import mutate_file_contents

@@ -18,7 +18,7 @@ next to it in a checked-in list. The lists are ``benchmarks/mutation-survivors-<
   mutmut numbers a function's mutants by their places in it, so once the function changes a
   name may give another change; ``triage`` takes an entry only while its name still gives
   the change it gave at ``tree`` (``mutation.renumbered_since``), else the survivor is open
-  again ("judged another change") until its entry is written anew for the change it gives;
+  again ("entry of another change") until its entry is written anew for the change it gives;
 * ``killed_by``: for ``label``, ``switch``, ``caught`` and ``gap``, the check that fails with the mutant
   applied (required for those kinds); for ``text``, the check that reads those words now, if
   one does. Words a person reads are output (``regen-model run``, its ``--json``, traces, error
@@ -198,7 +198,7 @@ def triage(
     (``mutation.renumbered_since``): their entries say nothing about the change the screen
     ran, so those survivors count as unlisted (and are named in ``Triage.moved``)."""
     listed = {e.name: e for e in entries if e.name not in moved}
-    stale_listed = {e.name for e in entries}
+    every_listed = {e.name for e in entries}
     killed_by_recheck = {
         r["mutant"] for r in recheck if r.get("applied", True) and r.get("killed") and r.get("by")
     }
@@ -227,5 +227,5 @@ def triage(
         r["mutant"] for r in recheck if r.get("applied", True) and not r.get("killed")
     }
     alive = sorted(e.name for e in listed.values() if e.killed and e.name in alive_by_recheck)
-    stale = sorted(stale_listed - set(survivors))
+    stale = sorted(every_listed - set(survivors))
     return Triage(counts, unlisted, stale, alive, text_alive, moved_open)
