@@ -1284,30 +1284,41 @@ def recheck_rows() -> list[dict[str, Any]]:
     renumbers a changed function's mutants, so a row counts only while its name gives the
     same change now: by ``renumbered_since`` from the row's ``tree`` (a syntax tree compare
     for a function unchanged since), or, for a row whose tree is not known or had edits
-    (``-dirty``), by its diff set against today's (``today_changes``)."""
+    (``-dirty``), by its diff set against today's (``today_changes``). A row found to be of
+    another change on the commit ``set_aside_at`` stays aside, without that, while its
+    function is unchanged since."""
     rows = all_recheck_rows()
     changes: MutantChanges = {}
     by_tree: dict[str, list[str]] = {}
-    unknown: list[str] = []
     for row in rows:
         tree = str(row.get("tree") or "")
-        if tree and not tree.endswith("-dirty"):
+        if not tree or tree.endswith("-dirty"):
+            tree = str(row.get("set_aside_at") or "")
+        if tree:
             by_tree.setdefault(tree, []).append(row["mutant"])
-        else:
-            unknown.append(row["mutant"])
     moved: dict[str, set[str]] = {
         tree: renumbered_since(tree, names, changes) for tree, names in by_tree.items()
     }
+
+    def known(row: dict[str, Any]) -> bool | None:
+        """Whether the row speaks of today's mutant, if its tree says; None otherwise."""
+        tree = str(row.get("tree") or "")
+        if tree in moved and not tree.endswith("-dirty"):
+            return row["mutant"] not in moved[tree]
+        aside = str(row.get("set_aside_at") or "")
+        if aside in moved and row["mutant"] not in moved[aside]:
+            return False
+        return None
+
+    verdicts = [known(row) for row in rows]
+    unknown = [row["mutant"] for row, v in zip(rows, verdicts, strict=True) if v is None]
     today = today_changes(unknown, changes)
     kept = []
-    for row in rows:
-        tree = str(row.get("tree") or "")
-        if tree in moved:
-            speaks = row["mutant"] not in moved[tree]
-        else:
+    for row, verdict in zip(rows, verdicts, strict=True):
+        if verdict is None:
             now = today.get(row["mutant"])
-            speaks = now is not None and change_of(row.get("diff", ())) == now
-        if speaks:
+            verdict = now is not None and change_of(row.get("diff", ())) == now
+        if verdict:
             kept.append(row)
     return kept
 

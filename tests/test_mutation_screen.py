@@ -336,7 +336,8 @@ def test_a_recheck_row_counts_only_for_the_change_it_ran(
     change now; one without a tree counts while its diff is today's change (``change_of``
     compares past the indentation mutmut prints and the function's name). Once a line added
     at the top of ``tap`` renumbers its mutants, no row of ``tap`` counts, while a row of
-    ``Work.name``, untouched, still does."""
+    ``Work.name``, untouched, still does; a row set aside on a commit (``set_aside_at``)
+    is compared again only once its function changed."""
     import json
 
     import mutation
@@ -361,8 +362,18 @@ def test_a_recheck_row_counts_only_for_the_change_it_ran(
     assert mutation.recheck_rows() == [rows[0], rows[1], rows[3]]
     assert mutation.killed_by_recheck() == {tap, name}
     module = tmp_path / "regen_model" / "engine" / "tapping.py"
+    # a row set aside on ``commit`` (its diff was another change then) stays aside while
+    # ``tap`` is unchanged, and is compared again once it changed
+    later = ["-    w.seen = 1", "+    w.seen = 2"]
+    aside = {"mutant": tap, "set_aside_at": commit, **killed, "diff": later}
+    (results / "mutation-recheck.json").write_text(json.dumps({"mutants": [*rows, aside]}))
+    assert aside not in mutation.recheck_rows()
     module.write_text(SOURCE.replace("    card = w.cards", "    w.seen = 1\n    card = w.cards"))
-    assert mutation.recheck_rows() == [rows[3]]
+    now = mutation.today_changes([tap])[tap]
+    assert now is not None
+    aside["diff"] = [line[0] + "    " + line[1:] for line in now]
+    (results / "mutation-recheck.json").write_text(json.dumps({"mutants": [*rows, aside]}))
+    assert mutation.recheck_rows() == [rows[3], aside]
     assert mutation.change_of(["-def tap(w, slot=0):", "+    def tap(w, slot=1):", " x"]) == (
         "-def F(w, slot=0):",
         "+def F(w, slot=1):",
