@@ -496,6 +496,29 @@ def _mutants_of(mangled: str, source: str) -> dict[int, tuple[str, ...]]:
 MutantChanges = dict[tuple[str, str], dict[int, tuple[str, ...]]]
 
 
+# each module's functions (``_function_sources``) by (commit or None for the working tree,
+# module), read once for every name asked about in one command
+Sources = dict[tuple[str | None, str], dict[str, tuple[str, str]]]
+
+
+def _function_source(rev: str | None, name: str, sources: Sources) -> tuple[str, str] | None:
+    """The function the mutant ``name`` mutates, at the commit ``rev`` (None: the working
+    tree), as ``_function_sources`` gives it; None where it is not there."""
+    module, function = _module_and_function(name)
+    if (rev, module) not in sources:
+        sources[(rev, module)] = _function_sources(_module_text(rev, module))
+    return sources[(rev, module)].get(function)
+
+
+def _change_in(name: str, source: str, changes: MutantChanges) -> tuple[str, ...] | None:
+    """The change mutmut's mutant ``name`` makes to its function's text ``source``
+    (``_mutants_of``, kept in ``changes``); None where it makes no mutant of that number."""
+    function = _module_and_function(name)[1]
+    if (function, source) not in changes:
+        changes[(function, source)] = _mutants_of(function_of(name).rpartition(".")[2], source)
+    return changes[(function, source)].get(int(name.rsplit("_", 1)[1]))
+
+
 def change_of(diff: Sequence[str]) -> tuple[str, ...]:
     """The lines a mutant removes and adds, as ``mutmut show`` (a recheck row's ``diff``) or
     ``_mutants_of`` give them, made comparable: context and headers left out, each line
@@ -517,20 +540,11 @@ def today_changes(
     (``change_of``), None where its function or number no longer exists: what a recheck
     row's ``diff`` must be to speak of today's mutant of that name."""
     changes = {} if changes is None else changes
-    modules: dict[str, dict[str, tuple[str, str]]] = {}
+    sources: Sources = {}
     out: dict[str, tuple[str, ...] | None] = {}
     for name in names:
-        module, function = _module_and_function(name)
-        if module not in modules:
-            modules[module] = _function_sources(_module_text(None, module))
-        now = modules[module].get(function)
-        if now is None:
-            out[name] = None
-            continue
-        if (function, now[1]) not in changes:
-            mangled = function_of(name).rpartition(".")[2]
-            changes[(function, now[1])] = _mutants_of(mangled, now[1])
-        found = changes[(function, now[1])].get(int(name.rsplit("_", 1)[1]))
+        now = _function_source(None, name, sources)
+        found = None if now is None else _change_in(name, now[1], changes)
         out[name] = None if found is None else change_of(found)
     return out
 
@@ -543,28 +557,19 @@ def renumbered_since(rev: str, names: list[str], changes: MutantChanges | None =
     whose syntax tree is the same every name names the same change; in one that changed,
     the mutants mutmut makes of it then and now are compared name by name
     (``_mutants_of``; ``changes``: those already made, added to)."""
-    modules: dict[tuple[str | None, str], dict[str, tuple[str, str]]] = {}
+    sources: Sources = {}
     changes = {} if changes is None else changes
     out = set()
     for name in names:
-        module, function = _module_and_function(name)
-        for key in ((rev, module), (None, module)):
-            if key not in modules:
-                modules[key] = _function_sources(_module_text(*key))
-        then = modules[(rev, module)].get(function)
-        now = modules[(None, module)].get(function)
+        then = _function_source(rev, name, sources)
+        now = _function_source(None, name, sources)
         if then is None or now is None:
             out.add(name)
             continue
         if then[0] == now[0]:
             continue
-        mangled = function_of(name).rpartition(".")[2]
-        for _, source in (then, now):
-            if (function, source) not in changes:
-                changes[(function, source)] = _mutants_of(mangled, source)
-        number = int(name.rsplit("_", 1)[1])
-        before = changes[(function, then[1])].get(number)
-        if before is None or before != changes[(function, now[1])].get(number):
+        before = _change_in(name, then[1], changes)
+        if before is None or before != _change_in(name, now[1], changes):
             out.add(name)
     return out
 
@@ -1235,15 +1240,8 @@ def functions_gone(names: list[str]) -> list[str]:
     """The mutants of ``names`` whose function is not in the working tree's source any more
     (removed or renamed since their screen): no mutant of that name exists today, so there
     is nothing left to judge."""
-    modules: dict[str, dict[str, tuple[str, str]]] = {}
-    out = []
-    for name in names:
-        module, function = _module_and_function(name)
-        if module not in modules:
-            modules[module] = _function_sources(_module_text(None, module))
-        if function not in modules[module]:
-            out.append(name)
-    return out
+    sources: Sources = {}
+    return [name for name in names if _function_source(None, name, sources) is None]
 
 
 def entries_moved(entries: list[Entry]) -> frozenset[str]:
