@@ -5,7 +5,8 @@ A frame has ``scope.stack`` stack slots and ``scope.pending`` trigger slots, eac
 stacks are equal frames. Entries are ``StackVars`` records holding values (not names).
 Pushing onto a full array is possible in the game but not in the scope: the step's guard
 ``scope:stack`` / ``scope:pending`` is then false, and the agreement check reports such a
-step as out of scope rather than as a disagreement.
+step as out of scope rather than as a disagreement. That guard is stated where a size may
+go down and at the end of the step (``fits``), not at each push (why: ``fits``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from regen_model.encoding.frame import KEYWORDS, NONE, SPELL_GONE_Z, StackVars, _stack_vars
-from regen_model.encoding.ops import Val, add, and_, eq, implies, ite, le, lt, sub, term_ite
+from regen_model.encoding.ops import Val, add, and_, eq, ite, le, lt, sub, term_ite
 from regen_model.encoding.work import SymWork
 from regen_model.model.effects import EffectKind, TargetRule
 from regen_model.model.enums import Rider, StackKind, ordinal
@@ -156,12 +157,29 @@ def write_slot(w: SymWork, names: StackVars, value: StackVars, when: Val, clause
 def push(w: SymWork, area: str, value: StackVars, clause: str, when: Val = True) -> None:
     """Put ``value`` on top of the stack (or at the end of the waiting triggers) where
     ``when`` holds."""
-    size_key, slots, cap = _areas(w, area)
+    size_key, slots, _ = _areas(w, area)
     size = w[size_key]
-    w.require(implies(when, lt(size, cap)), f"scope:{area}")
-    for j, names in enumerate(slots):
+    for j, names in enumerate(slots):  # beyond the array: out of scope, caught by ``fits``
         write_slot(w, names, value, and_(when, eq(size, j)), clause)
     w.add_if(when, size_key, 1, clause)
+
+
+def fits(w: SymWork, area: str) -> None:
+    """Guard ``scope:<area>``: the area's size is within its array now.
+
+    Pushes do not state it themselves: it is stated before every write that may lower or
+    replace a size (``pop``, ``counter_at``, ``rearrange``) and at the end of the step
+    (``step.run``). Between two such points a size only grows, one by each push, from a
+    value already within the array (the domain, or the previous point), so "the size at
+    the next point is within the array" holds exactly when "each push finds a free place"
+    holds: the same steps are in scope. One guard per point instead of one per push matters
+    to the solver: at four card slots a step can push the dies triggers of every death
+    seen by every watcher, and the per-push guards (each a growing partial sum) cost the
+    consecution queries of ``inv.damage-trigger.kept`` about half of their work
+    (docs/proofs.md, issue 14, 2026-12-07). A push beyond the array writes nothing; the
+    step is out of scope either way."""
+    size_key, _, cap = _areas(w, area)
+    w.require(le(w[size_key], cap), f"scope:{area}")
 
 
 def top(w: SymWork) -> StackVars:
@@ -187,6 +205,7 @@ def _select_nested(index: Val, items: list[Any]) -> Any:
 
 def pop(w: SymWork, clause: str) -> None:
     """Remove the top stack object."""
+    fits(w, "stack")
     size = w[w.f.stack_size]
     blank = empty(w)
     for j, names in enumerate(w.f.stack):
@@ -206,6 +225,9 @@ def rearrange(
     ``positions[k]`` of ``dest``; ``source`` is emptied when it differs from ``dest``.
     Entries of ``dest`` not overwritten keep their value. Used to put waiting triggers on the
     stack (603.3b) and to drop triggers from the waiting list."""
+    fits(w, source)
+    if dest != source:
+        fits(w, dest)
     src_size_key, src_slots, _ = _areas(w, source)
     _, dst_slots, cap = _areas(w, dest)
     entries = [read_slot(w, names) for names in src_slots]
@@ -231,6 +253,7 @@ def counter_at(w: SymWork, position: Val, when: Val, clause: str) -> tuple[Val, 
     608.2b), one above it follows its object (``engine.effects.counter_spell``). The step
     output ``countered`` (``outputs.py``) counts it, as the engine's ``countered`` event does.
     Returns the removed object's kind and controller, read before the move."""
+    fits(w, "stack")
     size = w[w.f.stack_size]
     slots = [read_slot(w, names) for names in w.f.stack]
     kind = _select_nested(position, [s.kind for s in slots])

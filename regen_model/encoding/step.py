@@ -523,6 +523,8 @@ def run(ctx: Context, pre: dict[str, Val], kind: str) -> SymWork:
     w = SymWork(ctx, pre)
     HANDLERS[kind](w)
     turn.finish(w)
+    for area in ("stack", "pending"):  # what the step pushed fits the scope (``stack.fits``)
+        stack.fits(w, area)
     _shields_used(w, pre)
     return w
 

@@ -1610,6 +1610,31 @@ def test_a_cast_onto_a_full_stack_is_out_of_scope_by_its_guard() -> None:
     assert result.guard == "scope:stack"
 
 
+def test_triggers_beyond_the_waiting_list_are_out_of_scope_by_its_guard() -> None:
+    """Day of Judgment destroys two Grizzly Bears at once and Fecundity triggers for each
+    (603.10a): two waiting triggers. With one waiting place the step is out of scope by the
+    ``scope:pending`` guard, which the relation states where the waiting list is next
+    emptied (``stack.fits``), not at each push; with two places the views agree."""
+    cards = [
+        CardSpec("fecundity", PERMANENT_CARDS["Fecundity"], 0),
+        CardSpec("bears", PERMANENT_CARDS["Grizzly Bears"], 0),
+        CardSpec("cubs", PERMANENT_CARDS["Grizzly Bears"], 1),
+    ]
+    board = make_state(("A", "B"), cards)
+    state = step(board, SPELLS["Day of Judgment"].cast(0, ())).state
+    state = step(state, A.PassPriority(player=0)).state
+    action = A.PassPriority(player=1)  # both passed: Day of Judgment resolves
+    after = step(state, action, CORRECT).state
+    assert len(after.pending) + len(after.stack) == 2
+    one = replace(widest(len(state.setup.handles)), pending=1)
+    result = check_agreement(state, action, CORRECT, one)
+    assert result.status is Status.OUT_OF_SCOPE, result.describe()
+    assert result.guard == "scope:pending"
+    two = replace(widest(len(state.setup.handles)), pending=2)
+    result = check_agreement(state, action, CORRECT, two)
+    assert result.status is Status.AGREE, result.describe()
+
+
 def test_a_state_of_an_edition_outside_the_scope_is_refused_naming_it() -> None:
     """A state whose edition the scope leaves out (``--scope editions=...``) is out of scope,
     and the refusal names that edition: a frame has no value for it."""
