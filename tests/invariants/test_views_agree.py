@@ -53,13 +53,16 @@ class Pinned:
             countered=self.countered,
         )
         self.state_view = SymbolicView(self.post)
-        self._formulas: dict[int, Any] = {}
+        # by the expression's id, holding the expression: an id is unique only while its
+        # object lives, and a test's own expressions (``countered() == k``) are freed after it
+        self._formulas: dict[int, tuple[BoolExpr, Any]] = {}
 
     def formula(self, expr: BoolExpr, step: bool) -> Any:
         key = id(expr) * 2 + step
         if key not in self._formulas:
-            self._formulas[key] = evaluate(expr, self.step_view if step else self.state_view)
-        return self._formulas[key]
+            view = self.step_view if step else self.state_view
+            self._formulas[key] = (expr, evaluate(expr, view))
+        return self._formulas[key][1]
 
     def model(self, s: Step) -> Any:
         pre, kind, post, outputs = s
