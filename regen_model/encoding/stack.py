@@ -150,8 +150,7 @@ def _read(w: SymWork, names: object) -> Any:
 
 def write_slot(w: SymWork, names: StackVars, value: StackVars, when: Val, clause: str) -> None:
     """Slot ``names`` := ``value`` where ``when`` holds (else unchanged)."""
-    for key, new in zip(_stack_vars(names), _stack_vars(value), strict=True):
-        w.set_if(when, key, new, clause)
+    w.set_all_if(when, zip(_stack_vars(names), _stack_vars(value), strict=True), clause)
 
 
 def push(w: SymWork, area: str, value: StackVars, clause: str, when: Val = True) -> None:

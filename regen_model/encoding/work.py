@@ -31,7 +31,7 @@ with ``If``. Path conditions make a guard inside a branch apply only on that bra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -280,6 +280,35 @@ class SymWork:
         self.writer[key] = ite(cond, code, self.writer.get(key, 0))
         self.possible[key] = self.possible.get(key, _SINGLE[0]) | _SINGLE[code]
         self.dirty.add(key)
+
+    def set_all_if(self, cond: Val, items: Iterable[tuple[str, Val]], clause: str) -> None:
+        """``set_if(cond, key, value, clause)`` for each ``(key, value)`` of ``items``: the
+        same values, writers and records. A stack entry is written as a whole (hundreds of
+        fields at four card slots, ``stack.write_slot``), and its fields mostly share their
+        previous writer, so each distinct previous writer (and set of possible writers) is
+        combined with this write once instead of once per field: writing stack entries was
+        half of the time to build a relation (docs/proofs.md, 2026-12-07)."""
+        if cond is True or cond is False or ACTIVE.get() is not None:
+            for key, value in items:  # a probe records every write as it is made
+                self.set_if(cond, key, value, clause)
+            return
+        code = clause_code(clause)
+        writers: dict[object, Val] = {}
+        possibles: dict[int, frozenset[int]] = {}
+        for key, value in items:
+            self.v[key] = ite(cond, value, self.v[key])
+            prev = self.writer.get(key, 0)
+            mark = prev if type(prev) is int else prev.as_ast().value
+            made = writers.get(mark)
+            if made is None:
+                made = writers[mark] = ite(cond, code, prev)
+            self.writer[key] = made
+            was = self.possible.get(key, _SINGLE[0])
+            union = possibles.get(id(was))
+            if union is None:
+                union = possibles[id(was)] = was | _SINGLE[code]
+            self.possible[key] = union
+            self.dirty.add(key)
 
     def add_if(self, cond: Val, key: str, by: Val, clause: str) -> None:
         """``key := key + by`` where ``cond`` holds, written as ``key + If(cond, by, 0)``
