@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import pytest
+import z3
 
 from regen_model.checks.systems import parse_scope
 from regen_model.encoding import work
-from regen_model.encoding.frame import Statics
-from regen_model.encoding.ops import Val
+from regen_model.encoding.frame import StackVars, Statics, _stack_vars
+from regen_model.encoding.ops import Val, same
 from regen_model.encoding.relation import KindRelation, Template, build_kind
 from regen_model.model.rules import CORRECT
 
@@ -46,3 +47,45 @@ def test_an_entry_written_at_once_is_the_entry_written_field_by_field(
         assert a.formula.eq(b.formula), (a.label, a.var)
     for key, value in batched.values.items():
         assert value.eq(plain.values[key]), key
+
+
+def _work(scope_text: str) -> work.SymWork:
+    """A ``SymWork`` over a template frame (symbolic values), as ``build_kind`` makes one."""
+    scope = parse_scope(scope_text)
+    template = Template.make(scope, Statics.fresh(scope, "s"))
+    lay = work.layout(scope)
+    statics = dict(zip(lay.static_keys, template.statics.vars(), strict=True))
+    params = dict(zip(lay.param_keys, template.params.vars(), strict=True))
+    ctx = work.Context.make(CORRECT, scope, statics, params, eager=False)
+    return work.SymWork(ctx, dict(zip(lay.keys, template.pre.vars(), strict=True)))
+
+
+@pytest.mark.parametrize("cond", [True, False, "symbolic"])
+def test_a_write_at_once_leaves_what_writes_one_by_one_leave(cond: object) -> None:
+    """Whatever the condition (literally true or false, or a term), writing a stack slot at
+    once and field by field leave the same values, writers, possible writers and written
+    keys. Two earlier writes under different conditions give the fields two different
+    previous writers, so the shared ``If`` per previous writer is exercised."""
+    w = _work("cards=1,stack=2")
+    first, second = w.f.stack
+    w.set_all_if(z3.Bool("earlier"), _pairs(first, second, w), "stack.triggers")
+    w.set_if(z3.Bool("other"), first.kind, 2, "stack.resolve")
+    when: Val = z3.Bool("now") if cond == "symbolic" else bool(cond)
+    batched, plain = w.snapshot(), w.snapshot()
+    batched.set_all_if(when, _pairs(first, second, w), "stack.counter")
+    _one_by_one(plain, when, _pairs(first, second, w), "stack.counter")
+    keys = set(batched.v) | set(plain.v)
+    assert all(same(batched.v[k], plain.v[k]) for k in keys)
+    assert all(same(batched.writer.get(k, 0), plain.writer.get(k, 0)) for k in keys)
+    assert batched.possible == plain.possible
+    assert batched.dirty == plain.dirty
+    assert batched.dirty == (set() if cond is False else set(_keys(first)))
+
+
+def _keys(names: StackVars) -> list[str]:
+    return [k for k in _stack_vars(names) if isinstance(k, str)]
+
+
+def _pairs(dest: StackVars, source: StackVars, w: work.SymWork) -> list[tuple[str, Val]]:
+    """Slot ``dest`` := the values slot ``source`` holds."""
+    return [(k, w[s]) for k, s in zip(_stack_vars(dest), _stack_vars(source), strict=True)]
